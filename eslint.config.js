@@ -1,0 +1,84 @@
+// @ts-check
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/*
+ * DESIGN.md "Layout": imports point inward. Each rule below forbids a folder from importing the
+ * folders it must not know about; only src/cli/ touches process and the console.
+ */
+const layers = {
+  'src/core': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  contracts: ['src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/scenario': ['contracts', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/schedule': ['contracts', 'src/scenario', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/client': ['src/scenario', 'src/schedule', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/blast': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/check': ['src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/metrics', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/metrics': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/report', 'src/capacity', 'src/emulator'],
+  'src/report': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/capacity', 'src/emulator'],
+  'src/emulator': ['src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity'],
+};
+
+/** @param {string} folder */
+function patternsFor(folder) {
+  const names = (layers[/** @type {keyof typeof layers} */ (folder)] ?? []).map((t) => t.replace(/^src\//, ''));
+  return names.length ? [`^(\\.\\.?/)+(src/)?(${names.join('|')})(/|$)`] : [];
+}
+
+const noCli = '(^|/)cli(/|$)';
+const noProcess = [
+  { name: 'node:process', message: 'Only src/cli/ touches process (DESIGN.md rule 1).' },
+  { name: 'process', message: 'Only src/cli/ touches process (DESIGN.md rule 1).' },
+];
+
+/** @param {string[]} forbidden */
+function importRule(forbidden) {
+  return [
+    'error',
+    {
+      paths: noProcess,
+      patterns: [
+        { regex: noCli, message: 'Nothing imports src/cli/ (DESIGN.md rule 1).' },
+        ...forbidden.map((regex) => ({ regex, message: 'DESIGN.md: imports point inward; this folder may not import that one.' })),
+      ],
+    },
+  ];
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**', '.bench-out/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.strictTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-confusing-void-expression': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'contracts/**/*.ts'],
+    ignores: ['src/cli/**'],
+    rules: { 'no-restricted-imports': importRule([]) },
+  },
+  // Later entries override the rule for their folder, so each carries the whole list.
+  ...Object.keys(layers).map((folder) => ({
+    files: [`${folder}/**/*.ts`],
+    rules: { 'no-restricted-imports': importRule(patternsFor(folder)) },
+  })),
+  {
+    files: ['src/**/*.ts', 'contracts/**/*.ts'],
+    ignores: ['src/cli/**'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-globals': ['error', { name: 'process', message: 'DESIGN.md rule 1: only src/cli/ touches process; take what you need as an argument.' }],
+      'no-restricted-properties': ['error', { object: 'process', message: 'DESIGN.md rule 1: only src/cli/ touches process.' }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

@@ -1,0 +1,53 @@
+import yargs from 'yargs';
+import { ConfigError } from '../core/config-error.js';
+import { ExitCode } from '../core/exit-code.js';
+import { JOBSTORM_VERSION } from '../version.js';
+import type { CliIo } from './command.js';
+import { COMMANDS } from './commands.js';
+
+/**
+ * Parses argv and runs one command, returning its exit code. Usage errors (unknown command or
+ * flag, missing argument) are exit 2; a ConfigError lists every problem and is exit 2.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let code: number = ExitCode.Ok;
+  let usageError: string | undefined;
+  const parser = yargs([...argv])
+    .scriptName('jobstorm')
+    .version(JOBSTORM_VERSION)
+    .strict()
+    .demandCommand(1, 'Give a command; see jobstorm --help.')
+    .recommendCommands()
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .epilogue('Exit codes: 0 ok, 1 thresholds or checks failed, 2 usage or configuration error, 3 target unreachable or run aborted, 130 interrupted.')
+    .fail((msg, err: Error | undefined) => {
+      if (err) throw err;
+      usageError = msg;
+    })
+    .exitProcess(false)
+    .help();
+  for (const cmd of COMMANDS) {
+    cmd.register(parser, io, (c) => {
+      code = c;
+    });
+  }
+  let helpText: string | undefined;
+  try {
+    await parser.parseAsync([...argv], {}, (_err, _argv, output) => {
+      if (output) helpText = output;
+    });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(`configuration error (${String(err.issues.length)} problem${err.issues.length === 1 ? '' : 's'}):`);
+      for (const issue of err.issues) io.err(`  ${issue.where}: ${issue.message}`);
+      return ExitCode.Usage;
+    }
+    throw err;
+  }
+  if (usageError !== undefined) {
+    io.err(`${helpText ?? ''}\n\n${usageError}`.trim());
+    return ExitCode.Usage;
+  }
+  if (helpText) io.out(helpText);
+  return code;
+}

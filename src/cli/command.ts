@@ -1,0 +1,42 @@
+import type { Argv } from 'yargs';
+import type { ExitCode } from '../core/exit-code.js';
+
+/** What a command may use of the outside world; only src/cli/ builds one. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Aborted on the first SIGINT. */
+  interrupt: AbortSignal;
+  /** True when stdout is a terminal (live progress line instead of periodic lines). */
+  isTty: boolean;
+}
+
+/**
+ * One CLI command. `run` returns the exit code instead of calling process.exit, so commands can be
+ * tested in-process and main.ts stays the only place that ends the process.
+ */
+export interface JobstormCommand<A = object> {
+  command: string;
+  describe: string;
+  builder(y: Argv): Argv<A>;
+  run(args: A, io: CliIo): Promise<ExitCode>;
+}
+
+/** A command with its argument type erased, so commands of different shapes share one list. */
+export interface RegisteredCommand {
+  command: string;
+  describe: string;
+  register(y: Argv, io: CliIo, done: (code: ExitCode) => void): Argv;
+}
+
+export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
+  return {
+    command: cmd.command,
+    describe: cmd.describe,
+    register: (y, io, done) =>
+      y.command(cmd.command, cmd.describe, (b) => cmd.builder(b), async (args) => {
+        done(await cmd.run(args as A, io));
+      }),
+  };
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+import { ExitCode } from '../core/exit-code.js';
+import { runCli } from './cli.js';
+
+// A closed pipe (`jobstorm ... | head`) is the reader's choice, not our failure.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
+const controller = new AbortController();
+let interrupts = 0;
+process.on('SIGINT', () => {
+  interrupts++;
+  if (interrupts === 1) {
+    // First Ctrl-C: commands stop arrivals, drain and still write their reports.
+    controller.abort(new Error('interrupted'));
+    process.stderr.write('\njobstorm: interrupted; finishing up (Ctrl-C again to quit at once)\n');
+  } else {
+    process.exit(ExitCode.Interrupted);
+  }
+});
+
+runCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(`${text}\n`),
+  err: (text) => process.stderr.write(`${text}\n`),
+  env: process.env,
+  interrupt: controller.signal,
+  isTty: process.stdout.isTTY,
+})
+  .then((code) => {
+    process.exitCode = code;
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(`jobstorm: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = ExitCode.Aborted;
+  });

@@ -1,0 +1,17 @@
+/**
+ * The one exit-code table every command uses (k6-style named codes), so CI scripts can tell a
+ * failed threshold from a broken config from an unreachable target.
+ */
+export const ExitCode = {
+  Ok: 0,
+  /** Thresholds or checks failed. */
+  Failed: 1,
+  /** Usage or configuration error: nothing was sent. */
+  Usage: 2,
+  /** Target unreachable or run aborted. */
+  Aborted: 3,
+  /** Interrupted by SIGINT (128 + 2, as shells report it). */
+  Interrupted: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

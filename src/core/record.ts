@@ -1,0 +1,119 @@
+import type { Operation } from './operation.js';
+import type { RequestError } from './request-error.js';
+
+/**
+ * Records are the only output of a run: every report, metric and check is computed from them
+ * (DESIGN "Records"). They are flat and versioned; `records.ndjson` is one per line, starting with
+ * a `run` record. Times are milliseconds since the run's start on a monotonic clock; the `run`
+ * record anchors them to the wall clock.
+ */
+export const RECORD_VERSION = 1;
+
+/** What the runner knows about the request it sent, so checks need not re-parse bodies. */
+export interface RequestFacts {
+  /** How the key was sent: a good key in either form, or on purpose missing or wrong. */
+  auth?: 'bearer' | 'bare' | 'missing' | 'wrong';
+  wait?: number;
+  ttl?: number;
+  executionTimeout?: number;
+  lowPriority?: boolean;
+  webhook?: string;
+  /** A `/status?ttl=` override. */
+  statusTtl?: number;
+  /** The label of a limits or auth probe, e.g. `payload.run.inside`. */
+  probe?: string;
+  /** What the contract expects of a probe: accepted (2xx) or rejected (4xx). */
+  expect?: 'accept' | 'reject';
+  /** Handler-simulation keys the job was given (`sleep_ms`, `stream`, `fail`...). */
+  sleepMs?: number;
+}
+
+export interface ExchangeRecord {
+  v: typeof RECORD_VERSION;
+  type: 'exchange';
+  seq: number;
+  op: Operation;
+  method: string;
+  /** Path and query as sent, relative to the target base, never with credentials. */
+  path: string;
+  intendedAt: number;
+  sentAt: number;
+  firstByteAt?: number;
+  endAt: number;
+  status?: number;
+  error?: RequestError;
+  jobId?: string;
+  flow?: string;
+  step?: string;
+  shard?: string;
+  /** 1 for the first try; each 429 retry is its own record with the next number. */
+  attempt?: number;
+  reqBytes: number;
+  resBytes: number;
+  /** Parsed JSON body, with long strings cut (see `trimBody`). */
+  body?: unknown;
+  retryAfter?: string;
+  req?: RequestFacts;
+}
+
+/** A webhook delivery our receiver took. */
+export interface WebhookRecord {
+  v: typeof RECORD_VERSION;
+  type: 'webhook';
+  seq: number;
+  at: number;
+  jobId?: string;
+  path: string;
+  /** Status our receiver answered with. */
+  answered: number;
+  bytes: number;
+  body?: unknown;
+}
+
+/** An arrival that could not start because `maxInFlight` was reached. */
+export interface DroppedRecord {
+  v: typeof RECORD_VERSION;
+  type: 'dropped';
+  seq: number;
+  intendedAt: number;
+  flow: string;
+  shard?: string;
+}
+
+/** First line of a records file: what the run was, and the wall-clock anchor of its times. */
+export interface RunRecord {
+  v: typeof RECORD_VERSION;
+  type: 'run';
+  runId: string;
+  scenario: string;
+  /** Target base URL without credentials. */
+  target: string;
+  /** Wall-clock time (epoch ms) at monotonic time 0. */
+  startedAtMs: number;
+  shard?: string;
+  /** True when the run owns the endpoint (the embedded emulator), so counts can be compared. */
+  ownsEndpoint: boolean;
+  /** `requestsPerWorker` of the dynamic rate limit, when known. */
+  requestsPerWorker?: number;
+}
+
+export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | RunRecord;
+
+/** Where a record sits in time, whatever its kind. */
+export function recordTime(r: JobstormRecord): number {
+  switch (r.type) {
+    case 'exchange':
+      return r.endAt;
+    case 'webhook':
+      return r.at;
+    case 'dropped':
+      return r.intendedAt;
+    case 'run':
+      return 0;
+  }
+}
+
+/** Something that consumes records one at a time (checker, metrics, file writer). */
+export interface RecordSink {
+  add(record: JobstormRecord): void;
+}

@@ -1,0 +1,30 @@
+import type { JobStatus } from './job-status.js';
+import type { Operation } from './operation.js';
+
+export type Severity = 'error' | 'warning';
+
+/** One observation in a job's timeline, as the checks saw it. */
+export interface TimelineEntry {
+  at: number;
+  op: Operation | 'webhook';
+  status?: JobStatus | number;
+}
+
+/** A broken rule, with what a user needs to see it and reproduce it. */
+export interface Violation {
+  /** Stable check id, `family.name`. */
+  id: string;
+  severity: Severity;
+  at: number;
+  message: string;
+  op?: Operation;
+  jobId?: string;
+  evidence: {
+    request?: string;
+    status?: number;
+    body?: string;
+    timeline?: TimelineEntry[];
+  };
+  /** A curl command that uses `$JOBSTORM_API_KEY`, never the key. */
+  repro?: string;
+}
