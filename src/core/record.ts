@@ -52,6 +52,8 @@ export interface ExchangeRecord {
   resBytes: number;
   /** Parsed JSON body, with long strings cut (see `trimBody`). */
   body?: unknown;
+  /** The request body when small enough to keep (for `curl` reproductions), trimmed likewise. */
+  reqBody?: unknown;
   retryAfter?: string;
   req?: RequestFacts;
 }

@@ -1,0 +1,34 @@
+import type { ExchangeRecord, JobstormRecord, RunRecord, WebhookRecord } from '../core/record.js';
+import type { TimelineEntry } from '../core/violation.js';
+import type { JobBook, JobState } from './job-book.js';
+import type { Tolerances } from './tolerances.js';
+
+/** What a violation needs beyond its id; the checker fills in severity, time and repro. */
+export interface Finding {
+  id: string;
+  message: string;
+  record?: ExchangeRecord | WebhookRecord;
+  jobId?: string;
+  timeline?: TimelineEntry[];
+  at?: number;
+}
+
+export interface CheckContext {
+  readonly run: RunRecord;
+  readonly tolerances: Tolerances;
+  readonly jobs: JobBook;
+  emit(finding: Finding): void;
+}
+
+/**
+ * A family of rules over records (DESIGN rule 6: small interfaces, registered by name). `add` sees
+ * every record in arrival order; `jobDone` sees each job once, when the book folds it; `finish`
+ * runs once at the end. All three must depend only on the records seen, so that live and offline
+ * checking of the same stream agree.
+ */
+export interface Check {
+  readonly name: string;
+  add?(record: JobstormRecord, ctx: CheckContext): void;
+  jobDone?(job: JobState, ctx: CheckContext): void;
+  finish?(ctx: CheckContext): void;
+}

@@ -1,0 +1,160 @@
+import { isFinalStatus } from '../core/job-status.js';
+import type { ExchangeRecord, JobstormRecord, RunRecord } from '../core/record.js';
+import { recordTime } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import { checkInfo } from './catalog.js';
+import type { Check, CheckContext, Finding } from './check.js';
+import { defaultChecks } from './checks/registry.js';
+import { evidenceOf } from './evidence.js';
+import { jobIdOf } from './job-id.js';
+import { JobBook, type JobState } from './job-book.js';
+import type { OpenApiRules } from './openapi-rules.js';
+import { curlRepro } from './repro.js';
+import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
+
+export interface ViolationGroup {
+  id: string;
+  severity: Violation['severity'];
+  count: number;
+  examples: Violation[];
+}
+
+export interface CheckResult {
+  /** Groups in order of first occurrence. */
+  violations: ViolationGroup[];
+  total: number;
+  /** Names of the check families that ran (for JUnit's passing test cases). */
+  checks: string[];
+}
+
+export interface CheckerOptions {
+  tolerances?: Partial<Tolerances>;
+  checks?: Check[];
+  /** Examples kept per id; counts are always exact. */
+  maxExamples?: number;
+  onViolation?: (v: Violation) => void;
+  /** Rules from a user's OpenAPI document, for `management.openapi`. */
+  openapi?: OpenApiRules;
+}
+
+/**
+ * Runs every check over a record stream. The same class serves live runs and `jobstorm check`
+ * on a saved file; both feed records in the same order, so the results are identical.
+ */
+export class Checker {
+  readonly tolerances: Tolerances;
+  private readonly checks: Check[];
+  private readonly book: JobBook;
+  private readonly groups = new Map<string, ViolationGroup>();
+  private readonly maxExamples: number;
+  private readonly ctx: CheckContext;
+  private total = 0;
+  private finished = false;
+
+  constructor(private readonly run: RunRecord, private readonly options: CheckerOptions = {}) {
+    this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
+    this.checks = options.checks ?? defaultChecks(options.openapi);
+    // Hold a final job long enough for its webhook and both retries (2 × 10 s) to arrive.
+    this.book = new JobBook(this.tolerances.webhookWaitMs + 25_000);
+    this.maxExamples = options.maxExamples ?? 20;
+    this.ctx = { run, tolerances: this.tolerances, jobs: this.book, emit: (f) => this.emit(f) };
+  }
+
+  add(record: JobstormRecord): void {
+    if (record.type === 'run') return;
+    for (const check of this.checks) check.add?.(record, this.ctx);
+    this.applyToBook(record);
+    for (const job of this.book.advance(recordTime(record))) this.fold(job);
+  }
+
+  finish(): CheckResult {
+    if (!this.finished) {
+      this.finished = true;
+      for (const job of this.book.drain()) this.fold(job);
+      for (const check of this.checks) check.finish?.(this.ctx);
+    }
+    return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name) };
+  }
+
+  private fold(job: JobState): void {
+    for (const check of this.checks) check.jobDone?.(job, this.ctx);
+  }
+
+  private emit(f: Finding): void {
+    const info = checkInfo(f.id);
+    const r = f.record;
+    const job = f.jobId ?? (r && 'jobId' in r ? r.jobId : undefined);
+    const violation: Violation = {
+      id: f.id,
+      severity: info.severity,
+      at: f.at ?? (r ? recordTime(r) : 0),
+      message: f.message,
+      ...(r?.type === 'exchange' ? { op: r.op } : {}),
+      ...(job === undefined ? {} : { jobId: job }),
+      evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline } : {}) },
+      ...(r?.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
+    };
+    this.total++;
+    let group = this.groups.get(f.id);
+    if (!group) {
+      group = { id: f.id, severity: info.severity, count: 0, examples: [] };
+      this.groups.set(f.id, group);
+    }
+    group.count++;
+    if (group.examples.length < this.maxExamples) group.examples.push(violation);
+    this.options.onViolation?.(violation);
+  }
+
+  private applyToBook(r: JobstormRecord): void {
+    if (r.type === 'webhook') {
+      if (r.jobId === undefined) return;
+      const job = this.book.touch(r.jobId);
+      job.deliveries.push({ at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status });
+      return;
+    }
+    if (r.type !== 'exchange' || r.status === undefined) return;
+    if (r.op === 'purge-queue') {
+      if (r.status === 200) this.markPurge(r);
+      return;
+    }
+    const id = jobIdOf(r);
+    if (id === undefined) return;
+    const job = this.book.touch(id);
+    const body = r.body as { status?: unknown } | undefined;
+    if (r.op === 'status' && r.req?.statusTtl !== undefined && r.status === 200) job.ttlDeadline = r.sentAt + r.req.statusTtl;
+    if (r.status !== 200) return;
+    switch (r.op) {
+      case 'run':
+      case 'runsync':
+        if (job.submittedAt === undefined) {
+          job.via = r.op;
+          job.submittedAt = r.sentAt;
+          job.acceptedAt = r.endAt;
+          job.ttl = r.req?.ttl;
+          job.executionTimeout = r.req?.executionTimeout;
+          job.webhook = r.req?.webhook !== undefined;
+        }
+        break;
+      case 'cancel':
+        this.book.action(job, r, 'cancel');
+        if (body?.status === 'CANCELLED') job.cancelAnsweredCancelled = true;
+        break;
+      case 'retry':
+        this.book.action(job, r, 'retry');
+        job.foldAfter = undefined;
+        break;
+      default:
+        break;
+    }
+    const status = r.op === 'stream' && Array.isArray(r.body) ? undefined : body?.status;
+    this.book.observe(job, r, status);
+    if (isFinalStatus(job.last) && job.finalAt !== undefined) this.book.holdUntilFinal(job, r.endAt);
+  }
+
+  /** A purge may have cancelled any job not yet final when it was sent. */
+  private markPurge(r: ExchangeRecord): void {
+    for (const job of this.book.drainView()) {
+      if (!isFinalStatus(job.last)) this.book.action(job, r, 'purge');
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import type { Check, CheckContext } from '../check.js';
+
+interface Counters {
+  completed: number;
+  failed: number;
+  retried: number;
+  inQueue: number;
+  inProgress: number;
+}
+
+interface Sample {
+  record: ExchangeRecord;
+  jobs: Counters;
+}
+
+function countersOf(body: unknown): { jobs: Record<string, unknown>; workers: Record<string, unknown> } | undefined {
+  const b = body as { jobs?: unknown; workers?: unknown } | undefined;
+  if (!b || typeof b.jobs !== 'object' || b.jobs === null || typeof b.workers !== 'object' || b.workers === null) return undefined;
+  return { jobs: b.jobs as Record<string, unknown>, workers: b.workers as Record<string, unknown> };
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * `health.*`: counters never negative; completed, failed and retried never go down between two
+ * samples that did not overlap in flight; on an endpoint we own, the counts never exceed what we
+ * submitted (judged at the end, once every submit's send time is known).
+ */
+export function healthCheck(): Check {
+  let previous: Sample | undefined;
+  const samples: Sample[] = [];
+  /** Submits and retries we sent, bucketed by 100 ms of send time: enough to bound counts. */
+  const sends = new Map<number, number>();
+
+  const judgeTotals = (ctx: CheckContext): void => {
+    const buckets = [...sends.entries()].sort((a, b) => a[0] - b[0]);
+    for (const s of samples) {
+      let sent = 0;
+      for (const [bucket, n] of buckets) {
+        if (bucket * 100 > s.record.endAt) break;
+        sent += n;
+      }
+      const seen = s.jobs.completed + s.jobs.failed + s.jobs.inQueue + s.jobs.inProgress;
+      if (seen > sent) {
+        ctx.emit({ id: 'health.jobs-mismatch', record: s.record, message: `/health counts ${String(seen)} jobs (completed + failed + queued + running), but we had sent only ${String(sent)} submits and retries to this endpoint by then` });
+        return;
+      }
+    }
+  };
+
+  return {
+    name: 'health',
+    add(r: JobstormRecord, ctx) {
+      if (r.type !== 'exchange' || r.status !== 200) return;
+      if (r.op === 'run' || r.op === 'runsync' || r.op === 'retry') {
+        const b = Math.floor(r.sentAt / 100);
+        sends.set(b, (sends.get(b) ?? 0) + 1);
+        return;
+      }
+      if (r.op !== 'health') return;
+      const c = countersOf(r.body);
+      if (!c) return;
+      const negative = [...Object.entries(c.jobs).map(([k, v]) => [`jobs.${k}`, v] as const), ...Object.entries(c.workers).map(([k, v]) => [`workers.${k}`, v] as const)].find(([, v]) => typeof v === 'number' && v < 0);
+      if (negative) ctx.emit({ id: 'health.negative', record: r, message: `/health reported ${negative[0]} = ${String(negative[1])}` });
+      const jobs: Counters = { completed: num(c.jobs.completed), failed: num(c.jobs.failed), retried: num(c.jobs.retried), inQueue: num(c.jobs.inQueue), inProgress: num(c.jobs.inProgress) };
+      const sample = { record: r, jobs };
+      if (previous && previous.record.endAt < r.sentAt) {
+        for (const key of ['completed', 'failed', 'retried'] as const) {
+          if (jobs[key] < previous.jobs[key]) {
+            ctx.emit({ id: 'health.counter-decreased', record: r, message: `/health jobs.${key} went down from ${String(previous.jobs[key])} to ${String(jobs[key])}` });
+            break;
+          }
+        }
+      }
+      if (!previous || previous.record.sentAt < r.sentAt) previous = sample;
+      if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && samples.length < 10_000) samples.push(sample);
+    },
+    finish: judgeTotals,
+  };
+}

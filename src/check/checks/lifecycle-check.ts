@@ -1,0 +1,125 @@
+import { LIMITS } from '../../../contracts/queue/limits.js';
+import { isFinalStatus } from '../../core/job-status.js';
+import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import type { Check, CheckContext } from '../check.js';
+import { jobIdOf } from '../job-id.js';
+import type { JobState } from '../job-book.js';
+import { firstTime } from './transition-check.js';
+
+const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
+
+function retentionOf(job: JobState): { min: number; max: number } {
+  return job.via === 'runsync'
+    ? { min: LIMITS.retentionRunsync, max: LIMITS.retentionRunsyncMax }
+    : { min: LIMITS.retentionRun, max: LIMITS.retentionRun };
+}
+
+/** Latest instant by which the service must still have the job: a 404 before it is a lost job. */
+function mustExistUntil(job: JobState, submittedAt: number): number {
+  const ttlEnd = job.ttlDeadline ?? submittedAt + (job.ttl ?? LIMITS.ttl.default);
+  // It cannot have finished before we last saw it unfinished.
+  const lastAlive = Math.max(submittedAt, job.queuedAt ?? 0, job.startedBy ?? 0);
+  return Math.min(ttlEnd, lastAlive + retentionOf(job).min);
+}
+
+function lost(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  if (job.submittedAt === undefined) return;
+  const until = mustExistUntil(job, job.submittedAt);
+  if (r.endAt + ctx.tolerances.clockSkewMs < until && firstTime(job, 'lifecycle.lost')) {
+    ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: job.timeline, message: `404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended` });
+  }
+}
+
+function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  if (job.acceptedAt === undefined) return;
+  const grace = ctx.tolerances.expiryGraceMs + ctx.tolerances.clockSkewMs;
+  const ttlEnd = job.ttlDeadline ?? job.acceptedAt + (job.ttl ?? LIMITS.ttl.default);
+  if (r.sentAt > ttlEnd + grace && firstTime(job, 'lifecycle.ttl-ignored')) {
+    ctx.emit({ id: 'lifecycle.ttl-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended` });
+    return;
+  }
+  const finalBy = job.finalAt;
+  if (finalBy === undefined || !isFinalStatus(job.last)) return;
+  const retentionEnd = finalBy + retentionOf(job).max;
+  if (r.sentAt > retentionEnd + grace && firstTime(job, 'lifecycle.retention-ignored')) {
+    ctx.emit({ id: 'lifecycle.retention-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended` });
+  }
+}
+
+function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  const body = r.body as { status?: unknown; executionTime?: unknown } | undefined;
+  const limit = job.executionTimeout ?? LIMITS.executionTimeout.default;
+  const reported = typeof body?.executionTime === 'number' ? body.executionTime : undefined;
+  const status = body?.status;
+  const { clockSkewMs, timeoutGraceMs } = ctx.tolerances;
+  if (status === 'TIMED_OUT') {
+    // Upper bound of how long it could have run: from the last time it was seen queued.
+    const ranAtMost = reported ?? r.endAt - (job.queuedAt ?? job.submittedAt ?? r.endAt);
+    if (ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early')) {
+      ctx.emit({ id: 'lifecycle.timeout-early', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} TIMED_OUT after at most ${String(ranAtMost)} ms; its executionTimeout is ${String(limit)} ms` });
+    }
+    return;
+  }
+  let ranAtLeast = status === 'COMPLETED' || status === 'FAILED' ? reported ?? 0 : 0;
+  if (status === 'IN_PROGRESS' && job.startedBy !== undefined) ranAtLeast = Math.max(ranAtLeast, r.sentAt - job.startedBy);
+  if (ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored')) {
+    ctx.emit({ id: 'lifecycle.timeout-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out` });
+  }
+}
+
+function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
+  if (r.op !== 'runsync' && r.op !== 'status-sync') return;
+  const wait = r.req?.wait ?? LIMITS.wait.default;
+  const took = r.endAt - r.sentAt;
+  if (took > wait + ctx.tolerances.waitGraceMs) {
+    ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms; wait was ${String(wait)} ms` });
+  }
+}
+
+function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  const body = r.body as { status?: unknown; delayTime?: unknown; executionTime?: unknown } | undefined;
+  if (body?.status !== 'COMPLETED' || job.submittedAt === undefined || job.retries > 0) return;
+  if (typeof body.delayTime !== 'number' || typeof body.executionTime !== 'number') return;
+  const observedLife = r.endAt - job.submittedAt;
+  const reported = body.delayTime + body.executionTime;
+  if (reported > observedLife + ctx.tolerances.timingSlackMs && firstTime(job, 'lifecycle.timing-inconsistent')) {
+    ctx.emit({ id: 'lifecycle.timing-inconsistent', record: r, jobId: job.id, timeline: job.timeline, message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it` });
+  }
+}
+
+function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  if ((r.body as { status?: unknown } | undefined)?.status !== 'CANCELLED') return;
+  let sawRunning = false;
+  for (const o of job.observations) {
+    if (o.kind === 'action' && o.action === 'cancel') return;
+    if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
+    if (o.kind === 'action' && o.action === 'purge' && sawRunning) {
+      if (firstTime(job, 'lifecycle.purge-running')) {
+        ctx.emit({ id: 'lifecycle.purge-running', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone` });
+      }
+      return;
+    }
+  }
+}
+
+/** `lifecycle.*`: ttl, retention, executionTimeout, runsync wait, purge and timing rules. */
+export const lifecycleCheck: Check = {
+  name: 'lifecycle',
+  add(r: JobstormRecord, ctx) {
+    if (r.type !== 'exchange' || r.status === undefined) return;
+    if (r.status === 200) waitExceeded(r, ctx);
+    if (!JOB_OPS.has(r.op) && r.op !== 'runsync') return;
+    const id = jobIdOf(r);
+    const job = id === undefined ? undefined : ctx.jobs.get(id);
+    if (!job) return;
+    if (r.status === 404) {
+      lost(r, job, ctx);
+      return;
+    }
+    if (r.status !== 200) return;
+    stillServed(r, job, ctx);
+    timeouts(r, job, ctx);
+    timing(r, job, ctx);
+    purgeRunning(r, job, ctx);
+  },
+};

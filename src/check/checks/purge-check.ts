@@ -1,0 +1,63 @@
+import type { ExchangeRecord } from '../../core/record.js';
+import { isFinalStatus } from '../../core/job-status.js';
+import type { Check, CheckContext } from '../check.js';
+import { jobIdOf } from '../job-id.js';
+
+interface PendingPurge {
+  record: ExchangeRecord;
+  removed: number;
+}
+
+/** Submits still in flight when a purge answers; their records arrive later, so judge after this. */
+const SETTLE_MS = 30_000;
+
+/**
+ * `lifecycle.purge-count`: a purge must remove every job waiting in the queue. It fires when a job
+ * of ours, accepted before the purge was sent, is seen IN_QUEUE after the purge answered (it was
+ * left behind), and, on an endpoint we own, when `removed` exceeds the jobs of ours that could
+ * have been waiting.
+ */
+export function purgeCheck(): Check {
+  const pending: PendingPurge[] = [];
+  const lastPurge: { record?: ExchangeRecord } = {};
+
+  const judgeCount = (p: PendingPurge, ctx: CheckContext): void => {
+    let couldWait = 0;
+    for (const job of ctx.jobs.drainView()) {
+      if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
+      const doneBefore = job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
+      const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
+      if (!doneBefore && !runningBefore) couldWait++;
+    }
+    if (p.removed > couldWait) {
+      ctx.emit({ id: 'lifecycle.purge-count', record: p.record, message: `purge-queue reported removed=${String(p.removed)}, but at most ${String(couldWait)} jobs could have been waiting on this endpoint` });
+    }
+  };
+
+  return {
+    name: 'purge',
+    add(r, ctx) {
+      if (r.type !== 'exchange' || r.status !== 200) return;
+      if (r.op === 'purge-queue') {
+        lastPurge.record = r;
+        const removed = (r.body as { removed?: unknown } | undefined)?.removed;
+        if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && typeof removed === 'number') pending.push({ record: r, removed });
+      } else if (lastPurge.record && (r.op === 'status' || r.op === 'status-sync')) {
+        const purge = lastPurge.record;
+        const id = jobIdOf(r);
+        const job = id === undefined ? undefined : ctx.jobs.get(id);
+        const status = (r.body as { status?: unknown } | undefined)?.status;
+        if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0) {
+          ctx.emit({ id: 'lifecycle.purge-count', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job` });
+        }
+      }
+      while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {
+        const p = pending.shift();
+        if (p) judgeCount(p, ctx);
+      }
+    },
+    finish(ctx) {
+      for (const p of pending.splice(0)) judgeCount(p, ctx);
+    },
+  };
+}

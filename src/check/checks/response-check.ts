@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { MANAGEMENT_OPERATION_CONTRACTS } from '../../../contracts/management/operations.js';
+import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
+import type { Operation } from '../../core/operation.js';
+import type { JobstormRecord } from '../../core/record.js';
+import type { Check } from '../check.js';
+import { untrim } from '../untrim.js';
+
+function responsesOf(op: Operation): Record<number, z.ZodType> {
+  if (op === 'StartPod' || op === 'CreateEndpoint') return MANAGEMENT_OPERATION_CONTRACTS[op].responses;
+  return QUEUE_OPERATION_CONTRACTS[op].responses;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(body)'}: ${i.message}`)
+    .join('; ');
+}
+
+/**
+ * `status.<op>`, `server.error` and `schema.<op>`: every answer's status code must be one the
+ * contract allows for its operation, and its body must match that code's schema.
+ */
+export const responseCheck: Check = {
+  name: 'response',
+  add(r: JobstormRecord, ctx) {
+    if (r.type !== 'exchange' || r.status === undefined) return;
+    if (r.status >= 500) {
+      ctx.emit({ id: 'server.error', record: r, message: `${r.op} answered ${String(r.status)}` });
+      return;
+    }
+    const schema = responsesOf(r.op)[r.status];
+    if (!schema) {
+      ctx.emit({ id: `status.${r.op}`, record: r, message: `${r.op} answered ${String(r.status)}, which the contract does not allow (allowed: ${Object.keys(responsesOf(r.op)).join(', ')})` });
+      return;
+    }
+    if (r.body === undefined) {
+      // StartPod's 200 has no body schema; everything else answers JSON.
+      if (r.op === 'StartPod' && r.status === 200) return;
+      ctx.emit({ id: `schema.${r.op}`, record: r, message: `${r.op} ${String(r.status)} body is not JSON${r.error ? ` (${r.error.kind})` : ''}` });
+      return;
+    }
+    const parsed = schema.safeParse(untrim(r.body));
+    if (!parsed.success) {
+      ctx.emit({ id: `schema.${r.op}`, record: r, message: `${r.op} ${String(r.status)} body breaks the contract: ${describeIssues(parsed.error)}` });
+    }
+  },
+};

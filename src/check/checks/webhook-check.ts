@@ -1,0 +1,69 @@
+import { LIMITS } from '../../../contracts/queue/limits.js';
+import { WebhookBodySchema } from '../../../contracts/queue/schemas.js';
+import { isFinalStatus } from '../../core/job-status.js';
+import type { JobstormRecord } from '../../core/record.js';
+import type { Check, CheckContext } from '../check.js';
+import type { JobState } from '../job-book.js';
+import { untrim } from '../untrim.js';
+
+/**
+ * `webhook.*`: every job that asked for a webhook gets one with a body like /status and the job's
+ * final state; a non-200 answer brings exactly 2 more attempts about 10 s apart; a 200 ends it.
+ * A job's deliveries are judged when the book folds it, long after the last retry was due.
+ */
+export function webhookCheck(): Check {
+  let latest = 0;
+
+  const judge = (job: JobState, ctx: CheckContext): void => {
+    if (!job.webhook || job.retries > 0) return;
+    const t = ctx.tolerances;
+    const d = job.deliveries;
+    const finalAt = job.finalAt;
+    const timeline = job.timeline;
+    if (d.length === 0) {
+      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) {
+        ctx.emit({ id: 'webhook.missing', jobId: job.id, timeline, at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
+      }
+      return;
+    }
+    for (const x of d) {
+      if (isFinalStatus(job.last) && isFinalStatus(x.status) && x.status !== job.last) {
+        ctx.emit({ id: 'webhook.status-mismatch', jobId: job.id, timeline, at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
+        break;
+      }
+    }
+    const firstOk = d.findIndex((x) => x.answered === 200);
+    if (firstOk >= 0 && firstOk < d.length - 1) {
+      ctx.emit({ id: 'webhook.duplicate', jobId: job.id, timeline, at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
+    }
+    const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
+    const expected = 1 + LIMITS.webhookRetries;
+    const lastDue = (d[0]?.at ?? 0) + LIMITS.webhookRetries * LIMITS.webhookRetrySpacing + t.webhookSpacingMs * 2;
+    const tooFew = firstOk < 0 && attempts < expected && latest > lastDue;
+    if (tooFew || attempts > expected) {
+      ctx.emit({ id: 'webhook.retry-count', jobId: job.id, timeline, at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
+    }
+    for (let i = 1; i < attempts; i++) {
+      const gap = (d[i]?.at ?? 0) - (d[i - 1]?.at ?? 0);
+      if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs) {
+        ctx.emit({ id: 'webhook.retry-spacing', jobId: job.id, timeline, at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
+        break;
+      }
+    }
+  };
+
+  return {
+    name: 'webhook',
+    add(r: JobstormRecord, ctx) {
+      if (r.type === 'exchange') latest = Math.max(latest, r.endAt);
+      if (r.type !== 'webhook') return;
+      latest = Math.max(latest, r.at);
+      const parsed = WebhookBodySchema.safeParse(untrim(r.body));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        ctx.emit({ id: 'webhook.schema', record: r, message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}` });
+      }
+    },
+    jobDone: judge,
+  };
+}

@@ -1,0 +1,19 @@
+import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+
+const BODY_MAX = 600;
+
+/** The request line, status and a trimmed body of the record behind a violation. */
+export function evidenceOf(r: ExchangeRecord | WebhookRecord | undefined): Violation['evidence'] {
+  if (!r) return {};
+  const body = r.body === undefined ? undefined : JSON.stringify(r.body);
+  const trimmed = body && body.length > BODY_MAX ? `${body.slice(0, BODY_MAX)}… (${String(body.length)} chars)` : body;
+  if (r.type === 'webhook') {
+    return { request: `POST ${r.path} (webhook delivery, answered ${String(r.answered)})`, ...(trimmed === undefined ? {} : { body: trimmed }) };
+  }
+  return {
+    request: `${r.method} ${r.path}`,
+    ...(r.status === undefined ? {} : { status: r.status }),
+    ...(trimmed === undefined ? {} : { body: trimmed }),
+  };
+}

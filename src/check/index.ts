@@ -1,0 +1,10 @@
+export * from './catalog.js';
+export * from './check.js';
+export * from './check-file.js';
+export * from './checker.js';
+export * from './job-id.js';
+export * from './openapi-rules.js';
+export * from './records-file.js';
+export * from './tolerances.js';
+export { defaultChecks } from './checks/registry.js';
+export { rateLimitCheck, type RateCeiling } from './checks/ratelimit-check.js';

@@ -1,0 +1,27 @@
+import type { ExchangeRecord, RunRecord } from '../core/record.js';
+
+/** Quotes a value for a POSIX shell. */
+function sh(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A curl command that replays the exchange. The key is always `$JOBSTORM_API_KEY`, never the key
+ * itself (records never hold it either); the target is spelled out, since it holds no credentials.
+ */
+export function curlRepro(r: ExchangeRecord, run: RunRecord): string {
+  const base = run.target.replace(/\/+$/, '');
+  const origin = r.op === 'StartPod' || r.op === 'CreateEndpoint' ? new URL(base).origin : base;
+  const url = `${origin}${r.path}`;
+  const parts = ['curl', '-sS', '-X', r.method, sh(url)];
+  const auth = r.req?.auth;
+  if (auth === 'bare') parts.push('-H', '"Authorization: $JOBSTORM_API_KEY"');
+  else if (auth === 'wrong') parts.push('-H', sh('Authorization: Bearer wrong-key'));
+  else if (auth !== 'missing') parts.push('-H', '"Authorization: Bearer $JOBSTORM_API_KEY"');
+  if (r.method === 'POST' && (r.op === 'run' || r.op === 'runsync' || r.op === 'CreateEndpoint')) {
+    parts.push('-H', sh('Content-Type: application/json'));
+    if (r.reqBody !== undefined) parts.push('-d', sh(JSON.stringify(r.reqBody)));
+    else parts.push('-d', sh(`<the ${String(r.reqBytes)}-byte body the flow sent>`));
+  }
+  return parts.join(' ');
+}
