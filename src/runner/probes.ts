@@ -1,0 +1,51 @@
+import { LIMITS } from '../../contracts/queue/limits.js';
+import type { CallContext } from '../client/client-options.js';
+import { payloadProbe } from '../client/sized-submission.js';
+import type { RequestFacts } from '../core/record.js';
+import type { RunContext } from './run-context.js';
+
+type CallFor = (kind: string, req?: RequestFacts) => CallContext;
+
+const json = (v: unknown): string => JSON.stringify(v);
+
+/**
+ * Requests at the contract's edges, each labelled with what the contract expects, so the checks
+ * judge them (`limits.*`, `auth.*`). Edges come from contracts/queue/limits.ts: exactly each bound
+ * must be accepted, one unit outside must be rejected.
+ */
+async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
+  const { client } = ctx;
+  for (const op of ['run', 'runsync'] as const) {
+    for (const side of ['inside', 'outside'] as const) {
+      const p = payloadProbe(op, side);
+      // A runsync probe need not wait for its job: the shortest wait keeps the probe quick.
+      const path = op === 'run' ? '/run' : `/runsync?wait=${String(LIMITS.wait.min)}`;
+      await client.send({ op, method: 'POST', path, body: p.body, headers: { 'content-type': 'application/json' } }, call(`probe:${p.facts.probe ?? ''}`, { ...p.facts }));
+    }
+  }
+  const wait = LIMITS.wait;
+  for (const [value, expect] of [[wait.min, 'accept'], [wait.max, 'accept'], [wait.min - 1, 'reject'], [wait.max + 1, 'reject']] as const) {
+    const probe = `wait.${expect === 'accept' ? 'inside' : 'outside'}.${String(value)}`;
+    // A wait of 300 s must not hold the probe for 300 s: the job finishes at once, so runsync answers at once.
+    await client.send({ op: 'runsync', method: 'POST', path: `/runsync?wait=${String(value)}`, body: json({ input: {} }), headers: { 'content-type': 'application/json' } }, call(`probe:${probe}`, { probe, expect, wait: value }));
+  }
+  for (const field of ['ttl', 'executionTimeout'] as const) {
+    const range = LIMITS[field];
+    for (const [value, expect] of [[range.min, 'accept'], [range.max, 'accept'], [range.min - 1, 'reject'], [range.max + 1, 'reject']] as const) {
+      const probe = `${field}.${expect === 'accept' ? 'inside' : 'outside'}.${String(value)}`;
+      await client.send({ op: 'run', method: 'POST', path: '/run', body: json({ input: {}, policy: { [field]: value } }), headers: { 'content-type': 'application/json' } }, call(`probe:${probe}`, { probe, expect, [field]: value }));
+    }
+  }
+}
+
+/** Missing and wrong keys must get 401; a good key must work in both header forms. */
+async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
+  for (const auth of ['missing', 'wrong', 'bearer', 'bare'] as const) {
+    await ctx.client.send({ op: 'health', method: 'GET', path: '/health', auth }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
+    await ctx.client.send({ op: 'run', method: 'POST', path: '/run', auth, body: json({ input: { probe: `auth.${auth}` } }), headers: { 'content-type': 'application/json' } }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
+  }
+}
+
+export function runProbe(name: 'limits' | 'auth', ctx: RunContext, call: CallFor): Promise<void> {
+  return name === 'limits' ? limitsProbe(ctx, call) : authProbe(ctx, call);
+}

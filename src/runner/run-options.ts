@@ -1,0 +1,62 @@
+import type { JobstormRecord } from '../core/record.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { LiveCounters, EmulatorControl } from './run-context.js';
+import type { WebhookAnswers } from './webhook-receiver.js';
+
+export interface ShardSpec {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+export interface Target {
+  /** `{serverless_url}/v2/<endpointId>`. */
+  baseUrl: string;
+  /** `{base_url}/v1`, for the management calls. */
+  managementUrl?: string;
+  apiKey: string;
+  /** True for the embedded emulator: the run owns the endpoint, so counts can be compared. */
+  ownsEndpoint: boolean;
+  /** requestsPerWorker of the dynamic rate limit, when known (the emulator's). */
+  requestsPerWorker?: number;
+  emulator?: EmulatorControl;
+}
+
+export interface RunOptions {
+  scenario: Scenario;
+  target: Target;
+  runId: string;
+  onRecord(record: JobstormRecord): void;
+  shard?: ShardSpec;
+  /** First Ctrl-C: stop arrivals, drain, still hand over every record. */
+  interrupt?: AbortSignal;
+  /** After the last phase, how long flows may take to finish on their own (k6's gracefulStop). */
+  gracefulStopMs?: number;
+  /** After arrivals stop for good, how long in-flight requests may take before they are aborted. */
+  drainMs?: number;
+  /** Sample /health about once a second (default on). */
+  sampleHealth?: boolean;
+  webhookAnswers?: WebhookAnswers;
+  onProgress?(snapshot: ProgressSnapshot): void;
+  progressEveryMs?: number;
+  /** Stop early when this many requests in a row could not connect and none ever did. */
+  unreachableAfter?: number;
+}
+
+export interface ProgressSnapshot extends LiveCounters {
+  elapsedMs: number;
+  /** Arrivals per second over the last interval. */
+  rate: number;
+}
+
+export interface RunOutcome {
+  runId: string;
+  startedAtMs: number;
+  durationMs: number;
+  interrupted: boolean;
+  /** No request ever reached the target (refused, DNS, connect timeout). */
+  targetUnreachable: boolean;
+  counters: LiveCounters;
+  /** Scheduling lateness of arrivals (send − intended), for the bench and the progress line. */
+  latenessP99Ms: number;
+}
