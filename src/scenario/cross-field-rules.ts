@@ -1,0 +1,167 @@
+import { parseDuration } from './duration.js';
+import { inspectInput } from './input-template.js';
+import type { KeyPath, PathIssue } from './path-format.js';
+import { formatPath } from './path-format.js';
+
+/*
+ * Rules that involve more than one field. They read the raw document (not the schema's output)
+ * so that they run even when the schema found other problems: the user gets every error at once.
+ * Each rule looks only at values of the expected type and leaves wrong types to the schema.
+ */
+
+/** Loops inside loops inside loops is the most a readable flow needs. */
+export const MAX_LOOP_DEPTH = 3;
+
+const JOB_STEPS = new Set(['poll', 'stream', 'cancel', 'retry', 'status']);
+
+type Raw = Readonly<Record<string, unknown>>;
+
+function isRecord(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function ms(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' ? parseDuration(v) : undefined;
+}
+
+function list(v: unknown): readonly unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
+  if (!isRecord(phase)) return [];
+  const shapes = (['rate', 'ramp', 'vus'] as const).filter((k) => phase[k] !== undefined);
+  const issues: PathIssue[] = [];
+  if (phase.count !== undefined) {
+    for (const k of shapes.filter((s) => s !== 'rate')) {
+      issues.push({ path: [...path, k], message: `a count phase takes a rate or nothing, not ${k}`, atKey: true });
+    }
+    if (phase.duration !== undefined) {
+      issues.push({ path: [...path, 'duration'], message: 'a count phase takes no duration: it lasts count / rate', atKey: true });
+    }
+    return issues;
+  }
+  if (shapes.length === 0) {
+    return [{ path, message: 'a phase needs one of rate, ramp, vus (each with a duration) or count' }];
+  }
+  if (shapes.length > 1) {
+    issues.push({ path: [...path, shapes[1] ?? ''], message: `a phase takes exactly one of rate, ramp, vus; found ${shapes.join(' and ')}`, atKey: true });
+  }
+  if (phase.duration === undefined) {
+    issues.push({ path, message: `a phase with ${shapes[0] ?? ''} needs a duration` });
+  }
+  return issues;
+}
+
+interface FlowState {
+  readonly manualClock: boolean;
+  readonly hasData: boolean;
+  /** Columns of the loaded data feed, when there is one. */
+  readonly columns: ReadonlySet<string> | undefined;
+  /** A run or runsync came earlier in the flow, so job steps have a job to act on. */
+  hasJob: boolean;
+}
+
+function submissionRules(payload: unknown, path: KeyPath, state: FlowState): PathIssue[] {
+  if (!isRecord(payload)) return [];
+  const issues: PathIssue[] = [];
+  if (isRecord(payload.input)) {
+    const { problems, rowUses } = inspectInput(payload.input);
+    for (const p of problems) issues.push({ path: [...path, 'input', ...p.path], message: p.message });
+    const { columns } = state;
+    for (const use of rowUses) {
+      const at = [...path, 'input', ...use.path];
+      if (!state.hasData) {
+        issues.push({ path: at, message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)` });
+      } else if (columns !== undefined && !columns.has(use.field)) {
+        issues.push({ path: at, message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})` });
+      }
+    }
+  }
+  if (typeof payload.webhook === 'string' && !URL.canParse(payload.webhook)) {
+    issues.push({ path: [...path, 'webhook'], message: `expected a URL or true, got "${payload.webhook}"` });
+  }
+  return issues;
+}
+
+function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number): PathIssue[] {
+  if (!isRecord(step)) return [];
+  const keys = Object.keys(step);
+  if (keys.length !== 1) return [];
+  const name = keys[0] ?? '';
+  const payload = step[name];
+  const at = [...path, name];
+  const issues: PathIssue[] = [];
+  if (JOB_STEPS.has(name) && !state.hasJob) {
+    issues.push({ path: at, message: `${name} acts on the flow's job: put a run or runsync step before it`, atKey: true });
+  }
+  switch (name) {
+    case 'run':
+    case 'runsync':
+      issues.push(...submissionRules(payload, at, state));
+      state.hasJob = true;
+      break;
+    case 'advance':
+      if (!state.manualClock) issues.push({ path: at, message: 'advance needs emulator.clock: manual', atKey: true });
+      break;
+    case 'cancel':
+      if (isRecord(payload) && payload.after !== undefined && payload.when !== undefined) {
+        issues.push({ path: [...at, 'when'], message: 'cancel takes after or when, not both', atKey: true });
+      }
+      break;
+    case 'sleep':
+      if (isRecord(payload)) {
+        const [min, max] = [ms(payload.min), ms(payload.max)];
+        if (min !== undefined && max !== undefined && max < min) issues.push({ path: [...at, 'max'], message: 'must not be less than min' });
+      }
+      break;
+    case 'loop':
+      if (depth >= MAX_LOOP_DEPTH) {
+        issues.push({ path: at, message: `loops nest at most ${MAX_LOOP_DEPTH} deep`, atKey: true });
+        break;
+      }
+      if (isRecord(payload)) {
+        list(payload.steps).forEach((s, i) => issues.push(...stepRules(s, [...at, 'steps', i], state, depth + 1)));
+      }
+      break;
+  }
+  return issues;
+}
+
+function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssue[] {
+  const emulator = isRecord(doc.emulator) ? doc.emulator : {};
+  const issues: PathIssue[] = [];
+  const seen = new Map<string, number>();
+  list(doc.flows).forEach((flow, i) => {
+    if (!isRecord(flow)) return;
+    if (typeof flow.name === 'string') {
+      const first = seen.get(flow.name);
+      if (first !== undefined) issues.push({ path: ['flows', i, 'name'], message: `duplicate flow name "${flow.name}" (also ${formatPath(['flows', first])})` });
+      else seen.set(flow.name, i);
+    }
+    const state: FlowState = { manualClock: emulator.clock === 'manual', hasData: doc.data !== undefined, columns, hasJob: false };
+    list(flow.steps).forEach((s, j) => issues.push(...stepRules(s, ['flows', i, 'steps', j], state, 0)));
+  });
+  return issues;
+}
+
+function boundRules(doc: Raw): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const e = doc.emulator;
+  if (isRecord(e) && typeof e.workersMin === 'number' && typeof e.workersMax === 'number' && e.workersMin > e.workersMax) {
+    issues.push({ path: ['emulator', 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
+  }
+  const r = isRecord(doc.target) ? doc.target.retry429 : undefined;
+  if (isRecord(r)) {
+    const [base, max] = [ms(r.base), ms(r.max)];
+    if (base !== undefined && max !== undefined && base > max) issues.push({ path: ['target', 'retry429', 'base'], message: 'must not exceed max' });
+  }
+  return issues;
+}
+
+/** `columns`: the data feed's columns once it is loaded, to check {{row.field}} against. */
+export function crossFieldIssues(doc: unknown, columns?: ReadonlySet<string>): PathIssue[] {
+  if (!isRecord(doc)) return [];
+  return [...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])), ...flowRules(doc, columns), ...boundRules(doc)];
+}

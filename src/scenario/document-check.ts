@@ -1,0 +1,87 @@
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { ConfigIssue } from '../core/index.js';
+import { crossFieldIssues } from './cross-field-rules.js';
+import { DATA_FEED_EXTENSIONS, parseDataFeed } from './data-feed.js';
+import { normalizeScenario } from './normalization.js';
+import type { KeyPath, PathIssue } from './path-format.js';
+import { ScenarioSchema } from './scenario-schema.js';
+import type { DataFeed, Scenario } from './scenario.js';
+import { schemaIssues, stepIssues } from './schema-issues.js';
+
+/**
+ * Validates a scenario document (the parsed YAML/JSON, or a module's default export) in full:
+ * the schema, each step, the data feed and the cross-field rules, collecting every problem.
+ */
+
+export interface DocumentCheckOptions {
+  /** The scenario file as the user named it; the data feed path is relative to it. */
+  readonly source: string;
+  readonly readFile: (path: string) => string;
+}
+
+export interface DocumentCheck {
+  /** Problems to locate in the scenario source. */
+  readonly issues: readonly PathIssue[];
+  /** Problems already located (in the data feed file). */
+  readonly located: readonly ConfigIssue[];
+  readonly scenario?: Scenario;
+}
+
+function isRecord(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Zod's view of a step (a 13-way union) is replaced by `stepIssues`. */
+function isStepPath(path: KeyPath): boolean {
+  return path.length >= 4 && path[0] === 'flows' && path[2] === 'steps' && typeof path[3] === 'number';
+}
+
+function allStepIssues(doc: unknown): PathIssue[] {
+  if (!isRecord(doc) || !Array.isArray(doc.flows)) return [];
+  return doc.flows.flatMap((flow: unknown, i) =>
+    isRecord(flow) && Array.isArray(flow.steps) ? flow.steps.flatMap((s: unknown, j) => stepIssues(s, ['flows', i, 'steps', j])) : [],
+  );
+}
+
+interface FeedLoad {
+  readonly feed?: DataFeed;
+  readonly issues: PathIssue[];
+  readonly located: ConfigIssue[];
+}
+
+function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
+  const data = isRecord(doc) ? doc.data : undefined;
+  if (!isRecord(data) || typeof data.file !== 'string' || data.file === '') return { issues: [], located: [] };
+  const at = ['data', 'file'];
+  const lower = data.file.toLowerCase();
+  if (!DATA_FEED_EXTENSIONS.some((ext) => lower.endsWith(ext))) {
+    return { issues: [{ path: at, message: `expected a ${DATA_FEED_EXTENSIONS.join(', ')} file, got "${data.file}"` }], located: [] };
+  }
+  const shown = isAbsolute(data.file) ? data.file : join(dirname(options.source), data.file);
+  const file = resolve(shown);
+  let text: string;
+  try {
+    text = options.readFile(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return { issues: [{ path: at, message: `cannot read the data feed ${shown} (${code})` }], located: [] };
+  }
+  const parsed = parseDataFeed(text, shown);
+  const order = data.order === 'random' ? 'random' : 'sequential';
+  return { feed: { file, order, columns: parsed.columns, rows: parsed.rows }, issues: [], located: parsed.issues };
+}
+
+export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {
+  const feed = loadFeed(doc, options);
+  const issues = [
+    ...schemaIssues(ScenarioSchema, doc).filter((i) => !isStepPath(i.path)),
+    ...allStepIssues(doc),
+    ...feed.issues,
+    ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
+  ];
+  if (issues.length > 0 || feed.located.length > 0) return { issues, located: feed.located };
+  const parsed = ScenarioSchema.safeParse(doc);
+  // Unreachable unless the checks above and the schema disagree; still report, never crash.
+  if (!parsed.success) return { issues: schemaIssues(ScenarioSchema, doc), located: [] };
+  return { issues: [], located: [], scenario: normalizeScenario(parsed.data, options.source, feed.feed) };
+}

@@ -1,0 +1,42 @@
+/**
+ * Durations in scenario files: `500ms`, `30s`, `1m`, `1h30m`, `2d`, or a plain number of
+ * milliseconds. Everything downstream works in milliseconds, so this is the only place that knows
+ * the units.
+ */
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+type Unit = keyof typeof UNIT_MS;
+
+/** One or more `<number><unit>` parts (`1h30m`), or a bare number of milliseconds (`"250"`). */
+export const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$|^\d+(?:\.\d+)?$/;
+
+const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
+
+/** Milliseconds for a duration string, or undefined when it is not one. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!DURATION_PATTERN.test(trimmed)) return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  let total = 0;
+  for (const match of trimmed.matchAll(PART)) {
+    total += Number(match[1]) * UNIT_MS[match[2] as Unit];
+  }
+  return total;
+}
+
+/** The shortest readable form (`90000` → `1m30s`), for messages and reports. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return `${ms}ms`;
+  if (ms < 1000 || !Number.isInteger(ms)) return `${Math.round(ms * 1000) / 1000}ms`;
+  let rest = ms;
+  let out = '';
+  for (const unit of ['d', 'h', 'm', 's', 'ms'] as const) {
+    const size = UNIT_MS[unit];
+    const n = Math.floor(rest / size);
+    if (n > 0) {
+      out += `${n}${unit}`;
+      rest -= n * size;
+    }
+  }
+  return out;
+}

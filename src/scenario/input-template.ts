@@ -1,0 +1,154 @@
+/*
+ * Input templating: string values inside a job's `input` may contain `{{row.field}}`,
+ * `{{iteration}}`, `{{flow}}` and `{{random:min:max}}`. A template is compiled once into closures
+ * so that rendering per arrival does no parsing; subtrees without placeholders are returned as the
+ * same (frozen-by-convention) objects, never copied.
+ */
+
+export interface TemplateContext {
+  /** The data-feed row of this iteration. A missing field renders as an empty string. */
+  readonly row?: Readonly<Record<string, unknown>>;
+  /** 0-based iteration number of the flow. */
+  readonly iteration: number;
+  /** Name of the flow being run. */
+  readonly flow: string;
+  /** Uniform [0, 1) source for {{random}}; the runner passes a seeded one for reproducible runs. */
+  readonly random?: () => number;
+}
+
+export interface CompiledInput {
+  render(ctx: TemplateContext): Record<string, unknown>;
+  /** Data-feed fields the template reads. */
+  readonly rowFields: readonly string[];
+}
+
+export interface TemplateProblem {
+  /** Path inside the input object. */
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+type Render = (ctx: TemplateContext) => unknown;
+
+const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
+const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
+const RANDOM = new RegExp(`^random:${NUMBER}:${NUMBER}$`);
+
+function placeholder(expr: string, onRowField: (field: string) => void): Render | string {
+  if (expr === 'iteration') return (ctx) => ctx.iteration;
+  if (expr === 'flow') return (ctx) => ctx.flow;
+  if (expr.startsWith('row.') && expr.length > 4) {
+    const field = expr.slice(4);
+    onRowField(field);
+    return (ctx) => ctx.row?.[field] ?? '';
+  }
+  const random = RANDOM.exec(expr);
+  if (random !== null) {
+    const min = Number(random[1]);
+    const max = Number(random[2]);
+    if (min > max) return `{{${expr}}}: min is greater than max`;
+    if (Number.isInteger(min) && Number.isInteger(max)) {
+      return (ctx) => min + Math.floor((ctx.random ?? Math.random)() * (max - min + 1));
+    }
+    return (ctx) => min + (ctx.random ?? Math.random)() * (max - min);
+  }
+  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{iteration}}, {{flow}} or {{random:min:max}}`;
+}
+
+function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return value === undefined ? '' : JSON.stringify(value);
+}
+
+export interface RowFieldUse {
+  readonly field: string;
+  /** Path inside the input object. */
+  readonly path: readonly (string | number)[];
+}
+
+class Compiler {
+  readonly rowUses: RowFieldUse[] = [];
+  readonly problems: TemplateProblem[] = [];
+
+  get rowFields(): string[] {
+    return [...new Set(this.rowUses.map((u) => u.field))];
+  }
+
+  node(value: unknown, path: (string | number)[]): Render | undefined {
+    if (typeof value === 'string') return this.text(value, path);
+    if (Array.isArray(value)) return this.list(value, path);
+    if (typeof value === 'object' && value !== null) return this.object(value as Record<string, unknown>, path);
+    return undefined;
+  }
+
+  /** A string that is exactly one placeholder keeps the value's type ({{random:1:9}} → a number). */
+  private text(value: string, path: (string | number)[]): Render | undefined {
+    const parts: (string | Render)[] = [];
+    let last = 0;
+    for (const match of value.matchAll(PLACEHOLDER)) {
+      const compiled = placeholder(match[1] ?? '', (field) => this.rowUses.push({ field, path }));
+      if (typeof compiled === 'string') {
+        this.problems.push({ path, message: compiled });
+        continue;
+      }
+      if (match.index > last) parts.push(value.slice(last, match.index));
+      parts.push(compiled);
+      last = match.index + match[0].length;
+    }
+    if (parts.length === 0) return undefined;
+    if (last < value.length) parts.push(value.slice(last));
+    const only = parts[0];
+    if (parts.length === 1 && typeof only === 'function') return only;
+    return (ctx) => parts.map((p) => (typeof p === 'string' ? p : asText(p(ctx)))).join('');
+  }
+
+  private list(value: readonly unknown[], path: (string | number)[]): Render | undefined {
+    const items = value.map((v, i) => this.node(v, [...path, i]));
+    if (items.every((r) => r === undefined)) return undefined;
+    return (ctx) => items.map((r, i) => (r === undefined ? value[i] : r(ctx)));
+  }
+
+  private object(value: Record<string, unknown>, path: (string | number)[]): Render | undefined {
+    const entries = Object.entries(value).map(([k, v]) => [k, v, this.node(v, [...path, k])] as const);
+    if (entries.every(([, , r]) => r === undefined)) return undefined;
+    return (ctx) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v, r] of entries) out[k] = r === undefined ? v : r(ctx);
+      return out;
+    };
+  }
+}
+
+/** What is wrong with a template's placeholders, and where it reads data-feed fields (for validation). */
+export function inspectInput(template: unknown): { problems: TemplateProblem[]; rowUses: RowFieldUse[] } {
+  const compiler = new Compiler();
+  compiler.node(template, []);
+  return { problems: compiler.problems, rowUses: compiler.rowUses };
+}
+
+export function compileInput(template: Readonly<Record<string, unknown>>): CompiledInput {
+  const compiler = new Compiler();
+  const render = compiler.node(template, []);
+  const first = compiler.problems[0];
+  if (first !== undefined) throw new Error(`input.${first.path.join('.')}: ${first.message}`);
+  return {
+    render: render === undefined ? () => template : (ctx) => render(ctx) as Record<string, unknown>,
+    rowFields: compiler.rowFields,
+  };
+}
+
+const compiled = new WeakMap<object, CompiledInput>();
+
+/**
+ * Renders a step's `input` for one iteration, compiling it on first use (keyed by the template
+ * object, so the runner can call this per arrival at no parsing cost).
+ */
+export function renderInput(template: Readonly<Record<string, unknown>>, ctx: TemplateContext): Record<string, unknown> {
+  let c = compiled.get(template);
+  if (c === undefined) {
+    c = compileInput(template);
+    compiled.set(template, c);
+  }
+  return c.render(ctx);
+}

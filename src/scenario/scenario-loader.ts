@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { ConfigError } from '../core/index.js';
+import { checkScenarioDocument } from './document-check.js';
+import { interpolateStrings, type Env } from './env-interpolation.js';
+import type { Scenario } from './scenario.js';
+import type { ScenarioInput } from './scenario-schema.js';
+import { parseScenario, withPath } from './scenario-parser.js';
+
+export const TEXT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
+export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
+
+export interface LoadOptions {
+  /** Values for `${NAME}` interpolation (the CLI passes process.env). */
+  readonly env?: Env;
+}
+
+/**
+ * For TypeScript and JavaScript scenario files: `export default defineScenario({...})`. An identity
+ * function; it exists so the editor checks the object against the scenario format.
+ */
+export function defineScenario(scenario: ScenarioInput): ScenarioInput {
+  return scenario;
+}
+
+function fail(where: string, message: string): never {
+  throw new ConfigError([{ where, message }]);
+}
+
+async function importDefault(file: string, shown: string): Promise<unknown> {
+  let mod: unknown;
+  try {
+    // tsx compiles .ts/.mts on the fly (Node 20 cannot strip types); it loads .js/.mjs as they are.
+    mod = await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url });
+  } catch (err) {
+    fail(shown, `cannot load the scenario module: ${(err as Error).message.split('\n')[0] ?? ''}`);
+  }
+  if (typeof mod !== 'object' || mod === null || !('default' in mod) || mod.default === undefined) {
+    fail(shown, 'the module has no default export (write: export default defineScenario({...}))');
+  }
+  return mod.default;
+}
+
+async function loadModule(file: string, shown: string, env: Env): Promise<Scenario> {
+  const exported = await importDefault(file, shown);
+  const { value, problems } = interpolateStrings(exported, env);
+  const check = checkScenarioDocument(value, { source: shown, readFile: (path) => readFileSync(path, 'utf8') });
+  // No positions in a module: order by key path so related problems sit together.
+  const messages = [...problems, ...check.issues].map(withPath).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const issues = messages.map((message) => ({ where: shown, message }));
+  if (issues.length > 0 || check.located.length > 0 || check.scenario === undefined) {
+    throw new ConfigError([...issues, ...check.located]);
+  }
+  return check.scenario;
+}
+
+/**
+ * Loads a scenario file: `.yaml`/`.yml`/`.json` text, or a `.ts`/`.mts`/`.js`/`.mjs` module whose
+ * default export is the scenario. Throws one ConfigError with every problem found.
+ */
+export async function loadScenario(path: string, options: LoadOptions = {}): Promise<Scenario> {
+  const ext = extname(path).toLowerCase();
+  const env = options.env ?? {};
+  const file = resolve(path);
+  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(file, path, env);
+  if (!(TEXT_EXTENSIONS as readonly string[]).includes(ext)) {
+    fail(path, `unsupported scenario file type "${ext}"; use ${[...TEXT_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`);
+  }
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    fail(path, `cannot read the scenario file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  return parseScenario(text, path, { env });
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { DurationSchema, PositiveDurationSchema } from './field-schemas.js';
+import { PhaseSchema } from './phase-schema.js';
+import { StepSchema } from './step-schema.js';
+
+/*
+ * The scenario file format. Defaults live here so that the JSON Schema shows them to editors and
+ * the typed result never has holes. `prefault` (not `default`) on objects, so that an absent
+ * section still gets its fields' defaults.
+ */
+
+const TargetSchema = z
+  .strictObject({
+    auth: z.enum(['bearer', 'bare']).default('bearer').describe('Authorization header form: "Bearer <key>" or the bare key.'),
+    connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
+    timeout: PositiveDurationSchema.default(30_000).describe('Per-request timeout.'),
+    maxInFlight: z
+      .number()
+      .int()
+      .min(1)
+      .default(1000)
+      .describe('Arrivals beyond this many in-flight flow iterations are dropped (and counted), never delayed.'),
+    retry429: z
+      .strictObject({
+        attempts: z.number().int().min(1).default(3).describe('Extra attempts after a 429.'),
+        base: PositiveDurationSchema.default(100).describe('First backoff; doubles each attempt, with jitter.'),
+        max: PositiveDurationSchema.default(5000).describe('Longest backoff (a longer Retry-After still wins).'),
+      })
+      .optional()
+      .describe('Retry 429 answers with exponential backoff and jitter, honouring Retry-After. Each attempt is its own record.'),
+  })
+  .prefault({})
+  .describe('Target defaults; command-line flags override them.');
+
+const EmulatorSchema = z
+  .strictObject({
+    workersMin: z.number().int().min(0).default(0).describe('Workers kept warm.'),
+    workersMax: z.number().int().min(0).default(10).describe('Most workers the endpoint scales to.'),
+    requestsPerWorker: z.number().int().min(1).default(10).describe('Dynamic rate limit: running workers × this.'),
+    idleTimeout: DurationSchema.default(5000).describe('Idle time before a worker scales down.'),
+    coldStart: DurationSchema.default(200).describe('Delay before a new worker takes jobs.'),
+    clock: z.enum(['real', 'manual']).default('real').describe('manual: time moves only with advance steps.'),
+    streamShape: z.enum(['envelope', 'array']).default('envelope').describe('/stream answers {status, stream:[…]} or a bare array.'),
+    faults: z.array(z.string().min(1)).default([]).describe('Named emulator faults to switch on (each breaks one rule).'),
+    profile: z.record(z.string(), z.unknown()).default({}).describe("Handler profile used when a job's input does not say."),
+  })
+  .prefault({})
+  .describe('Options for the embedded emulator; ignored against a real target.');
+
+export const ARRIVAL_PROCESS_NAMES = ['uniform', 'poisson'] as const;
+
+const ArrivalsSchema = z
+  .strictObject({
+    process: z.enum(ARRIVAL_PROCESS_NAMES).default('uniform').describe('Evenly spaced arrivals, or a Poisson process.'),
+    seed: z.number().int().min(0).default(1).describe('Seed of the Poisson process; the same seed gives the same arrivals.'),
+  })
+  .prefault({})
+  .describe('How arrivals are spread in time (open model).');
+
+const FlowSchema = z
+  .strictObject({
+    name: z.string().min(1).describe('Flow name, used in records and reports.'),
+    weight: z.number().positive().default(1).describe('Relative share of arrivals that run this flow.'),
+    steps: z.array(StepSchema).min(1).describe('What one iteration of the flow does, in order.'),
+  })
+  .describe('A weighted sequence of steps.');
+
+const DataSchema = z
+  .strictObject({
+    file: z.string().min(1).describe('CSV (with a header row) or JSON lines file, relative to the scenario file.'),
+    order: z.enum(['sequential', 'random']).default('sequential').describe('How rows are handed to iterations.'),
+  })
+  .describe('A feed of rows for {{row.field}} in inputs.');
+
+export const ScenarioSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
+    name: z.string().min(1).describe('Scenario name, used in reports.'),
+    description: z.string().optional().describe('What the scenario is for.'),
+    target: TargetSchema,
+    emulator: EmulatorSchema,
+    arrivals: ArrivalsSchema,
+    phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
+    flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
+    data: DataSchema.optional(),
+    thresholds: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
+  })
+  .describe('A jobstorm scenario.');
+
+/** What a scenario file (or defineScenario) may contain. */
+export type ScenarioInput = z.input<typeof ScenarioSchema>;
+/** The schema's output, before normalization into `Scenario`. */
+export type ScenarioOutput = z.output<typeof ScenarioSchema>;

@@ -1,0 +1,207 @@
+import type { JobStatus } from '../core/index.js';
+
+/*
+ * The typed, normalized scenario the runner consumes: every default filled in, every duration in
+ * milliseconds (fields named `…Ms`), phases and steps as discriminated unions on `kind`.
+ */
+
+export type AuthForm = 'bearer' | 'bare';
+
+export interface Retry429Options {
+  readonly attempts: number;
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+export interface TargetDefaults {
+  readonly auth: AuthForm;
+  readonly connections: number;
+  readonly timeoutMs: number;
+  readonly maxInFlight: number;
+  readonly retry429?: Retry429Options;
+}
+
+export interface EmulatorOptions {
+  readonly workersMin: number;
+  readonly workersMax: number;
+  readonly requestsPerWorker: number;
+  readonly idleTimeoutMs: number;
+  readonly coldStartMs: number;
+  readonly clock: 'real' | 'manual';
+  readonly streamShape: 'envelope' | 'array';
+  readonly faults: readonly string[];
+  readonly profile: Readonly<Record<string, unknown>>;
+}
+
+export interface ArrivalOptions {
+  readonly process: 'uniform' | 'poisson';
+  readonly seed: number;
+}
+
+/** Constant rate (per second) for a duration. */
+export interface ConstantPhase {
+  readonly kind: 'constant';
+  readonly name?: string;
+  readonly durationMs: number;
+  readonly rate: number;
+}
+
+/** Rate rising (or falling) linearly from `from` to `to` per second over the duration. */
+export interface RampPhase {
+  readonly kind: 'ramp';
+  readonly name?: string;
+  readonly durationMs: number;
+  readonly from: number;
+  readonly to: number;
+}
+
+/** A fixed number of arrivals at `rate` per second, or all at once when `rate` is absent. */
+export interface CountPhase {
+  readonly kind: 'count';
+  readonly name?: string;
+  readonly count: number;
+  readonly rate?: number;
+}
+
+/** Closed model: `vus` virtual users loop the flows for the duration. */
+export interface VusPhase {
+  readonly kind: 'vus';
+  readonly name?: string;
+  readonly durationMs: number;
+  readonly vus: number;
+}
+
+export type Phase = ConstantPhase | RampPhase | CountPhase | VusPhase;
+
+export interface Policy {
+  readonly executionTimeout?: number;
+  readonly ttl?: number;
+  readonly lowPriority?: boolean;
+}
+
+export interface S3Config {
+  readonly accessId: string;
+  readonly accessSecret: string;
+  readonly bucketName: string;
+  readonly endpointUrl: string;
+}
+
+/** What /run and /runsync send. `input` is a template: render it with `renderInput`. */
+export interface Submission {
+  readonly input: Readonly<Record<string, unknown>>;
+  /** A URL, or true for the runner's own loopback receiver. */
+  readonly webhook?: true | string;
+  readonly policy?: Policy;
+  readonly s3Config?: S3Config;
+  readonly payloadBytes?: number;
+}
+
+export type PollTarget = 'final' | JobStatus;
+
+export interface RunStep extends Submission {
+  readonly kind: 'run';
+}
+export interface RunsyncStep extends Submission {
+  readonly kind: 'runsync';
+  readonly waitMs?: number;
+}
+export interface PollStep {
+  readonly kind: 'poll';
+  readonly until: PollTarget;
+  readonly intervalMs: number;
+  readonly backoff: number;
+  readonly maxIntervalMs: number;
+  readonly timeoutMs: number;
+}
+export interface StreamStep {
+  readonly kind: 'stream';
+  readonly timeoutMs: number;
+  readonly intervalMs: number;
+}
+/** Cancel at once (neither field), `afterMs` after submission, or `when` a poll sees that state. */
+export interface CancelStep {
+  readonly kind: 'cancel';
+  readonly afterMs?: number;
+  readonly when?: JobStatus;
+}
+export interface RetryStep {
+  readonly kind: 'retry';
+}
+export interface StatusStep {
+  readonly kind: 'status';
+  readonly ttlMs?: number;
+}
+export interface PurgeStep {
+  readonly kind: 'purge';
+}
+export interface HealthStep {
+  readonly kind: 'health';
+}
+/** Think time, uniform in [minMs, maxMs] (equal for a fixed sleep). */
+export interface SleepStep {
+  readonly kind: 'sleep';
+  readonly minMs: number;
+  readonly maxMs: number;
+}
+export interface AdvanceStep {
+  readonly kind: 'advance';
+  readonly ms: number;
+}
+export interface LoopStep {
+  readonly kind: 'loop';
+  readonly times: number;
+  readonly steps: readonly Step[];
+}
+export interface ProbeStep {
+  readonly kind: 'probe';
+  readonly probe: 'limits' | 'auth';
+}
+
+export type Step =
+  | RunStep
+  | RunsyncStep
+  | PollStep
+  | StreamStep
+  | CancelStep
+  | RetryStep
+  | StatusStep
+  | PurgeStep
+  | HealthStep
+  | SleepStep
+  | AdvanceStep
+  | LoopStep
+  | ProbeStep;
+
+export type StepKind = Step['kind'];
+
+export interface Flow {
+  readonly name: string;
+  readonly weight: number;
+  readonly steps: readonly Step[];
+}
+
+/** One row of a data feed: CSV values are strings, JSON lines keep their types. */
+export type DataRow = Readonly<Record<string, unknown>>;
+
+export interface DataFeed {
+  /** Absolute path of the feed file. */
+  readonly file: string;
+  readonly order: 'sequential' | 'random';
+  readonly columns: readonly string[];
+  readonly rows: readonly DataRow[];
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description?: string;
+  /** The file it was loaded from, as given. */
+  readonly source: string;
+  readonly target: TargetDefaults;
+  readonly emulator: EmulatorOptions;
+  readonly arrivals: ArrivalOptions;
+  readonly phases: readonly Phase[];
+  readonly flows: readonly Flow[];
+  readonly data?: DataFeed;
+  /** Unparsed threshold expressions, for the reporter. */
+  readonly thresholds: readonly string[];
+}

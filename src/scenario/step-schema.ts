@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from '../core/index.js';
+import { ByteSizeSchema, DurationSchema, PositiveDurationSchema } from './field-schemas.js';
+
+/*
+ * The steps of a flow. Each step is an object with exactly one key naming the step. Request bodies
+ * are checked here for shape only: the ranges of policy values belong to the contract, and the
+ * runner validates the body it builds (a limits scenario may send out-of-range values on purpose).
+ */
+
+const JobStatusSchema = z.enum(JOB_STATUSES);
+
+const PolicySchema = z
+  .strictObject({
+    executionTimeout: DurationSchema.optional().describe('policy.executionTimeout: how long the job may execute (sent as milliseconds).'),
+    ttl: DurationSchema.optional().describe('policy.ttl: total lifespan of the job from submission (sent as milliseconds).'),
+    lowPriority: z.boolean().optional().describe('policy.lowPriority: the job does not trigger worker scaling.'),
+  })
+  .describe('Execution policy sent with the job.');
+
+const S3ConfigSchema = z
+  .strictObject({
+    accessId: z.string().describe('Bucket access key id.'),
+    accessSecret: z.string().describe('Bucket secret access key (use ${ENV} interpolation, never a literal).'),
+    bucketName: z.string().describe('Bucket name.'),
+    endpointUrl: z.string().describe("URL of the bucket's endpoint."),
+  })
+  .describe("Storage settings passed through to the worker's handler.");
+
+const submission = {
+  input: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe(
+      "The job's input object. String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}. " +
+        "The emulator's handler reads sleep_ms, fail, stream (chunk count), chunk_bytes and output_bytes.",
+    ),
+  webhook: z
+    .union([z.literal(true), z.string().min(1)])
+    .optional()
+    .describe("Webhook URL, or true for the runner's own loopback receiver."),
+  policy: PolicySchema.optional(),
+  s3Config: S3ConfigSchema.optional(),
+  payloadBytes: ByteSizeSchema.optional().describe('Pad the request body to about this many bytes (a padding string in input).'),
+};
+
+const RunSchema = z.strictObject(submission).nullable().describe('POST /run: submit an asynchronous job; later steps act on it.');
+
+const RunsyncSchema = z
+  .strictObject({
+    ...submission,
+    wait: DurationSchema.optional().describe('?wait= for /runsync (sent as milliseconds; the service defaults to 90s).'),
+  })
+  .nullable()
+  .describe('POST /runsync: submit and wait for the result; later steps act on the job.');
+
+const PollSchema = z
+  .strictObject({
+    until: z
+      .enum(['final', ...JOB_STATUSES])
+      .default('final')
+      .describe('Stop polling when the job reaches a final state (final) or this state.'),
+    interval: PositiveDurationSchema.default(500).describe('Time between two /status calls.'),
+    backoff: z.number().min(1).default(1).describe('Multiply the interval by this after each poll (1 = fixed interval).'),
+    maxInterval: PositiveDurationSchema.default(5000).describe('Upper bound of the interval when backing off.'),
+    timeout: PositiveDurationSchema.default(60_000).describe('Give up polling after this long (recorded as a poll timeout).'),
+  })
+  .nullable()
+  .describe("GET /status repeatedly until the flow's job reaches a state.");
+
+const StreamSchema = z
+  .strictObject({
+    timeout: PositiveDurationSchema.default(60_000).describe('Give up after this long.'),
+    interval: PositiveDurationSchema.default(100).describe('Time between two /stream calls.'),
+  })
+  .nullable()
+  .describe("GET /stream until the job is final; records time to first chunk and the gaps between chunks.");
+
+const CancelSchema = z
+  .strictObject({
+    after: DurationSchema.optional().describe('Cancel this long after the job was submitted.'),
+    when: JobStatusSchema.optional().describe('Cancel once a /status poll sees this state.'),
+  })
+  .nullable()
+  .describe("POST /cancel the flow's job: at once ({}), after a delay, or when a state is seen.");
+
+const NoOptions = z.strictObject({}).nullable();
+
+const StatusSchema = z
+  .strictObject({
+    ttl: DurationSchema.optional().describe('?ttl= for /status: set the job time-to-live (sent as milliseconds).'),
+  })
+  .nullable()
+  .describe("GET /status of the flow's job once.");
+
+const SleepSchema = z
+  .union([
+    DurationSchema,
+    z.strictObject({
+      min: DurationSchema.describe('Shortest think time.'),
+      max: DurationSchema.describe('Longest think time.'),
+    }),
+  ])
+  .describe('Think time: a fixed duration or a uniform range {min, max}.');
+
+export const PROBE_NAMES = ['limits', 'auth'] as const;
+
+const ProbeSchema = z
+  .enum(PROBE_NAMES)
+  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges) or auth (missing/wrong key, both header forms).");
+
+const LoopSchema = z
+  .strictObject({
+    times: z.number().int().min(1).describe('How many times to run the steps.'),
+    get steps(): z.ZodArray<typeof StepSchema> {
+      return z.array(StepSchema).min(1).describe('The steps to repeat.');
+    },
+  })
+  .describe('Repeat steps a number of times (loops nest at most 3 deep).');
+
+/** Each step's payload schema, by step name (the dispatcher validates a step against one of these). */
+export const STEP_PAYLOADS = {
+  run: RunSchema,
+  runsync: RunsyncSchema,
+  poll: PollSchema,
+  stream: StreamSchema,
+  cancel: CancelSchema,
+  retry: NoOptions.describe("POST /retry the flow's job (it must be FAILED or TIMED_OUT)."),
+  status: StatusSchema,
+  purge: NoOptions.describe('POST /purge-queue.'),
+  health: NoOptions.describe('GET /health.'),
+  sleep: SleepSchema,
+  advance: PositiveDurationSchema.describe("Advance the emulator's manual clock (needs emulator.clock: manual)."),
+  loop: LoopSchema,
+  probe: ProbeSchema,
+} as const;
+
+export type StepName = keyof typeof STEP_PAYLOADS;
+
+export const STEP_NAMES = Object.keys(STEP_PAYLOADS) as StepName[];
+
+export const StepSchema = z
+  .union([
+    z.strictObject({ run: STEP_PAYLOADS.run }),
+    z.strictObject({ runsync: STEP_PAYLOADS.runsync }),
+    z.strictObject({ poll: STEP_PAYLOADS.poll }),
+    z.strictObject({ stream: STEP_PAYLOADS.stream }),
+    z.strictObject({ cancel: STEP_PAYLOADS.cancel }),
+    z.strictObject({ retry: STEP_PAYLOADS.retry }),
+    z.strictObject({ status: STEP_PAYLOADS.status }),
+    z.strictObject({ purge: STEP_PAYLOADS.purge }),
+    z.strictObject({ health: STEP_PAYLOADS.health }),
+    z.strictObject({ sleep: STEP_PAYLOADS.sleep }),
+    z.strictObject({ advance: STEP_PAYLOADS.advance }),
+    z.strictObject({ loop: STEP_PAYLOADS.loop }),
+    z.strictObject({ probe: STEP_PAYLOADS.probe }),
+  ])
+  .describe('A step: an object with exactly one key naming it.')
+  .meta({ id: 'Step' });
+
+export type StepInput = z.input<typeof StepSchema>;
+export type StepOutput = z.output<typeof StepSchema>;
