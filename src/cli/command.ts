@@ -10,6 +10,8 @@ export interface CliIo {
   interrupt: AbortSignal;
   /** True when stdout is a terminal (live progress line instead of periodic lines). */
   isTty: boolean;
+  /** Rewrites the one live status line on a terminal ('' clears it). */
+  liveLine?(text: string): void;
 }
 
 /**

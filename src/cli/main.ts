@@ -28,6 +28,7 @@ runCli(process.argv.slice(2), {
   env: process.env,
   interrupt: controller.signal,
   isTty: process.stdout.isTTY,
+  liveLine: (text) => process.stderr.write(`\r\x1b[K${text}`),
 })
   .then((code) => {
     process.exitCode = code;

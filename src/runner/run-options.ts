@@ -39,6 +39,11 @@ export interface RunOptions {
   webhookAnswers?: WebhookAnswers;
   onProgress?(snapshot: ProgressSnapshot): void;
   progressEveryMs?: number;
+  /**
+   * High-resolution epoch time (performance.timeOrigin + performance.now()) of the run's time 0:
+   * shard threads of one run share it, so their records share one time base.
+   */
+  epochZeroMs?: number;
   /** Stop early when this many requests in a row could not connect and none ever did. */
   unreachableAfter?: number;
 }

@@ -14,9 +14,12 @@ import { startWebhookReceiver } from './webhook-receiver.js';
 
 const CONNECT_ERRORS = new Set(['refused', 'dns']);
 
-/** A clock whose zero is the run's start, so record times are small and comparable across shards. */
-function runClock(base: Clock): Clock {
-  const t0 = base.now();
+/**
+ * A clock whose zero is the run's start, so record times are small. Its zero is an epoch instant
+ * (high resolution), so worker threads of one run read the same time base.
+ */
+function runClock(base: Clock, epochZeroMs: number): Clock {
+  const t0 = epochZeroMs - performance.timeOrigin;
   return { now: () => base.now() - t0, sleep: (ms, signal) => base.sleep(ms, signal), schedule: (ms, fn) => base.schedule(ms, fn) };
 }
 
@@ -27,8 +30,9 @@ function runClock(base: Clock): Clock {
  */
 export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const { scenario } = o;
-  const startedAtMs = Date.now();
-  const clock = runClock(systemClock);
+  const epochZeroMs = o.epochZeroMs ?? performance.timeOrigin + performance.now();
+  const startedAtMs = Math.round(epochZeroMs);
+  const clock = runClock(systemClock, epochZeroMs);
   const counters = newCounters();
   const stop = new AbortController();
   const abort = new AbortController();

@@ -1,0 +1,184 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { CHECK_CATALOG } from '../../check/catalog.js';
+import { Checker } from '../../check/checker.js';
+import { loadOpenApiRules } from '../../check/openapi-rules.js';
+import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
+import { ExitCode } from '../../core/exit-code.js';
+import type { JobstormRecord, RunRecord } from '../../core/record.js';
+import { RunMetrics } from '../../metrics/run-metrics.js';
+import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
+import { buildSummary } from '../../report/summary-builder.js';
+import { thresholdsFailed } from '../../report/summary-thresholds.js';
+import { parseThresholds } from '../../report/threshold.js';
+import type { ProgressSnapshot, RunOutcome, ShardSpec } from '../../runner/run-options.js';
+import { runScenario } from '../../runner/runner.js';
+import { runScenarioThreaded } from '../../runner/threaded-run.js';
+import { parseDuration } from '../../scenario/duration.js';
+import { fitDuration, scaleRates } from '../../scenario/phase-scaling.js';
+import { loadScenario } from '../../scenario/scenario-loader.js';
+import type { Scenario } from '../../scenario/scenario.js';
+import { parseShard } from '../../schedule/shard.js';
+import type { CliIo, JobstormCommand } from '../command.js';
+import { RecordsWriter } from '../run/records-writer.js';
+import { resolveTarget } from '../run/target.js';
+
+export interface RunArgs {
+  scenario: string;
+  target?: string;
+  'api-key'?: string;
+  'management-url'?: string;
+  auth?: 'bearer' | 'bare';
+  duration?: string;
+  'rate-scale'?: number;
+  shard?: string;
+  workers?: number;
+  out?: string;
+  record?: boolean;
+  threshold?: string[];
+  openapi?: string;
+  fault?: string[];
+  check?: boolean;
+  quiet?: boolean;
+}
+
+interface Settings {
+  scenario: Scenario;
+  shard?: ShardSpec;
+  workers: number;
+}
+
+/** Validates every flag and the scenario at once; nothing is sent before this passes. */
+async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
+  const issues: ConfigIssue[] = [];
+  let scenario: Scenario | undefined;
+  try {
+    scenario = await loadScenario(args.scenario, { env: io.env });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues);
+  }
+  let shard: ShardSpec | undefined;
+  if (args.shard !== undefined) {
+    shard = parseShard(args.shard);
+    if (!shard) issues.push({ where: '--shard', message: `expected i/n with 1 ≤ i ≤ n, got "${args.shard}"` });
+  }
+  const workers = args.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1 || workers > 64) issues.push({ where: '--workers', message: `expected a whole number from 1 to 64, got ${String(args.workers)}` });
+  if (workers > 1 && shard) issues.push({ where: '--workers', message: '--workers runs its own shards; do not combine it with --shard' });
+  let durationMs: number | undefined;
+  if (args.duration !== undefined) {
+    durationMs = parseDuration(args.duration);
+    if (durationMs === undefined || durationMs <= 0) issues.push({ where: '--duration', message: `expected a duration like 30s, 2m or 500ms, got "${args.duration}"` });
+  }
+  const scale = args['rate-scale'];
+  if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
+  if (args.fault?.length && args.target !== undefined) issues.push({ where: '--fault', message: 'faults switch on the embedded emulator; they cannot apply to --target' });
+  if (scenario) {
+    try {
+      parseThresholds([...scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario?.source ?? ''}: thresholds[${String(i)}]` })), ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' }))]);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
+  if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
+  if (scale !== undefined) scenario = scaleRates(scenario, scale);
+  if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
+  return { scenario, workers, ...(shard ? { shard } : {}) };
+}
+
+function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `${scenario.name}-${stamp}${shard ? `-shard${String(shard.index)}of${String(shard.count)}` : ''}`;
+}
+
+function progressLine(p: ProgressSnapshot, violations: number): string {
+  const jobs = Object.entries(p.jobs).filter(([, n]) => n > 0).map(([s, n]) => `${s} ${String(n)}`).join(' · ');
+  return `${(p.elapsedMs / 1000).toFixed(0).padStart(4)}s  ${p.rate.toFixed(0).padStart(5)}/s  in flight ${String(p.inFlight)}  requests ${String(p.requests)}  429s ${String(p.throttled)}  errors ${String(p.errors)}  dropped ${String(p.dropped)}  violations ${String(violations)}${jobs ? `  jobs: ${jobs}` : ''}`;
+}
+
+async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
+  const { scenario, shard, workers } = await settle(args, io);
+  const thresholds = parseThresholds([...scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario.source}: thresholds[${String(i)}]` })), ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' }))]);
+  const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
+  const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+  const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const runId = runIdFor(scenario, shard);
+  const out = resolve(args.out ?? join('reports', runId));
+  await mkdir(out, { recursive: true });
+
+  const metrics = new RunMetrics();
+  const writer = args.record ? new RecordsWriter(join(out, 'records.ndjson')) : undefined;
+  let checker: Checker | undefined;
+  let runRecord: RunRecord | undefined;
+  let violations = 0;
+  const onRecord = (r: JobstormRecord): void => {
+    if (r.type === 'run') {
+      runRecord ??= r;
+      if (args.check !== false) checker ??= new Checker(r, { ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
+    }
+    metrics.add(r);
+    checker?.add(r);
+    writer?.add(r);
+  };
+  const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
+    if (io.isTty) io.liveLine?.(progressLine(p, violations));
+    else if (Math.round(p.elapsedMs / 1000) % 5 === 0) io.err(progressLine(p, violations));
+  };
+  if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
+
+  let outcome: RunOutcome;
+  try {
+    const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
+    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario(common);
+  } finally {
+    await emulator?.close();
+  }
+  if (io.isTty && !args.quiet) io.liveLine?.('');
+
+  const result = checker?.finish();
+  await writer?.close();
+  if (!runRecord) throw new Error('the runner emitted no run record');
+  const summary = buildSummary({ run: runRecord, metrics, checks: args.check === false ? [] : (result?.checks.length ? CHECK_CATALOG.map((c) => c.id) : []), thresholds, durationMs: outcome.durationMs });
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  if (!args.quiet) io.out(renderTerminalSummary(summary));
+  io.out(`reports: ${out}`);
+
+  if (outcome.targetUnreachable) {
+    io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
+    return ExitCode.Aborted;
+  }
+  if (outcome.interrupted) return ExitCode.Interrupted;
+  const failedChecks = (result?.violations ?? []).some((g) => g.severity === 'error');
+  return thresholdsFailed(summary) || failedChecks ? ExitCode.Failed : ExitCode.Ok;
+}
+
+export const runCommand: JobstormCommand<RunArgs> = {
+  command: 'run <scenario>',
+  describe: 'Run a scenario against a target (default: the embedded emulator)',
+  builder: (y: Argv) =>
+    y
+      .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (.yaml, .json, .ts)' })
+      .option('target', { type: 'string', describe: 'endpoint base URL, {serverless_url}/v2/<endpointId>; default: the embedded emulator' })
+      .option('api-key', { type: 'string', describe: 'API key (default: $JOBSTORM_API_KEY)' })
+      .option('management-url', { type: 'string', describe: 'management API base, {base_url}/v1 (default: the target origin + /v1)' })
+      .option('auth', { choices: ['bearer', 'bare'] as const, describe: 'Authorization header form (overrides the scenario)' })
+      .option('duration', { type: 'string', describe: 'fit every phase proportionally into this time, e.g. 30s' })
+      .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
+      .option('shard', { type: 'string', describe: 'run shard i of n (1/n of every rate), e.g. 2/4' })
+      .option('workers', { type: 'number', describe: 'run N worker threads as shards and combine them' })
+      .option('out', { type: 'string', describe: 'report folder (default reports/<run-id>)' })
+      .option('record', { type: 'boolean', describe: 'also write records.ndjson (for jobstorm check)' })
+      .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
+      .option('openapi', { type: 'string', describe: 'also check management answers against this OpenAPI document' })
+      .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
+      .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
+      .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
+      .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
+      .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),
+  run: execute,
+};

@@ -1,0 +1,50 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { JobstormRecord } from '../core/record.js';
+import { runScenario } from './runner.js';
+import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
+
+/*
+ * One shard of a `--workers N` run. Records go to the main thread in batches: one message per
+ * record would cost more than the request it describes.
+ */
+const port = parentPort;
+if (!port) throw new Error('shard-worker runs only as a worker thread');
+const init = workerData as ShardInit;
+const interrupt = new AbortController();
+// The only message a shard takes is the interrupt.
+port.on('message', (m: ToShard) => interrupt.abort(new Error(m.type)));
+
+let batch: JobstormRecord[] = [];
+const flush = (): void => {
+  if (batch.length === 0) return;
+  port.postMessage({ type: 'records', records: batch } satisfies FromShard);
+  batch = [];
+};
+const timer = setInterval(flush, 50);
+
+runScenario({
+  scenario: init.scenario,
+  target: init.target,
+  runId: init.runId,
+  shard: init.shard,
+  epochZeroMs: init.epochZeroMs,
+  interrupt: interrupt.signal,
+  ...(init.gracefulStopMs === undefined ? {} : { gracefulStopMs: init.gracefulStopMs }),
+  ...(init.drainMs === undefined ? {} : { drainMs: init.drainMs }),
+  onRecord: (r) => {
+    batch.push(r);
+    if (batch.length >= 512) flush();
+  },
+})
+  .then((outcome) => {
+    clearInterval(timer);
+    flush();
+    port.postMessage({ type: 'done', outcome } satisfies FromShard);
+    port.close();
+  })
+  .catch((err: unknown) => {
+    clearInterval(timer);
+    flush();
+    port.postMessage({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromShard);
+    port.close();
+  });
