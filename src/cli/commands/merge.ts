@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import type { Argv } from 'yargs';
+import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
+import { ExitCode } from '../../core/exit-code.js';
+import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
+import type { Summary } from '../../report/summary.js';
+import { mergeSummaries } from '../../report/summary-merge.js';
+import { readSummary } from '../../report/summary-schema.js';
+import { thresholdsFailed } from '../../report/summary-thresholds.js';
+import type { JobstormCommand } from '../command.js';
+import { thresholdFlags } from './report.js';
+
+interface MergeArgs {
+  dirs?: string[];
+  out?: string;
+  threshold?: string[];
+}
+
+/** Reads every input before failing, so one run lists every bad file. */
+async function readAll(files: readonly string[]): Promise<Summary[]> {
+  const issues: ConfigIssue[] = [];
+  const summaries: Summary[] = [];
+  for (const file of files) {
+    try {
+      summaries.push(await readSummary(file));
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return summaries;
+}
+
+export const mergeCommand: JobstormCommand<MergeArgs> = {
+  command: 'merge <dirs..>',
+  describe: 'Merge shard reports exactly',
+  builder: (y: Argv) =>
+    y
+      .positional('dirs', { type: 'string', array: true, describe: 'shard report folders, each holding summary.json' })
+      .option('out', { type: 'string', demandOption: true, describe: 'folder for the merged reports' })
+      .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
+      .example('$0 merge shard-1 shard-2 --out merged', 'combine two shards; re-evaluate their thresholds'),
+  run: async (args, io) => {
+    const extra = thresholdFlags(args.threshold);
+    const files = (args.dirs ?? []).map((d) => join(d, 'summary.json'));
+    const merged = mergeSummaries(await readAll(files), { thresholds: extra, names: files });
+    const out = args.out ?? 'merged';
+    const written = await writeReports(merged, out, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    io.out(renderTerminalSummary(merged).trimEnd());
+    io.out(`\nmerged ${files.length} summaries; reports: ${written.join(', ')}`);
+    return thresholdsFailed(merged) ? ExitCode.Failed : ExitCode.Ok;
+  },
+};

@@ -1,0 +1,106 @@
+import * as hdr from 'hdr-histogram-js';
+
+/**
+ * 1 µs to 1 h, 3 significant digits, 32-bit counts: the run-wide latency histograms. (The per-second
+ * series uses the lighter SparseHistogram.)
+ */
+const LOWEST_US = 1;
+const HIGHEST_US = 3_600_000_000;
+
+function create(): hdr.Histogram {
+  return hdr.build({
+    lowestDiscernibleValue: LOWEST_US,
+    highestTrackableValue: HIGHEST_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    autoResize: false,
+    // JS mode: WASM is faster per value but needs explicit destroy() and async init, and at a few
+    // thousand records a second recording is far from the bottleneck (see bench/metrics-memory.ts).
+    useWebAssembly: false,
+  });
+}
+
+/** A count of values in `[fromMs, toMs)`, for bar charts. */
+export interface HistogramBin {
+  fromMs: number;
+  toMs: number;
+  count: number;
+}
+
+/**
+ * A latency histogram with a millisecond API over a microsecond HDR histogram, so callers pass the
+ * record's own units while sub-millisecond loopback latencies keep their resolution.
+ */
+export class LatencyHistogram {
+  private constructor(private readonly h: hdr.Histogram) {}
+
+  static create(): LatencyHistogram {
+    return new LatencyHistogram(create());
+  }
+
+  /** `''` decodes to an empty histogram: empty ones are written as `''` to keep files small. */
+  static decode(encoded: string): LatencyHistogram {
+    if (encoded === '') return LatencyHistogram.create();
+    const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false);
+    // Re-home into a histogram of our own configuration so later merges never resize.
+    const target = LatencyHistogram.create();
+    target.h.add(decoded);
+    return target;
+  }
+
+  /** Negative values (clock skew) count as 0; values past an hour count as an hour. */
+  recordMs(ms: number): void {
+    const us = Math.round(ms * 1000);
+    this.h.recordValue(Math.min(Math.max(us, 0), HIGHEST_US));
+  }
+
+  merge(other: LatencyHistogram): void {
+    if (other.count > 0) this.h.add(other.h);
+  }
+
+  get count(): number {
+    return this.h.totalCount;
+  }
+
+  percentileMs(p: number): number {
+    return this.count === 0 ? 0 : this.h.getValueAtPercentile(p) / 1000;
+  }
+
+  get maxMs(): number {
+    return this.count === 0 ? 0 : this.h.maxValue / 1000;
+  }
+
+  get minMs(): number {
+    if (this.count === 0) return 0;
+    // minNonZeroValue ignores recorded zeros; the 0th percentile does not.
+    return this.h.getValueAtPercentile(0) / 1000;
+  }
+
+  get meanMs(): number {
+    return this.count === 0 ? 0 : this.h.mean / 1000;
+  }
+
+  encode(): string {
+    return this.count === 0 ? '' : hdr.encodeIntoCompressedBase64(this.h);
+  }
+
+  /** Counts in log-spaced bins between the smallest and largest recorded values. */
+  bins(binCount = 30): HistogramBin[] {
+    if (this.count === 0 || !(this.h instanceof hdr.JsHistogram)) return [];
+    const lo = Math.max(this.minMs, 0.001);
+    const hi = Math.max(this.maxMs, lo * 1.01);
+    const ratio = Math.pow(hi / lo, 1 / binCount);
+    const bins: HistogramBin[] = [];
+    for (let i = 0; i < binCount; i++) bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });
+    const it = this.h.recordedValuesIterator;
+    it.reset();
+    while (it.hasNext()) {
+      const v = it.next();
+      const ms = Math.max(v.valueIteratedTo / 1000, lo);
+      const index = Math.min(binCount - 1, Math.max(0, Math.floor(Math.log(ms / lo) / Math.log(ratio))));
+      const bin = bins[index];
+      if (bin) bin.count += v.countAtValueIteratedTo;
+    }
+    return bins;
+  }
+}

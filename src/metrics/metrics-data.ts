@@ -1,0 +1,102 @@
+import type { Severity, Violation } from '../core/violation.js';
+import type { Outcome } from './outcome.js';
+
+/**
+ * The serialized form of `RunMetrics`: plain JSON, histograms as compressed base64 (`''` when
+ * empty), so shard results merge exactly after a round trip through a file. summary.json embeds
+ * these fields; docs/summary-format.md describes them.
+ */
+export const METRICS_DATA_VERSION = 1;
+
+export type FinalState = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+export const FINAL_STATES: readonly FinalState[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
+
+export interface OutcomeData {
+  count: number;
+  /** Latency from the intended start (free of coordinated omission). */
+  intended: string;
+  /** Latency from the actual send. */
+  sent: string;
+}
+
+export interface OperationData {
+  requests: number;
+  /** By status code, or `error` when no response arrived. */
+  byStatus: Record<string, number>;
+  /** Transport errors by kind. */
+  errors: Record<string, number>;
+  outcomes: Partial<Record<Outcome, OutcomeData>>;
+  reqBytes: number;
+  resBytes: number;
+}
+
+export interface JobsData {
+  /** Accepted `/run` and `/runsync` submissions. */
+  submitted: number;
+  /** Accepted `/retry` calls; each re-opens the job, whose next final state counts again. */
+  retried: number;
+  /** 404 on a job we submitted before we saw it final. */
+  lost: number;
+  /** Submitted but not yet seen final when the data was taken. */
+  unfinished: number;
+  /** Dropped from tracking because too many jobs were in flight at once (see `maxTrackedJobs`). */
+  untracked: number;
+  byState: Record<FinalState, number>;
+  delayTime: string;
+  executionTime: string;
+  /** Submit send → first stream response with at least one chunk. */
+  firstChunk: string;
+  /** Submit send → first final status observed, by that state. */
+  e2e: Record<FinalState, string>;
+}
+
+export interface OperationSeriesData {
+  requests: number[];
+  /** Latency-from-intended per second as `SparseHistogram.encode()`; `''` when none. */
+  latency: string[];
+}
+
+/** Columnar per-second series; index i is the wall-clock second `startSec + i` (epoch seconds). */
+export interface SeriesData {
+  startSec: number;
+  length: number;
+  requests: number[];
+  r429: number[];
+  errors: number[];
+  /** Request time spent in flight in that second, in µs: mean concurrency = busyUs / 1e6. */
+  busyUs: number[];
+  submitted: number[];
+  dropped: number[];
+  finals: Record<FinalState, number[]>;
+  /** Highest `workers.running` and `jobs.inQueue` a `/health` sample showed in that second. */
+  workers: (number | null)[];
+  queue: (number | null)[];
+  ops: Record<string, OperationSeriesData>;
+}
+
+/** A kept example: the violation as its shard saw it, plus that shard's wall-clock anchor. */
+export interface ViolationExampleData {
+  anchorMs: number;
+  violation: Violation;
+}
+
+export interface ViolationData {
+  id: string;
+  severity: Severity;
+  count: number;
+  examples: ViolationExampleData[];
+}
+
+export interface MetricsData {
+  version: typeof METRICS_DATA_VERSION;
+  /** Earliest run anchor and latest record, wall clock (epoch ms); null before any record. */
+  wallStartMs: number | null;
+  wallEndMs: number | null;
+  operations: Record<string, OperationData>;
+  jobs: JobsData;
+  errors: Record<string, number>;
+  dropped: { total: number; byFlow: Record<string, number> };
+  webhooks: { received: number; byAnswer: Record<string, number> };
+  violations: ViolationData[];
+  series: SeriesData;
+}

@@ -1,0 +1,185 @@
+import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, WebhookRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
+import { JobTracker } from './job-tracker.js';
+import { METRICS_DATA_VERSION, type MetricsData } from './metrics-data.js';
+import { OperationStats } from './operation-stats.js';
+import { SecondSeries } from './second-series.js';
+import { ViolationTally } from './violation-tally.js';
+
+export interface RunMetricsOptions {
+  /**
+   * Wall-clock anchor (epoch ms) of the records' monotonic time 0, when no `run` record will be
+   * added first.
+   */
+  startedAtMs?: number;
+  /** Jobs followed at once before the oldest is given up on (counted as `untracked`). */
+  maxTrackedJobs?: number;
+}
+
+const DEFAULT_MAX_TRACKED_JOBS = 200_000;
+
+/**
+ * Every metric of a run, fed one record at a time. `add` and `merge` are order-independent (sums,
+ * maxima, histograms, earliest-N examples), so shard results merged in any order equal the result
+ * of one process seeing every record. Memory is constant in run length apart from the per-second
+ * series and the jobs currently in flight.
+ */
+export class RunMetrics implements RecordSink {
+  private anchorMs: number | undefined;
+  private wallStartMs: number | null = null;
+  private wallEndMs: number | null = null;
+  private readonly operations = new Map<string, OperationStats>();
+  private readonly errors: Counts = {};
+  private droppedTotal = 0;
+  private readonly droppedByFlow: Counts = {};
+  private webhooksReceived = 0;
+  private readonly webhooksByAnswer: Counts = {};
+  private readonly violations = new ViolationTally();
+  private readonly series = new SecondSeries();
+  private readonly jobs: JobTracker;
+  private readonly maxTrackedJobs: number;
+
+  constructor(options: RunMetricsOptions = {}) {
+    this.maxTrackedJobs = options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS;
+    this.jobs = new JobTracker(this.maxTrackedJobs);
+    if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
+  }
+
+  add(record: JobstormRecord): void {
+    switch (record.type) {
+      case 'run':
+        this.setAnchor(record.startedAtMs);
+        return;
+      case 'exchange':
+        this.addExchange(record);
+        return;
+      case 'webhook':
+        this.addWebhook(record);
+        return;
+      case 'dropped':
+        this.addDropped(record);
+        return;
+    }
+  }
+
+  /** Violations come from the checks, not from records, so they arrive through their own door. */
+  addViolation(violation: Violation): void {
+    this.violations.add(violation, this.anchorMs ?? 0);
+  }
+
+  merge(other: RunMetrics): this {
+    this.wallStartMs = minOf(this.wallStartMs, other.wallStartMs);
+    this.wallEndMs = maxOf(this.wallEndMs, other.wallEndMs);
+    for (const [op, stats] of other.operations) this.operation(op).merge(stats);
+    mergeCounts(this.errors, other.errors);
+    this.droppedTotal += other.droppedTotal;
+    mergeCounts(this.droppedByFlow, other.droppedByFlow);
+    this.webhooksReceived += other.webhooksReceived;
+    mergeCounts(this.webhooksByAnswer, other.webhooksByAnswer);
+    this.violations.merge(other.violations);
+    this.series.merge(other.series);
+    this.jobs.merge(other.jobs);
+    return this;
+  }
+
+  toJSON(): MetricsData {
+    const operations: MetricsData['operations'] = {};
+    for (const op of [...this.operations.keys()].sort()) {
+      const stats = this.operations.get(op);
+      if (stats) operations[op] = stats.toJSON();
+    }
+    return {
+      version: METRICS_DATA_VERSION,
+      wallStartMs: this.wallStartMs,
+      wallEndMs: this.wallEndMs,
+      operations,
+      jobs: this.jobs.toJSON(),
+      errors: sortedCounts(this.errors),
+      dropped: { total: this.droppedTotal, byFlow: sortedCounts(this.droppedByFlow) },
+      webhooks: { received: this.webhooksReceived, byAnswer: sortedCounts(this.webhooksByAnswer) },
+      violations: this.violations.toJSON(),
+      series: this.series.toJSON(),
+    };
+  }
+
+  static fromJSON(data: MetricsData, options: Pick<RunMetricsOptions, 'maxTrackedJobs'> = {}): RunMetrics {
+    const m = new RunMetrics(options);
+    m.wallStartMs = data.wallStartMs;
+    m.wallEndMs = data.wallEndMs;
+    if (data.wallStartMs !== null) m.anchorMs = data.wallStartMs;
+    for (const [op, d] of Object.entries(data.operations)) m.operations.set(op, OperationStats.fromJSON(d));
+    mergeCounts(m.errors, data.errors);
+    m.droppedTotal = data.dropped.total;
+    mergeCounts(m.droppedByFlow, data.dropped.byFlow);
+    m.webhooksReceived = data.webhooks.received;
+    mergeCounts(m.webhooksByAnswer, data.webhooks.byAnswer);
+    m.violations.merge(ViolationTally.fromJSON(data.violations));
+    m.series.merge(SecondSeries.fromJSON(data.series));
+    m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
+    return m;
+  }
+
+  private setAnchor(startedAtMs: number): void {
+    // Several run records (shards fed to one aggregate) are fine: each anchors the records after it.
+    this.anchorMs = startedAtMs;
+    this.wallStartMs = minOf(this.wallStartMs, startedAtMs);
+    this.wallEndMs = maxOf(this.wallEndMs, startedAtMs);
+  }
+
+  private anchor(): number {
+    if (this.anchorMs === undefined) {
+      throw new Error('RunMetrics: add the run record (or pass startedAtMs) before other records');
+    }
+    return this.anchorMs;
+  }
+
+  private addExchange(r: ExchangeRecord): void {
+    const anchor = this.anchor();
+    this.operation(r.op).add(r);
+    if (r.error) increment(this.errors, r.error.kind);
+    this.series.addExchange(anchor, r);
+    const event = this.jobs.add(r);
+    if (event.submitted) this.series.addSubmitted(anchor + r.endAt);
+    if (event.final) this.series.addFinal(anchor + r.endAt, event.final);
+    this.seen(anchor + r.endAt);
+  }
+
+  private addWebhook(r: WebhookRecord): void {
+    const anchor = this.anchor();
+    this.webhooksReceived++;
+    increment(this.webhooksByAnswer, String(r.answered));
+    this.seen(anchor + r.at);
+  }
+
+  private addDropped(r: DroppedRecord): void {
+    const anchor = this.anchor();
+    this.droppedTotal++;
+    increment(this.droppedByFlow, r.flow);
+    this.series.addDropped(anchor + r.intendedAt);
+    this.seen(anchor + r.intendedAt);
+  }
+
+  private seen(wallMs: number): void {
+    this.wallEndMs = maxOf(this.wallEndMs, wallMs);
+  }
+
+  private operation(op: string): OperationStats {
+    let stats = this.operations.get(op);
+    if (!stats) {
+      stats = new OperationStats();
+      this.operations.set(op, stats);
+    }
+    return stats;
+  }
+}
+
+function minOf(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.min(a, b);
+}
+
+function maxOf(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.max(a, b);
+}

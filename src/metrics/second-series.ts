@@ -1,0 +1,259 @@
+import type { ExchangeRecord } from '../core/record.js';
+import { healthGauge } from './job-body.js';
+import { SparseHistogram } from './sparse-histogram.js';
+import { FINAL_STATES, type FinalState, type SeriesData } from './metrics-data.js';
+import { outcomeOf } from './outcome.js';
+
+interface OperationSecond {
+  requests: number;
+  latency: SparseHistogram;
+}
+
+interface Second {
+  requests: number;
+  r429: number;
+  errors: number;
+  busyUs: number;
+  submitted: number;
+  dropped: number;
+  finals: Record<FinalState, number>;
+  workers: number | null;
+  queue: number | null;
+  ops: Map<string, OperationSecond>;
+  unsettled: boolean;
+}
+
+function emptySecond(): Second {
+  return {
+    requests: 0,
+    r429: 0,
+    errors: 0,
+    busyUs: 0,
+    submitted: 0,
+    dropped: 0,
+    finals: { COMPLETED: 0, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 },
+    workers: null,
+    queue: null,
+    ops: new Map(),
+    unsettled: false,
+  };
+}
+
+function maxOf(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  return b === null ? a : Math.max(a, b);
+}
+
+function mergeSecond(into: Second, from: Second): void {
+  into.requests += from.requests;
+  into.r429 += from.r429;
+  into.errors += from.errors;
+  into.busyUs += from.busyUs;
+  into.submitted += from.submitted;
+  into.dropped += from.dropped;
+  for (const s of FINAL_STATES) into.finals[s] += from.finals[s];
+  into.workers = maxOf(into.workers, from.workers);
+  into.queue = maxOf(into.queue, from.queue);
+  for (const [op, o] of from.ops) {
+    const mine = into.ops.get(op);
+    if (mine) {
+      mine.requests += o.requests;
+      mine.latency.merge(o.latency);
+    } else {
+      const copy = new SparseHistogram();
+      copy.merge(o.latency);
+      into.ops.set(op, { requests: o.requests, latency: copy });
+    }
+  }
+}
+
+/** Seconds behind the newest one after which a second's histograms are compacted. */
+const SETTLE_SECONDS = 5;
+
+/** A request spanning an hour would otherwise touch 3,600 buckets; past that its time is ignored. */
+const MAX_BUSY_SECONDS = 3600;
+
+/**
+ * Per-second series keyed by wall-clock second (epoch seconds), not by seconds since a shard's
+ * start, so shards that started at different moments line up exactly when merged. Everything kept
+ * per second is a sum, a max or a histogram, so merging in any order gives the same result. Memory
+ * grows with the number of seconds, bounded per second (one sparse histogram per operation).
+ */
+export class SecondSeries {
+  private readonly seconds = new Map<number, Second>();
+  /** Seconds whose histograms are still live (Maps), oldest first; see `settle`. */
+  private readonly unsettled: number[] = [];
+  private latest = -Infinity;
+
+  addExchange(anchorMs: number, r: ExchangeRecord): void {
+    const s = this.at(anchorMs + r.endAt);
+    s.requests++;
+    const outcome = outcomeOf(r);
+    if (outcome === '429') s.r429++;
+    if (outcome === 'error' || outcome === '5xx') s.errors++;
+    let op = s.ops.get(r.op);
+    if (!op) {
+      op = { requests: 0, latency: new SparseHistogram() };
+      s.ops.set(r.op, op);
+    }
+    op.requests++;
+    op.latency.recordMs(r.endAt - r.intendedAt);
+    if (r.op === 'health' && outcome === '2xx') {
+      s.workers = maxOf(s.workers, healthGauge(r.body, 'workers', 'running') ?? null);
+      s.queue = maxOf(s.queue, healthGauge(r.body, 'jobs', 'inQueue') ?? null);
+    }
+    this.addBusy(anchorMs + r.sentAt, anchorMs + r.endAt);
+  }
+
+  addSubmitted(wallMs: number): void {
+    this.at(wallMs).submitted++;
+  }
+
+  addFinal(wallMs: number, state: FinalState): void {
+    this.at(wallMs).finals[state]++;
+  }
+
+  addDropped(wallMs: number): void {
+    this.at(wallMs).dropped++;
+  }
+
+  merge(other: SecondSeries): void {
+    for (const [sec, from] of other.seconds) {
+      let into = this.seconds.get(sec);
+      if (!into) {
+        into = emptySecond();
+        this.seconds.set(sec, into);
+      }
+      mergeSecond(into, from);
+    }
+    // Merging happens after a run (shards, summaries): nothing will be added, so keep it compact.
+    for (const s of this.seconds.values()) for (const o of s.ops.values()) o.latency.compact();
+  }
+
+  toJSON(): SeriesData {
+    // A loop, not Math.min(...keys): a day-long run has more seconds than a call has arguments.
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const k of this.seconds.keys()) {
+      lo = Math.min(lo, k);
+      hi = Math.max(hi, k);
+    }
+    const startSec = this.seconds.size ? lo : 0;
+    const length = this.seconds.size ? hi - lo + 1 : 0;
+    const zeros = (): number[] => new Array<number>(length).fill(0);
+    const data: SeriesData = {
+      startSec,
+      length,
+      requests: zeros(),
+      r429: zeros(),
+      errors: zeros(),
+      busyUs: zeros(),
+      submitted: zeros(),
+      dropped: zeros(),
+      finals: { COMPLETED: zeros(), FAILED: zeros(), CANCELLED: zeros(), TIMED_OUT: zeros() },
+      workers: new Array<number | null>(length).fill(null),
+      queue: new Array<number | null>(length).fill(null),
+      ops: {},
+    };
+    const opNames = [...new Set([...this.seconds.values()].flatMap((s) => [...s.ops.keys()]))].sort();
+    for (const op of opNames) data.ops[op] = { requests: zeros(), latency: new Array<string>(length).fill('') };
+    for (const [sec, s] of this.seconds) {
+      const i = sec - startSec;
+      data.requests[i] = s.requests;
+      data.r429[i] = s.r429;
+      data.errors[i] = s.errors;
+      data.busyUs[i] = s.busyUs;
+      data.submitted[i] = s.submitted;
+      data.dropped[i] = s.dropped;
+      for (const st of FINAL_STATES) data.finals[st][i] = s.finals[st];
+      data.workers[i] = s.workers;
+      data.queue[i] = s.queue;
+      for (const [op, o] of s.ops) {
+        const target = data.ops[op];
+        if (!target) continue;
+        target.requests[i] = o.requests;
+        target.latency[i] = o.latency.encode();
+      }
+    }
+    return data;
+  }
+
+  static fromJSON(data: SeriesData): SecondSeries {
+    const series = new SecondSeries();
+    for (let i = 0; i < data.length; i++) {
+      const s = emptySecond();
+      s.requests = data.requests[i] ?? 0;
+      s.r429 = data.r429[i] ?? 0;
+      s.errors = data.errors[i] ?? 0;
+      s.busyUs = data.busyUs[i] ?? 0;
+      s.submitted = data.submitted[i] ?? 0;
+      s.dropped = data.dropped[i] ?? 0;
+      for (const st of FINAL_STATES) s.finals[st] = data.finals[st][i] ?? 0;
+      s.workers = data.workers[i] ?? null;
+      s.queue = data.queue[i] ?? null;
+      for (const [op, o] of Object.entries(data.ops)) {
+        const requests = o.requests[i] ?? 0;
+        if (requests > 0) s.ops.set(op, { requests, latency: SparseHistogram.decode(o.latency[i] ?? '') });
+      }
+      // Seconds with nothing in them are not kept, so a round trip keeps the same keys.
+      if (!isEmpty(s)) series.seconds.set(data.startSec + i, s);
+    }
+    return series;
+  }
+
+  private at(wallMs: number): Second {
+    const sec = Math.floor(wallMs / 1000);
+    let s = this.seconds.get(sec);
+    if (!s) {
+      s = emptySecond();
+      this.seconds.set(sec, s);
+    }
+    if (!s.unsettled) {
+      s.unsettled = true;
+      this.unsettled.push(sec);
+    }
+    if (sec > this.latest) {
+      this.latest = sec;
+      this.settle();
+    }
+    return s;
+  }
+
+  /**
+   * Records arrive roughly in time order, so a second well behind the newest one is done: its
+   * histograms are compacted (a late record re-opens it, correctly, just more slowly). This keeps
+   * the series at a few KB per second at thousands of requests per second.
+   */
+  private settle(): void {
+    while (this.unsettled.length && (this.unsettled[0] ?? 0) <= this.latest - SETTLE_SECONDS) {
+      const sec = this.unsettled.shift() ?? 0;
+      const s = this.seconds.get(sec);
+      if (!s) continue;
+      s.unsettled = false;
+      for (const o of s.ops.values()) o.latency.compact();
+    }
+  }
+
+  /** Splits the request's time in flight over the seconds it spans, in whole microseconds. */
+  private addBusy(fromMs: number, toMs: number): void {
+    if (!(toMs > fromMs)) return;
+    const first = Math.floor(fromMs / 1000);
+    const last = Math.min(Math.floor(toMs / 1000), first + MAX_BUSY_SECONDS);
+    for (let sec = first; sec <= last; sec++) {
+      const overlap = Math.min(toMs, (sec + 1) * 1000) - Math.max(fromMs, sec * 1000);
+      if (overlap > 0) this.at(sec * 1000).busyUs += Math.round(overlap * 1000);
+    }
+  }
+}
+
+function isEmpty(s: Second): boolean {
+  return (
+    s.requests === 0 &&
+    s.busyUs === 0 &&
+    s.submitted === 0 &&
+    s.dropped === 0 &&
+    s.workers === null &&
+    s.queue === null &&
+    FINAL_STATES.every((st) => s.finals[st] === 0)
+  );
+}

@@ -1,0 +1,185 @@
+import { LatencyHistogram } from '../metrics/histogram.js';
+import { FINAL_STATES } from '../metrics/metrics-data.js';
+import { OUTCOMES } from '../metrics/outcome.js';
+import { formatMs } from './format.js';
+import type { OperationSummary, Summary } from './summary.js';
+
+/**
+ * What the page's script needs to draw one chart: data only, no code. Everything is computed here
+ * (percentile curves from the encoded histograms, bins, per-second rates), so the page carries no
+ * histogram decoder and stays small.
+ */
+export interface ChartSeries {
+  label: string;
+  values: (number | null)[];
+  color: string;
+  /** Drawn against a second y axis on the right. */
+  right?: boolean;
+}
+
+export interface ChartSpec {
+  id: string;
+  title: string;
+  /** time: x is epoch seconds; percentile: x is 1/(1 − q), log scale; bars: x is a bin index. */
+  kind: 'time' | 'percentile' | 'bars';
+  yLabel: string;
+  rightLabel?: string;
+  yLog: boolean;
+  x: number[];
+  xLabels?: string[];
+  series: ChartSeries[];
+}
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+function color(i: number): string {
+  return PALETTE[i % PALETTE.length] ?? '#333';
+}
+
+/** Log scales cannot show 0: an empty second is a gap, not a point at minus infinity. */
+function positive(values: readonly (number | null)[]): (number | null)[] {
+  return values.map((v) => (v === null || v <= 0 ? null : v));
+}
+
+function timeAxis(s: Summary): number[] {
+  return Array.from({ length: s.series.length }, (_, i) => s.series.startSec + i);
+}
+
+function throughputChart(s: Summary): ChartSpec {
+  return {
+    id: 'throughput',
+    title: 'Throughput, 429s and errors per second',
+    kind: 'time',
+    yLabel: 'per second',
+    rightLabel: 'in flight',
+    yLog: false,
+    x: timeAxis(s),
+    series: [
+      { label: 'requests/s', values: s.series.requests, color: color(0) },
+      { label: '429/s', values: s.series.r429, color: color(1) },
+      { label: 'errors + 5xx/s', values: s.series.errors, color: color(7) },
+      { label: 'dropped arrivals/s', values: s.series.dropped, color: color(4) },
+      { label: 'mean in flight', values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000), color: color(2), right: true },
+    ],
+  };
+}
+
+function latencyTimeChart(s: Summary): ChartSpec {
+  const series: ChartSeries[] = [];
+  Object.entries(s.series.ops).forEach(([op, o], i) => {
+    series.push({ label: `${op} p50`, values: positive(o.p50), color: color(i) });
+    series.push({ label: `${op} p99`, values: positive(o.p99), color: color(i) });
+  });
+  return { id: 'latency', title: 'Latency per second (p50, p99; from the intended start)', kind: 'time', yLabel: 'ms', yLog: true, x: timeAxis(s), series };
+}
+
+function jobsChart(s: Summary): ChartSpec {
+  return {
+    id: 'jobs',
+    title: 'Jobs submitted and reaching each final state, per second',
+    kind: 'time',
+    yLabel: 'jobs/s',
+    yLog: false,
+    x: timeAxis(s),
+    series: [
+      { label: 'submitted', values: s.series.submitted, color: color(0) },
+      ...FINAL_STATES.map((st, i) => ({ label: st, values: s.series.finals[st], color: color(i + 2) })),
+    ],
+  };
+}
+
+function capacityChart(s: Summary): ChartSpec | undefined {
+  if (s.series.workers.every((v) => v === null) && s.series.queue.every((v) => v === null)) return undefined;
+  return {
+    id: 'workers',
+    title: 'Workers running and queue depth (from /health samples)',
+    kind: 'time',
+    yLabel: 'workers',
+    rightLabel: 'jobs in queue',
+    yLog: false,
+    x: timeAxis(s),
+    series: [
+      { label: 'workers running', values: s.series.workers, color: color(2) },
+      { label: 'jobs in queue', values: s.series.queue, color: color(3), right: true },
+    ],
+  };
+}
+
+/** Percentile levels halving the distance to 100% five steps at a time, as HdrHistogram plots do. */
+function percentileGrid(maxCount: number): number[] {
+  const levels: number[] = [];
+  for (let k = 0; k <= 120; k++) {
+    const tail = Math.pow(0.5, k / 5);
+    levels.push(100 * (1 - tail));
+    if (tail < 1 / Math.max(maxCount, 1)) break;
+  }
+  return levels;
+}
+
+function percentileChart(id: string, title: string, named: readonly [string, LatencyHistogram][]): ChartSpec | undefined {
+  const present = named.filter(([, h]) => h.count > 0);
+  if (!present.length) return undefined;
+  const levels = percentileGrid(Math.max(...present.map(([, h]) => h.count)));
+  const x = levels.map((p) => 1 / (1 - p / 100));
+  // 100% (the maximum) sits one step past the finest level, since 1/(1 − 1) is infinite.
+  x.push((x[x.length - 1] ?? 1) * 2);
+  return {
+    id,
+    title,
+    kind: 'percentile',
+    yLabel: 'ms',
+    yLog: true,
+    x,
+    series: present.map(([label, h], i) => ({
+      label,
+      values: positive([...levels.map((p) => h.percentileMs(p)), h.maxMs]),
+      color: color(i),
+    })),
+  };
+}
+
+function operationHistograms(o: OperationSummary): [LatencyHistogram, LatencyHistogram] {
+  const intended = LatencyHistogram.create();
+  const sent = LatencyHistogram.create();
+  for (const name of OUTCOMES) {
+    const x = o.outcomes[name];
+    if (!x) continue;
+    intended.merge(LatencyHistogram.decode(x.intended));
+    sent.merge(LatencyHistogram.decode(x.sent));
+  }
+  return [intended, sent];
+}
+
+function barsChart(id: string, title: string, encoded: string): ChartSpec | undefined {
+  const bins = LatencyHistogram.decode(encoded).bins(30);
+  if (!bins.length) return undefined;
+  return {
+    id,
+    title,
+    kind: 'bars',
+    yLabel: 'jobs',
+    yLog: false,
+    x: bins.map((_, i) => i),
+    xLabels: bins.map((b) => formatMs(b.fromMs)),
+    series: [{ label: 'jobs', values: bins.map((b) => b.count), color: color(0) }],
+  };
+}
+
+/** Every chart of report.html, in page order; charts with no data are left out. */
+export function chartSpecs(s: Summary): ChartSpec[] {
+  const charts: (ChartSpec | undefined)[] = [throughputChart(s), latencyTimeChart(s), jobsChart(s), capacityChart(s)];
+  for (const [op, o] of Object.entries(s.operations)) {
+    const [intended, sent] = operationHistograms(o);
+    charts.push(percentileChart(`pct-${op}`, `${op}: latency by percentile`, [['from intended start', intended], ['from send', sent]]));
+  }
+  charts.push(
+    percentileChart(
+      'pct-e2e',
+      'Jobs: end-to-end time by final state, by percentile',
+      FINAL_STATES.map((st) => [st, LatencyHistogram.decode(s.jobs.e2e[st].histogram)] as [string, LatencyHistogram]),
+    ),
+    barsChart('delay', 'delayTime (time in queue, as reported)', s.jobs.delayTime.histogram),
+    barsChart('execution', 'executionTime (as reported)', s.jobs.executionTime.histogram),
+  );
+  return charts.filter((c): c is ChartSpec => c !== undefined);
+}

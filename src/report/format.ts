@@ -1,0 +1,73 @@
+import type { ThresholdResult, ThresholdUnit } from './summary.js';
+
+/** Human units for milliseconds: 850µs, 12.3ms, 1.24s, 2m05s. */
+export function formatMs(ms: number): string {
+  if (ms < 1) return `${Math.round(ms * 1000)}µs`;
+  if (ms < 10) return `${ms.toFixed(2)}ms`;
+  if (ms < 100) return `${ms.toFixed(1)}ms`;
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(2)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms - minutes * 60_000) / 1000);
+  return `${minutes}m${String(seconds).padStart(2, '0')}s`;
+}
+
+export function formatPercent(fraction: number): string {
+  const p = fraction * 100;
+  return `${p === 0 || p >= 10 ? p.toFixed(1) : p.toFixed(2)}%`;
+}
+
+export function formatRate(perSecond: number): string {
+  return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toFixed(1);
+}
+
+export function formatValue(value: number | null, unit: ThresholdUnit): string {
+  if (value === null) return 'no data';
+  switch (unit) {
+    case 'ms':
+      return formatMs(value);
+    case 'ratio':
+      return formatPercent(value);
+    case 'rps':
+      return `${formatRate(value)}/s`;
+    case 'count':
+      return String(Math.round(value * 1000) / 1000);
+  }
+}
+
+export function formatThreshold(t: ThresholdResult): string {
+  return `${t.expression}  (value ${formatValue(t.value, t.unit)})`;
+}
+
+/** Plain-text columns: first column left-aligned, the rest right-aligned. */
+export function textTable(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+/** One line of a Markdown table, with pipes in cells escaped. */
+export function markdownRow(cells: readonly string[]): string {
+  return `| ${cells.map((c) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
+}
+
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string[] {
+  const sep = header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : '---'));
+  return [markdownRow(header), `| ${sep.join(' | ')} |`, ...rows.map(markdownRow)];
+}
+
+/** Escapes text for XML and HTML content and attribute values; drops characters XML 1.0 forbids. */
+export function escapeXml(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex -- removing exactly the control characters XML forbids
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}

@@ -1,0 +1,87 @@
+/**
+ * The script report.html runs: it reads the chart specs from the page's JSON block and draws each
+ * with uPlot. It is plain browser JavaScript kept as a string (this package compiles without DOM
+ * types), deliberately small: all numbers are prepared by chart-data.ts.
+ */
+export const HTML_APP_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('jobstorm-data').textContent);
+  var charts = [];
+
+  function percentileLabel(x) {
+    if (x == null) return null; // uPlot leaves minor ticks unlabelled
+    if (x <= 1) return '0%';
+    var q = (1 - 1 / x) * 100;
+    return (q >= 99 ? parseFloat(q.toFixed(4)) : Math.round(q)) + '%';
+  }
+
+  function options(c, width) {
+    var hasRight = c.series.some(function (s) { return s.right; });
+    var first = { label: c.kind === 'time' ? 'time' : c.kind === 'percentile' ? 'percentile' : 'from' };
+    if (c.kind === 'percentile') first.value = function (u, v) { return v == null ? '--' : percentileLabel(v); };
+    if (c.kind === 'bars') first.value = function (u, v) { return v == null ? '--' : c.xLabels[Math.round(v)] || ''; };
+    var series = [first].concat(
+      c.series.map(function (s) {
+        var o = { label: s.label, stroke: s.color, width: 1.5, scale: s.right ? 'r' : 'y' };
+        if (c.kind === 'bars') {
+          o.fill = s.color + '88';
+          o.paths = uPlot.paths.bars({ size: [0.9, 60] });
+          o.points = { show: false };
+        }
+        if (/ p50$/.test(s.label)) o.dash = [5, 4];
+        return o;
+      })
+    );
+    var scales = { x: { time: c.kind === 'time' }, y: c.yLog ? { distr: 3 } : {} };
+    var xAxis = {};
+    if (c.kind === 'percentile') {
+      scales.x = { time: false, distr: 3 };
+      xAxis.values = function (u, splits) { return splits.map(percentileLabel); };
+      xAxis.label = 'percentile (log scale of 1/(1−q))';
+    }
+    if (c.kind === 'bars') {
+      scales.x = { time: false, range: [-0.5, c.x.length - 0.5] };
+      xAxis.values = function (u, splits) { return splits.map(function (i) { return c.xLabels[Math.round(i)] || ''; }); };
+      xAxis.label = 'from (log-spaced bins)';
+    }
+    var axes = [xAxis, { scale: 'y', label: c.yLabel }];
+    if (hasRight) {
+      scales.r = {};
+      axes.push({ scale: 'r', side: 1, label: c.rightLabel, grid: { show: false } });
+    }
+    return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes };
+  }
+
+  data.charts.forEach(function (c) {
+    var el = document.getElementById('chart-' + c.id);
+    if (!el) return;
+    try {
+      var plot = new uPlot(options(c, Math.max(320, el.clientWidth)), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
+      charts.push({ plot: plot, el: el });
+    } catch (err) {
+      el.textContent = 'chart failed: ' + err;
+      console.error('jobstorm chart ' + c.id, err);
+    }
+  });
+
+  window.addEventListener('resize', function () {
+    charts.forEach(function (ch) { ch.plot.setSize({ width: Math.max(320, ch.el.clientWidth), height: 280 }); });
+  });
+})();
+`;
+
+export const HTML_STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1b1f24; }
+h1 { font-size: 22px; margin: 8px 0; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; }
+th:first-child, td:first-child, td.text { text-align: left; }
+th { background: #f6f8fa; }
+.ok { color: #1a7f37; font-weight: 600; } .fail { color: #cf222e; font-weight: 600; }
+.meta { color: #57606a; }
+.chart { margin: 12px 0 20px; min-height: 300px; width: 100%; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 8px 24px; }
+pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
+`;

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { FINAL_STATES } from '../metrics/metrics-data.js';
+import { chartSpecs, type ChartSpec } from './chart-data.js';
+import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
+import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
+import type { Reporter } from './reporter.js';
+import { countsLine, failedThresholds, jobCountsLine, runLine, violationTotal } from './report-view.js';
+import type { Summary, ViolationSummary } from './summary.js';
+
+/** uPlot (MIT, © Leon Sorokin) is inlined whole, so the page needs nothing from the network. */
+function uplotAssets(): { script: string; style: string } {
+  const require = createRequire(import.meta.url);
+  const dist = dirname(require.resolve('uplot'));
+  return { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
+}
+
+let assets: { script: string; style: string } | undefined;
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** JSON inside a script block must not be able to close it. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+/** A cell is trusted HTML (already escaped), optionally with a class. */
+type Cell = string | { html: string; className: string };
+
+function table(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const td = (c: Cell): string => (typeof c === 'string' ? `<td>${c}</td>` : `<td class="${c.className}">${c.html}</td>`);
+  return `<table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+    .map((r) => `<tr>${r.map(td).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+}
+
+function chartDivs(charts: readonly ChartSpec[], test: (c: ChartSpec) => boolean, grid = false): string {
+  const divs = charts.filter(test).map((c) => `<div class="chart" id="chart-${esc(c.id)}"></div>`).join('\n');
+  return grid ? `<div class="grid">${divs}</div>` : divs;
+}
+
+function thresholdsSection(s: Summary): string {
+  if (!s.thresholds.length) return '<p class="meta">No thresholds set.</p>';
+  return table(
+    ['', 'threshold', 'value'],
+    s.thresholds.map((t) => [t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>', `<code>${esc(t.expression)}</code>`, esc(formatValue(t.value, t.unit))]),
+  );
+}
+
+function operationsSection(s: Summary): string {
+  const rows = Object.entries(s.operations).map(([op, o]) => [
+    `<code>${esc(op)}</code>`,
+    String(o.requests),
+    formatRate(o.rate),
+    ...[o.latency.p50, o.latency.p90, o.latency.p95, o.latency.p99, o.latency.max].map((v) => esc(formatMs(v))),
+    esc(formatMs(o.latencyFromSent.p50)),
+    esc(formatMs(o.latencyFromSent.p99)),
+    String(o.count4xx),
+    String(o.count5xx),
+    String(o.countErrors),
+    String(o.count429),
+    `<span class="meta">${esc(countsLine(o.byStatus))}</span>`,
+  ]);
+  return `${table(['operation', 'count', 'rate/s', 'p50', 'p90', 'p95', 'p99', 'max', 'sent p50', 'sent p99', '4xx', '5xx', 'errors', '429', 'by status'], rows)}
+<p class="meta">Latency from the intended start (free of coordinated omission); "sent" columns from the actual send. Transport errors: ${esc(countsLine(s.errors))}. Dropped arrivals: ${s.dropped.total}.</p>`;
+}
+
+function jobsSection(s: Summary): string {
+  const rows = [
+    ['delayTime', s.jobs.delayTime.percentiles],
+    ['executionTime', s.jobs.executionTime.percentiles],
+    ['first stream chunk', s.jobs.firstChunk.percentiles],
+    ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles] as const),
+  ] as const;
+  return `<p>${esc(jobCountsLine(s))}</p>${table(
+    ['timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
+    rows.map(([label, p]) => [esc(label), String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => esc(formatMs(v)))]),
+  )}`;
+}
+
+function exampleHtml(e: ViolationSummary['examples'][number]): string {
+  const lines: string[] = [`<div><strong>t+${esc(formatMs(e.at))}</strong>${e.jobId ? ` job <code>${esc(e.jobId)}</code>` : ''}: ${esc(e.message)}</div>`];
+  const ev = e.evidence;
+  const evidence: string[] = [];
+  if (ev.request) evidence.push(`request: ${ev.request}`);
+  if (ev.status !== undefined) evidence.push(`status: ${ev.status}`);
+  if (ev.body) evidence.push(`body: ${ev.body}`);
+  if (ev.timeline?.length) evidence.push(`timeline: ${ev.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`);
+  if (evidence.length) lines.push(`<pre><code>${esc(evidence.join('\n'))}</code></pre>`);
+  if (e.repro) lines.push(`<div>repro:</div><pre><code>${esc(e.repro)}</code></pre>`);
+  return lines.join('');
+}
+
+function violationsSection(s: Summary): string {
+  if (!s.violations.length) return `<p class="ok">No violations (${s.checks.length} checks ran).</p>`;
+  return table(
+    ['check', 'severity', 'count', 'examples (earliest first), evidence and repro'],
+    s.violations.map((v) => [
+      `<code>${esc(v.id)}</code>`,
+      `<span class="${v.severity === 'error' ? 'fail' : 'meta'}">${v.severity}</span>`,
+      String(v.count),
+      { html: v.examples.map(exampleHtml).join('<hr>'), className: 'text' },
+    ]),
+  );
+}
+
+/** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
+export function renderHtml(s: Summary): string {
+  assets ??= uplotAssets();
+  const charts = chartSpecs(s);
+  const script = `${assets.script}\n${HTML_APP_SCRIPT}`;
+  const style = `${assets.style}\n${HTML_STYLE}`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const failed = failedThresholds(s);
+  const verdict =
+    failed === 0 && violationTotal(s) === 0
+      ? '<span class="ok">passed</span>'
+      : `<span class="fail">${failed ? `${failed} threshold(s) failed` : ''}${failed && violationTotal(s) ? ', ' : ''}${violationTotal(s) ? `${violationTotal(s)} violation(s)` : ''}</span>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>jobstorm report ${esc(s.run.id)}</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>jobstorm report</h1>
+<p class="meta">${esc(runLine(s))}</p>
+<p>${verdict}</p>
+<h2>Thresholds</h2>
+${thresholdsSection(s)}
+<h2>Operations</h2>
+${operationsSection(s)}
+${chartDivs(charts, (c) => c.id === 'throughput' || c.id === 'latency')}
+<h2>Jobs</h2>
+${jobsSection(s)}
+${chartDivs(charts, (c) => c.id === 'jobs' || c.id === 'workers' || c.id === 'pct-e2e')}
+${chartDivs(charts, (c) => c.id === 'delay' || c.id === 'execution', true)}
+<h2>Latency distribution per operation</h2>
+${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
+<h2>Violations</h2>
+${violationsSection(s)}
+<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>
+<script type="application/json" id="jobstorm-data">${scriptSafeJson({ charts })}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}
+
+export const htmlReporter: Reporter = { name: 'html', fileName: 'report.html', render: renderHtml };

@@ -1,0 +1,74 @@
+import { escapeXml, formatValue, markdownTable } from './format.js';
+import type { Reporter } from './reporter.js';
+import {
+  OPERATION_HEADER,
+  TIMING_HEADER,
+  atLabel,
+  countsLine,
+  failedThresholds,
+  jobCountsLine,
+  operationRows,
+  runLine,
+  timingRows,
+  violationTotal,
+} from './report-view.js';
+import type { Summary } from './summary.js';
+
+/** Inline code that survives backticks inside it. */
+function code(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${text.includes('`') ? ` ${text} ` : text}${fence}`;
+}
+
+function verdict(s: Summary): string {
+  const failed = failedThresholds(s);
+  const violations = violationTotal(s);
+  if (failed === 0 && violations === 0) return '✅ **passed**';
+  const parts: string[] = [];
+  if (failed) parts.push(`${failed} threshold${failed === 1 ? '' : 's'} failed`);
+  if (violations) parts.push(`${violations} violation${violations === 1 ? '' : 's'} of ${s.violations.length} check${s.violations.length === 1 ? '' : 's'}`);
+  return `${failed ? '❌ **failed**' : '⚠️ **violations**'}: ${parts.join(', ')}`;
+}
+
+function violationSection(s: Summary): string[] {
+  if (!s.violations.length) return [`No violations (${s.checks.length} checks ran).`];
+  const rows = s.violations.map((v) => {
+    const e = v.examples[0];
+    return [code(v.id), v.severity, String(v.count), e ? `${atLabel(e.at)}${e.jobId ? ` job ${code(e.jobId)}` : ''}: ${e.message}` : ''];
+  });
+  const out = markdownTable(['check', 'severity', 'count', 'first example'], rows, ['l', 'l', 'r', 'l']);
+  for (const v of s.violations) {
+    const e = v.examples[0];
+    if (!e) continue;
+    const body: string[] = [];
+    if (e.evidence.request) body.push(`request: ${e.evidence.request}`);
+    if (e.evidence.status !== undefined) body.push(`status: ${e.evidence.status}`);
+    if (e.evidence.body) body.push(`body: ${e.evidence.body}`);
+    if (e.evidence.timeline?.length) body.push(`timeline: ${e.evidence.timeline.map((t) => `${atLabel(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`);
+    if (e.repro) body.push(`repro: ${e.repro}`);
+    if (!body.length) continue;
+    out.push('', `<details><summary>${escapeXml(v.id)}: evidence</summary>`, '', '```text', ...body.map((l) => l.replace(/```/g, "'''")), '```', '', '</details>');
+  }
+  return out;
+}
+
+/** summary.md: the same figures as the terminal summary, as a pull-request comment or step summary. */
+export const markdownReporter: Reporter = {
+  name: 'markdown',
+  fileName: 'summary.md',
+  render(s) {
+    const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), '', '### Operations', ''];
+    out.push(...markdownTable(OPERATION_HEADER, operationRows(s)));
+    out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
+    const timings = timingRows(s);
+    if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '', '### Violations', '');
+    out.push(...violationSection(s), '', '### Thresholds', '');
+    if (s.thresholds.length) {
+      out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));
+    } else {
+      out.push('No thresholds set.');
+    }
+    return `${out.join('\n')}\n`;
+  },
+};

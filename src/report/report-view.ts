@@ -1,0 +1,77 @@
+import { FINAL_STATES } from '../metrics/metrics-data.js';
+import { formatMs, formatRate } from './format.js';
+import type { Percentiles, Summary, TimingSummary } from './summary.js';
+
+/**
+ * Rows shared by the terminal and Markdown reports, so both always show the same figures; each
+ * renderer only lays them out.
+ */
+export const OPERATION_HEADER = ['operation', 'count', 'rate/s', 'p50', 'p90', 'p99', 'max', '4xx', '5xx', 'errors', '429'];
+
+export function operationRows(s: Summary): string[][] {
+  return Object.entries(s.operations).map(([op, o]) => [
+    op,
+    String(o.requests),
+    formatRate(o.rate),
+    formatMs(o.latency.p50),
+    formatMs(o.latency.p90),
+    formatMs(o.latency.p99),
+    formatMs(o.latency.max),
+    String(o.count4xx),
+    String(o.count5xx),
+    String(o.countErrors),
+    String(o.count429),
+  ]);
+}
+
+export const TIMING_HEADER = ['job timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
+
+function timingRow(label: string, p: Percentiles): string[] {
+  return [label, String(p.count), formatMs(p.p50), formatMs(p.p90), formatMs(p.p95), formatMs(p.p99), formatMs(p.max)];
+}
+
+export function timingRows(s: Summary): string[][] {
+  const rows: [string, TimingSummary][] = [
+    ['delayTime', s.jobs.delayTime],
+    ['executionTime', s.jobs.executionTime],
+    ['first stream chunk', s.jobs.firstChunk],
+  ];
+  const out = rows.filter(([, t]) => t.percentiles.count > 0).map(([label, t]) => timingRow(label, t.percentiles));
+  for (const st of FINAL_STATES) {
+    const p = s.jobs.e2e[st].percentiles;
+    if (p.count > 0) out.push(timingRow(`end-to-end ${st}`, p));
+  }
+  return out;
+}
+
+export function jobCountsLine(s: Summary): string {
+  const j = s.jobs;
+  const parts = [`submitted ${j.submitted}`, ...FINAL_STATES.map((st) => `${st} ${j.byState[st]}`), `lost ${j.lost}`, `unfinished ${j.unfinished}`];
+  if (j.retried) parts.push(`retried ${j.retried}`);
+  if (j.untracked) parts.push(`untracked ${j.untracked}`);
+  return parts.join(' · ');
+}
+
+export function countsLine(counts: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(counts);
+  return entries.length ? entries.map(([k, v]) => `${k} ${v}`).join(', ') : 'none';
+}
+
+export function runLine(s: Summary): string {
+  const r = s.run;
+  const shard = r.shard !== null ? ` · shard ${r.shard}` : r.shards.length ? ` · merged shards ${r.shards.join(', ')}` : '';
+  return `run ${r.id} · scenario ${r.scenario} · target ${r.target} · ${r.start} · ${formatMs(r.durationMs)}${shard}`;
+}
+
+export function failedThresholds(s: Summary): number {
+  return s.thresholds.filter((t) => !t.ok).length;
+}
+
+export function violationTotal(s: Summary): number {
+  return s.violations.reduce((n, v) => n + v.count, 0);
+}
+
+/** ms since the run's start, as the examples' `at` is. */
+export function atLabel(ms: number): string {
+  return `t+${formatMs(ms)}`;
+}

@@ -1,0 +1,156 @@
+import type { RunRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import { LatencyHistogram } from '../metrics/histogram.js';
+import { FINAL_STATES, type FinalState, type MetricsData, type OperationData, type ViolationData } from '../metrics/metrics-data.js';
+import { OUTCOMES } from '../metrics/outcome.js';
+import { RunMetrics } from '../metrics/run-metrics.js';
+import { SparseHistogram } from '../metrics/sparse-histogram.js';
+import { ViolationTally } from '../metrics/violation-tally.js';
+import { percentilesOf, percentilesOfEncoded } from './percentiles.js';
+import type { JobsSummary, OperationSummary, RunInfo, SeriesSummary, Summary, TimingSummary, ViolationSummary } from './summary.js';
+import { SUMMARY_VERSION } from './summary.js';
+import type { Threshold } from './threshold.js';
+import { evaluateThresholds } from './threshold-evaluation.js';
+
+export interface BuildSummaryInput {
+  run: RunRecord;
+  metrics: RunMetrics | MetricsData;
+  /** Violations not already given to `metrics.addViolation` (e.g. from an offline check). */
+  violations?: Iterable<Violation>;
+  /** Ids of every check that ran, passing or not (for JUnit). */
+  checks?: readonly string[];
+  thresholds?: readonly Threshold[];
+  /** The run's own duration when known; otherwise start to last record. */
+  durationMs?: number;
+}
+
+function operationSummary(d: OperationData, durationMs: number): OperationSummary {
+  const intended = LatencyHistogram.create();
+  const sent = LatencyHistogram.create();
+  const outcomes: OperationSummary['outcomes'] = {};
+  for (const name of OUTCOMES) {
+    const o = d.outcomes[name];
+    if (!o) continue;
+    const hi = LatencyHistogram.decode(o.intended);
+    intended.merge(hi);
+    sent.merge(LatencyHistogram.decode(o.sent));
+    outcomes[name] = { ...o, latency: percentilesOf(hi) };
+  }
+  return {
+    requests: d.requests,
+    rate: durationMs > 0 ? Math.round((d.requests / (durationMs / 1000)) * 1000) / 1000 : 0,
+    count429: outcomes['429']?.count ?? 0,
+    count4xx: outcomes['4xx']?.count ?? 0,
+    count5xx: outcomes['5xx']?.count ?? 0,
+    countErrors: outcomes.error?.count ?? 0,
+    byStatus: d.byStatus,
+    errors: d.errors,
+    reqBytes: d.reqBytes,
+    resBytes: d.resBytes,
+    latency: percentilesOf(intended),
+    latencyFromSent: percentilesOf(sent),
+    outcomes,
+  };
+}
+
+function timing(encoded: string): TimingSummary {
+  return { percentiles: percentilesOfEncoded(encoded), histogram: encoded };
+}
+
+function jobsSummary(d: MetricsData['jobs']): JobsSummary {
+  const all = LatencyHistogram.create();
+  const e2e = {} as Record<FinalState, TimingSummary>;
+  for (const s of FINAL_STATES) {
+    all.merge(LatencyHistogram.decode(d.e2e[s]));
+    e2e[s] = timing(d.e2e[s]);
+  }
+  return {
+    submitted: d.submitted,
+    retried: d.retried,
+    lost: d.lost,
+    unfinished: d.unfinished,
+    untracked: d.untracked,
+    byState: d.byState,
+    delayTime: timing(d.delayTime),
+    executionTime: timing(d.executionTime),
+    firstChunk: timing(d.firstChunk),
+    e2eAll: percentilesOf(all),
+    e2e,
+  };
+}
+
+/** Example times move from their shard's clock to this summary's `run.startMs`. */
+function violationsSummary(data: readonly ViolationData[], startMs: number): ViolationSummary[] {
+  return data.map((d) => ({
+    id: d.id,
+    severity: d.severity,
+    count: d.count,
+    examples: d.examples.map(({ anchorMs, violation }) => {
+      const shift = anchorMs - startMs;
+      if (shift === 0) return violation;
+      const timeline = violation.evidence.timeline?.map((e) => ({ ...e, at: e.at + shift }));
+      return { ...violation, at: violation.at + shift, evidence: timeline ? { ...violation.evidence, timeline } : violation.evidence };
+    }),
+  }));
+}
+
+function percentileOrNull(encoded: string, p: number): number | null {
+  if (encoded === '') return null;
+  return Math.round(SparseHistogram.decode(encoded).percentileMs(p) * 1000) / 1000;
+}
+
+function seriesSummary(d: MetricsData['series']): SeriesSummary {
+  const ops: SeriesSummary['ops'] = {};
+  for (const [op, o] of Object.entries(d.ops)) {
+    ops[op] = { ...o, p50: o.latency.map((e) => percentileOrNull(e, 50)), p99: o.latency.map((e) => percentileOrNull(e, 99)) };
+  }
+  return { ...d, ops };
+}
+
+/** Builds the summary from encoded metrics; thresholds are evaluated on the result. */
+export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[]): Summary {
+  const operations: Summary['operations'] = {};
+  for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, run.durationMs);
+  const violations = violationsSummary(data.violations, run.startMs);
+  const summary: Summary = {
+    version: SUMMARY_VERSION,
+    run,
+    operations,
+    jobs: jobsSummary(data.jobs),
+    errors: data.errors,
+    dropped: data.dropped,
+    webhooks: data.webhooks,
+    violations,
+    checks: [...new Set([...checks, ...violations.map((v) => v.id)])].sort(),
+    thresholds: [],
+    series: seriesSummary(data.series),
+  };
+  summary.thresholds = evaluateThresholds(thresholds, summary);
+  return summary;
+}
+
+export function runInfo(run: RunRecord, data: MetricsData, durationMs?: number): RunInfo {
+  const end = data.wallEndMs ?? run.startedAtMs;
+  return {
+    id: run.runId,
+    scenario: run.scenario,
+    target: run.target,
+    start: new Date(run.startedAtMs).toISOString(),
+    startMs: run.startedAtMs,
+    durationMs: durationMs ?? Math.max(0, end - run.startedAtMs),
+    shard: run.shard ?? null,
+    shards: run.shard === undefined ? [] : [run.shard],
+    ownsEndpoint: run.ownsEndpoint,
+  };
+}
+
+/** The summary of one run (or one shard): metrics, violations, thresholds and the run record. */
+export function buildSummary(input: BuildSummaryInput): Summary {
+  let data = input.metrics instanceof RunMetrics ? input.metrics.toJSON() : input.metrics;
+  if (input.violations) {
+    const extra = new ViolationTally();
+    for (const v of input.violations) extra.add(v, input.run.startedAtMs);
+    data = { ...data, violations: ViolationTally.fromJSON(data.violations).merge(extra).toJSON() };
+  }
+  return summarize(data, runInfo(input.run, data, input.durationMs), input.checks ?? [], input.thresholds ?? []);
+}

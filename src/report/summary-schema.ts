@@ -1,0 +1,151 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { ConfigError } from '../core/config-error.js';
+import { JOB_STATUSES } from '../core/job-status.js';
+import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
+import { OUTCOMES } from '../metrics/outcome.js';
+import { SUMMARY_VERSION, type Summary } from './summary.js';
+
+/**
+ * The schema summary.json is checked against when read back (`jobstorm report`, `jobstorm merge`):
+ * a hand-edited or truncated file is a configuration error naming the file and key, not a crash
+ * deep inside a renderer.
+ */
+const count = z.number().int().nonnegative();
+const counts = z.record(z.string(), count);
+const ms = z.number();
+const percentiles = z.object({ count, min: ms, mean: ms, p50: ms, p90: ms, p95: ms, p99: ms, max: ms });
+const encoded = z.string();
+const byFinal = <T extends z.ZodType>(t: T) => z.object({ COMPLETED: t, FAILED: t, CANCELLED: t, TIMED_OUT: t });
+
+const outcome = z.object({ count, intended: encoded, sent: encoded, latency: percentiles });
+const outcomes = z.object(Object.fromEntries(OUTCOMES.map((o) => [o, outcome.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof outcome>>);
+
+const operation = z.object({
+  requests: count,
+  rate: z.number().nonnegative(),
+  count429: count,
+  count4xx: count,
+  count5xx: count,
+  countErrors: count,
+  byStatus: counts,
+  errors: counts,
+  reqBytes: count,
+  resBytes: count,
+  latency: percentiles,
+  latencyFromSent: percentiles,
+  outcomes,
+});
+
+const timing = z.object({ percentiles, histogram: encoded });
+
+const jobs = z.object({
+  submitted: count,
+  retried: count,
+  lost: count,
+  unfinished: count,
+  untracked: count,
+  byState: byFinal(count),
+  delayTime: timing,
+  executionTime: timing,
+  firstChunk: timing,
+  e2eAll: percentiles,
+  e2e: byFinal(timing),
+});
+
+const violation = z.object({
+  id: z.string(),
+  severity: z.enum(['error', 'warning']),
+  at: z.number(),
+  message: z.string(),
+  op: z.enum([...QUEUE_OPERATIONS, ...MANAGEMENT_OPERATIONS]).optional(),
+  jobId: z.string().optional(),
+  evidence: z.object({
+    request: z.string().optional(),
+    status: z.number().optional(),
+    body: z.string().optional(),
+    timeline: z
+      .array(
+        z.object({
+          at: z.number(),
+          op: z.enum([...QUEUE_OPERATIONS, ...MANAGEMENT_OPERATIONS, 'webhook']),
+          status: z.union([z.enum(JOB_STATUSES), z.number()]).optional(),
+        }),
+      )
+      .optional(),
+  }),
+  repro: z.string().optional(),
+});
+
+const series = z.object({
+  startSec: z.number().int(),
+  length: count,
+  requests: z.array(count),
+  r429: z.array(count),
+  errors: z.array(count),
+  busyUs: z.array(count),
+  submitted: z.array(count),
+  dropped: z.array(count),
+  finals: byFinal(z.array(count)),
+  workers: z.array(z.number().nullable()),
+  queue: z.array(z.number().nullable()),
+  ops: z.record(
+    z.string(),
+    z.object({ requests: z.array(count), latency: z.array(encoded), p50: z.array(ms.nullable()), p99: z.array(ms.nullable()) }),
+  ),
+});
+
+export const summarySchema = z.object({
+  version: z.literal(SUMMARY_VERSION),
+  run: z.object({
+    id: z.string(),
+    scenario: z.string(),
+    target: z.string(),
+    start: z.string(),
+    startMs: z.number(),
+    durationMs: z.number().nonnegative(),
+    shard: z.string().nullable(),
+    shards: z.array(z.string()),
+    ownsEndpoint: z.boolean(),
+  }),
+  operations: z.record(z.string(), operation),
+  jobs,
+  errors: counts,
+  dropped: z.object({ total: count, byFlow: counts }),
+  webhooks: z.object({ received: count, byAnswer: counts }),
+  violations: z.array(z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) })),
+  checks: z.array(z.string()),
+  thresholds: z.array(
+    z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
+  ),
+  series,
+});
+
+/** Validates parsed JSON as a summary; `file` names it in every issue. */
+export function parseSummary(json: unknown, file: string): Summary {
+  const version = (json as { version?: unknown } | null)?.version;
+  if (typeof json === 'object' && json !== null && version !== SUMMARY_VERSION) {
+    throw new ConfigError([{ where: `${file}: version`, message: `unsupported summary version ${JSON.stringify(version)}; this jobstorm reads version ${SUMMARY_VERSION}` }]);
+  }
+  const result = summarySchema.safeParse(json);
+  if (result.success) return result.data satisfies Summary;
+  throw new ConfigError(
+    result.error.issues.slice(0, 20).map((i) => ({ where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`, message: i.message })),
+  );
+}
+
+export async function readSummary(file: string): Promise<Summary> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([{ where: file, message: `cannot read summary: ${(err as Error).message}` }]);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError([{ where: file, message: `not valid JSON: ${(err as Error).message}` }]);
+  }
+  return parseSummary(json, file);
+}

@@ -1,0 +1,116 @@
+import type { Violation, Severity } from '../core/violation.js';
+import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData } from '../metrics/metrics-data.js';
+import type { Outcome } from '../metrics/outcome.js';
+
+/**
+ * summary.json: what a run leaves behind for people and scripts. Its top level is stable and
+ * versioned; docs/summary-format.md documents every field. It embeds the encoded metrics, so every
+ * other report (and a shard merge) is rebuilt from this file alone.
+ */
+export const SUMMARY_VERSION = 1;
+
+/** Milliseconds. `count` is how many values the histogram holds; all zero when it holds none. */
+export interface Percentiles {
+  count: number;
+  min: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface RunInfo {
+  id: string;
+  scenario: string;
+  /** Base URL, never with credentials. */
+  target: string;
+  /** ISO 8601 wall-clock start. */
+  start: string;
+  startMs: number;
+  durationMs: number;
+  /** `i/n` for a shard's own summary; null for a whole run or a merge. */
+  shard: string | null;
+  /** Shards merged into this summary (empty for an unsharded run). */
+  shards: string[];
+  ownsEndpoint: boolean;
+}
+
+export interface OutcomeSummary extends OutcomeData {
+  latency: Percentiles;
+}
+
+export interface OperationSummary extends Omit<OperationData, 'outcomes'> {
+  /** Requests per second over the run's duration. */
+  rate: number;
+  count429: number;
+  count4xx: number;
+  count5xx: number;
+  /** Transport errors (no response). */
+  countErrors: number;
+  /** All outcomes, from the intended start. */
+  latency: Percentiles;
+  /** All outcomes, from the actual send. */
+  latencyFromSent: Percentiles;
+  outcomes: Partial<Record<Outcome, OutcomeSummary>>;
+}
+
+export interface TimingSummary {
+  percentiles: Percentiles;
+  histogram: string;
+}
+
+export interface JobsSummary extends Omit<JobsData, 'delayTime' | 'executionTime' | 'firstChunk' | 'e2e'> {
+  delayTime: TimingSummary;
+  executionTime: TimingSummary;
+  firstChunk: TimingSummary;
+  /** All final states together. */
+  e2eAll: Percentiles;
+  e2e: Record<FinalState, TimingSummary>;
+}
+
+export interface ViolationSummary {
+  id: string;
+  severity: Severity;
+  count: number;
+  /** The earliest few; `at` and timeline times are ms since `run.startMs`. */
+  examples: Violation[];
+}
+
+export type ThresholdUnit = 'ms' | 'ratio' | 'count' | 'rps';
+
+export interface ThresholdResult {
+  expression: string;
+  /** null when there was no data to compute it from (which fails the threshold). */
+  value: number | null;
+  ok: boolean;
+  unit: ThresholdUnit;
+}
+
+export interface OperationSeriesSummary {
+  requests: number[];
+  latency: string[];
+  p50: (number | null)[];
+  p99: (number | null)[];
+}
+
+export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
+  ops: Record<string, OperationSeriesSummary>;
+}
+
+export interface Summary {
+  version: typeof SUMMARY_VERSION;
+  run: RunInfo;
+  operations: Record<string, OperationSummary>;
+  jobs: JobsSummary;
+  /** Transport errors by kind, all operations. */
+  errors: Record<string, number>;
+  dropped: { total: number; byFlow: Record<string, number> };
+  webhooks: { received: number; byAnswer: Record<string, number> };
+  violations: ViolationSummary[];
+  /** Ids of every check that ran, so passing checks show as passing JUnit test cases. */
+  checks: string[];
+  thresholds: ThresholdResult[];
+  series: SeriesSummary;
+}

@@ -1,0 +1,58 @@
+import { formatThreshold, textTable } from './format.js';
+import type { Reporter } from './reporter.js';
+import {
+  OPERATION_HEADER,
+  TIMING_HEADER,
+  atLabel,
+  countsLine,
+  failedThresholds,
+  jobCountsLine,
+  operationRows,
+  runLine,
+  timingRows,
+  violationTotal,
+} from './report-view.js';
+import type { Summary } from './summary.js';
+
+function violationLines(s: Summary): string[] {
+  if (!s.violations.length) return [`violations: none (${s.checks.length} checks ran)`];
+  const lines = [`violations: ${violationTotal(s)} across ${s.violations.length} check ids`];
+  for (const v of s.violations) {
+    lines.push(`  ✗ ${v.id} [${v.severity}] ×${v.count}`);
+    const e = v.examples[0];
+    if (e) {
+      lines.push(`      ${atLabel(e.at)}${e.jobId ? ` job ${e.jobId}` : ''}: ${e.message}`);
+      if (e.evidence.request) lines.push(`      request: ${e.evidence.request}`);
+      if (e.repro) lines.push(`      repro: ${e.repro}`);
+    }
+  }
+  return lines;
+}
+
+function thresholdLines(s: Summary): string[] {
+  if (!s.thresholds.length) return ['thresholds: none set'];
+  const failed = failedThresholds(s);
+  return [
+    `thresholds: ${s.thresholds.length - failed} passed, ${failed} failed`,
+    ...s.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${formatThreshold(t)}`),
+  ];
+}
+
+/** The end-of-run summary on a terminal: plain text, no colour codes, so it reads the same in CI logs. */
+export const terminalReporter: Reporter = {
+  name: 'terminal',
+  render(s) {
+    const out: string[] = [runLine(s), ''];
+    out.push(...textTable(OPERATION_HEADER, operationRows(s)));
+    out.push('latency from the intended start (free of coordinated omission), all responses', '');
+    out.push(`jobs: ${jobCountsLine(s)}`);
+    const timings = timingRows(s);
+    if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
+    out.push('');
+    out.push(`transport errors: ${countsLine(s.errors)}`);
+    out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
+    if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
+    out.push('', ...violationLines(s), '', ...thresholdLines(s));
+    return `${out.join('\n')}\n`;
+  },
+};

@@ -1,0 +1,129 @@
+import { LatencyHistogram } from '../metrics/histogram.js';
+import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
+import { OUTCOMES, type Outcome } from '../metrics/outcome.js';
+import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
+import { compare, type Aggregation, type Threshold } from './threshold.js';
+import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
+
+/** `transition.*` → /^transition\..*$/: only `*` is special, dots are literal. */
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+}
+
+function aggregateHistogram(h: LatencyHistogram, a: Aggregation): number | null {
+  if (a.kind === 'count') return h.count;
+  if (a.kind !== 'percentile' || h.count === 0) return null;
+  if (a.percentile < 0) return h.meanMs;
+  if (a.percentile === 100) return h.maxMs;
+  return a.percentile === 0 ? h.minMs : h.percentileMs(a.percentile);
+}
+
+function selectedOperations(s: Summary, t: Threshold): [string, OperationSummary][] {
+  const only = THRESHOLD_METRICS.get(t.metric)?.family === 'latency' && !['latency', 'requests'].includes(t.metric) ? t.metric : t.tags.op;
+  return Object.entries(s.operations).filter(([op]) => only === undefined || op === only);
+}
+
+function requestHistogram(s: Summary, t: Threshold): LatencyHistogram {
+  const h = LatencyHistogram.create();
+  const from = t.tags.from === 'sent' ? 'sent' : 'intended';
+  for (const [, op] of selectedOperations(s, t)) {
+    for (const name of OUTCOMES) {
+      const o = op.outcomes[name];
+      if (o && (t.tags.status === undefined || t.tags.status === name)) h.merge(LatencyHistogram.decode(o[from]));
+    }
+  }
+  return h;
+}
+
+function requestCount(s: Summary, t: Threshold, outcome?: 'errors' | Outcome): number {
+  let n = 0;
+  for (const [, op] of selectedOperations(s, t)) {
+    if (outcome === undefined) n += op.requests;
+    else if (outcome === 'errors') n += op.outcomes.error?.count ?? 0;
+    else n += op.outcomes[outcome]?.count ?? 0;
+  }
+  return n;
+}
+
+function jobTiming(s: Summary, t: Threshold): LatencyHistogram {
+  if (t.metric === 'e2e') {
+    const h = LatencyHistogram.create();
+    for (const state of FINAL_STATES) {
+      if (t.tags.status === undefined || t.tags.status === state) h.merge(LatencyHistogram.decode(s.jobs.e2e[state].histogram));
+    }
+    return h;
+  }
+  const key = t.metric as 'delayTime' | 'executionTime' | 'firstChunk';
+  return LatencyHistogram.decode(s.jobs[key].histogram);
+}
+
+const JOB_STATE: Record<string, FinalState> = { completed: 'COMPLETED', failed: 'FAILED', cancelled: 'CANCELLED', timed_out: 'TIMED_OUT' };
+
+function jobCount(s: Summary, metric: string): number {
+  const state = JOB_STATE[metric];
+  if (state) return s.jobs.byState[state];
+  switch (metric) {
+    case 'jobs':
+      return s.jobs.submitted;
+    case 'lost':
+      return s.jobs.lost;
+    case 'unfinished':
+      return s.jobs.unfinished;
+    case 'retried':
+      return s.jobs.retried;
+    case 'dropped':
+      return s.dropped.total;
+    case 'webhooks':
+      return s.webhooks.received;
+    default:
+      return 0;
+  }
+}
+
+function violationCount(s: Summary, t: Threshold): number {
+  const pattern = t.metric.startsWith(VIOLATION_PREFIX) ? globToRegExp(t.metric.slice(VIOLATION_PREFIX.length)) : undefined;
+  return s.violations
+    .filter((v) => (pattern === undefined || pattern.test(v.id)) && (t.tags.severity === undefined || v.severity === t.tags.severity))
+    .reduce((n, v) => n + v.count, 0);
+}
+
+function ratio(numerator: number, denominator: number): number | null {
+  return denominator === 0 ? null : numerator / denominator;
+}
+
+function valueOf(s: Summary, t: Threshold): number | null {
+  if (t.metric === 'violations' || t.metric.startsWith(VIOLATION_PREFIX)) return violationCount(s, t);
+  const family = THRESHOLD_METRICS.get(t.metric)?.family;
+  switch (family) {
+    case 'latency':
+      if (t.aggregation.kind === 'rps') return s.run.durationMs > 0 ? requestHistogram(s, t).count / (s.run.durationMs / 1000) : null;
+      return aggregateHistogram(requestHistogram(s, t), t.aggregation);
+    case 'job-timing':
+      return aggregateHistogram(jobTiming(s, t), t.aggregation);
+    case 'request-rate': {
+      const outcome = t.metric === 'errors' ? 'errors' : (t.metric as Outcome);
+      const n = requestCount(s, t, outcome);
+      return t.aggregation.kind === 'count' ? n : ratio(n, requestCount(s, t));
+    }
+    case 'job-rate': {
+      const n = jobCount(s, t.metric);
+      const ended = FINAL_STATES.reduce((sum, st) => sum + s.jobs.byState[st], 0) + s.jobs.lost;
+      return t.aggregation.kind === 'count' ? n : ratio(n, ended);
+    }
+    case 'counter':
+      return jobCount(s, t.metric);
+    default:
+      return null;
+  }
+}
+
+/**
+ * Evaluates parsed thresholds against a summary. A threshold with no data to judge (p99 of an
+ * operation that never ran) fails: a filter that matches nothing must not pass silently.
+ */
+export function evaluateThresholds(thresholds: readonly Threshold[], summary: Summary): ThresholdResult[] {
+  return thresholds.map((t) => {
+    const value = valueOf(summary, t);
+    return { expression: t.expression, value, ok: value !== null && compare(value, t.comparator, t.target), unit: t.unit };
+  });
+}

@@ -1,0 +1,173 @@
+import { ConfigError, type ConfigIssue } from '../core/config-error.js';
+import { closestName } from './closest-name.js';
+import type { ThresholdUnit } from './summary.js';
+import { THRESHOLD_METRICS, VIOLATION_PREFIX, metricNames, unitOf, type AggregationKind, type MetricSpec } from './threshold-metrics.js';
+
+export type Comparator = '<' | '<=' | '>' | '>=' | '==' | '!=';
+
+export type Aggregation =
+  | { kind: 'percentile'; percentile: number; label: string }
+  | { kind: 'count' }
+  | { kind: 'rate' }
+  | { kind: 'rps' };
+
+/** A parsed threshold; `target` is in the metric's unit (ms, a 0–1 fraction, a count, or req/s). */
+export interface Threshold {
+  expression: string;
+  where: string;
+  aggregation: Aggregation;
+  metric: string;
+  tags: Readonly<Record<string, string>>;
+  comparator: Comparator;
+  target: number;
+  unit: ThresholdUnit;
+}
+
+/** Where an expression came from (`--threshold`, `scenario.yaml thresholds[2]`), for errors. */
+export interface ThresholdSource {
+  expression: string;
+  where?: string;
+}
+
+const AGGREGATION_NAMES = ['p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'min', 'mean', 'avg', 'count', 'rate', 'rps'];
+const COMPARATOR = /(<=|>=|==|!=|<|>)/;
+const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%]*)\s*$/;
+const CALL = /^\s*([A-Za-z][\w.]*)\s*\(\s*([^(){}\s]+)\s*(?:\{([^}]*)\})?\s*\)\s*$/;
+const BARE = /^\s*([^\s(){}]+)\s*(?:\{([^}]*)\})?\s*$/;
+const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+class ThresholdSyntaxError extends Error {}
+
+function fail(message: string): never {
+  throw new ThresholdSyntaxError(message);
+}
+
+function parseAggregation(name: string): Aggregation {
+  const p = /^p(\d{1,2}(?:\.\d+)?|100)$/.exec(name);
+  if (p?.[1] !== undefined) {
+    const percentile = Number(p[1]);
+    if (percentile > 100) fail(`percentile ${name} is above 100`);
+    return { kind: 'percentile', percentile, label: name };
+  }
+  if (name === 'max') return { kind: 'percentile', percentile: 100, label: 'max' };
+  if (name === 'min') return { kind: 'percentile', percentile: 0, label: 'min' };
+  if (name === 'mean' || name === 'avg') return { kind: 'percentile', percentile: -1, label: 'mean' };
+  if (name === 'count' || name === 'rate' || name === 'rps') return { kind: name };
+  const hint = closestName(name, AGGREGATION_NAMES);
+  return fail(`unknown aggregation "${name}"${hint ? `; did you mean "${hint}"?` : ''} (use pNN, max, min, mean, count, rate or rps)`);
+}
+
+function parseTags(text: string | undefined): Record<string, string> {
+  const tags: Record<string, string> = {};
+  if (text === undefined || text.trim() === '') return tags;
+  for (const part of text.split(',')) {
+    const kv = /^\s*([\w-]+)\s*=\s*"?([^"]*?)"?\s*$/.exec(part);
+    if (!kv?.[1] || kv[2] === undefined || kv[2] === '') fail(`malformed tag "${part.trim()}"; write {name=value}`);
+    tags[kv[1]] = kv[2];
+  }
+  return tags;
+}
+
+function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
+  if (metric.startsWith(VIOLATION_PREFIX)) {
+    const pattern = metric.slice(VIOLATION_PREFIX.length);
+    if (!/^[\w.*-]+$/.test(pattern)) fail(`"${metric}" needs a check id or glob after "${VIOLATION_PREFIX}", e.g. violation:transition.*`);
+    const spec = THRESHOLD_METRICS.get('violations');
+    if (!spec) fail('internal: violations metric missing');
+    return spec;
+  }
+  const spec = THRESHOLD_METRICS.get(metric);
+  if (!spec) {
+    const hint = closestName(metric, [...THRESHOLD_METRICS.keys()]);
+    fail(`unknown metric "${metric}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${metricNames().join(', ')})`);
+  }
+  if (!spec.aggregations.includes(aggregation.kind)) {
+    const allowed = spec.aggregations.map((k: AggregationKind) => (k === 'percentile' ? 'pNN/max/min/mean' : k)).join(', ');
+    fail(`${aggregation.kind === 'percentile' ? aggregation.label : aggregation.kind}() does not apply to "${metric}"; use ${allowed}`);
+  }
+  return spec;
+}
+
+function checkTags(metric: string, spec: MetricSpec, tags: Record<string, string>): void {
+  for (const [k, v] of Object.entries(tags)) {
+    const allowed = spec.tags[k];
+    if (!allowed) {
+      const names = Object.keys(spec.tags);
+      fail(`"${metric}" has no tag "${k}"${names.length ? ` (tags: ${names.join(', ')})` : ' (it takes no tags)'}`);
+    }
+    if (!allowed.includes(v)) fail(`tag ${k}=${v} is not one of ${allowed.join(', ')}`);
+  }
+}
+
+function toTarget(value: number, unitText: string, unit: ThresholdUnit): number {
+  if (unit === 'ms') {
+    if (unitText === '') return value;
+    const factor = MS_PER_UNIT[unitText];
+    if (factor === undefined) fail(`unit "${unitText}" is not a time unit; use ms, s or m`);
+    return value * factor;
+  }
+  if (unit === 'ratio') {
+    if (unitText === '%') return value / 100;
+    if (unitText !== '') fail(`a rate is compared with a percentage (1%) or a fraction (0.01), not "${unitText}"`);
+    if (value > 1) fail(`a plain rate is a fraction between 0 and 1; did you mean ${value}%?`);
+    return value;
+  }
+  if (unitText !== '') fail(`a ${unit === 'rps' ? 'requests-per-second value' : 'count'} takes no unit, not "${unitText}"`);
+  return value;
+}
+
+function parseOne(expression: string, where: string): Threshold {
+  const parts = expression.split(COMPARATOR);
+  if (parts.length !== 3) fail('expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms');
+  const [left = '', comparatorText = '', right = ''] = parts;
+  const call = CALL.exec(left);
+  const bare = call ? null : BARE.exec(left);
+  if (!call && !bare) fail(`cannot read "${left.trim()}"; write e.g. p99(run) or count(violations)`);
+  const aggregation = call?.[1] !== undefined ? parseAggregation(call[1]) : ({ kind: 'count' } as const);
+  const metric = (call ? call[2] : bare?.[1]) ?? '';
+  const tags = parseTags(call ? call[3] : bare?.[2]);
+  const spec = lookupMetric(metric, aggregation);
+  checkTags(metric, spec, tags);
+  const number = NUMBER_WITH_UNIT.exec(right);
+  if (!number?.[1]) fail(`cannot read the value "${right.trim()}"; write e.g. 500ms, 30s, 1% or 0`);
+  const unit = unitOf(spec, aggregation.kind);
+  const target = toTarget(Number(number[1]), number[2] ?? '', unit);
+  return { expression: expression.trim(), where, aggregation, metric, tags, comparator: comparatorText as Comparator, target, unit };
+}
+
+/**
+ * Parses every expression, reporting all bad ones at once (DESIGN rule 5) as a ConfigError naming
+ * the expression and what is wrong with it.
+ */
+export function parseThresholds(inputs: readonly (string | ThresholdSource)[]): Threshold[] {
+  const issues: ConfigIssue[] = [];
+  const parsed: Threshold[] = [];
+  for (const input of inputs) {
+    const { expression, where = 'threshold' } = typeof input === 'string' ? { expression: input } : input;
+    try {
+      parsed.push(parseOne(expression, where));
+    } catch (err) {
+      if (!(err instanceof ThresholdSyntaxError)) throw err;
+      issues.push({ where, message: `"${expression.trim()}": ${err.message}` });
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return parsed;
+}
+
+export function compare(value: number, comparator: Comparator, target: number): boolean {
+  switch (comparator) {
+    case '<':
+      return value < target;
+    case '<=':
+      return value <= target;
+    case '>':
+      return value > target;
+    case '>=':
+      return value >= target;
+    case '==':
+      return value === target;
+    case '!=':
+      return value !== target;
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
+import { LatencyHistogram } from '../../src/metrics/histogram.js';
+import { RunMetrics } from '../../src/metrics/run-metrics.js';
+import { loadFixtureRecords } from '../report/fixtures/fixture-summary.js';
+
+const RUN: RunRecord = { v: 1, type: 'run', runId: 'r', scenario: 's', target: 'http://x', startedAtMs: 1_000_000, ownsEndpoint: true };
+let seq = 0;
+function ex(r: Partial<ExchangeRecord> & Pick<ExchangeRecord, 'op' | 'sentAt' | 'endAt'>): ExchangeRecord {
+  return { v: 1, type: 'exchange', seq: ++seq, method: 'GET', path: '/', intendedAt: r.sentAt, reqBytes: 0, resBytes: 0, status: 200, ...r };
+}
+
+function metricsOf(records: readonly JobstormRecord[]): RunMetrics {
+  const m = new RunMetrics();
+  for (const r of records) m.add(r);
+  return m;
+}
+
+describe('RunMetrics', () => {
+  it('counts requests, outcomes, jobs and errors of the fixture stream', () => {
+    const d = metricsOf(loadFixtureRecords()).toJSON();
+    expect(d.operations.status?.byStatus).toEqual({ '200': 182, '404': 1, '500': 1, error: 1 });
+    expect(d.operations.run?.byStatus).toEqual({ '200': 60, '400': 1, '429': 6, '503': 1 });
+    expect(d.operations.runsync?.outcomes.error?.count).toBe(3);
+    expect(d.errors).toEqual({ reset: 3, timeout: 1 });
+    expect(d.jobs.byState).toEqual({ COMPLETED: 47, FAILED: 6, CANCELLED: 6, TIMED_OUT: 6 });
+    expect(d.jobs).toMatchObject({ submitted: 66, retried: 1, lost: 1, unfinished: 1, untracked: 0 });
+    // Every submission ends somewhere: final, lost or still in flight (a retry re-opens a job).
+    const finals = Object.values(d.jobs.byState).reduce((a, b) => a + b, 0);
+    expect(finals + d.jobs.lost + d.jobs.unfinished).toBe(d.jobs.submitted + d.jobs.retried);
+    expect(LatencyHistogram.decode(d.jobs.firstChunk).count).toBe(6);
+    expect(d.dropped).toEqual({ total: 2, byFlow: { async: 1, sync: 1 } });
+    expect(d.webhooks).toEqual({ received: 6, byAnswer: { '200': 5, '500': 1 } });
+    expect(d.series.requests.reduce((a, b) => a + b, 0)).toBe(331);
+    expect(d.series.r429.reduce((a, b) => a + b, 0)).toBe(9);
+  });
+
+  it('counts a job’s final timings once, however often the final state is seen', () => {
+    const m = metricsOf([
+      RUN,
+      ex({ op: 'run', jobId: 'j', sentAt: 0, endAt: 10, body: { id: 'j', status: 'IN_QUEUE' } }),
+      ex({ op: 'status', jobId: 'j', sentAt: 500, endAt: 510, body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 } }),
+      ex({ op: 'status', jobId: 'j', sentAt: 900, endAt: 910, body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 } }),
+    ]);
+    const d = m.toJSON();
+    expect(d.jobs.byState.COMPLETED).toBe(1);
+    expect(LatencyHistogram.decode(d.jobs.delayTime).count).toBe(1);
+    expect(LatencyHistogram.decode(d.jobs.e2e.COMPLETED).percentileMs(50)).toBeCloseTo(510, 0);
+    expect(d.jobs.unfinished).toBe(0);
+  });
+
+  it('counts a 404 on an unfinished job as lost, and a 404 on an unknown job not at all', () => {
+    const d = metricsOf([
+      RUN,
+      ex({ op: 'run', jobId: 'a', sentAt: 0, endAt: 5, body: { id: 'a', status: 'IN_QUEUE' } }),
+      ex({ op: 'status', jobId: 'a', sentAt: 100, endAt: 105, status: 404 }),
+      ex({ op: 'status', jobId: 'zzz', sentAt: 100, endAt: 105, status: 404 }),
+    ]).toJSON();
+    expect(d.jobs.lost).toBe(1);
+  });
+
+  it('merge is order-independent and equals one aggregate over every record', () => {
+    const records = loadFixtureRecords();
+    const run = records[0];
+    if (run?.type !== 'run') throw new Error('fixture starts with its run record');
+    // Split by job (jobs never cross shards), as shards would.
+    const jobOf = (r: JobstormRecord): string | undefined =>
+      r.type === 'exchange' ? (r.jobId ?? (r.body as { id?: string } | undefined)?.id) : r.type === 'webhook' ? r.jobId : undefined;
+    const part = (r: JobstormRecord): number => {
+      const job = jobOf(r);
+      return job ? Number(job.slice(-1)) % 3 : r.type === 'run' ? 0 : r.seq % 3;
+    };
+    const parts = [0, 1, 2].map((k) => metricsOf([run, ...records.filter((r) => r.type !== 'run' && part(r) === k)]));
+    const whole = metricsOf(records).toJSON();
+    const [a, b, c] = parts.map((p) => p.toJSON());
+    if (!a || !b || !c) throw new Error('three parts');
+    const abc = RunMetrics.fromJSON(a).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(c)).toJSON();
+    const cba = RunMetrics.fromJSON(c).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(a)).toJSON();
+    expect(abc).toEqual(whole);
+    expect(cba).toEqual(whole);
+  });
+
+  it('round-trips through JSON unchanged', () => {
+    const d = metricsOf(loadFixtureRecords()).toJSON();
+    const again = RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d).toJSON();
+    expect(again).toEqual(d);
+  });
+
+  it('keeps only jobs in flight: a long run of finished jobs holds no per-job state', () => {
+    const m = new RunMetrics({ maxTrackedJobs: 10 });
+    m.add(RUN);
+    for (let i = 0; i < 1000; i++) {
+      m.add(ex({ op: 'run', jobId: `j${i}`, sentAt: i, endAt: i + 1, body: { id: `j${i}`, status: 'IN_QUEUE' } }));
+      if (i % 2 === 0) m.add(ex({ op: 'status', jobId: `j${i}`, sentAt: i + 2, endAt: i + 3, body: { status: 'COMPLETED' } }));
+    }
+    const d = m.toJSON();
+    expect(d.jobs.byState.COMPLETED).toBe(500);
+    // 500 never polled: at most 10 are followed, the rest are counted as untracked, never dropped silently.
+    expect(d.jobs.unfinished).toBe(10);
+    expect(d.jobs.untracked).toBe(490);
+  });
+
+  it('spreads a request’s time in flight over the wall-clock seconds it spans', () => {
+    const d = metricsOf([{ ...RUN, startedAtMs: 1_000_500 }, ex({ op: 'runsync', sentAt: 0, endAt: 2000 })]).toJSON();
+    expect(d.series.startSec).toBe(1000);
+    expect(d.series.busyUs).toEqual([500_000, 1_000_000, 500_000]);
+    expect(d.series.requests).toEqual([0, 0, 1]);
+  });
+
+  it('refuses records before the run record anchors them to the wall clock', () => {
+    expect(() => new RunMetrics().add(ex({ op: 'run', sentAt: 0, endAt: 1 }))).toThrow(/run record/);
+  });
+});

@@ -1,0 +1,90 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/cli.js';
+import { writeReports } from '../../src/report/report-writer.js';
+import type { Summary } from '../../src/report/summary.js';
+import { readSummary } from '../../src/report/summary-schema.js';
+import { fixtureSummary, shardSummary, withoutRun } from './fixtures/fixture-summary.js';
+
+function io(env: Record<string, string> = {}): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), env, interrupt: new AbortController().signal, isTty: false };
+}
+
+async function shardDirs(strip = false): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
+  const dirs = [join(root, 'shard-1'), join(root, 'shard-2')];
+  const shards: Summary[] = [shardSummary('1/2'), shardSummary('2/2')].map((s) => (strip ? { ...s, thresholds: [] } : s));
+  await Promise.all(shards.map((s, i) => writeReports(s, dirs[i] ?? '', { reporters: ['json'] })));
+  return dirs;
+}
+
+describe('jobstorm report', () => {
+  it('rebuilds every report from summary.json, prints the summary, exits 1 on failed thresholds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
+    await writeReports(fixtureSummary(), dir, { reporters: ['json'] });
+    const step = join(dir, 'step.md');
+    const term = io({ GITHUB_STEP_SUMMARY: step });
+    const code = await runCli(['report', dir], term);
+    expect(code).toBe(1);
+    expect(term.stdout.join('\n')).toContain('thresholds: 3 passed, 6 failed');
+    for (const f of ['summary.md', 'report.html', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(readFileSync(step, 'utf8')).toContain('## jobstorm');
+  });
+
+  it('a missing summary.json is exit 2 naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
+    const term = io();
+    expect(await runCli(['report', dir], term)).toBe(2);
+    expect(term.stderr.join('\n')).toContain(join(dir, 'summary.json'));
+  });
+});
+
+describe('jobstorm merge', () => {
+  it('merges shard folders exactly and exits 1 when re-evaluated thresholds fail', async () => {
+    const dirs = await shardDirs();
+    const out = join(dirs[0] ?? '', '..', 'merged');
+    const term = io();
+    expect(await runCli(['merge', ...dirs, '--out', out], term)).toBe(1);
+    const merged = await readSummary(join(out, 'summary.json'));
+    expect(withoutRun(merged)).toEqual(withoutRun(fixtureSummary()));
+    expect(merged.run.shards).toEqual(['1/2', '2/2']);
+    expect(term.stdout.join('\n')).toContain('merged 2 summaries');
+  });
+
+  it('exits 0 when every threshold (here from repeated --threshold) passes', async () => {
+    const dirs = await shardDirs(true);
+    const out = join(dirs[0] ?? '', '..', 'merged');
+    const term = io();
+    const code = await runCli(['merge', ...dirs, '--out', out, '--threshold', 'count(violations) == 7', '--threshold', 'p99(status{from=sent}) < 100ms'], term);
+    expect(term.stderr).toEqual([]);
+    expect(code).toBe(0);
+    expect((await readSummary(join(out, 'summary.json'))).thresholds.map((t) => t.ok)).toEqual([true, true]);
+  });
+
+  it('a mistyped threshold metric exits 2 with the expression and a suggestion', async () => {
+    const dirs = await shardDirs();
+    const term = io();
+    const code = await runCli(['merge', ...dirs, '--out', join(dirs[0] ?? '', 'x'), '--threshold', 'p99(stauts) < 1s', '--threshold', 'rate(fialed) < 1%'], term);
+    expect(code).toBe(2);
+    const err = term.stderr.join('\n');
+    expect(err).toContain('--threshold: "p99(stauts) < 1s": unknown metric "stauts"; did you mean "status"?');
+    expect(err).toContain('--threshold: "rate(fialed) < 1%": unknown metric "fialed"; did you mean "failed"?');
+  });
+
+  it('bad inputs exit 2 naming every bad file', async () => {
+    const dirs = await shardDirs();
+    const [one = '', two = ''] = dirs;
+    writeFileSync(join(one, 'summary.json'), '{"version":1}');
+    writeFileSync(join(two, 'summary.json'), 'not json');
+    const term = io();
+    expect(await runCli(['merge', one, two, '--out', join(one, 'x')], term)).toBe(2);
+    const err = term.stderr.join('\n');
+    expect(err).toContain(`${join(one, 'summary.json')}: run`);
+    expect(err).toContain(`${join(two, 'summary.json')}: not valid JSON`);
+  });
+});
