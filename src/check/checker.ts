@@ -10,6 +10,7 @@ import { jobIdOf } from './job-id.js';
 import { JobBook, type JobState } from './job-book.js';
 import type { OpenApiRules } from './openapi-rules.js';
 import { curlRepro } from './repro.js';
+import { TargetTime } from './target-time.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
 
 export interface ViolationGroup {
@@ -49,10 +50,12 @@ export class Checker {
   private readonly maxExamples: number;
   private readonly ctx: CheckContext;
   private total = 0;
+  private readonly time: TargetTime;
   private finished = false;
 
   constructor(private readonly run: RunRecord, private readonly options: CheckerOptions = {}) {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
+    this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
     // Hold a final job long enough for its webhook and both retries (2 × 10 s) to arrive.
     this.book = new JobBook(this.tolerances.webhookWaitMs + 25_000);
@@ -60,8 +63,13 @@ export class Checker {
     this.ctx = { run, tolerances: this.tolerances, jobs: this.book, emit: (f) => this.emit(f) };
   }
 
-  add(record: JobstormRecord): void {
-    if (record.type === 'run') return;
+  add(original: JobstormRecord): void {
+    if (original.type === 'run') return;
+    if (original.type === 'clock') {
+      this.time.advance(original);
+      return;
+    }
+    const record = this.time.map(original);
     for (const check of this.checks) check.add?.(record, this.ctx);
     this.applyToBook(record);
     for (const job of this.book.advance(recordTime(record))) this.fold(job);
@@ -70,8 +78,9 @@ export class Checker {
   finish(): CheckResult {
     if (!this.finished) {
       this.finished = true;
-      for (const job of this.book.drain()) this.fold(job);
+      // Checks that judge across jobs look into the book, so they finish before it is emptied.
       for (const check of this.checks) check.finish?.(this.ctx);
+      for (const job of this.book.drain()) this.fold(job);
     }
     return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name) };
   }

@@ -82,6 +82,19 @@ export interface DroppedRecord {
   shard?: string;
 }
 
+/**
+ * The runner moved the emulator's clock (an `advance` step). The checks map record times onto the
+ * target's time with these, so a ttl that expired in one jump is not mistaken for a lost job.
+ */
+export interface ClockRecord {
+  v: typeof RECORD_VERSION;
+  type: 'clock';
+  seq: number;
+  /** When the advance was answered. */
+  at: number;
+  advancedMs: number;
+}
+
 /** First line of a records file: what the run was, and the wall-clock anchor of its times. */
 export interface RunRecord {
   v: typeof RECORD_VERSION;
@@ -97,9 +110,11 @@ export interface RunRecord {
   ownsEndpoint: boolean;
   /** `requestsPerWorker` of the dynamic rate limit, when known. */
   requestsPerWorker?: number;
+  /** The target's clock moves only by `clock` records (the emulator's manual clock). */
+  targetClock?: 'manual';
 }
 
-export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | RunRecord;
+export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | RunRecord;
 
 /** Where a record sits in time, whatever its kind. */
 export function recordTime(r: JobstormRecord): number {
@@ -110,6 +125,8 @@ export function recordTime(r: JobstormRecord): number {
       return r.at;
     case 'dropped':
       return r.intendedAt;
+    case 'clock':
+      return r.at;
     case 'run':
       return 0;
   }

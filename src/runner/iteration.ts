@@ -2,7 +2,7 @@ import type { SubmissionBody } from '../../contracts/queue/schemas.js';
 import type { CallContext, JobResult } from '../client/client-options.js';
 import { sizedSubmission } from '../client/sized-submission.js';
 import { isFinalStatus, type JobStatus } from '../core/job-status.js';
-import type { RequestFacts } from '../core/record.js';
+import { RECORD_VERSION, type RequestFacts } from '../core/record.js';
 import type { DataRow, PollTarget, Step, Submission } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
 import { runProbe } from './probes.js';
@@ -122,6 +122,7 @@ class Iteration {
       case 'advance':
         if (!this.ctx.emulator) throw new Error('an advance step needs the embedded emulator with a manual clock');
         await this.ctx.emulator.advance(step.ms);
+        this.ctx.emit({ v: RECORD_VERSION, type: 'clock', seq: this.ctx.nextSeq(), at: clock.now(), advancedMs: step.ms });
         this.intendedAt = clock.now();
         return true;
       case 'loop':

@@ -20,6 +20,8 @@ export interface Target {
   /** requestsPerWorker of the dynamic rate limit, when known (the emulator's). */
   requestsPerWorker?: number;
   emulator?: EmulatorControl;
+  /** The target's clock moves only when advanced (the emulator's manual clock). */
+  clock?: 'manual' | 'real';
 }
 
 export interface RunOptions {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { JobClient } from '../client/job-client.js';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
@@ -36,6 +37,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const counters = newCounters();
   const stop = new AbortController();
   const abort = new AbortController();
+  // Every sleeping iteration and request listens on these two signals: thousands at once is normal.
+  setMaxListeners(0, stop.signal, abort.signal);
   const lateness = new Lateness();
   let seq = 0;
   const nextSeq = (): number => ++seq;
@@ -61,6 +64,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
   if (shardLabel) run.shard = shardLabel;
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
+  if (o.target.clock === 'manual') run.targetClock = 'manual';
   o.onRecord(run);
 
   const client = new JobClient({

@@ -17,6 +17,7 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
   const startedAtMs = Math.round(epochZeroMs);
   const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: o.scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
+  if (o.target.clock === 'manual') run.targetClock = 'manual';
   o.onRecord(run);
   // The emulator's clock control is a function: it cannot cross into a thread (and advance steps
   // are refused with --workers).

@@ -59,6 +59,7 @@ export async function resolveTarget(opts: {
       apiKey: emulator.apiKey,
       ownsEndpoint: true,
       requestsPerWorker: e.requestsPerWorker,
+      clock: e.clock,
       emulator: {
         advance: async (ms) => {
           await emulator.advance(ms);

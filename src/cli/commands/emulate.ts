@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { parse as parseYaml } from 'yaml';
+import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
+import { ExitCode } from '../../core/exit-code.js';
+import { PROFILES, startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/index.js';
+import type { CliIo, JobstormCommand } from '../command.js';
+
+interface EmulateArgs {
+  host: string;
+  port: number;
+  'api-key'?: string;
+  endpoint?: string[];
+  'workers-min'?: number;
+  'workers-max'?: number;
+  'requests-per-worker'?: number;
+  profile?: string;
+  clock: string;
+  fault?: string[];
+  'stream-shape': string;
+}
+
+/** Option keys of startEmulator → the flag a user typed, so errors name what they can fix. */
+const FLAGS: Record<string, string> = {
+  host: '--host',
+  port: '--port',
+  apiKey: '--api-key',
+  endpoints: '--endpoint',
+  workersMin: '--workers-min',
+  workersMax: '--workers-max',
+  requestsPerWorker: '--requests-per-worker',
+  profile: '--profile',
+  clock: '--clock',
+  faults: '--fault',
+  streamShape: '--stream-shape',
+};
+
+function asFlags(err: ConfigError): ConfigError {
+  return new ConfigError(
+    err.issues.map((i): ConfigIssue => {
+      const key = i.where.split('.')[0] ?? i.where;
+      return { where: FLAGS[key] ?? i.where, message: i.message };
+    }),
+  );
+}
+
+/** A profile name, or a JSON/YAML file holding a profile object. */
+async function loadProfile(value: string): Promise<unknown> {
+  if (Object.hasOwn(PROFILES, value)) return value;
+  let text: string;
+  try {
+    text = await readFile(value, 'utf8');
+  } catch {
+    throw new ConfigError([{ where: '--profile', message: `"${value}" is neither a profile (${Object.keys(PROFILES).join(', ')}) nor a readable file` }]);
+  }
+  try {
+    return parseYaml(text) as unknown;
+  } catch (err) {
+    throw new ConfigError([{ where: '--profile', message: `${value}: not valid JSON or YAML: ${(err as Error).message}` }]);
+  }
+}
+
+async function emulate(args: EmulateArgs, io: CliIo): Promise<ExitCode> {
+  const keyGiven = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+  const given: Record<string, unknown> = {
+    host: args.host,
+    port: args.port,
+    endpoints: args.endpoint,
+    workersMin: args['workers-min'],
+    workersMax: args['workers-max'],
+    requestsPerWorker: args['requests-per-worker'],
+    clock: args.clock,
+    faults: args.fault,
+    streamShape: args['stream-shape'],
+  };
+  if (keyGiven !== undefined && keyGiven !== '') given.apiKey = keyGiven;
+  if (args.profile !== undefined) given.profile = await loadProfile(args.profile);
+  // Unset flags are left out, so the emulator's own defaults apply; its zod schema checks the rest.
+  const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as EmulatorOptions;
+  let handle: EmulatorHandle;
+  try {
+    handle = await startEmulator(options);
+  } catch (err) {
+    if (err instanceof ConfigError) throw asFlags(err);
+    io.err(`jobstorm emulate: cannot listen on ${args.host}:${String(args.port)}: ${(err as Error).message}`);
+    return ExitCode.Aborted;
+  }
+  // The first line is the base URL, for scripts: `URL=$(jobstorm emulate | head -1)`.
+  io.out(handle.url);
+  if (keyGiven === undefined || keyGiven === '') io.out(`api key: ${handle.apiKey} (set JOBSTORM_API_KEY or --api-key to choose one)`);
+  io.out(`management: ${handle.managementUrl}`);
+  io.out(`admin: ${handle.adminUrl}/ (same key)`);
+  if (args.fault && args.fault.length > 0) io.out(`faults: ${args.fault.join(', ')}`);
+  io.out('serving; Ctrl-C stops');
+  await new Promise<void>((resolve) => {
+    if (io.interrupt.aborted) resolve();
+    else io.interrupt.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await handle.close();
+  io.err('jobstorm emulate: stopped');
+  return ExitCode.Ok;
+}
+
+export const emulateCommand: JobstormCommand<EmulateArgs> = {
+  command: 'emulate',
+  describe: 'Serve the emulated API on loopback',
+  builder: (y: Argv) =>
+    y
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'address to listen on' })
+      .option('port', { type: 'number', default: 8787, describe: 'port (0 picks a free one)' })
+      .option('api-key', { type: 'string', describe: 'the key clients must send (default: $JOBSTORM_API_KEY, else a fixed local key)' })
+      .option('endpoint', { type: 'string', array: true, describe: 'endpoint id to serve (repeatable; the first is printed)' })
+      .option('workers-min', { type: 'number', describe: 'warm workers per endpoint' })
+      .option('workers-max', { type: 'number', describe: 'most workers per endpoint' })
+      .option('requests-per-worker', { type: 'number', describe: 'dynamic rate limit: running workers x this' })
+      .option('profile', { type: 'string', describe: `handler profile: ${Object.keys(PROFILES).join(', ')}, or a JSON/YAML file` })
+      .option('clock', { type: 'string', choices: ['real', 'manual'], default: 'real', describe: 'manual: time moves only through POST /_emulator/clock/advance' })
+      .option('fault', { type: 'string', array: true, describe: 'switch a fault on (repeatable; server-errors=0.2 sets the fraction)' })
+      .option('stream-shape', { type: 'string', choices: ['envelope', 'array'], default: 'envelope', describe: '/stream body: {status, stream:[...]} or a bare array' })
+      .example('$0 emulate --port 0', 'serve on a free port')
+      .example('$0 emulate --fault cancel-ignored --clock manual', 'a broken twin to prove a check'),
+  run: emulate,
+};
