@@ -1,4 +1,5 @@
 import { registered, type RegisteredCommand } from './command.js';
+import { checkCommand } from './commands/check.js';
 import { contractCommand } from './commands/contract.js';
 import { emulateCommand } from './commands/emulate.js';
 import { mergeCommand } from './commands/merge.js';
@@ -10,7 +11,7 @@ import { runCommand } from './commands/run.js';
 export const COMMANDS: RegisteredCommand[] = [
   registered(runCommand),
   registered(emulateCommand),
-  registered(notBuilt('check <records>', 'Check a saved records.ndjson against the contract', 'Contract checker')),
+  registered(checkCommand),
   registered(reportCommand),
   registered(mergeCommand),
   registered(notBuilt('capacity <scenario>', 'Find the highest sustainable arrival rate within an SLO', 'Capacity reports')),

@@ -83,7 +83,7 @@ class Iteration {
         return this.stream(step.intervalMs, step.timeoutMs);
       case 'cancel': {
         if (this.jobId === undefined) return false;
-        if (step.when !== undefined) await this.poll(step.when, 100, 1, 100, 60_000);
+        if (step.when !== undefined && !(await this.poll(step.when, 100, 1, 100, 60_000))) return false;
         else if (step.afterMs !== undefined) {
           const due = (this.submittedAt ?? clock.now()) + step.afterMs;
           if (!(await this.sleepUntil(due))) return false;
@@ -159,14 +159,16 @@ class Iteration {
     const { client, clock } = this.ctx;
     const deadline = clock.now() + timeoutMs;
     let interval = intervalMs;
-    // The submit's own answer may already be enough (a runsync that completed).
-    while (!reached(this.status, until)) {
-      if (clock.now() >= deadline) return false;
+    // Always look at least once: a cancel's or runsync's own answer is not an observation of
+    // what the job did next, and the checks need that observation.
+    for (let first = true; first || !reached(this.status, until); first = false) {
+      if (!first && clock.now() >= deadline) return false;
       const r = await client.status(this.jobId, {}, this.call('poll'));
       if (r.status === 404) return false;
       this.see(r);
       if (reached(this.status, until)) break;
-      this.intendedAt += interval;
+      // Like a real client: the next poll is an interval after this answer, never a catch-up burst.
+      this.intendedAt = clock.now() + interval;
       if (!(await this.sleepUntil(this.intendedAt))) return false;
       interval = Math.min(maxIntervalMs, interval * backoff);
     }
@@ -190,7 +192,7 @@ class Iteration {
         if (Array.isArray(r.body) && !isFinalStatus(this.status)) this.see(await client.status(this.jobId, {}, this.call('stream-status')));
         if (isFinalStatus(this.status)) break;
       }
-      this.intendedAt += intervalMs;
+      this.intendedAt = clock.now() + intervalMs;
       if (!(await this.sleepUntil(this.intendedAt))) return false;
     }
     this.intendedAt = clock.now();
@@ -198,6 +200,7 @@ class Iteration {
   }
 
   private async sleepUntil(at: number): Promise<boolean> {
+    if (this.ctx.stop.aborted) return false;
     const wait = at - this.ctx.clock.now();
     if (wait <= 0) return true;
     try {

@@ -44,7 +44,8 @@ export const transitionCheck: Check = {
     if (isJobStatus(status)) next.push({ kind: 'status', status });
     if (next.length === 0) return;
     const verdict = judgeObservedSequence([...job.observations, ...next]);
-    if (verdict.ok) return;
+    // A fault earlier in the sequence was reported when it was new; the job's later steps follow from it.
+    if (verdict.ok || verdict.index < job.observations.length) return;
     let checkId: string = `transition.${verdict.fault}`;
     if (verdict.fault === 'retry-not-allowed') checkId = 'lifecycle.retry-not-allowed';
     if (verdict.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled) checkId = 'transition.cancel-overridden';
