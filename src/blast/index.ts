@@ -1,0 +1,2 @@
+export * from './blast.js';
+export * from './blast-options.js';

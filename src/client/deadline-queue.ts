@@ -1,0 +1,145 @@
+import { errors } from 'undici';
+
+/** Why our own deadline aborted an exchange; classified as kind `timeout`. */
+export class DeadlineError extends Error {
+  readonly code = 'JOBSTORM_DEADLINE';
+
+  constructor(timeoutMs: number) {
+    super(`request did not finish within ${String(timeoutMs)} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+type AbortListener = () => void;
+
+/**
+ * One exchange in flight: when it expires, who may abort it, and the abort signal undici watches.
+ * It is that signal itself: undici's request() reads only `aborted`, `reason` and one 'abort'
+ * listener (lib/core/util.js addAbortListener), and an AbortController plus its EventTarget cost
+ * about a tenth of the client's CPU per request.
+ */
+export class Deadline {
+  done = false;
+  aborted = false;
+  reason: Error | undefined = undefined;
+  private listener: AbortListener | null = null;
+  /** Only if someone ever adds a second listener; undici adds one. */
+  private more: AbortListener[] | null = null;
+
+  constructor(
+    readonly at: number,
+    readonly parent: AbortSignal | undefined,
+  ) {}
+
+  addEventListener(_type: 'abort', listener: AbortListener): void {
+    if (this.listener === null) this.listener = listener;
+    else (this.more ??= []).push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: AbortListener): void {
+    if (this.listener === listener) this.listener = null;
+    else if (this.more) this.more = this.more.filter((l) => l !== listener);
+  }
+
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const first = this.listener;
+    const more = this.more;
+    this.listener = null;
+    this.more = null;
+    first?.();
+    if (more) for (const l of more) l();
+  }
+
+  /** For undici's `signal` option, which is typed as AbortSignal but duck-typed at run time. */
+  get signal(): AbortSignal {
+    return this as unknown as AbortSignal;
+  }
+}
+
+/**
+ * The whole-exchange timeout and the caller's abort, for every request of a client, with one
+ * timer instead of one per request. With a fixed timeout, deadlines expire in the order requests
+ * start, so a FIFO swept from its head suffices. A caller's signal gets one listener for all the
+ * requests it covers (a run-wide signal would otherwise collect thousands of listeners).
+ */
+export class DeadlineQueue {
+  private items: Deadline[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly watched = new WeakSet<AbortSignal>();
+  private readonly tickMs: number;
+
+  constructor(private readonly timeoutMs: number) {
+    // A tenth of the timeout keeps the overshoot small without waking often.
+    this.tickMs = Math.min(250, Math.max(5, Math.floor(timeoutMs / 10)));
+  }
+
+  start(parent: AbortSignal | undefined): Deadline {
+    const d = new Deadline(performance.now() + this.timeoutMs, parent);
+    if (parent) {
+      if (parent.aborted) d.abort(abortError(parent));
+      else if (!this.watched.has(parent)) this.watch(parent);
+    }
+    this.items.push(d);
+    this.timer ??= setTimeout(this.sweep, this.tickMs).unref();
+    return d;
+  }
+
+  finish(d: Deadline): void {
+    d.done = true;
+  }
+
+  /** Stops the timer; exchanges still in flight keep their signals. */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private watch(parent: AbortSignal): void {
+    this.watched.add(parent);
+    parent.addEventListener(
+      'abort',
+      () => {
+        const reason = abortError(parent);
+        for (let i = this.head; i < this.items.length; i++) {
+          const d = this.items[i];
+          if (d && !d.done && d.parent === parent) d.abort(reason);
+        }
+      },
+      { once: true },
+    );
+  }
+
+  private readonly sweep = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    const items = this.items;
+    while (this.head < items.length) {
+      const d = items[this.head];
+      if (d && !d.done) {
+        if (d.at > now) break;
+        d.done = true;
+        d.abort(new DeadlineError(this.timeoutMs));
+      }
+      this.head++;
+    }
+    if (this.head === items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > items.length) {
+      this.items = items.slice(this.head);
+      this.head = 0;
+    }
+    if (this.head < this.items.length) this.timer = setTimeout(this.sweep, this.tickMs).unref();
+  };
+}
+
+/** The caller's abort as undici's own error, so records say `aborted` / UND_ERR_ABORTED. */
+function abortError(parent: AbortSignal): Error {
+  const reason: unknown = parent.reason;
+  const detail = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted by caller';
+  return new errors.RequestAbortedError(`Request aborted: ${detail}`);
+}

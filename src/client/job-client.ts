@@ -1,0 +1,240 @@
+import type { EndpointCreateInput } from '../../contracts/management/schemas.js';
+import { MANAGEMENT_OPERATION_CONTRACTS } from '../../contracts/management/operations.js';
+import { operationPath } from '../../contracts/queue/operations.js';
+import type { SubmissionBody } from '../../contracts/queue/schemas.js';
+import { isJobStatus } from '../core/job-status.js';
+import type { Operation, QueueOperation } from '../core/operation.js';
+import type { RequestFacts } from '../core/record.js';
+import { AuthHeaders } from './auth-headers.js';
+import type { AuthForm, AuthMode, CallContext, ClientResult, JobClientOptions, JobResult } from './client-options.js';
+import { assertSubmissionKeys, submissionFacts } from './submission-facts.js';
+import { Transport, type Outgoing, type Target } from './transport.js';
+
+/** A submission as an object (serialized once here) or as bytes already serialized by the caller. */
+export type Submission = SubmissionBody | string | Uint8Array;
+
+/** A hand-made request for probes: malformed JSON, oversize bodies, missing or wrong keys. */
+export interface RawRequest {
+  op: Operation;
+  method: Outgoing['method'];
+  /** Relative to the queue base (or the management base with `management: true`), query included. */
+  path: string;
+  body?: string | Uint8Array;
+  /** Added to (and overriding) the client's own headers. */
+  headers?: Record<string, string>;
+  /** Defaults to the client's form. */
+  auth?: AuthMode;
+  management?: boolean;
+  jobId?: string;
+}
+
+const NO_CONTEXT: CallContext = Object.freeze({});
+
+/**
+ * One typed method per operation of SPEC "Queue-based endpoint operations" and the two management
+ * calls. Every call resolves (never rejects for a failed request) and emits its record(s).
+ */
+export class JobClient {
+  private readonly transport: Transport;
+  private readonly headers: AuthHeaders;
+  private readonly queue: Target;
+  private readonly management: Target | undefined;
+  private readonly form: AuthForm;
+  /** Shared, frozen facts for the common case, so plain calls allocate none. */
+  private readonly facts: Readonly<Record<AuthMode, RequestFacts>>;
+
+  constructor(o: JobClientOptions) {
+    if (!(o.connections >= 1)) throw new RangeError('connections must be at least 1');
+    if (!(o.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
+    if (o.retry429 && !(o.retry429.attempts >= 1)) throw new RangeError('retry429.attempts must be at least 1');
+    let seq = 0;
+    this.transport = new Transport({
+      clock: o.clock,
+      connections: o.connections,
+      timeoutMs: o.timeoutMs,
+      retry429: o.retry429,
+      onRecord: o.onRecord,
+      shard: o.shard,
+      nextSeq: o.nextSeq ?? (() => ++seq),
+      secret: o.apiKey,
+    });
+    this.headers = new AuthHeaders(o.apiKey, o.auth);
+    this.form = o.auth;
+    this.queue = this.transport.target(o.baseUrl);
+    this.management = o.managementUrl === undefined ? undefined : this.transport.target(o.managementUrl);
+    this.facts = Object.freeze({
+      bearer: Object.freeze({ auth: 'bearer' }),
+      bare: Object.freeze({ auth: 'bare' }),
+      missing: Object.freeze({ auth: 'missing' }),
+      wrong: Object.freeze({ auth: 'wrong' }),
+    });
+  }
+
+  /** POST /run. */
+  run(body: Submission, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    return this.submit('run', '/run', body, undefined, ctx);
+  }
+
+  /** POST /runsync?wait=. */
+  runsync(body: Submission, opts: { wait?: number } = {}, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    const path = opts.wait === undefined ? '/runsync' : `/runsync?wait=${String(opts.wait)}`;
+    return this.submit('runsync', path, body, opts.wait === undefined ? undefined : { wait: opts.wait }, ctx);
+  }
+
+  /** GET /status/<id>?ttl=. */
+  status(jobId: string, opts: { ttl?: number } = {}, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    const base = operationPath('status', jobId);
+    if (opts.ttl === undefined) return this.jobCall('status', 'GET', base, jobId, ctx);
+    return this.jobCall('status', 'GET', `${base}?ttl=${String(opts.ttl)}`, jobId, ctx, { statusTtl: opts.ttl });
+  }
+
+  /** GET /status-sync/<id>?wait= (what the official js client calls after an unfinished /runsync). */
+  statusSync(jobId: string, opts: { wait?: number } = {}, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    const base = operationPath('status-sync', jobId);
+    if (opts.wait === undefined) return this.jobCall('status-sync', 'GET', base, jobId, ctx);
+    return this.jobCall('status-sync', 'GET', `${base}?wait=${String(opts.wait)}`, jobId, ctx, { wait: opts.wait });
+  }
+
+  /** GET /stream/<id>: the body is either stream shape (envelope or bare array). */
+  stream(jobId: string, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    return this.jobCall('stream', 'GET', operationPath('stream', jobId), jobId, ctx);
+  }
+
+  /** POST /cancel/<id>. */
+  cancel(jobId: string, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    return this.jobCall('cancel', 'POST', operationPath('cancel', jobId), jobId, ctx);
+  }
+
+  /** POST /retry/<id>. */
+  retry(jobId: string, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
+    return this.jobCall('retry', 'POST', operationPath('retry', jobId), jobId, ctx);
+  }
+
+  /** POST /purge-queue. */
+  purgeQueue(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    return this.transport.send(this.outgoing('purge-queue', 'POST', '/purge-queue', null, 0, undefined, this.form, ctx), ctx);
+  }
+
+  /** GET /health. */
+  health(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    return this.transport.send(this.outgoing('health', 'GET', '/health', null, 0, undefined, this.form, ctx), ctx);
+  }
+
+  /** POST {base_url}/v1/pods/<podId>/start (management API: bearer form always). */
+  startPod(podId: string, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const path = MANAGEMENT_OPERATION_CONTRACTS.StartPod.path.replace(':podId', encodeURIComponent(podId));
+    const x = this.outgoing('StartPod', 'POST', path, null, 0, undefined, 'bearer', ctx);
+    x.target = this.managementTarget();
+    return this.transport.send(x, ctx);
+  }
+
+  /** POST {base_url}/v1/endpoints. */
+  createEndpoint(body: EndpointCreateInput, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const json = JSON.stringify(body);
+    const path = MANAGEMENT_OPERATION_CONTRACTS.CreateEndpoint.path;
+    const x = this.outgoing('CreateEndpoint', 'POST', path, json, Buffer.byteLength(json), undefined, 'bearer', ctx);
+    x.target = this.managementTarget();
+    return this.transport.send(x, ctx);
+  }
+
+  /** Any request, as given: for probes the typed methods refuse to build. */
+  send(raw: RawRequest, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const mode = raw.auth ?? this.form;
+    const body = raw.body ?? null;
+    const reqBytes = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const x = this.outgoing(raw.op, raw.method, raw.path, body, reqBytes, raw.jobId, mode, ctx);
+    if (raw.headers) x.headers = { ...x.headers, ...raw.headers };
+    if (raw.management) x.target = this.managementTarget();
+    return this.transport.send(x, ctx);
+  }
+
+  /** Waits for requests in flight, then closes every connection. */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** Closes every connection now; requests in flight end as records with an error. */
+  destroy(): Promise<void> {
+    return this.transport.destroy();
+  }
+
+  private async submit(
+    op: 'run' | 'runsync',
+    path: string,
+    body: Submission,
+    extra: RequestFacts | undefined,
+    ctx: CallContext,
+  ): Promise<JobResult> {
+    let bytes: string | Uint8Array;
+    let facts = this.facts[this.form];
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      bytes = body;
+    } else {
+      assertSubmissionKeys(body);
+      facts = submissionFacts(facts, body);
+      bytes = JSON.stringify(body);
+    }
+    const reqBytes = typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.byteLength;
+    const x = this.outgoing(op, 'POST', path, bytes, reqBytes, undefined, this.form, ctx, extra, facts);
+    return withJob(await this.transport.send(x, ctx));
+  }
+
+  private async jobCall(
+    op: QueueOperation,
+    method: 'GET' | 'POST',
+    path: string,
+    jobId: string,
+    ctx: CallContext,
+    extra?: RequestFacts,
+  ): Promise<JobResult> {
+    const x = this.outgoing(op, method, path, null, 0, jobId, this.form, ctx, extra);
+    return withJob(await this.transport.send(x, ctx));
+  }
+
+  private outgoing(
+    op: Operation,
+    method: Outgoing['method'],
+    path: string,
+    body: string | Uint8Array | null,
+    reqBytes: number,
+    jobId: string | undefined,
+    mode: AuthMode,
+    ctx: CallContext,
+    extra?: RequestFacts,
+    facts: RequestFacts = this.facts[mode],
+  ): Outgoing {
+    let f = facts;
+    if (extra || ctx.req) f = { ...facts, ...extra, ...ctx.req };
+    return {
+      op,
+      method,
+      target: this.queue,
+      path,
+      headers: this.headers.get(mode, body !== null),
+      body,
+      reqBytes,
+      jobId,
+      facts: f,
+    };
+  }
+
+  private managementTarget(): Target {
+    if (!this.management) throw new TypeError('this client has no managementUrl; management calls need one');
+    return this.management;
+  }
+}
+
+function withJob(result: ClientResult): JobResult {
+  const b = result.body;
+  const out: JobResult = result;
+  out.jobId = result.record.jobId;
+  if (typeof b === 'object' && b !== null && isJobStatus((b as { status?: unknown }).status)) {
+    out.jobStatus = (b as { status: JobResult['jobStatus'] }).status;
+  }
+  return out;
+}
+
+/** Builds a client; see JobClientOptions. */
+export function createJobClient(options: JobClientOptions): JobClient {
+  return new JobClient(options);
+}

@@ -1,0 +1,208 @@
+import { Pool } from 'undici';
+import type { Clock } from '../core/clock.js';
+import type { Operation } from '../core/operation.js';
+import { RECORD_VERSION, type ExchangeRecord, type RequestFacts } from '../core/record.js';
+import { toRequestError, type RequestError } from '../core/request-error.js';
+import { trimBody } from '../core/trim-body.js';
+import { backoffDelay } from './backoff.js';
+import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
+import { DeadlineQueue } from './deadline-queue.js';
+
+/** A base URL split into the pool that serves its origin and the path prefix of every request. */
+export interface Target {
+  pool: Pool;
+  basePath: string;
+}
+
+/** One request, prepared once and sent again unchanged by each 429 retry. */
+export interface Outgoing {
+  op: Operation;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  target: Target;
+  /** Path and query relative to the target base: what the record shows. */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body: string | Uint8Array | null;
+  reqBytes: number;
+  jobId: string | undefined;
+  facts: RequestFacts;
+}
+
+export interface TransportOptions {
+  clock: Clock;
+  connections: number;
+  timeoutMs: number;
+  retry429: RetryPolicy | undefined;
+  onRecord: (record: ExchangeRecord) => void;
+  shard: string | undefined;
+  nextSeq: () => number;
+  /** Scrubbed from error messages, in case a transport error ever quotes a header. */
+  secret: string;
+}
+
+const NO_CONTEXT: CallContext = Object.freeze({});
+
+/**
+ * Sends prepared requests over keep-alive undici pools (one per origin) and turns every exchange,
+ * answered or not, into an ExchangeRecord. Nothing here throws for a failed request: refusals,
+ * resets, timeouts, aborts and bad JSON are data (DESIGN rule 5).
+ */
+export class Transport {
+  private readonly pools = new Map<string, Pool>();
+  private readonly deadlines: DeadlineQueue;
+
+  constructor(private readonly o: TransportOptions) {
+    this.deadlines = new DeadlineQueue(o.timeoutMs);
+  }
+
+  /** The pool and base path for a base URL; throws for a URL we must not use (config error). */
+  target(baseUrl: string): Target {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported URL scheme in ${url.origin}`);
+    if (url.username || url.password) throw new TypeError('base URL must not carry credentials; pass the API key instead');
+    if (url.search || url.hash) throw new TypeError(`base URL must not carry a query or fragment: ${url.origin}${url.pathname}`);
+    let pool = this.pools.get(url.origin);
+    if (!pool) {
+      const t = this.o.timeoutMs;
+      pool = new Pool(url.origin, {
+        connections: this.o.connections,
+        pipelining: 1,
+        connectTimeout: t,
+        headersTimeout: t,
+        bodyTimeout: t,
+      });
+      this.pools.set(url.origin, pool);
+    }
+    return { pool, basePath: url.pathname.replace(/\/+$/, '') };
+  }
+
+  /** Sends, retrying 429s as the policy allows; resolves with the last attempt. */
+  send(x: Outgoing, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const retry = this.o.retry429;
+    if (!retry || retry.attempts <= 1) return this.exchange(x, ctx, 1, ctx.intendedAt);
+    return this.sendRetrying(x, ctx, retry);
+  }
+
+  /** Lets requests in flight finish (their deadlines still apply), then closes the pools. */
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    this.deadlines.close();
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.destroy()));
+    this.deadlines.close();
+  }
+
+  private async sendRetrying(x: Outgoing, ctx: CallContext, retry: RetryPolicy): Promise<ClientResult> {
+    let result = await this.exchange(x, ctx, 1, ctx.intendedAt);
+    for (let attempt = 2; result.status === 429 && attempt <= retry.attempts; attempt++) {
+      const delay = backoffDelay(retry, attempt - 1, result.record.retryAfter);
+      // The retry is due when the backoff ends: latency from intended includes the wait.
+      const due = this.o.clock.now() + delay;
+      try {
+        await this.o.clock.sleep(delay, ctx.signal);
+      } catch {
+        return result;
+      }
+      result = await this.exchange(x, ctx, attempt, due);
+    }
+    return result;
+  }
+
+  private async exchange(
+    x: Outgoing,
+    ctx: CallContext,
+    attempt: number,
+    intendedAt: number | undefined,
+  ): Promise<ClientResult> {
+    const clock = this.o.clock;
+    const deadline = this.deadlines.start(ctx.signal);
+    const sentAt = clock.now();
+    let status: number | undefined;
+    let firstByteAt: number | undefined;
+    let retryAfter: string | undefined;
+    let declaredBytes: string | undefined;
+    let text = '';
+    let error: RequestError | undefined;
+    try {
+      const res = await x.target.pool.request({
+        method: x.method,
+        path: x.target.basePath + x.path,
+        headers: x.headers,
+        body: x.body,
+        signal: deadline.signal,
+      });
+      firstByteAt = clock.now();
+      status = res.statusCode;
+      const h = res.headers;
+      retryAfter = firstHeader(h['retry-after']);
+      declaredBytes = firstHeader(h['content-length']);
+      text = await res.body.text();
+    } catch (err) {
+      error = this.describe(err);
+    }
+    this.deadlines.finish(deadline);
+    const endAt = clock.now();
+
+    let body: unknown;
+    // A server may echo the Authorization header back (401 pages do); records leave the machine.
+    if (this.o.secret.length > 0 && text.includes(this.o.secret)) text = text.split(this.o.secret).join('[key]');
+    if (text.length > 0) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+        // A 2xx promised JSON; an error page that is not JSON is evidence, not a failure.
+        if (error === undefined && status !== undefined && status >= 200 && status < 300) {
+          error = { kind: 'bad-json', message: `response body is not JSON (${String(text.length)} chars)` };
+        }
+      }
+    }
+    const resBytes = declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : Buffer.byteLength(text);
+    const record: ExchangeRecord = {
+      v: RECORD_VERSION,
+      type: 'exchange',
+      seq: this.o.nextSeq(),
+      op: x.op,
+      method: x.method,
+      path: x.path,
+      intendedAt: intendedAt ?? sentAt,
+      sentAt,
+      firstByteAt,
+      endAt,
+      status,
+      error,
+      jobId: ctx.jobId ?? x.jobId ?? idOf(body),
+      flow: ctx.flow,
+      step: ctx.step,
+      shard: ctx.shard ?? this.o.shard,
+      attempt,
+      reqBytes: x.reqBytes,
+      resBytes,
+      // Short texts cannot hold a string worth cutting; skip the copy on the hot path.
+      body: text.length > 256 ? trimBody(body) : body,
+      retryAfter,
+      req: x.facts,
+    };
+    this.o.onRecord(record);
+    return { record, status, body, error };
+  }
+
+  private describe(err: unknown): RequestError {
+    const e = toRequestError(err);
+    const secret = this.o.secret;
+    if (secret.length > 0 && e.message?.includes(secret)) e.message = e.message.split(secret).join('[key]');
+    return e;
+  }
+}
+
+function firstHeader(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function idOf(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
