@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { Checker } from '../../src/check/checker.js';
+import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
+import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
+
+function check(records: JobstormRecord[], run: RunRecord = runRecord()): Map<string, number> {
+  const c = new Checker(run);
+  for (const r of sortByEnd(records)) c.add(r);
+  return new Map(c.finish().violations.map((g) => [g.id, g.count]));
+}
+
+const done = (id: string, extra: Record<string, unknown> = {}) => job(id, 'COMPLETED', { delayTime: 10, executionTime: 20, output: {}, ...extra });
+
+describe('transition checks on saved records', () => {
+  it('legal races are silent: skipped states, cancel racing completion, retry after FAILED', () => {
+    const v = check([
+      ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 100, 200, done('a'), { jobId: 'a' }),
+      ex('run', 0, 200, job('b', 'IN_QUEUE'), { jobId: 'b' }),
+      ex('status', 50, 200, job('b', 'IN_PROGRESS'), { jobId: 'b' }),
+      ex('cancel', 60, 200, done('b'), { jobId: 'b' }),
+      ex('status', 90, 200, done('b'), { jobId: 'b' }),
+      ex('run', 0, 200, job('c', 'IN_QUEUE'), { jobId: 'c' }),
+      ex('status', 100, 200, job('c', 'FAILED', { error: 'boom' }), { jobId: 'c' }),
+      ex('retry', 200, 200, job('c', 'IN_QUEUE'), { jobId: 'c' }),
+      ex('status', 300, 200, done('c'), { jobId: 'c' }),
+    ]);
+    expect([...v.keys()]).toEqual([]);
+  });
+
+  it('fires once per job for a step back, and names the job', () => {
+    const c = new Checker(runRecord());
+    for (const r of [
+      ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 100, 200, job('a', 'IN_PROGRESS'), { jobId: 'a' }),
+      ex('status', 200, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 300, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+    ]) c.add(r);
+    const [group] = c.finish().violations;
+    expect(group?.id).toBe('transition.backwards');
+    expect(group?.count).toBe(1);
+    expect(group?.examples[0]?.jobId).toBe('a');
+    expect(group?.examples[0]?.evidence.timeline?.map((t) => t.status)).toEqual(['IN_QUEUE', 'IN_PROGRESS', 'IN_QUEUE']);
+    expect(group?.examples[0]?.repro).toContain('$JOBSTORM_API_KEY');
+  });
+});
+
+describe('lifecycle checks on saved records', () => {
+  it('a 404 right after submission is a lost job; one after ttl is not', () => {
+    expect(check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }), ex('status', 5000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBe(1);
+    expect(check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { ttl: 10_000 } }), ex('status', 20_000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBeUndefined();
+  });
+
+  it('a job served well after its ttl', () => {
+    const v = check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { ttl: 10_000 } }), ex('status', 30_000, 200, job('a', 'IN_PROGRESS'), { jobId: 'a' })]);
+    expect(v.get('lifecycle.ttl-ignored')).toBe(1);
+  });
+
+  it('TIMED_OUT before executionTimeout, and a run past it that did not time out', () => {
+    const early = check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { executionTimeout: 10_000 } }), ex('status', 3000, 200, job('a', 'TIMED_OUT', { executionTime: 2500, delayTime: 1 }), { jobId: 'a' })]);
+    expect(early.get('lifecycle.timeout-early')).toBe(1);
+    const late = check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { executionTimeout: 5000 } }), ex('status', 20_000, 200, done('a', { executionTime: 19_000 }), { jobId: 'a' })]);
+    expect(late.get('lifecycle.timeout-ignored')).toBe(1);
+  });
+
+  it('/runsync that answers long after its wait', () => {
+    const v = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, req: { wait: 2000 } })]);
+    expect(v.get('lifecycle.runsync-wait-exceeded')).toBe(1);
+  });
+});
+
+describe('rate-limit checks on saved records', () => {
+  const burst = (n: number, spanMs: number, status = 200) => Array.from({ length: n }, (_, i) => ex('cancel', (i * spanMs) / n, status, job(`j${String(i)}`, 'CANCELLED'), { took: 1 }));
+
+  it('a 429 with the window far from full is early; one at the limit is not', () => {
+    const early = check([...burst(30, 5000), ex('cancel', 5000, 429, { error: 'slow down' }, { retryAfter: '3', took: 1 })]);
+    expect(early.get('ratelimit.early')).toBe(1);
+    const fair = check([...burst(100, 5000), ex('cancel', 5000, 429, { error: 'slow down' }, { retryAfter: '3', took: 1 })]);
+    expect(fair.get('ratelimit.early')).toBeUndefined();
+  });
+
+  it('accepting far beyond 100 cancels per 10 s is not enforcing the limit', () => {
+    expect(check(burst(200, 5000)).get('ratelimit.not-enforced')).toBe(1);
+    expect(check(burst(100, 5000)).get('ratelimit.not-enforced')).toBeUndefined();
+  });
+
+  it('a 429 without Retry-After, or with one longer than any window', () => {
+    expect(check([ex('cancel', 0, 429, { error: 'x' }, { took: 1 })]).get('ratelimit.retry-after')).toBe(1);
+    expect(check([ex('cancel', 0, 429, { error: 'x' }, { took: 1, retryAfter: '120' })]).get('ratelimit.retry-after')).toBe(1);
+    expect(check([ex('cancel', 0, 429, { error: 'x' }, { took: 1, retryAfter: 'soon' })]).get('ratelimit.retry-after')).toBe(1);
+  });
+});
+
+describe('webhook checks on saved records', () => {
+  const submit = ex('run', 0, 200, job('w', 'IN_QUEUE'), { jobId: 'w', req: { webhook: 'http://127.0.0.1:1/webhook' } });
+  const final = ex('status', 1000, 200, done('w'), { jobId: 'w' });
+  const later = ex('health', 120_000, 200, { jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } });
+
+  it('three attempts 10 s apart after 500s are right; a missing one is not', () => {
+    const body = done('w');
+    expect([...check([submit, final, webhook(1100, 'w', 500, body), webhook(11_100, 'w', 500, body), webhook(21_100, 'w', 500, body), later]).keys()]).toEqual([]);
+    expect(check([submit, final, later]).get('webhook.missing')).toBe(1);
+    expect(check([submit, final, webhook(1100, 'w', 500, body), later]).get('webhook.retry-count')).toBe(1);
+    expect(check([submit, final, webhook(1100, 'w', 500, body), webhook(2100, 'w', 500, body), webhook(3100, 'w', 500, body), later]).get('webhook.retry-spacing')).toBe(1);
+    expect(check([submit, final, webhook(1100, 'w', 200, body), webhook(1200, 'w', 200, body), later]).get('webhook.duplicate')).toBe(1);
+    expect(check([submit, final, webhook(1100, 'w', 200, job('w', 'FAILED', { error: 'x' })), later]).get('webhook.status-mismatch')).toBe(1);
+  });
+});
+
+describe('offline and live agree', () => {
+  it('the same stream in the same order gives identical violations', () => {
+    const records = sortByEnd([
+      ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 100, 200, done('a'), { jobId: 'a' }),
+      ex('status', 200, 200, job('a', 'IN_PROGRESS'), { jobId: 'a' }),
+      ex('status', 300, 404, { error: 'gone' }, { jobId: 'a' }),
+      ex('health', 400, 200, { jobs: { completed: -1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } }),
+    ]);
+    const a = new Checker(runRecord());
+    const b = new Checker(runRecord());
+    for (const r of records) a.add(r);
+    for (const r of JSON.parse(JSON.stringify(records)) as JobstormRecord[]) b.add(r);
+    expect(b.finish()).toEqual(a.finish());
+    expect(a.finish().total).toBeGreaterThan(0);
+  });
+});
