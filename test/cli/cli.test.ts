@@ -93,3 +93,15 @@ describe('the installed bin', () => {
     expect((err as { code?: number }).code).toBe(2);
   });
 });
+
+describe('jobstorm contract export --json-schema', () => {
+  it('writes the JSON Schema of scenario files, which names every step', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobstorm-contract-'));
+    const file = join(dir, 'scenario.schema.json');
+    const io = captureIo();
+    expect(await runCli(['contract', 'export', '--json-schema', file], io)).toBe(ExitCode.Ok);
+    const schema = JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
+    for (const step of ['run', 'runsync', 'poll', 'stream', 'cancel', 'retry', 'purge', 'health', 'advance', 'loop', 'probe']) expect(schema).toContain(`"${step}"`);
+    expect(schema).toContain('"phases"');
+  });
+});

@@ -3,6 +3,7 @@ import type { Argv } from 'yargs';
 import { buildOpenApiDocument } from '../../../contracts/openapi.js';
 import { lintOpenApi } from '../../../contracts/openapi-lint.js';
 import { ExitCode } from '../../core/exit-code.js';
+import { scenarioJsonSchema } from '../../scenario/json-schema.js';
 import { JOBSTORM_VERSION } from '../../version.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 
@@ -24,8 +25,8 @@ async function exportDocs(args: ContractArgs, io: CliIo): Promise<ExitCode> {
     io.out(`wrote OpenAPI 3.1 document to ${args.openapi}`);
   }
   if (args['json-schema']) {
-    io.err('jobstorm contract export --json-schema: scenario files are not built yet (issue "Load engine"); nothing written.');
-    return ExitCode.Usage;
+    await writeFile(args['json-schema'], `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`);
+    io.out(`wrote the JSON Schema of scenario files to ${args['json-schema']}`);
   }
   return ExitCode.Ok;
 }
