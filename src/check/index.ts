@@ -1,4 +1,5 @@
 export * from './catalog.js';
+export * from './catalog-table.js';
 export * from './check.js';
 export * from './check-file.js';
 export * from './checker.js';
