@@ -45,9 +45,10 @@ class Iteration {
     return true;
   }
 
-  private call(kind: string, req?: RequestFacts): CallContext {
+  /** The context of one request; `forJob` is false for submits and endpoint-wide calls, which concern no existing job. */
+  private call(kind: string, req?: RequestFacts, forJob = true): CallContext {
     const c: CallContext = { intendedAt: this.intendedAt, flow: this.flow.name, step: `${String(this.stepIndex)}:${kind}`, signal: this.ctx.abort };
-    if (this.jobId !== undefined) c.jobId = this.jobId;
+    if (forJob && this.jobId !== undefined) c.jobId = this.jobId;
     if (req) c.req = req;
     return c;
   }
@@ -69,12 +70,18 @@ class Iteration {
         const { body, facts } = this.submission(step);
         this.submittedAt = clock.now();
         const r = step.kind === 'run'
-          ? await client.run(body, this.call('run', facts))
-          : await client.runsync(body, step.waitMs === undefined ? {} : { wait: step.waitMs }, this.call('runsync', facts));
+          ? await client.run(body, this.call('run', facts, false))
+          : await client.runsync(body, step.waitMs === undefined ? {} : { wait: step.waitMs }, this.call('runsync', facts, false));
         this.intendedAt = clock.now();
         if (r.jobId === undefined || r.status !== 200) return false;
         this.jobId = r.jobId;
         this.see(r);
+        // As the official clients do: a runsync whose wait ran out is awaited with /status-sync.
+        if (step.kind === 'runsync' && !isFinalStatus(this.status)) {
+          const s = await client.statusSync(r.jobId, step.waitMs === undefined ? {} : { wait: step.waitMs }, this.call('status-sync', step.waitMs === undefined ? undefined : { wait: step.waitMs }));
+          this.intendedAt = clock.now();
+          if (s.status === 200) this.see(s);
+        }
         return true;
       }
       case 'poll':
@@ -108,11 +115,11 @@ class Iteration {
         return true;
       }
       case 'purge':
-        await client.purgeQueue(this.call('purge'));
+        await client.purgeQueue(this.call('purge', undefined, false));
         this.intendedAt = clock.now();
         return true;
       case 'health':
-        await client.health(this.call('health'));
+        await client.health(this.call('health', undefined, false));
         this.intendedAt = clock.now();
         return true;
       case 'sleep': {
@@ -131,7 +138,7 @@ class Iteration {
         }
         return true;
       case 'probe':
-        await runProbe(step.probe, this.ctx, this.call.bind(this));
+        await runProbe(step.probe, this.ctx, (kind, req) => this.call(kind, req, false));
         this.intendedAt = clock.now();
         return true;
     }

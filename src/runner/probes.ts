@@ -46,6 +46,22 @@ async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
   }
 }
 
-export function runProbe(name: 'limits' | 'auth', ctx: RunContext, call: CallFor): Promise<void> {
-  return name === 'limits' ? limitsProbe(ctx, call) : authProbe(ctx, call);
+/**
+ * The management calls, without side effects on a real account: StartPod of a pod that cannot
+ * exist and CreateEndpoint without its required templateId must both be refused with 400.
+ */
+async function managementProbe(ctx: RunContext, call: CallFor): Promise<void> {
+  await ctx.client.send({ op: 'StartPod', method: 'POST', path: '/pods/jobstorm-probe-no-such-pod/start', management: true }, call('probe:management.start-pod', { probe: 'management.start-pod' }));
+  await ctx.client.send({ op: 'CreateEndpoint', method: 'POST', path: '/endpoints', management: true, body: json({ name: 'jobstorm-probe' }), headers: { 'content-type': 'application/json' } }, call('probe:management.create-endpoint', { probe: 'management.create-endpoint' }));
+}
+
+export function runProbe(name: 'limits' | 'auth' | 'management', ctx: RunContext, call: CallFor): Promise<void> {
+  switch (name) {
+    case 'limits':
+      return limitsProbe(ctx, call);
+    case 'auth':
+      return authProbe(ctx, call);
+    case 'management':
+      return managementProbe(ctx, call);
+  }
 }

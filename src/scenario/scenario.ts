@@ -154,7 +154,7 @@ export interface LoopStep {
 }
 export interface ProbeStep {
   readonly kind: 'probe';
-  readonly probe: 'limits' | 'auth';
+  readonly probe: 'limits' | 'auth' | 'management';
 }
 
 export type Step =

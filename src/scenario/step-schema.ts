@@ -103,11 +103,11 @@ const SleepSchema = z
   ])
   .describe('Think time: a fixed duration or a uniform range {min, max}.');
 
-export const PROBE_NAMES = ['limits', 'auth'] as const;
+export const PROBE_NAMES = ['limits', 'auth', 'management'] as const;
 
 const ProbeSchema = z
   .enum(PROBE_NAMES)
-  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges) or auth (missing/wrong key, both header forms).");
+  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges), auth (missing/wrong key, both header forms) or management (StartPod of an unknown pod, CreateEndpoint with an invalid body: both must be refused with 400, and change nothing).");
 
 const LoopSchema = z
   .strictObject({
