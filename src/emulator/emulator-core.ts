@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import { Endpoint, type EndpointContext, type EndpointSettings } from './endpoint.js';
+import { FaultSet } from './faults.js';
+import type { EmulatorConfig } from './options.js';
+import type { HandlerProfile } from './profile.js';
+import { SeededRandom } from './random.js';
+import { WebhookScheduler, type WebhookPoster } from './webhooks.js';
+
+/** A record made by POST /v1/endpoints, returned as the REST v1 `Endpoint`. */
+export type EndpointRecord = Record<string, unknown> & { id: string };
+
+/**
+ * The emulator without HTTP: endpoints, pods, faults, the handler profile and the clock. Nothing
+ * here sets a timer of its own; everything runs on the injected clock.
+ */
+export class EmulatorCore implements EndpointContext {
+  readonly faults = new FaultSet();
+  readonly rng: SeededRandom;
+  readonly webhooks: WebhookScheduler;
+  readonly endpoints = new Map<string, Endpoint>();
+  readonly records = new Map<string, EndpointRecord>();
+  readonly pods: Set<string>;
+  private currentProfile: HandlerProfile;
+  private readonly t0: number;
+
+  constructor(
+    readonly clock: Clock,
+    readonly config: EmulatorConfig,
+    poster: WebhookPoster,
+  ) {
+    this.t0 = clock.now();
+    this.rng = new SeededRandom(config.seed);
+    this.currentProfile = config.profile;
+    this.pods = new Set(config.pods);
+    for (const [name, value] of config.faults) this.faults.set(name, value);
+    this.webhooks = new WebhookScheduler(clock, () => this.now(), poster, this.faults);
+    for (const id of config.endpoints) this.addEndpoint(this.defaultSettings(id, false));
+    for (const id of config.models) if (!this.endpoints.has(id)) this.addEndpoint(this.defaultSettings(id, true));
+  }
+
+  /** Emulator time: integer milliseconds since start (job timings are integers, SPEC "Job"). */
+  readonly now = (): number => Math.round(this.clock.now() - this.t0);
+
+  profile(): HandlerProfile {
+    return this.currentProfile;
+  }
+
+  setProfile(p: HandlerProfile): void {
+    this.currentProfile = p;
+  }
+
+  defaultSettings(id: string, publicModel: boolean): EndpointSettings {
+    const c = this.config;
+    return {
+      id,
+      publicModel,
+      workersMin: c.workersMin,
+      workersMax: c.workersMax,
+      idleTimeoutMs: c.idleTimeoutMs,
+      coldStartMs: c.coldStartMs,
+      executionTimeoutMs: c.executionTimeoutMs,
+      requestsPerWorker: c.requestsPerWorker,
+    };
+  }
+
+  addEndpoint(settings: EndpointSettings): Endpoint {
+    const ep = new Endpoint(settings, this);
+    this.endpoints.set(settings.id, ep);
+    return ep;
+  }
+
+  /** A fresh endpoint id in the style of the real service (lower-case letters and digits). */
+  newEndpointId(): string {
+    for (;;) {
+      const id = [...randomBytes(14)].map((b) => 'abcdefghijklmnopqrstuvwxyz0123456789'[b % 36]).join('');
+      if (!this.endpoints.has(id)) return id;
+    }
+  }
+
+  close(): void {
+    this.webhooks.close();
+    for (const ep of this.endpoints.values()) ep.close();
+  }
+}

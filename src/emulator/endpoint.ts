@@ -1,0 +1,335 @@
+import { LIMITS } from '../../contracts/queue/limits.js';
+import type { SubmissionBody } from '../../contracts/queue/schemas.js';
+import { RETRYABLE } from '../../contracts/queue/states.js';
+import type { Clock } from '../core/clock.js';
+import { isFinalStatus, type JobStatus } from '../core/job-status.js';
+import { ExpiryQueue } from './expiry-queue.js';
+import type { FaultSet } from './faults.js';
+import { planJob } from './handler-plan.js';
+import { Job } from './job.js';
+import { newJobId } from './job-id.js';
+import { JobQueue } from './job-queue.js';
+import { jobView } from './job-view.js';
+import type { HandlerProfile } from './profile.js';
+import type { SeededRandom } from './random.js';
+import { EndpointRateLimiter } from './rate-limiter.js';
+import type { WebhookScheduler } from './webhooks.js';
+import { WorkerPool, type ScalingSettings, type SimWorker } from './worker-pool.js';
+
+export interface EndpointSettings extends ScalingSettings {
+  id: string;
+  /** executionTimeout of jobs whose policy does not set one (REST v1 `executionTimeoutMs`). */
+  executionTimeoutMs: number;
+  requestsPerWorker: number;
+  /** A public model (`/v2/<model>/runsync`), not an endpoint of the account. */
+  publicModel: boolean;
+}
+
+/** What every endpoint shares with the emulator around it. */
+export interface EndpointContext {
+  clock: Clock;
+  /** Emulator time: integer ms since start. */
+  now(): number;
+  faults: FaultSet;
+  profile(): HandlerProfile;
+  rng: SeededRandom;
+  webhooks: WebhookScheduler;
+}
+
+/** Called when a job reaches a final state or is deleted (then with `undefined`). */
+export type JobWaiter = (job: Job | undefined) => void;
+
+/** How long a job lost by the lose-jobs fault survives its final state. */
+const LOST_AFTER_MS = 5000;
+
+/**
+ * One queue-based endpoint: its jobs, FIFO queue, workers, rate limits and health counters, and
+ * every state change of SPEC "States and transitions". Time comes only from the context's clock.
+ */
+export class Endpoint {
+  readonly jobs = new Map<string, Job>();
+  readonly limiter: EndpointRateLimiter;
+  readonly pool: WorkerPool;
+  private readonly queue = new JobQueue();
+  private readonly expiry: ExpiryQueue;
+  private readonly waiters = new Map<Job, Set<JobWaiter>>();
+  /** Every second /status read of a COMPLETED job goes backwards (fault backwards-status). */
+  private readonly reads = new WeakMap<Job, number>();
+  private queued = 0;
+  private queuedNormal = 0;
+  private inProgress = 0;
+  private completed = 0;
+  private failed = 0;
+  private retried = 0;
+
+  constructor(
+    readonly settings: EndpointSettings,
+    private readonly ctx: EndpointContext,
+  ) {
+    this.limiter = new EndpointRateLimiter(settings.requestsPerWorker);
+    this.expiry = new ExpiryQueue(ctx.clock, () => ctx.now(), (job) => this.expire(job));
+    this.pool = new WorkerPool(ctx.clock, settings, {
+      nextJob: () => this.nextJob(),
+      scalingDemand: () => this.queuedNormal,
+      start: (job, worker) => this.start(job, worker),
+    });
+  }
+
+  get id(): string {
+    return this.settings.id;
+  }
+
+  /** POST /run and /runsync: the job is queued and a worker may take it at once. */
+  submit(body: SubmissionBody, sync: boolean): Job {
+    const now = this.ctx.now();
+    const policy = body.policy;
+    const job = new Job(
+      newJobId(sync),
+      body.input,
+      body.webhook,
+      sync,
+      policy?.lowPriority === true,
+      policy?.executionTimeout ?? this.settings.executionTimeoutMs,
+      now,
+      now + (policy?.ttl ?? LIMITS.ttl.default),
+    );
+    this.jobs.set(job.id, job);
+    this.expiry.update(job);
+    this.enqueue(job);
+    return job;
+  }
+
+  /** The job, or undefined when unknown or past its deadline (checked here, not only by timer). */
+  get(id: string): Job | undefined {
+    const job = this.jobs.get(id);
+    if (job === undefined) return undefined;
+    if (job.expiresAt <= this.ctx.now()) {
+      this.expiry.remove(job);
+      this.expire(job);
+      return job.gone ? undefined : job;
+    }
+    return job;
+  }
+
+  /** GET /status: the view, with the backwards-status fault applied. */
+  statusView(job: Job): Record<string, unknown> {
+    if (job.status === 'COMPLETED' && this.ctx.faults.has('backwards-status')) {
+      const n = (this.reads.get(job) ?? 0) + 1;
+      this.reads.set(job, n);
+      if (n % 2 === 0) return jobView(job, this.ctx.faults, 'IN_PROGRESS');
+    }
+    return jobView(job, this.ctx.faults);
+  }
+
+  /** /status?ttl=: the job now lives `ttlMs` more, whatever its state. */
+  setTtl(job: Job, ttlMs: number): void {
+    job.ttlAt = this.ctx.now() + ttlMs;
+    job.expiresAt = isFinalStatus(job.status) ? Math.min(job.ttlAt, this.retentionEnd(job)) : job.ttlAt;
+    this.expiry.update(job);
+  }
+
+  /** POST /cancel: the status to answer. A final job is left alone and answers its own status. */
+  cancel(job: Job): JobStatus {
+    if (isFinalStatus(job.status)) return job.status;
+    if (this.ctx.faults.has('cancel-ignored')) return 'CANCELLED';
+    const worker = this.stop(job);
+    this.finish(job, 'CANCELLED', undefined);
+    this.release(worker);
+    return job.status;
+  }
+
+  /** POST /retry: false when the job may not be retried. */
+  retry(job: Job): boolean {
+    const allowed = RETRYABLE.includes(job.status) || (this.ctx.faults.has('retry-any') && isFinalStatus(job.status));
+    if (!allowed) return false;
+    const now = this.ctx.now();
+    job.retries++;
+    job.status = 'IN_QUEUE';
+    job.error = undefined;
+    job.outputBytes = -1;
+    job.durationMs = 0;
+    job.startedAt = -1;
+    job.finishedAt = -1;
+    job.streamDelivered = 0;
+    job.queuedAt = now;
+    job.expiresAt = job.ttlAt;
+    this.expiry.update(job);
+    this.retried++;
+    this.enqueue(job);
+    return true;
+  }
+
+  /** POST /purge-queue: queued jobs become CANCELLED; running ones keep running. */
+  purge(): number {
+    const removed = this.queue.drain();
+    for (const job of removed) this.finish(job, 'CANCELLED', undefined);
+    let count = removed.length;
+    if (this.ctx.faults.has('purge-running')) {
+      for (const job of [...this.jobs.values()]) {
+        if (job.status !== 'IN_PROGRESS') continue;
+        const worker = this.stop(job);
+        this.finish(job, 'CANCELLED', undefined);
+        this.release(worker);
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Calls `waiter` when the job is final or deleted; returns a function that stops waiting. */
+  wait(job: Job, waiter: JobWaiter): () => void {
+    let set = this.waiters.get(job);
+    if (set === undefined) {
+      set = new Set();
+      this.waiters.set(job, set);
+    }
+    set.add(waiter);
+    return () => {
+      const s = this.waiters.get(job);
+      if (s === undefined) return;
+      s.delete(waiter);
+      if (s.size === 0) this.waiters.delete(job);
+    };
+  }
+
+  health(): Record<string, unknown> {
+    const w = this.pool.counts;
+    const completed = this.ctx.faults.has('health-drift') ? this.completed * 2 : this.completed;
+    return {
+      jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue: this.queued, retried: this.retried },
+      workers: { idle: w.idle, initializing: w.initializing, running: w.running, throttled: 0, unhealthy: 0 },
+    };
+  }
+
+  /** Workers busy with a job: the dynamic rate limit's "running workers" (as /health reports them). */
+  runningWorkers(): number {
+    return this.pool.counts.running;
+  }
+
+  snapshot(): Record<string, unknown> {
+    return {
+      id: this.id,
+      settings: this.settings,
+      health: this.health(),
+      jobsRetained: this.jobs.size,
+      waiting: this.waiters.size,
+      queueEntries: this.queue.entries,
+      workers: this.pool.snapshot(),
+      rateLimits: this.limiter.snapshot(this.ctx.now(), this.runningWorkers()),
+    };
+  }
+
+  close(): void {
+    this.pool.close();
+    this.expiry.close();
+    for (const job of this.jobs.values()) job.run?.cancel();
+  }
+
+  private enqueue(job: Job): void {
+    this.queue.push(job);
+    this.queued++;
+    if (!job.lowPriority) this.queuedNormal++;
+    this.pool.poke();
+  }
+
+  private nextJob(): Job | undefined {
+    return this.queue.shift();
+  }
+
+  /** A worker takes the job: IN_QUEUE → IN_PROGRESS, and the handler's end is scheduled. */
+  private start(job: Job, worker: SimWorker): void {
+    this.leaveQueue(job);
+    this.inProgress++;
+    job.status = 'IN_PROGRESS';
+    job.startedAt = this.ctx.now();
+    job.workerId = worker.id;
+    const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
+    job.durationMs = plan.durationMs;
+    const timesOut = job.executionTimeout < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
+    const endsIn = timesOut ? job.executionTimeout : plan.durationMs;
+    const cancel = this.ctx.clock.schedule(endsIn, () => {
+      if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
+      job.run = undefined;
+      if (timesOut) this.finish(job, 'TIMED_OUT', `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`);
+      else if (plan.error !== undefined) this.finish(job, 'FAILED', plan.error);
+      else {
+        job.outputBytes = plan.outputBytes;
+        this.finish(job, 'COMPLETED', undefined);
+      }
+      this.pool.release(worker);
+    });
+    job.run = { worker, cancel };
+  }
+
+  /** Stops a running job's handler; returns its worker, to release once the job's state is set. */
+  private stop(job: Job): SimWorker | undefined {
+    const run = job.run;
+    if (run === undefined) return undefined;
+    run.cancel();
+    job.run = undefined;
+    return run.worker;
+  }
+
+  private release(worker: SimWorker | undefined): void {
+    if (worker !== undefined) this.pool.release(worker);
+  }
+
+  private leaveQueue(job: Job): void {
+    this.queued--;
+    if (!job.lowPriority) this.queuedNormal--;
+  }
+
+  private retentionEnd(job: Job): number {
+    if (this.ctx.faults.has('lose-jobs')) return job.finishedAt + LOST_AFTER_MS;
+    return job.finishedAt + (job.sync ? LIMITS.retentionRunsync : LIMITS.retentionRun);
+  }
+
+  private finish(job: Job, status: JobStatus, error: string | undefined): void {
+    if (job.status === 'IN_QUEUE') this.leaveQueue(job);
+    else if (job.status === 'IN_PROGRESS') this.inProgress--;
+    job.status = status;
+    job.error = error;
+    job.finishedAt = this.ctx.now();
+    if (status === 'COMPLETED') this.completed++;
+    else if (status === 'FAILED' || status === 'TIMED_OUT') this.failed++;
+    job.expiresAt = Math.min(job.ttlAt, this.retentionEnd(job));
+    this.expiry.update(job);
+    this.notify(job, job);
+    if (job.webhook !== undefined) {
+      const body = JSON.stringify({ ...jobView(job, this.ctx.faults), input: job.input, webhook: job.webhook });
+      this.ctx.webhooks.deliver(job.id, job.webhook, body);
+    }
+  }
+
+  /** ttl or retention ran out: the job is deleted whatever its state (SPEC "policy object" rule 2). */
+  private expire(job: Job): void {
+    if (job.gone) return;
+    const now = this.ctx.now();
+    if (this.ctx.faults.has('ttl-ignored') && job.expiresAt === job.ttlAt) {
+      const final = isFinalStatus(job.status);
+      const retention = final ? this.retentionEnd(job) : Infinity;
+      if (retention > now) {
+        job.expiresAt = retention;
+        this.expiry.update(job);
+        return;
+      }
+    }
+    let worker: SimWorker | undefined;
+    if (job.status === 'IN_QUEUE') this.leaveQueue(job);
+    else if (job.status === 'IN_PROGRESS') {
+      this.inProgress--;
+      worker = this.stop(job);
+    }
+    job.gone = true;
+    this.jobs.delete(job.id);
+    this.notify(job, undefined);
+    this.release(worker);
+  }
+
+  private notify(job: Job, value: Job | undefined): void {
+    const set = this.waiters.get(job);
+    if (set === undefined) return;
+    this.waiters.delete(job);
+    for (const w of set) w(value);
+  }
+}

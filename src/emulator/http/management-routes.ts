@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EndpointCreateInputSchema } from '../../../contracts/management/schemas.js';
+import { LIMITS } from '../../../contracts/queue/limits.js';
+import type { EmulatorCore, EndpointRecord } from '../emulator-core.js';
+import { readJson } from './json-body.js';
+import { decodeSegment, describeIssues } from './params.js';
+import { sendJson, sendMessage } from './reply.js';
+
+/** Largest management body we read; endpoint definitions are small. */
+const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
+
+/** REST v1 defaults of EndpointCreateInput (reference/rest-v1-openapi.json). */
+const CREATE_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 5, gpuCount: 1, computeType: 'GPU', scalerType: 'QUEUE_DELAY', scalerValue: 4 } as const;
+
+/**
+ * `/v1/...`: the two management operations of SPEC "Management REST API", shaped as the REST v1
+ * document says: StartPod (200 / 400 unknown pod / 401) and CreateEndpoint (200 Endpoint / 400).
+ * Errors are `{"message"}`.
+ */
+export class ManagementRoutes {
+  constructor(private readonly core: EmulatorCore) {}
+
+  handle(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const parts = path.split('/');
+    if (parts[parts.length - 1] === '' && parts.length > 3) parts.pop();
+    if (req.method === 'POST' && parts.length === 5 && parts[2] === 'pods' && parts[4] === 'start') {
+      this.startPod(res, parts[3] ?? '');
+      return;
+    }
+    if (req.method === 'POST' && parts.length === 3 && parts[2] === 'endpoints') {
+      void this.createEndpoint(req, res);
+      return;
+    }
+    sendMessage(res, 404, `${req.method ?? ''} ${path.slice(0, 200)} is not emulated (only POST /v1/pods/{podId}/start and POST /v1/endpoints)`);
+  }
+
+  private startPod(res: ServerResponse, rawId: string): void {
+    const podId = decodeSegment(rawId);
+    if (podId === undefined || !this.core.pods.has(podId)) {
+      sendMessage(res, 400, `invalid Pod ID ${JSON.stringify(podId ?? rawId)}: no such pod`);
+      return;
+    }
+    sendJson(res, 200, { id: podId, desiredStatus: 'RUNNING' });
+  }
+
+  private async createEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJson(req, MANAGEMENT_BODY_LIMIT);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'too-large') {
+      sendMessage(res, 400, `request body over ${String(MANAGEMENT_BODY_LIMIT)} bytes`);
+      return;
+    }
+    if (body.kind === 'invalid') {
+      sendMessage(res, 400, body.message);
+      return;
+    }
+    const parsed = EndpointCreateInputSchema.safeParse(body.value);
+    if (!parsed.success) {
+      sendMessage(res, 400, `invalid EndpointCreateInput: ${describeIssues(parsed.error.issues)}`);
+      return;
+    }
+    const input = { ...CREATE_DEFAULTS, ...parsed.data };
+    const problems: string[] = [];
+    if (input.workersMin > input.workersMax) problems.push('workersMin must not exceed workersMax');
+    const timeout = input.executionTimeoutMs ?? LIMITS.executionTimeout.default;
+    if (timeout < LIMITS.executionTimeout.min || timeout > LIMITS.executionTimeout.max) {
+      problems.push(`executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`);
+    }
+    if (problems.length > 0) {
+      sendMessage(res, 400, `invalid EndpointCreateInput: ${problems.join('; ')}`);
+      return;
+    }
+    const id = this.core.newEndpointId();
+    this.core.addEndpoint({
+      ...this.core.defaultSettings(id, false),
+      workersMin: input.workersMin,
+      workersMax: input.workersMax,
+      idleTimeoutMs: input.idleTimeout * 1000,
+      executionTimeoutMs: timeout,
+    });
+    const record: EndpointRecord = {
+      id,
+      name: input.name ?? `endpoint-${id}`,
+      templateId: input.templateId,
+      gpuTypeIds: input.gpuTypeIds ?? [],
+      gpuCount: input.gpuCount,
+      workersMin: input.workersMin,
+      workersMax: input.workersMax,
+      idleTimeout: input.idleTimeout,
+      computeType: input.computeType,
+      executionTimeoutMs: timeout,
+      scalerType: input.scalerType,
+      scalerValue: input.scalerValue,
+      createdAt: new Date().toISOString(),
+      userId: 'user_jobstorm_emulator',
+      version: 0,
+      env: {},
+      instanceIds: [],
+      workers: [],
+    };
+    // Fields the REST v1 Endpoint also carries are echoed when given.
+    for (const key of ['allowedCudaVersions', 'dataCenterIds', 'minCudaVersion', 'networkVolumeId', 'networkVolumeIds'] as const) {
+      if (input[key] !== undefined) record[key] = input[key];
+    }
+    this.core.records.set(id, record);
+    sendJson(res, 200, record);
+  }
+}

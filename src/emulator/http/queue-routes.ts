@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LIMITS, type SizeBand } from '../../../contracts/queue/limits.js';
+import { SubmissionBodySchema } from '../../../contracts/queue/schemas.js';
+import type { QueueOperation } from '../../core/operation.js';
+import { isFinalStatus } from '../../core/job-status.js';
+import type { EmulatorCore } from '../emulator-core.js';
+import type { Endpoint } from '../endpoint.js';
+import type { Job } from '../job.js';
+import { jobView, takeStream } from '../job-view.js';
+import { readJson } from './json-body.js';
+import { decodeSegment, describeIssues, intParam } from './params.js';
+import { sendError, sendJson } from './reply.js';
+
+/** The emulator's body limit: the upper (binary) edge of the contract's size band. */
+function bodyLimit(band: SizeBand, oversizeAccepted: boolean): number {
+  const limit = band.surelyRejected - 1;
+  return oversizeAccepted ? limit * 4 : limit;
+}
+
+interface Route {
+  op: QueueOperation;
+  method: 'GET' | 'POST';
+  /** Takes a job id segment. */
+  withId: boolean;
+  /** Offered by public models too. */
+  publicModel: boolean;
+}
+
+const ROUTES: Record<string, Route | undefined> = {
+  run: { op: 'run', method: 'POST', withId: false, publicModel: false },
+  runsync: { op: 'runsync', method: 'POST', withId: false, publicModel: true },
+  status: { op: 'status', method: 'GET', withId: true, publicModel: true },
+  'status-sync': { op: 'status-sync', method: 'GET', withId: true, publicModel: true },
+  stream: { op: 'stream', method: 'GET', withId: true, publicModel: false },
+  cancel: { op: 'cancel', method: 'POST', withId: true, publicModel: false },
+  retry: { op: 'retry', method: 'POST', withId: true, publicModel: false },
+  'purge-queue': { op: 'purge-queue', method: 'POST', withId: false, publicModel: false },
+  health: { op: 'health', method: 'GET', withId: false, publicModel: false },
+};
+
+/**
+ * `/v2/<endpointId>/<operation>[/<jobId>]`: SPEC "Queue-based endpoint operations". Authentication
+ * has been checked by the server. Order of refusals: unknown endpoint or route (404), the
+ * server-errors fault (500), rate limits (429), then parameters and body (400/413).
+ */
+export class QueueRoutes {
+  constructor(private readonly core: EmulatorCore) {}
+
+  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
+    const parts = path.split('/');
+    if (parts[parts.length - 1] === '' && parts.length > 3) parts.pop();
+    const epId = decodeSegment(parts[2] ?? '');
+    const ep = epId === undefined ? undefined : this.core.endpoints.get(epId);
+    if (ep === undefined) {
+      sendError(res, 404, `endpoint ${JSON.stringify(epId ?? parts[2])} not found`);
+      return;
+    }
+    const route = ROUTES[parts[3] ?? ''];
+    const idCount = parts.length - 4;
+    if (route === undefined || route.method !== req.method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
+      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health)`);
+      return;
+    }
+    const faults = this.core.faults;
+    if (faults.serverErrorRate > 0 && this.core.rng.next() < faults.serverErrorRate) {
+      sendError(res, 500, 'internal server error (emulator fault server-errors)');
+      return;
+    }
+    const admission = ep.limiter.admit(route.op, this.core.now(), ep.runningWorkers(), { off: faults.no429, early: faults.early429 });
+    if (!admission.ok) {
+      const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
+      const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
+      sendError(res, 429, `rate limit of /${route.op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`, { 'retry-after': retryAfter });
+      return;
+    }
+    const jobId = route.withId ? decodeSegment(parts[4] ?? '') : undefined;
+    if (route.withId && jobId === undefined) {
+      ep.limiter.release(route.op);
+      sendError(res, 400, 'job id in the path is not valid percent-encoding');
+      return;
+    }
+    switch (route.op) {
+      case 'run':
+      case 'runsync':
+        void this.submit(req, res, ep, route.op, query);
+        return;
+      case 'status-sync':
+        this.statusSync(res, ep, jobId ?? '', query);
+        return;
+      default:
+        this.immediate(res, ep, route.op, jobId ?? '', query);
+        ep.limiter.release(route.op);
+    }
+  }
+
+  /** Operations answered at once. */
+  private immediate(res: ServerResponse, ep: Endpoint, op: QueueOperation, jobId: string, query: string): void {
+    if (op === 'health') {
+      sendJson(res, 200, ep.health());
+      return;
+    }
+    if (op === 'purge-queue') {
+      sendJson(res, 200, { removed: ep.purge(), status: 'completed' });
+      return;
+    }
+    let ttl: number | undefined;
+    if (op === 'status') {
+      const p = intParam(query, 'ttl', LIMITS.statusTtl);
+      if (!p.ok) {
+        sendError(res, 400, p.message);
+        return;
+      }
+      ttl = p.value;
+    }
+    const job = ep.get(jobId);
+    if (job === undefined) {
+      sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
+      return;
+    }
+    switch (op) {
+      case 'status':
+        if (ttl !== undefined) ep.setTtl(job, ttl);
+        sendJson(res, 200, ep.statusView(job));
+        return;
+      case 'stream':
+        this.stream(res, job);
+        return;
+      case 'cancel':
+        sendJson(res, 200, { id: job.id, status: ep.cancel(job) });
+        return;
+      case 'retry':
+        if (ep.retry(job)) sendJson(res, 200, { id: job.id, status: 'IN_QUEUE' });
+        else sendError(res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
+        return;
+      default:
+        sendError(res, 404, `no operation ${op}`);
+    }
+  }
+
+  private stream(res: ServerResponse, job: Job): void {
+    const stream = takeStream(job, this.core.faults, this.core.now());
+    if (this.core.config.streamShape === 'array') {
+      sendJson(res, 200, stream);
+      return;
+    }
+    const body: Record<string, unknown> = { id: job.id, status: job.status, stream };
+    // Timings straight from the job: the wrong-types fault is about job bodies, not the stream.
+    if (isFinalStatus(job.status) && job.startedAt >= 0) {
+      body.delayTime = job.startedAt - job.queuedAt;
+      body.executionTime = job.finishedAt - job.startedAt;
+      if (job.error !== undefined) body.error = job.error;
+    }
+    sendJson(res, 200, body);
+  }
+
+  /** POST /run and /runsync. */
+  private async submit(req: IncomingMessage, res: ServerResponse, ep: Endpoint, op: 'run' | 'runsync', query: string): Promise<void> {
+    // The concurrency slot is ours until we answer; a waiting /runsync hands it to the waiter.
+    let handedOver = false;
+    try {
+      let wait: number | undefined;
+      if (op === 'runsync') {
+        const p = intParam(query, 'wait', LIMITS.wait);
+        if (!p.ok) {
+          sendError(res, 400, p.message, { connection: 'close' });
+          req.resume();
+          return;
+        }
+        wait = p.value ?? LIMITS.wait.default;
+      }
+      const band = op === 'run' ? LIMITS.runPayload : LIMITS.runsyncPayload;
+      const limit = bodyLimit(band, this.core.faults.has('oversize-accepted'));
+      const body = await readJson(req, limit);
+      if (body.kind === 'aborted') return;
+      if (body.kind === 'too-large') {
+        sendError(res, 413, `request body of ${String(body.bytes)} bytes exceeds the /${op} limit of ${String(limit)} bytes`, { connection: 'close' });
+        return;
+      }
+      if (body.kind === 'invalid') {
+        sendError(res, 400, body.message);
+        return;
+      }
+      const parsed = SubmissionBodySchema.safeParse(body.value);
+      if (!parsed.success) {
+        sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
+        return;
+      }
+      const job = ep.submit(parsed.data, op === 'runsync');
+      if (op === 'run') {
+        sendJson(res, 200, { id: job.id, status: 'IN_QUEUE' });
+        return;
+      }
+      this.waitAndAnswer(res, ep, job, wait ?? LIMITS.wait.default, () => ep.limiter.release(op));
+      handedOver = true;
+    } finally {
+      if (!handedOver) ep.limiter.release(op);
+    }
+  }
+
+  /** GET /status-sync/<id>?wait=: waits like /runsync for an existing job. */
+  private statusSync(res: ServerResponse, ep: Endpoint, jobId: string, query: string): void {
+    const release = (): void => ep.limiter.release('status-sync');
+    const p = intParam(query, 'wait', LIMITS.wait);
+    if (!p.ok) {
+      sendError(res, 400, p.message);
+      release();
+      return;
+    }
+    const job = ep.get(jobId);
+    if (job === undefined) {
+      sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
+      release();
+      return;
+    }
+    this.waitAndAnswer(res, ep, job, p.value ?? LIMITS.wait.default, release);
+  }
+
+  /**
+   * Answers with the job once it is final, or with its current status when `wait` ms pass
+   * (real-service.md "/runsync"); 404 if it is deleted meanwhile. `done` runs exactly once.
+   */
+  private waitAndAnswer(res: ServerResponse, ep: Endpoint, job: Job, wait: number, done: () => void): void {
+    if (isFinalStatus(job.status)) {
+      sendJson(res, 200, jobView(job, this.core.faults));
+      done();
+      return;
+    }
+    let finished = false;
+    const finish = (answer: () => void): void => {
+      if (finished) return;
+      finished = true;
+      stopWaiting();
+      cancelTimer();
+      res.off('close', onClose);
+      answer();
+      done();
+    };
+    const stopWaiting = ep.wait(job, (j) => {
+      finish(() => {
+        if (j === undefined) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
+        else sendJson(res, 200, jobView(j, this.core.faults));
+      });
+    });
+    const cancelTimer = this.core.clock.schedule(wait, () => {
+      finish(() => {
+        if (job.gone) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
+        else sendJson(res, 200, jobView(job, this.core.faults));
+      });
+    });
+    const onClose = (): void => finish(() => undefined);
+    res.on('close', onClose);
+  }
+}

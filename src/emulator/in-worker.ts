@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { request } from 'undici';
+import { ConfigError } from '../core/config-error.js';
+import { resolveOptions, type EmulatorOptions } from './options.js';
+import type { EmulatorHandle } from './start.js';
+import { WorkerClockView } from './worker-clock.js';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.js';
+
+/** How long close() waits for the worker to shut its server before terminating it. */
+const CLOSE_GRACE_MS = 5000;
+
+/**
+ * Starts the emulator in a worker thread, so it does not share the load generator's event loop
+ * (DESIGN "The emulator"). Same handle as startEmulator; the clock is a view of the worker's, and
+ * `advance` goes through the admin API.
+ *
+ * From compiled code the worker runs the sibling worker-entry.js. From TypeScript sources (vitest,
+ * tsx) there is no .js beside us, so the worker first registers tsx's loader and then imports
+ * worker-entry.ts.
+ */
+export async function startEmulatorInWorker(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+  if (typeof options.clock === 'object') {
+    throw new ConfigError([{ where: 'clock', message: 'a Clock instance cannot cross into a worker thread; use "real" or "manual"' }]);
+  }
+  resolveOptions(options);
+  const clockCell = new SharedArrayBuffer(8);
+  const init: WorkerInit = { options, clockCell };
+  const worker = spawn(init);
+  const ready = await new Promise<Extract<FromWorker, { type: 'ready' }>>((resolve, reject) => {
+    const onMessage = (m: FromWorker): void => {
+      if (m.type === 'ready') {
+        cleanup();
+        resolve(m);
+      } else if (m.type === 'error') {
+        cleanup();
+        reject(m.issues ? new ConfigError(m.issues) : new Error(`emulator worker failed to start: ${m.message}`));
+      }
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onExit = (code: number): void => {
+      cleanup();
+      reject(new Error(`emulator worker exited with code ${String(code)} before it was ready`));
+    };
+    const cleanup = (): void => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+  const clock = new WorkerClockView(ready.manual, new Float64Array(clockCell), ready.timeOrigin);
+  worker.on('message', (m: FromWorker) => {
+    if (m.type === 'time') clock.moved(m.now);
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    url: ready.url,
+    managementUrl: ready.managementUrl,
+    adminUrl: ready.adminUrl,
+    apiKey: ready.apiKey,
+    clock,
+    advance: async (ms) => {
+      const res = await request(`${ready.adminUrl}/clock/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ready.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
+      const body = (await res.body.json()) as { now?: number; error?: string };
+      if (res.statusCode !== 200 || typeof body.now !== 'number') throw new Error(body.error ?? `advance failed with ${String(res.statusCode)}`);
+      return body.now;
+    },
+    close: () => {
+      closed ??= shutDown(worker);
+      return closed;
+    },
+  };
+}
+
+function spawn(init: WorkerInit): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./worker-entry.js', here), { workerData: init });
+  const entry = new URL('./worker-entry.ts', here).href;
+  const bootstrap = [
+    `import(${JSON.stringify(tsxEsmApi(here))})`,
+    '  .then(({ register }) => { register(); return import(' + JSON.stringify(entry) + '); })',
+    '  .catch((err) => {',
+    "    require('node:worker_threads').parentPort.postMessage({ type: 'error', message: String((err && err.stack) || err) });",
+    '  });',
+  ].join('\n');
+  return new Worker(bootstrap, { eval: true, workerData: init });
+}
+
+/** File URL of tsx's ESM API (`tsx/esm/api`, import condition), read from tsx's own exports map. */
+function tsxEsmApi(from: string): string {
+  const require = createRequire(from);
+  const pkgPath = require.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
+  const entry = pkg.exports?.['./esm/api'];
+  const rel = typeof entry === 'object' ? entry.import?.default : undefined;
+  if (rel === undefined) throw new Error('cannot find tsx/esm/api in tsx\'s package.json; install tsx to run the emulator worker from TypeScript');
+  return pathToFileURL(join(dirname(pkgPath), rel)).href;
+}
+
+function shutDown(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.postMessage({ type: 'close' } satisfies ToWorker);
+  });
+}

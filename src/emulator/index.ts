@@ -1,0 +1,10 @@
+/**
+ * The emulator: a faithful local twin of the queue-based endpoint API (SPEC.md), for the CLI
+ * (`jobstorm emulate`), the runner's default target and every integration test.
+ */
+export { startEmulator, type EmulatorHandle } from './start.js';
+export { startEmulatorInWorker } from './in-worker.js';
+export { EmulatorOptionsSchema, resolveOptions, DEFAULT_PUBLIC_MODELS, type EmulatorOptions, type EmulatorConfig } from './options.js';
+export { FAULTS, FAULT_NAMES, isFaultName, type FaultName, type FaultsInput } from './faults.js';
+export { PROFILES, ProfileSchema, type HandlerProfile, type HandlerProfileInput } from './profile.js';
+export { ADMIN_ROUTES } from './http/admin-routes.js';

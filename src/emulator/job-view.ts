@@ -1,0 +1,88 @@
+import { LIMITS } from '../../contracts/queue/limits.js';
+import { isFinalStatus } from '../core/job-status.js';
+import type { FaultSet } from './faults.js';
+import { CHUNK_PIECE_MAX, chunkBytes, streamChunks } from './handler-plan.js';
+import type { Job } from './job.js';
+
+/*
+ * How a job looks on the wire (real-service.md "Shapes the real clients depend on"). Output is
+ * generated here from the input and the plan rather than stored on the job, so retained jobs stay
+ * small.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** The /status, /runsync, /status-sync and webhook body. */
+export function jobView(job: Job, faults: FaultSet, shownStatus = job.status): JsonObject {
+  const view: JsonObject = { id: job.id, status: shownStatus };
+  const started = job.startedAt >= 0;
+  const asText = faults.has('wrong-types');
+  if (started) view.delayTime = timing(job.startedAt - job.queuedAt, asText);
+  if (started && job.finishedAt >= 0) view.executionTime = timing(job.finishedAt - job.startedAt, asText);
+  if (shownStatus === 'COMPLETED') view.output = jobOutput(job, faults);
+  if (job.error !== undefined && isFinalStatus(shownStatus)) view.error = job.error;
+  if (job.retries > 0) view.retries = job.retries;
+  if (job.workerId > 0) view.workerId = workerName(job.workerId);
+  return view;
+}
+
+function timing(ms: number, asText: boolean): number | string {
+  return asText ? String(ms) : ms;
+}
+
+export function workerName(id: number): string {
+  return `emu-worker-${String(id)}`;
+}
+
+/** A COMPLETED job's output: a generated string, every streamed chunk, or the input echoed. */
+export function jobOutput(job: Job, faults: FaultSet): unknown {
+  if (job.outputBytes >= 0) return 'x'.repeat(job.outputBytes);
+  const n = streamChunks(job.input);
+  if (n > 0) return streamPieces(job, faults, 0, piecesPerChunk(job, faults) * n);
+  return job.input;
+}
+
+/** Stream pieces the job has produced by now (a chunk over 1 MB is split into pieces). */
+export function producedPieces(job: Job, faults: FaultSet, now: number): number {
+  const n = streamChunks(job.input);
+  if (n === 0 || job.startedAt < 0) return 0;
+  let chunks: number;
+  if (job.status === 'COMPLETED') chunks = n;
+  else {
+    const at = job.finishedAt >= 0 ? job.finishedAt : now;
+    chunks = job.durationMs <= 0 ? n : Math.min(n, Math.floor(((at - job.startedAt) * n) / job.durationMs));
+  }
+  return chunks * piecesPerChunk(job, faults);
+}
+
+/** The chunks not yet delivered; marks them delivered (SPEC "GET /stream": incremental results). */
+export function takeStream(job: Job, faults: FaultSet, now: number): { output: unknown }[] {
+  const produced = producedPieces(job, faults, now);
+  const from = job.streamDelivered;
+  if (produced <= from) return [];
+  job.streamDelivered = produced;
+  return streamPieces(job, faults, from, produced).map((output) => ({ output }));
+}
+
+function piecesPerChunk(job: Job, faults: FaultSet): number {
+  const bytes = chunkBytes(job.input);
+  if (faults.has('chunk-too-large') || bytes <= CHUNK_PIECE_MAX) return 1;
+  return Math.ceil(bytes / CHUNK_PIECE_MAX);
+}
+
+function streamPieces(job: Job, faults: FaultSet, from: number, to: number): unknown[] {
+  const bytes = chunkBytes(job.input);
+  const oversize = faults.has('chunk-too-large');
+  const per = piecesPerChunk(job, faults);
+  const out: unknown[] = [];
+  for (let p = from; p < to; p++) {
+    const chunk = Math.floor(p / per);
+    if (oversize) out.push('x'.repeat(Math.max(bytes, LIMITS.streamChunk.surelyRejected)));
+    else if (bytes < 0) out.push({ chunk, text: `chunk ${String(chunk)}` });
+    else {
+      const piece = p % per;
+      out.push('x'.repeat(Math.min(CHUNK_PIECE_MAX, bytes - piece * CHUNK_PIECE_MAX)));
+    }
+  }
+  return out;
+}

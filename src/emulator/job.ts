@@ -1,0 +1,55 @@
+import type { JobStatus } from '../core/job-status.js';
+import type { SimWorker } from './worker-pool.js';
+
+/** What a job holds while a worker runs it; dropped when it ends. */
+export interface JobRun {
+  worker: SimWorker;
+  cancel: () => void;
+}
+
+/**
+ * One job. A million of them may be retained at once, so a job is a flat object of numbers and
+ * references: no closures, times as integer milliseconds since the emulator started (small
+ * integers stay unboxed), the output generated from the input when it is read instead of stored.
+ */
+export class Job {
+  status: JobStatus = 'IN_QUEUE';
+  /** Position in the expiry heap, -1 when not in it. */
+  heapIndex = -1;
+  /** When the job (re)entered the queue; delayTime counts from here. */
+  queuedAt: number;
+  startedAt = -1;
+  finishedAt = -1;
+  /** The ttl deadline: the job is deleted then, whatever its state. */
+  ttlAt: number;
+  /** When the job goes: the earlier of ttlAt and, once final, the end of retention. */
+  expiresAt: number;
+  durationMs = 0;
+  /** Generated output size, -1 to echo the input. */
+  outputBytes = -1;
+  error: string | undefined = undefined;
+  retries = 0;
+  /** Stream pieces already handed out by /stream. */
+  streamDelivered = 0;
+  /** Last worker that ran it (0: none yet). */
+  workerId = 0;
+  run: JobRun | undefined = undefined;
+  /** Deleted (ttl, retention, lost): anything still pointing at it must let go. */
+  gone = false;
+
+  constructor(
+    readonly id: string,
+    readonly input: Record<string, unknown>,
+    readonly webhook: string | undefined,
+    /** Submitted with /runsync: 1 minute retention instead of 30. */
+    readonly sync: boolean,
+    readonly lowPriority: boolean,
+    readonly executionTimeout: number,
+    now: number,
+    ttlAt: number,
+  ) {
+    this.queuedAt = now;
+    this.ttlAt = ttlAt;
+    this.expiresAt = ttlAt;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Clock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
+import { ManualClock } from '../core/manual-clock.js';
+import { EmulatorCore } from './emulator-core.js';
+import { EmulatorServer } from './http/server.js';
+import { createWebhookPoster } from './http/webhook-poster.js';
+import { resolveOptions, type EmulatorOptions } from './options.js';
+
+/** What a running emulator gives its owner, in-process or in a worker thread alike. */
+export interface EmulatorHandle {
+  /** `http://HOST:PORT/v2/<first endpoint id>`. */
+  url: string;
+  /** `http://HOST:PORT/v1`. */
+  managementUrl: string;
+  /** `http://HOST:PORT/_emulator`. */
+  adminUrl: string;
+  apiKey: string;
+  /** The emulator's clock (a ManualClock when `clock: 'manual'` in-process). */
+  clock: Clock;
+  /** Moves a manual clock forward by `ms` (through the admin API for a worker); resolves with emulator time. */
+  advance(ms: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Hooks for the worker-thread host; not part of the public options. */
+export interface EmulatorHooks {
+  onClockAdvance?: (clockNow: number) => void;
+}
+
+function pickClock(choice: 'real' | 'manual' | Clock): Clock {
+  if (choice === 'real') return systemClock;
+  if (choice === 'manual') return new ManualClock();
+  return choice;
+}
+
+/** Starts the emulator on loopback (by default a free port); throws ConfigError on bad options. */
+export async function startEmulator(options: EmulatorOptions = {}, hooks: EmulatorHooks = {}): Promise<EmulatorHandle> {
+  const config = resolveOptions(options);
+  const clock = pickClock(config.clock);
+  const poster = createWebhookPoster();
+  const core = new EmulatorCore(clock, config, poster.post);
+  const onAdvance = hooks.onClockAdvance ?? (() => undefined);
+  const server = new EmulatorServer(core, onAdvance);
+  let address;
+  try {
+    address = await server.listen(config.port, config.host);
+  } catch (err) {
+    core.close();
+    await poster.close();
+    throw err;
+  }
+  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+  const base = `http://${host}:${String(address.port)}`;
+  let closed: Promise<void> | undefined;
+  return {
+    url: `${base}/v2/${encodeURIComponent(config.endpoints[0] ?? 'jobstorm')}`,
+    managementUrl: `${base}/v1`,
+    adminUrl: `${base}/_emulator`,
+    apiKey: config.apiKey,
+    clock,
+    advance: (ms) => {
+      if (!(clock instanceof ManualClock)) return Promise.reject(new Error('the emulator clock is real; start it with clock "manual" to advance it'));
+      clock.advance(ms);
+      onAdvance(clock.now());
+      return Promise.resolve(core.now());
+    },
+    close: () => {
+      closed ??= (async () => {
+        core.close();
+        await server.close();
+        await poster.close();
+      })();
+      return closed;
+    },
+  };
+}
