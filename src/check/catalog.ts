@@ -11,6 +11,9 @@ export interface CheckInfo {
   provenBy: string;
 }
 
+/** Operations whose bodies are the job view: the `wrong-types` fault breaks these. */
+const JOB_BODY_OPS: ReadonlySet<Operation> = new Set(['runsync', 'status', 'status-sync']);
+
 const perOperation = (family: 'schema' | 'status', ops: readonly Operation[]): CheckInfo[] =>
   ops.map((op) => ({
     id: `${family}.${op}`,
@@ -19,7 +22,7 @@ const perOperation = (family: 'schema' | 'status', ops: readonly Operation[]): C
       family === 'schema'
         ? `a ${op} response body does not match the contract's schema for its status code`
         : `${op} answered a status code the contract does not allow for it`,
-    provenBy: family === 'schema' ? 'wrong-types' : 'odd-status',
+    provenBy: family === 'status' ? 'odd-status' : JOB_BODY_OPS.has(op) ? 'wrong-types' : 'malformed-bodies',
   }));
 
 /** Every check id jobstorm can report. The README's check table is generated from this list. */
@@ -27,7 +30,7 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   ...perOperation('schema', OPERATIONS),
   ...perOperation('status', OPERATIONS),
   { id: 'server.error', severity: 'error', description: 'a 5xx answer (endpoint or worker failure)', provenBy: 'server-errors' },
-  { id: 'transition.backwards', severity: 'error', description: 'a job was seen going back to an earlier state (e.g. IN_PROGRESS then IN_QUEUE)', provenBy: 'backwards-status' },
+  { id: 'transition.backwards', severity: 'error', description: 'a job was seen going back to an earlier state (e.g. IN_PROGRESS then IN_QUEUE)', provenBy: 'backwards-queue' },
   { id: 'transition.left-final', severity: 'error', description: 'a job left a final state without a retry of ours (e.g. COMPLETED then IN_PROGRESS)', provenBy: 'backwards-status' },
   { id: 'transition.cancel-overridden', severity: 'error', description: 'a cancel answered CANCELLED, yet the job was later seen in another state', provenBy: 'cancel-ignored' },
   { id: 'transition.cancelled-unprompted', severity: 'error', description: 'a job was shown CANCELLED though we neither cancelled nor purged it', provenBy: 'spurious-cancel' },
@@ -60,10 +63,10 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'stream.chunk-too-large', severity: 'error', description: 'a streamed chunk larger than 1 MB', provenBy: 'chunk-too-large' },
   { id: 'stream.after-final', severity: 'error', description: 'chunks delivered after a stream response already said the job was final and drained', provenBy: 'stream-after-final' },
   { id: 'stream.duplicate-chunk', severity: 'error', description: 'the same chunk (same stream index) delivered twice', provenBy: 'stream-duplicate' },
-  { id: 'health.negative', severity: 'error', description: 'a /health counter below zero', provenBy: 'health-drift' },
-  { id: 'health.counter-decreased', severity: 'error', description: 'jobs.completed, jobs.failed or jobs.retried went down between two samples', provenBy: 'health-drift' },
+  { id: 'health.negative', severity: 'error', description: 'a /health counter below zero', provenBy: 'health-negative' },
+  { id: 'health.counter-decreased', severity: 'error', description: 'jobs.completed, jobs.failed or jobs.retried went down between two samples', provenBy: 'health-decrease' },
   { id: 'health.jobs-mismatch', severity: 'error', description: '/health job counts contradict what we submitted on an endpoint we own', provenBy: 'health-drift' },
-  { id: 'management.openapi', severity: 'error', description: 'a management response that the given OpenAPI document does not allow (status code or body)', provenBy: 'wrong-types' },
+  { id: 'management.openapi', severity: 'error', description: 'a management response that the given OpenAPI document does not allow (status code or body)', provenBy: 'odd-status' },
 ];
 
 const BY_ID = new Map(CHECK_CATALOG.map((c) => [c.id, c]));

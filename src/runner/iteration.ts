@@ -73,14 +73,14 @@ class Iteration {
           ? await client.run(body, this.call('run', facts, false))
           : await client.runsync(body, step.waitMs === undefined ? {} : { wait: step.waitMs }, this.call('runsync', facts, false));
         this.intendedAt = clock.now();
-        if (r.jobId === undefined || r.status !== 200) return false;
+        if (r.jobId === undefined || !ok(r.status)) return false;
         this.jobId = r.jobId;
         this.see(r);
         // As the official clients do: a runsync whose wait ran out is awaited with /status-sync.
         if (step.kind === 'runsync' && !isFinalStatus(this.status)) {
           const s = await client.statusSync(r.jobId, step.waitMs === undefined ? {} : { wait: step.waitMs }, this.call('status-sync', step.waitMs === undefined ? undefined : { wait: step.waitMs }));
           this.intendedAt = clock.now();
-          if (s.status === 200) this.see(s);
+          if (ok(s.status)) this.see(s);
         }
         return true;
       }
@@ -104,7 +104,7 @@ class Iteration {
         if (this.jobId === undefined) return false;
         const r = await client.retry(this.jobId, this.call('retry'));
         this.intendedAt = clock.now();
-        if (r.status === 200) this.see(r);
+        if (ok(r.status)) this.see(r);
         return true;
       }
       case 'status': {
@@ -128,8 +128,9 @@ class Iteration {
       }
       case 'advance':
         if (!this.ctx.emulator) throw new Error('an advance step needs the embedded emulator with a manual clock');
-        await this.ctx.emulator.advance(step.ms);
+        // Recorded before the move: what the move sets off (deliveries, expiries) then lands after it.
         this.ctx.emit({ v: RECORD_VERSION, type: 'clock', seq: this.ctx.nextSeq(), at: clock.now(), advancedMs: step.ms });
+        await this.ctx.emulator.advance(step.ms);
         this.intendedAt = clock.now();
         return true;
       case 'loop':
@@ -191,7 +192,7 @@ class Iteration {
     for (;;) {
       if (clock.now() >= deadline) return false;
       const r = await client.stream(this.jobId, this.call('stream'));
-      if (r.status !== 200) return false;
+      if (!ok(r.status)) return false;
       const chunks = Array.isArray(r.body) ? r.body.length : chunkCount(r.body);
       if (!Array.isArray(r.body)) this.see(r);
       if (chunks === 0) {
@@ -217,6 +218,11 @@ class Iteration {
       return false;
     }
   }
+}
+
+/** Any 2xx: the checks judge whether it was the right one; the flow goes on either way. */
+function ok(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
 }
 
 function chunkCount(body: unknown): number {

@@ -1,0 +1,149 @@
+/*
+ * Small scenarios that exercise each family of rules, for proving the checks against emulator
+ * faults. Each stays a few seconds long; the manual-clock ones move hours of emulator time.
+ */
+
+export const ALL_OPS = `
+name: all-ops
+emulator: { workersMin: 1, workersMax: 2, coldStart: 0 }
+phases: [{ count: 3, rate: 10 }]
+flows:
+  - name: everything
+    steps:
+      - run: { input: { sleep_ms: 50, stream: 2 } }
+      - stream: { interval: 20ms, timeout: 2s }
+      - status: {}
+      - runsync: { input: { sleep_ms: 1500 }, wait: 1s }
+      - cancel: {}
+      - purge: {}
+      - health: {}
+      - probe: management
+      - run: { input: { fail: "boom" } }
+      - poll: { until: final, interval: 50ms, timeout: 3s }
+      - retry: {}
+`;
+
+export const WATCH = `
+name: watch
+emulator: { workersMin: 2, workersMax: 2, coldStart: 0 }
+phases: [{ count: 4, rate: 20 }]
+flows:
+  - name: watch
+    steps:
+      - run: { input: { sleep_ms: 300 } }
+      - poll: { until: final, interval: 40ms, timeout: 5s }
+      - status: {}
+      - health: {}
+      - status: {}
+      - health: {}
+      - status: {}
+      - health: {}
+`;
+
+export const CLOCKED = `
+name: clocked
+emulator: { clock: manual, workersMin: 4, workersMax: 4, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: lifecycle
+    steps:
+      - run: { input: { sleep_ms: 100 } }
+      - advance: 1s
+      - status: {}
+      - advance: 6s
+      - status: {}
+      - run: { input: { sleep_ms: 600000 }, policy: { ttl: 10s } }
+      - advance: 1s
+      - status: {}
+      - advance: 20s
+      - status: {}
+      - run: { input: { sleep_ms: 20000 }, policy: { executionTimeout: 5s } }
+      - advance: 1s
+      - status: {}
+      - advance: 25s
+      - status: {}
+      - run: { input: { sleep_ms: 100 } }
+      - advance: 1s
+      - status: {}
+      - advance: 40m
+      - status: {}
+`;
+
+export const RUNSYNC = `
+name: runsync
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: sync
+    steps:
+      - runsync: { input: { sleep_ms: 10 }, wait: 3s }
+`;
+
+export const RETRY_PURGE = `
+name: retry-purge
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: retry-then-purge
+    steps:
+      - run: { input: { sleep_ms: 10 } }
+      - poll: { until: final, interval: 30ms, timeout: 5s }
+      - retry: {}
+      - run: { input: { sleep_ms: 1500 } }
+      - poll: { until: IN_PROGRESS, interval: 30ms, timeout: 5s }
+      - purge: {}
+      - status: {}
+`;
+
+export const PROBES = `
+name: probes
+emulator: { workersMin: 1, workersMax: 2, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: edges
+    steps:
+      - probe: limits
+      - probe: auth
+`;
+
+export const RATE = `
+name: rate
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ duration: 2s, rate: 700 }]
+flows:
+  - name: submit
+    steps:
+      - run: { input: { sleep_ms: 0 } }
+`;
+
+export const WEBHOOKS = `
+name: webhooks
+emulator: { clock: manual, workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: hook
+    steps:
+      - run: { input: { sleep_ms: 100 }, webhook: true }
+      - advance: 1s
+      - poll: { until: final, interval: 20ms, timeout: 3s }
+      - sleep: 300ms
+      - advance: 11s
+      - sleep: 300ms
+      - advance: 11s
+      - sleep: 300ms
+      - advance: 40s
+      - sleep: 300ms
+      - health: {}
+`;
+
+export const STREAMS = `
+name: streams
+emulator: { workersMin: 2, workersMax: 2, coldStart: 0 }
+phases: [{ count: 2, rate: 5 }]
+flows:
+  - name: read
+    steps:
+      - run: { input: { sleep_ms: 200, stream: 3 } }
+      - stream: { interval: 30ms, timeout: 5s }
+      - stream: { interval: 30ms, timeout: 1s }
+`;
