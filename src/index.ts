@@ -1,0 +1,17 @@
+/**
+ * jobstorm's programmatic API: everything the CLI does, as functions (DESIGN "Layout").
+ */
+export * from './core/index.js';
+export * from '../contracts/index.js';
+export { defineScenario, loadScenario, parseScenario, scenarioJsonSchema, fitDuration, scaleRates } from './scenario/index.js';
+export type { Scenario, Flow, Step, Phase } from './scenario/scenario.js';
+export { arrivalSchedule, type ArrivalSchedule } from './schedule/index.js';
+export { JobClient, createJobClient, type JobClientOptions } from './client/index.js';
+export { blast, type BlastOptions, type BlastResult } from './blast/index.js';
+export { runScenario } from './runner/runner.js';
+export { runScenarioThreaded } from './runner/threaded-run.js';
+export type { RunOptions, RunOutcome, Target, ShardSpec } from './runner/run-options.js';
+export { Checker, checkRecordsFile, CHECK_CATALOG, loadOpenApiRules, readRecords, type CheckResult, type ViolationGroup } from './check/index.js';
+export { RunMetrics } from './metrics/index.js';
+export { buildSummary, mergeSummaries, parseThresholds, writeReports, renderTerminalSummary, readSummary, type Summary } from './report/index.js';
+export { startEmulator, startEmulatorInWorker, FAULTS, type EmulatorHandle, type EmulatorOptions } from './emulator/index.js';
