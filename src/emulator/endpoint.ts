@@ -9,7 +9,7 @@ import { planJob } from './handler-plan.js';
 import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
-import { jobView } from './job-view.js';
+import { jobView, takeStream, type StreamFaultMemo } from './job-view.js';
 import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from './random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
@@ -41,6 +41,8 @@ export type JobWaiter = (job: Job | undefined) => void;
 
 /** How long a job lost by the lose-jobs fault survives its final state. */
 const LOST_AFTER_MS = 5000;
+/** How much higher than the truth the purge-miscount fault reports `removed`. */
+const PURGE_MISCOUNT = 5;
 
 /**
  * One queue-based endpoint: its jobs, FIFO queue, workers, rate limits and health counters, and
@@ -53,8 +55,19 @@ export class Endpoint {
   private readonly queue = new JobQueue();
   private readonly expiry: ExpiryQueue;
   private readonly waiters = new Map<Job, Set<JobWaiter>>();
-  /** Every second /status read of a COMPLETED job goes backwards (fault backwards-status). */
+  /**
+   * /status reads of a job while a backwards fault applies to it: every second one goes backwards
+   * (backwards-status while COMPLETED, backwards-queue while IN_PROGRESS).
+   */
   private readonly reads = new WeakMap<Job, number>();
+  /** Jobs the spurious-cancel fault will cancel when a worker would start them. */
+  private readonly doomed = new WeakSet<Job>();
+  /** Submissions counted while spurious-cancel is on (every second one is doomed). */
+  private spuriousCount = 0;
+  /** What the stream faults remember between /stream answers. */
+  private readonly streamMemo: StreamFaultMemo = { lastFrom: new WeakMap(), finalDrained: new WeakSet() };
+  /** /health reads with jobs.completed above 0 while health-decrease is on. */
+  private healthReads = 0;
   private queued = 0;
   private queuedNormal = 0;
   private inProgress = 0;
@@ -95,6 +108,7 @@ export class Endpoint {
     );
     this.jobs.set(job.id, job);
     this.expiry.update(job);
+    if (this.ctx.faults.spuriousCancel && ++this.spuriousCount % 2 === 0) this.doomed.add(job);
     this.enqueue(job);
     return job;
   }
@@ -111,14 +125,20 @@ export class Endpoint {
     return job;
   }
 
-  /** GET /status: the view, with the backwards-status fault applied. */
+  /** GET /status: the view, with the backwards-status and backwards-queue faults applied. */
   statusView(job: Job): Record<string, unknown> {
-    if (job.status === 'COMPLETED' && this.ctx.faults.has('backwards-status')) {
-      const n = (this.reads.get(job) ?? 0) + 1;
-      this.reads.set(job, n);
-      if (n % 2 === 0) return jobView(job, this.ctx.faults, 'IN_PROGRESS');
+    const faults = this.ctx.faults;
+    if (job.status === 'COMPLETED' && faults.backwardsStatus) {
+      if (this.countRead(job) % 2 === 0) return jobView(job, faults, 'IN_PROGRESS');
+    } else if (job.status === 'IN_PROGRESS' && faults.backwardsQueue) {
+      if (this.countRead(job) % 2 === 0) return jobView(job, faults, 'IN_QUEUE');
     }
-    return jobView(job, this.ctx.faults);
+    return jobView(job, faults);
+  }
+
+  /** GET /stream: the chunks to answer with (the stream faults remember what they need here). */
+  takeStream(job: Job): { output: unknown }[] {
+    return takeStream(job, this.ctx.faults, this.ctx.now(), this.streamMemo);
   }
 
   /** /status?ttl=: the job now lives `ttlMs` more, whatever its state. */
@@ -164,6 +184,7 @@ export class Endpoint {
     const removed = this.queue.drain();
     for (const job of removed) this.finish(job, 'CANCELLED', undefined);
     let count = removed.length;
+    if (this.ctx.faults.purgeMiscount) count += PURGE_MISCOUNT;
     if (this.ctx.faults.has('purge-running')) {
       for (const job of [...this.jobs.values()]) {
         if (job.status !== 'IN_PROGRESS') continue;
@@ -194,9 +215,26 @@ export class Endpoint {
 
   health(): Record<string, unknown> {
     const w = this.pool.counts;
-    const completed = this.ctx.faults.has('health-drift') ? this.completed * 2 : this.completed;
+    const completed = this.ctx.faults.healthDrift ? this.completed * 2 : this.completed;
     return {
       jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue: this.queued, retried: this.retried },
+      workers: { idle: w.idle, initializing: w.initializing, running: w.running, throttled: 0, unhealthy: 0 },
+    };
+  }
+
+  /**
+   * GET /health as answered: `health()` with the faults that shape the answer (and count reads)
+   * applied; the admin API shows `health()` itself.
+   */
+  healthAnswer(): Record<string, unknown> {
+    const faults = this.ctx.faults;
+    const w = this.pool.counts;
+    let completed: number | string = faults.healthDrift ? this.completed * 2 : this.completed;
+    if (faults.healthDecrease && completed > 0 && ++this.healthReads % 2 === 0) completed--;
+    if (faults.malformedBodies) completed = String(completed);
+    const inQueue = faults.healthNegative && this.queued === 0 ? -1 : this.queued;
+    return {
+      jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue, retried: this.retried },
       workers: { idle: w.idle, initializing: w.initializing, running: w.running, throttled: 0, unhealthy: 0 },
     };
   }
@@ -233,7 +271,13 @@ export class Endpoint {
   }
 
   private nextJob(): Job | undefined {
-    return this.queue.shift();
+    for (;;) {
+      const job = this.queue.shift();
+      // spurious-cancel: a doomed job is cancelled instead of started, and the worker takes the next.
+      if (job === undefined || !this.ctx.faults.spuriousCancel || !this.doomed.has(job)) return job;
+      this.doomed.delete(job);
+      this.finish(job, 'CANCELLED', undefined);
+    }
   }
 
   /** A worker takes the job: IN_QUEUE → IN_PROGRESS, and the handler's end is scheduled. */
@@ -245,8 +289,9 @@ export class Endpoint {
     job.workerId = worker.id;
     const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
     job.durationMs = plan.durationMs;
-    const timesOut = job.executionTimeout < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
-    const endsIn = timesOut ? job.executionTimeout : plan.durationMs;
+    const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
+    const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
+    const endsIn = timesOut ? limit : plan.durationMs;
     const cancel = this.ctx.clock.schedule(endsIn, () => {
       if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
       job.run = undefined;
@@ -281,6 +326,7 @@ export class Endpoint {
 
   private retentionEnd(job: Job): number {
     if (this.ctx.faults.has('lose-jobs')) return job.finishedAt + LOST_AFTER_MS;
+    if (this.ctx.faults.retentionIgnored) return Infinity;
     return job.finishedAt + (job.sync ? LIMITS.retentionRunsync : LIMITS.retentionRun);
   }
 
@@ -295,10 +341,24 @@ export class Endpoint {
     job.expiresAt = Math.min(job.ttlAt, this.retentionEnd(job));
     this.expiry.update(job);
     this.notify(job, job);
-    if (job.webhook !== undefined) {
-      const body = JSON.stringify({ ...jobView(job, this.ctx.faults), input: job.input, webhook: job.webhook });
+    if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
+      const body = JSON.stringify({ ...this.webhookView(job), input: job.input, webhook: job.webhook });
       this.ctx.webhooks.deliver(job.id, job.webhook, body);
     }
+  }
+
+  /** The job as its webhook shows it; webhook-wrong-status swaps COMPLETED and FAILED. */
+  private webhookView(job: Job): Record<string, unknown> {
+    const faults = this.ctx.faults;
+    if (faults.webhookWrongStatus && job.status === 'COMPLETED') {
+      return { ...jobView(job, faults, 'FAILED'), error: 'handler failed (emulator fault webhook-wrong-status)' };
+    }
+    if (faults.webhookWrongStatus && job.status === 'FAILED') {
+      const view = jobView(job, faults, 'COMPLETED');
+      delete view.error;
+      return view;
+    }
+    return jobView(job, faults);
   }
 
   /** ttl or retention ran out: the job is deleted whatever its state (SPEC "policy object" rule 2). */
@@ -324,6 +384,12 @@ export class Endpoint {
     this.jobs.delete(job.id);
     this.notify(job, undefined);
     this.release(worker);
+  }
+
+  private countRead(job: Job): number {
+    const n = (this.reads.get(job) ?? 0) + 1;
+    this.reads.set(job, n);
+    return n;
   }
 
   private notify(job: Job, value: Job | undefined): void {

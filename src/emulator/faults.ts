@@ -23,6 +23,26 @@ export const FAULTS = {
   'health-drift': 'GET /health counts every completed job twice in jobs.completed',
   'chunk-too-large': 'streamed chunks are not split at 1 MB; each is padded past 1 MiB',
   'server-errors': 'a fraction (the value, default 0.1) of /v1 and /v2 requests answer 500 before doing anything',
+  'odd-status': 'every 200 answer of the /v2 queue operations and the /v1 management calls is sent as 202 (body unchanged)',
+  'malformed-bodies': 'a field of the wrong type in bodies wrong-types leaves alone: /run, /stream, /cancel, /retry status as a number, purge removed and health jobs.completed as strings, management message and workersMax mistyped',
+  'backwards-queue': 'a job that is IN_PROGRESS is shown IN_QUEUE on every second /status read while it runs',
+  'spurious-cancel': 'the service cancels every second job (by submission order) on its own when a worker would start it',
+  'retention-ignored': 'finished jobs are kept past their result retention (30 min /run, 1 min /runsync); only ttl deletes them',
+  'timeout-early': 'jobs end TIMED_OUT at half their executionTimeout (executionTime reported accordingly)',
+  'runsync-overwait': '/runsync and /status-sync answer only after twice their wait, even when the job finished earlier',
+  'purge-miscount': 'POST /purge-queue reports removed 5 higher than the number of jobs it removed',
+  'timing-inflated': 'delayTime is reported 3600000 ms (1 h) larger than it was, in every job body and the stream envelope',
+  'params-unchecked': 'out-of-range wait, policy.ttl and policy.executionTimeout are clamped into range and accepted instead of answered 400',
+  'bad-retry-after': '429 answers carry no Retry-After header',
+  'bare-key-rejected': 'the bare-key form "Authorization: <key>" is answered 401 on the /v1 and /v2 APIs; Bearer still works',
+  'no-webhook': 'webhooks are never delivered',
+  'webhook-wrong-status': 'webhook bodies say FAILED (with an error) for COMPLETED jobs and COMPLETED (with output) for FAILED jobs',
+  'webhook-fast-retry': 'webhook retries come 1 s apart instead of 10 s',
+  'webhook-duplicate': 'each webhook is delivered a second time 1 s after the receiver answered 200',
+  'stream-after-final': 'after a /stream answer said the job is final and left no chunks, every later /stream call returns its last chunk again',
+  'stream-duplicate': 'every streamed chunk is delivered twice: in the answer where it is new and again in the next /stream answer',
+  'health-negative': 'GET /health reports jobs.inQueue as -1 when the queue is empty',
+  'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof FAULTS;
@@ -48,11 +68,35 @@ export type FaultsInput = z.infer<typeof FaultsInputSchema>;
 /** The switched-on faults and their values (1 for plain switches, the fraction for server-errors). */
 export class FaultSet {
   private readonly on = new Map<FaultName, number>();
-  /** Hot-path copies, read on every request. */
+  /** Hot-path copies, read on every request or job: a fault check there is a field read. */
   serverErrorRate = 0;
   authOpen = false;
   no429 = false;
   early429 = false;
+  wrongTypes = false;
+  backwardsStatus = false;
+  healthDrift = false;
+  chunkTooLarge = false;
+  oddStatus = false;
+  malformedBodies = false;
+  backwardsQueue = false;
+  spuriousCancel = false;
+  retentionIgnored = false;
+  timeoutEarly = false;
+  runsyncOverwait = false;
+  purgeMiscount = false;
+  timingInflated = false;
+  paramsUnchecked = false;
+  badRetryAfter = false;
+  bareKeyRejected = false;
+  noWebhook = false;
+  webhookWrongStatus = false;
+  webhookFastRetry = false;
+  webhookDuplicate = false;
+  streamAfterFinal = false;
+  streamDuplicate = false;
+  healthNegative = false;
+  healthDecrease = false;
 
   has(name: FaultName): boolean {
     return this.on.has(name);
@@ -87,6 +131,30 @@ export class FaultSet {
     this.authOpen = this.on.has('auth-open');
     this.no429 = this.on.has('no-429');
     this.early429 = this.on.has('early-429');
+    this.wrongTypes = this.on.has('wrong-types');
+    this.backwardsStatus = this.on.has('backwards-status');
+    this.healthDrift = this.on.has('health-drift');
+    this.chunkTooLarge = this.on.has('chunk-too-large');
+    this.oddStatus = this.on.has('odd-status');
+    this.malformedBodies = this.on.has('malformed-bodies');
+    this.backwardsQueue = this.on.has('backwards-queue');
+    this.spuriousCancel = this.on.has('spurious-cancel');
+    this.retentionIgnored = this.on.has('retention-ignored');
+    this.timeoutEarly = this.on.has('timeout-early');
+    this.runsyncOverwait = this.on.has('runsync-overwait');
+    this.purgeMiscount = this.on.has('purge-miscount');
+    this.timingInflated = this.on.has('timing-inflated');
+    this.paramsUnchecked = this.on.has('params-unchecked');
+    this.badRetryAfter = this.on.has('bad-retry-after');
+    this.bareKeyRejected = this.on.has('bare-key-rejected');
+    this.noWebhook = this.on.has('no-webhook');
+    this.webhookWrongStatus = this.on.has('webhook-wrong-status');
+    this.webhookFastRetry = this.on.has('webhook-fast-retry');
+    this.webhookDuplicate = this.on.has('webhook-duplicate');
+    this.streamAfterFinal = this.on.has('stream-after-final');
+    this.streamDuplicate = this.on.has('stream-duplicate');
+    this.healthNegative = this.on.has('health-negative');
+    this.healthDecrease = this.on.has('health-decrease');
   }
 }
 

@@ -12,12 +12,15 @@ import type { Job } from './job.js';
 
 export type JsonObject = Record<string, unknown>;
 
+/** How much larger than the truth the timing-inflated fault reports delayTime. */
+export const INFLATED_DELAY_MS = 3_600_000;
+
 /** The /status, /runsync, /status-sync and webhook body. */
 export function jobView(job: Job, faults: FaultSet, shownStatus = job.status): JsonObject {
   const view: JsonObject = { id: job.id, status: shownStatus };
   const started = job.startedAt >= 0;
-  const asText = faults.has('wrong-types');
-  if (started) view.delayTime = timing(job.startedAt - job.queuedAt, asText);
+  const asText = faults.wrongTypes;
+  if (started) view.delayTime = timing(delayTime(job, faults), asText);
   if (started && job.finishedAt >= 0) view.executionTime = timing(job.finishedAt - job.startedAt, asText);
   if (shownStatus === 'COMPLETED') view.output = jobOutput(job, faults);
   if (job.error !== undefined && isFinalStatus(shownStatus)) view.error = job.error;
@@ -28,6 +31,12 @@ export function jobView(job: Job, faults: FaultSet, shownStatus = job.status): J
 
 function timing(ms: number, asText: boolean): number | string {
   return asText ? String(ms) : ms;
+}
+
+/** The job's delayTime as reported (the timing-inflated fault adds an hour); the job has started. */
+export function delayTime(job: Job, faults: FaultSet): number {
+  const ms = job.startedAt - job.queuedAt;
+  return faults.timingInflated ? ms + INFLATED_DELAY_MS : ms;
 }
 
 export function workerName(id: number): string {
@@ -55,24 +64,41 @@ export function producedPieces(job: Job, faults: FaultSet, now: number): number 
   return chunks * piecesPerChunk(job, faults);
 }
 
+/** What the stream faults remember between /stream answers (held by the job's endpoint). */
+export interface StreamFaultMemo {
+  /** stream-duplicate: where the previous answer's new pieces began (they are sent again). */
+  lastFrom: WeakMap<Job, number>;
+  /** stream-after-final: jobs whose last answer said final with nothing left. */
+  finalDrained: WeakSet<Job>;
+}
+
 /** The chunks not yet delivered; marks them delivered (SPEC "GET /stream": incremental results). */
-export function takeStream(job: Job, faults: FaultSet, now: number): { output: unknown }[] {
+export function takeStream(job: Job, faults: FaultSet, now: number, memo: StreamFaultMemo): { output: unknown }[] {
   const produced = producedPieces(job, faults, now);
   const from = job.streamDelivered;
-  if (produced <= from) return [];
-  job.streamDelivered = produced;
-  return streamPieces(job, faults, from, produced).map((output) => ({ output }));
+  if (faults.streamAfterFinal && from >= produced && produced > 0 && isFinalStatus(job.status) && memo.finalDrained.has(job)) {
+    return streamPieces(job, faults, produced - 1, produced).map((output) => ({ output }));
+  }
+  let start = from;
+  if (faults.streamDuplicate) {
+    start = Math.min(from, memo.lastFrom.get(job) ?? from);
+    memo.lastFrom.set(job, from);
+  }
+  if (produced > from) job.streamDelivered = produced;
+  if (faults.streamAfterFinal && isFinalStatus(job.status)) memo.finalDrained.add(job);
+  if (produced <= start) return [];
+  return streamPieces(job, faults, start, produced).map((output) => ({ output }));
 }
 
 function piecesPerChunk(job: Job, faults: FaultSet): number {
   const bytes = chunkBytes(job.input);
-  if (faults.has('chunk-too-large') || bytes <= CHUNK_PIECE_MAX) return 1;
+  if (faults.chunkTooLarge || bytes <= CHUNK_PIECE_MAX) return 1;
   return Math.ceil(bytes / CHUNK_PIECE_MAX);
 }
 
 function streamPieces(job: Job, faults: FaultSet, from: number, to: number): unknown[] {
   const bytes = chunkBytes(job.input);
-  const oversize = faults.has('chunk-too-large');
+  const oversize = faults.chunkTooLarge;
   const per = piecesPerChunk(job, faults);
   const out: unknown[] = [];
   for (let p = from; p < to; p++) {

@@ -17,10 +17,16 @@ export interface WebhookDelivery {
   url: string;
   state: 'in-flight' | 'waiting' | 'delivered' | 'failed';
   attempts: WebhookAttempt[];
+  /** Set once the webhook-duplicate fault has sent (or scheduled) the second delivery. */
+  duplicate?: true;
 }
 
 /** Deliveries kept for the admin API; older ones are dropped. */
 const LOG_SIZE = 2000;
+/** Retry spacing under the webhook-fast-retry fault. */
+const FAST_RETRY_SPACING_MS = 1000;
+/** When the webhook-duplicate fault sends a delivered webhook again. */
+const DUPLICATE_AFTER_MS = 1000;
 
 /**
  * SPEC "Events": on a final state, POST the status body to the job's webhook; a receiver that does
@@ -82,8 +88,13 @@ export class WebhookScheduler {
 
   private settle(d: WebhookDelivery, body: string, ok: boolean): void {
     this.inFlight--;
-    if (ok) {
+    if (ok || d.duplicate === true) {
+      // webhook-duplicate: a delivered webhook is sent once more, 1 s later (never retried).
       d.state = 'delivered';
+      if (ok && d.duplicate === undefined && this.faults.webhookDuplicate && !this.closed) {
+        d.duplicate = true;
+        this.later(DUPLICATE_AFTER_MS, d, body);
+      }
       return;
     }
     const allowed = this.faults.has('no-webhook-retry') ? 1 : 1 + LIMITS.webhookRetries;
@@ -92,7 +103,11 @@ export class WebhookScheduler {
       return;
     }
     d.state = 'waiting';
-    const cancel = this.clock.schedule(LIMITS.webhookRetrySpacing, () => {
+    this.later(this.faults.webhookFastRetry ? FAST_RETRY_SPACING_MS : LIMITS.webhookRetrySpacing, d, body);
+  }
+
+  private later(ms: number, d: WebhookDelivery, body: string): void {
+    const cancel = this.clock.schedule(ms, () => {
       this.cancels.delete(cancel);
       this.attempt(d, body);
     });

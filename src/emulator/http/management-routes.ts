@@ -34,29 +34,40 @@ export class ManagementRoutes {
     sendMessage(res, 404, `${req.method ?? ''} ${path.slice(0, 200)} is not emulated (only POST /v1/pods/{podId}/start and POST /v1/endpoints)`);
   }
 
+  /** A 200 answer (the odd-status fault sends it as 202). */
+  private ok(res: ServerResponse, body: unknown): void {
+    sendJson(res, this.core.faults.oddStatus ? 202 : 200, body);
+  }
+
+  /** An error of StartPod or CreateEndpoint (malformed-bodies sends `message` as a number). */
+  private refuse(res: ServerResponse, status: number, message: string): void {
+    if (this.core.faults.malformedBodies) sendJson(res, status, { message: status });
+    else sendMessage(res, status, message);
+  }
+
   private startPod(res: ServerResponse, rawId: string): void {
     const podId = decodeSegment(rawId);
     if (podId === undefined || !this.core.pods.has(podId)) {
-      sendMessage(res, 400, `invalid Pod ID ${JSON.stringify(podId ?? rawId)}: no such pod`);
+      this.refuse(res, 400, `invalid Pod ID ${JSON.stringify(podId ?? rawId)}: no such pod`);
       return;
     }
-    sendJson(res, 200, { id: podId, desiredStatus: 'RUNNING' });
+    this.ok(res, { id: podId, desiredStatus: 'RUNNING' });
   }
 
   private async createEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readJson(req, MANAGEMENT_BODY_LIMIT);
     if (body.kind === 'aborted') return;
     if (body.kind === 'too-large') {
-      sendMessage(res, 400, `request body over ${String(MANAGEMENT_BODY_LIMIT)} bytes`);
+      this.refuse(res, 400, `request body over ${String(MANAGEMENT_BODY_LIMIT)} bytes`);
       return;
     }
     if (body.kind === 'invalid') {
-      sendMessage(res, 400, body.message);
+      this.refuse(res, 400, body.message);
       return;
     }
     const parsed = EndpointCreateInputSchema.safeParse(body.value);
     if (!parsed.success) {
-      sendMessage(res, 400, `invalid EndpointCreateInput: ${describeIssues(parsed.error.issues)}`);
+      this.refuse(res, 400, `invalid EndpointCreateInput: ${describeIssues(parsed.error.issues)}`);
       return;
     }
     const input = { ...CREATE_DEFAULTS, ...parsed.data };
@@ -67,7 +78,7 @@ export class ManagementRoutes {
       problems.push(`executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`);
     }
     if (problems.length > 0) {
-      sendMessage(res, 400, `invalid EndpointCreateInput: ${problems.join('; ')}`);
+      this.refuse(res, 400, `invalid EndpointCreateInput: ${problems.join('; ')}`);
       return;
     }
     const id = this.core.newEndpointId();
@@ -103,6 +114,6 @@ export class ManagementRoutes {
       if (input[key] !== undefined) record[key] = input[key];
     }
     this.core.records.set(id, record);
-    sendJson(res, 200, record);
+    this.ok(res, this.core.faults.malformedBodies ? { ...record, workersMax: String(input.workersMax) } : record);
   }
 }

@@ -4,13 +4,15 @@ export type ParamResult = { ok: true; value: number | undefined } | { ok: false;
 
 /**
  * An integer query parameter within its contract range (SPEC: out-of-range parameters are 400).
- * The message names the parameter, its unit and range, and what was sent.
+ * The message names the parameter, its unit and range, and what was sent. With `clamp` (the
+ * params-unchecked fault) an out-of-range integer is moved into the range instead.
  */
-export function intParam(query: string, name: string, range: IntRange): ParamResult {
+export function intParam(query: string, name: string, range: IntRange, clamp: boolean): ParamResult {
   if (query === '') return { ok: true, value: undefined };
   const raw = new URLSearchParams(query).get(name);
   if (raw === null) return { ok: true, value: undefined };
   const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (clamp && Number.isSafeInteger(value)) return { ok: true, value: Math.min(range.max, Math.max(range.min, value)) };
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     return {
       ok: false,

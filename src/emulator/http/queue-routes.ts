@@ -6,7 +6,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
-import { jobView, takeStream } from '../job-view.js';
+import { delayTime, jobView } from '../job-view.js';
 import { readJson } from './json-body.js';
 import { decodeSegment, describeIssues, intParam } from './params.js';
 import { sendError, sendJson } from './reply.js';
@@ -70,7 +70,8 @@ export class QueueRoutes {
     if (!admission.ok) {
       const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
       const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
-      sendError(res, 429, `rate limit of /${route.op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`, { 'retry-after': retryAfter });
+      const message = `rate limit of /${route.op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`;
+      sendError(res, 429, message, faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
       return;
     }
     const jobId = route.withId ? decodeSegment(parts[4] ?? '') : undefined;
@@ -93,19 +94,30 @@ export class QueueRoutes {
     }
   }
 
+  /** A 200 answer (the odd-status fault sends it as 202). */
+  private ok(res: ServerResponse, body: unknown): void {
+    sendJson(res, this.core.faults.oddStatus ? 202 : 200, body);
+  }
+
+  /** A job status in an answer body that wrong-types leaves alone (malformed-bodies makes it a number). */
+  private statusField(status: string): string | number {
+    return this.core.faults.malformedBodies ? 0 : status;
+  }
+
   /** Operations answered at once. */
   private immediate(res: ServerResponse, ep: Endpoint, op: QueueOperation, jobId: string, query: string): void {
     if (op === 'health') {
-      sendJson(res, 200, ep.health());
+      this.ok(res, ep.healthAnswer());
       return;
     }
     if (op === 'purge-queue') {
-      sendJson(res, 200, { removed: ep.purge(), status: 'completed' });
+      const removed = ep.purge();
+      this.ok(res, { removed: this.core.faults.malformedBodies ? String(removed) : removed, status: 'completed' });
       return;
     }
     let ttl: number | undefined;
     if (op === 'status') {
-      const p = intParam(query, 'ttl', LIMITS.statusTtl);
+      const p = intParam(query, 'ttl', LIMITS.statusTtl, false);
       if (!p.ok) {
         sendError(res, 400, p.message);
         return;
@@ -120,16 +132,16 @@ export class QueueRoutes {
     switch (op) {
       case 'status':
         if (ttl !== undefined) ep.setTtl(job, ttl);
-        sendJson(res, 200, ep.statusView(job));
+        this.ok(res, ep.statusView(job));
         return;
       case 'stream':
-        this.stream(res, job);
+        this.stream(res, ep, job);
         return;
       case 'cancel':
-        sendJson(res, 200, { id: job.id, status: ep.cancel(job) });
+        this.ok(res, { id: job.id, status: this.statusField(ep.cancel(job)) });
         return;
       case 'retry':
-        if (ep.retry(job)) sendJson(res, 200, { id: job.id, status: 'IN_QUEUE' });
+        if (ep.retry(job)) this.ok(res, { id: job.id, status: this.statusField('IN_QUEUE') });
         else sendError(res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
         return;
       default:
@@ -137,20 +149,22 @@ export class QueueRoutes {
     }
   }
 
-  private stream(res: ServerResponse, job: Job): void {
-    const stream = takeStream(job, this.core.faults, this.core.now());
+  private stream(res: ServerResponse, ep: Endpoint, job: Job): void {
+    const faults = this.core.faults;
+    const stream = ep.takeStream(job);
     if (this.core.config.streamShape === 'array') {
-      sendJson(res, 200, stream);
+      // malformed-bodies: the bare array's chunks lose their `output` (it is sent as `data`).
+      this.ok(res, faults.malformedBodies ? stream.map((chunk) => ({ data: chunk.output })) : stream);
       return;
     }
-    const body: Record<string, unknown> = { id: job.id, status: job.status, stream };
+    const body: Record<string, unknown> = { id: job.id, status: this.statusField(job.status), stream };
     // Timings straight from the job: the wrong-types fault is about job bodies, not the stream.
     if (isFinalStatus(job.status) && job.startedAt >= 0) {
-      body.delayTime = job.startedAt - job.queuedAt;
+      body.delayTime = delayTime(job, faults);
       body.executionTime = job.finishedAt - job.startedAt;
       if (job.error !== undefined) body.error = job.error;
     }
-    sendJson(res, 200, body);
+    this.ok(res, body);
   }
 
   /** POST /run and /runsync. */
@@ -160,7 +174,7 @@ export class QueueRoutes {
     try {
       let wait: number | undefined;
       if (op === 'runsync') {
-        const p = intParam(query, 'wait', LIMITS.wait);
+        const p = intParam(query, 'wait', LIMITS.wait, this.core.faults.paramsUnchecked);
         if (!p.ok) {
           sendError(res, 400, p.message, { connection: 'close' });
           req.resume();
@@ -180,14 +194,14 @@ export class QueueRoutes {
         sendError(res, 400, body.message);
         return;
       }
-      const parsed = SubmissionBodySchema.safeParse(body.value);
+      const parsed = SubmissionBodySchema.safeParse(this.core.faults.paramsUnchecked ? clampPolicy(body.value) : body.value);
       if (!parsed.success) {
         sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
         return;
       }
       const job = ep.submit(parsed.data, op === 'runsync');
       if (op === 'run') {
-        sendJson(res, 200, { id: job.id, status: 'IN_QUEUE' });
+        this.ok(res, { id: job.id, status: this.statusField('IN_QUEUE') });
         return;
       }
       this.waitAndAnswer(res, ep, job, wait ?? LIMITS.wait.default, () => ep.limiter.release(op));
@@ -200,7 +214,7 @@ export class QueueRoutes {
   /** GET /status-sync/<id>?wait=: waits like /runsync for an existing job. */
   private statusSync(res: ServerResponse, ep: Endpoint, jobId: string, query: string): void {
     const release = (): void => ep.limiter.release('status-sync');
-    const p = intParam(query, 'wait', LIMITS.wait);
+    const p = intParam(query, 'wait', LIMITS.wait, this.core.faults.paramsUnchecked);
     if (!p.ok) {
       sendError(res, 400, p.message);
       release();
@@ -217,11 +231,13 @@ export class QueueRoutes {
 
   /**
    * Answers with the job once it is final, or with its current status when `wait` ms pass
-   * (real-service.md "/runsync"); 404 if it is deleted meanwhile. `done` runs exactly once.
+   * (real-service.md "/runsync"); 404 if it is deleted meanwhile. `done` runs exactly once. The
+   * runsync-overwait fault ignores the job's end and answers at twice the wait.
    */
   private waitAndAnswer(res: ServerResponse, ep: Endpoint, job: Job, wait: number, done: () => void): void {
-    if (isFinalStatus(job.status)) {
-      sendJson(res, 200, jobView(job, this.core.faults));
+    const overwait = this.core.faults.runsyncOverwait;
+    if (isFinalStatus(job.status) && !overwait) {
+      this.ok(res, jobView(job, this.core.faults));
       done();
       return;
     }
@@ -235,19 +251,39 @@ export class QueueRoutes {
       answer();
       done();
     };
-    const stopWaiting = ep.wait(job, (j) => {
-      finish(() => {
-        if (j === undefined) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
-        else sendJson(res, 200, jobView(j, this.core.faults));
-      });
-    });
-    const cancelTimer = this.core.clock.schedule(wait, () => {
+    const stopWaiting = overwait
+      ? noop
+      : ep.wait(job, (j) => {
+          finish(() => {
+            if (j === undefined) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
+            else this.ok(res, jobView(j, this.core.faults));
+          });
+        });
+    const cancelTimer = this.core.clock.schedule(overwait ? 2 * wait : wait, () => {
       finish(() => {
         if (job.gone) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
-        else sendJson(res, 200, jobView(job, this.core.faults));
+        else this.ok(res, jobView(job, this.core.faults));
       });
     });
     const onClose = (): void => finish(() => undefined);
     res.on('close', onClose);
   }
+}
+
+const noop = (): void => undefined;
+
+/**
+ * params-unchecked: policy.ttl and policy.executionTimeout outside their ranges are clamped into
+ * them before validation, so they are accepted instead of refused.
+ */
+function clampPolicy(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('policy' in body)) return body;
+  const policy = body.policy;
+  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) return body;
+  const clamped: Record<string, unknown> = { ...policy };
+  for (const [key, range] of [['ttl', LIMITS.ttl], ['executionTimeout', LIMITS.executionTimeout]] as const) {
+    const v = clamped[key];
+    if (typeof v === 'number' && Number.isInteger(v)) clamped[key] = Math.min(range.max, Math.max(range.min, v));
+  }
+  return { ...body, policy: clamped };
 }

@@ -91,7 +91,9 @@ export class EmulatorServer {
   }
 
   private authorized(header: string | undefined, isAdmin: boolean): boolean {
-    if (header === this.bare || header === this.bearer) return true;
+    if (header === this.bearer) return true;
+    // bare-key-rejected refuses the bare form on the API under test, never on the control plane.
+    if (header === this.bare) return isAdmin || !this.core.faults.bareKeyRejected;
     if (header !== undefined && /^bearer\s+/i.test(header) && header.replace(/^bearer\s+/i, '') === this.bare) return true;
     // auth-open opens the API under test, never the control plane.
     return !isAdmin && this.core.faults.authOpen;
