@@ -61,7 +61,7 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'webhook.retry-spacing', severity: 'error', description: 'webhook retries not about 10 s apart', provenBy: 'webhook-fast-retry' },
   { id: 'webhook.duplicate', severity: 'error', description: 'a webhook delivered again after our receiver answered 200', provenBy: 'webhook-duplicate' },
   { id: 'stream.chunk-too-large', severity: 'error', description: 'a streamed chunk larger than 1 MB', provenBy: 'chunk-too-large' },
-  { id: 'stream.after-final', severity: 'error', description: 'chunks delivered after a stream response already said the job was final and drained', provenBy: 'stream-after-final' },
+  { id: 'stream.after-final', severity: 'error', description: 'chunks delivered after a stream response had already said the job was final (and so handed over its last chunks)', provenBy: 'stream-after-final' },
   { id: 'stream.duplicate-chunk', severity: 'error', description: 'the same chunk (same stream index) delivered twice', provenBy: 'stream-duplicate' },
   { id: 'health.negative', severity: 'error', description: 'a /health counter below zero', provenBy: 'health-negative' },
   { id: 'health.counter-decreased', severity: 'error', description: 'jobs.completed, jobs.failed or jobs.retried went down between two samples', provenBy: 'health-decrease' },

@@ -1,9 +1,9 @@
 import { registered, type RegisteredCommand } from './command.js';
+import { capacityCommand } from './commands/capacity.js';
 import { checkCommand } from './commands/check.js';
 import { contractCommand } from './commands/contract.js';
 import { emulateCommand } from './commands/emulate.js';
 import { mergeCommand } from './commands/merge.js';
-import { notBuilt } from './commands/not-built.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 
@@ -14,6 +14,6 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(checkCommand),
   registered(reportCommand),
   registered(mergeCommand),
-  registered(notBuilt('capacity <scenario>', 'Find the highest sustainable arrival rate within an SLO', 'Capacity reports')),
+  registered(capacityCommand),
   registered(contractCommand),
 ];

@@ -23,7 +23,7 @@ export const FAULTS = {
   'health-drift': 'GET /health counts every completed job twice in jobs.completed',
   'chunk-too-large': 'streamed chunks are not split at 1 MB; each is padded past 1 MiB',
   'server-errors': 'a fraction (the value, default 0.1) of /v1 and /v2 requests answer 500 before doing anything',
-  'odd-status': 'every 200 answer of the /v2 queue operations and the /v1 management calls is sent as 202 (body unchanged)',
+  'odd-status': 'every 200 answer of the /v2 queue operations and the /v1 management calls is sent as 202, and a management 400 as 422 (bodies unchanged)',
   'malformed-bodies': 'a field of the wrong type in bodies wrong-types leaves alone: /run, /stream, /cancel, /retry status as a number, purge removed and health jobs.completed as strings, management message and workersMax mistyped',
   'backwards-queue': 'a job that is IN_PROGRESS is shown IN_QUEUE on every second /status read while it runs',
   'spurious-cancel': 'the service cancels every second job (by submission order) on its own when a worker would start it',

@@ -170,7 +170,8 @@ class Iteration {
     // Always look at least once: a cancel's or runsync's own answer is not an observation of
     // what the job did next, and the checks need that observation.
     for (let first = true; first || !reached(this.status, until); first = false) {
-      if (!first && clock.now() >= deadline) return false;
+      // A poll that runs out of time leaves the job to the next steps (a cancel, a status).
+      if (!first && clock.now() >= deadline) return true;
       const r = await client.status(this.jobId, {}, this.call('poll'));
       if (r.status === 404) return false;
       this.see(r);
@@ -190,7 +191,7 @@ class Iteration {
     const { client, clock } = this.ctx;
     const deadline = clock.now() + timeoutMs;
     for (;;) {
-      if (clock.now() >= deadline) return false;
+      if (clock.now() >= deadline) return true;
       const r = await client.stream(this.jobId, this.call('stream'));
       if (!ok(r.status)) return false;
       const chunks = Array.isArray(r.body) ? r.body.length : chunkCount(r.body);

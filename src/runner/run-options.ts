@@ -46,6 +46,12 @@ export interface RunOptions {
    * shard threads of one run share it, so their records share one time base.
    */
   epochZeroMs?: number;
+  /**
+   * Called once the run is set up (client, webhook receiver), just before its time 0; resolves
+   * with time 0 as in `epochZeroMs`. Shard threads wait here for a start common to all shards.
+   * Without it (and without `epochZeroMs`) time 0 is the end of the set-up.
+   */
+  startAt?(): Promise<number>;
   /** Stop early when this many requests in a row could not connect and none ever did. */
   unreachableAfter?: number;
 }

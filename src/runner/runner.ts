@@ -17,11 +17,19 @@ const CONNECT_ERRORS = new Set(['refused', 'dns']);
 
 /**
  * A clock whose zero is the run's start, so record times are small. Its zero is an epoch instant
- * (high resolution), so worker threads of one run read the same time base.
+ * (high resolution), so worker threads of one run read the same time base. The zero is set once
+ * the run is ready to send (`start`): set-up time is not counted against the first arrivals.
  */
-function runClock(base: Clock, epochZeroMs: number): Clock {
-  const t0 = epochZeroMs - performance.timeOrigin;
-  return { now: () => base.now() - t0, sleep: (ms, signal) => base.sleep(ms, signal), schedule: (ms, fn) => base.schedule(ms, fn) };
+function runClock(base: Clock): Clock & { start(epochZeroMs: number): void } {
+  let t0 = base.now();
+  return {
+    now: () => base.now() - t0,
+    sleep: (ms, signal) => base.sleep(ms, signal),
+    schedule: (ms, fn) => base.schedule(ms, fn),
+    start: (epochZeroMs) => {
+      t0 = epochZeroMs - performance.timeOrigin;
+    },
+  };
 }
 
 /**
@@ -31,9 +39,7 @@ function runClock(base: Clock, epochZeroMs: number): Clock {
  */
 export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const { scenario } = o;
-  const epochZeroMs = o.epochZeroMs ?? performance.timeOrigin + performance.now();
-  const startedAtMs = Math.round(epochZeroMs);
-  const clock = runClock(systemClock, epochZeroMs);
+  const clock = runClock(systemClock);
   const counters = newCounters();
   const stop = new AbortController();
   const abort = new AbortController();
@@ -60,12 +66,6 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     // Scheduling lateness is about arrivals: the first request of each flow iteration.
     if (r.step?.startsWith('1:') && (r.attempt === undefined || r.attempt === 1)) lateness.add(r.sentAt - r.intendedAt);
   };
-
-  const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
-  if (shardLabel) run.shard = shardLabel;
-  if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
-  if (o.target.clock === 'manual') run.targetClock = 'manual';
-  o.onRecord(run);
 
   const client = new JobClient({
     baseUrl: o.target.baseUrl,
@@ -97,6 +97,20 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     counters,
   };
 
+  const flows = new FlowPicker(compileFlows(scenario.flows));
+  const schedule = arrivalSchedule(scenario.phases, { process: scenario.arrivals.process, seed: scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
+
+  // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
+  // threads of one run are told a common time 0 instead, once every shard is set up).
+  const epochZeroMs = o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
+  clock.start(epochZeroMs);
+  const startedAtMs = Math.round(epochZeroMs);
+  const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
+  if (shardLabel) run.shard = shardLabel;
+  if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
+  if (o.target.clock === 'manual') run.targetClock = 'manual';
+  o.onRecord(run);
+
   let interrupted = false;
   const onInterrupt = (): void => {
     interrupted = true;
@@ -105,7 +119,6 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   if (o.interrupt?.aborted) onInterrupt();
 
-  const flows = new FlowPicker(compileFlows(scenario.flows));
   const rows = scenario.data?.rows ?? [];
   let iteration = 0;
   let idle: (() => void) | undefined;
@@ -139,7 +152,6 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const stopSampler = o.sampleHealth === false ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
 
-  const schedule = arrivalSchedule(scenario.phases, { process: scenario.arrivals.process, seed: scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
   await runSchedule(schedule, scenario.phases, ctx, arrive, launch, o.shard);
 
   // Let flows finish on their own, then stop them at the next step, then abort what is left.

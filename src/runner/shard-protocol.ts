@@ -7,14 +7,18 @@ export interface ShardInit {
   target: Target;
   runId: string;
   shard: ShardSpec;
-  epochZeroMs: number;
   gracefulStopMs?: number;
   drainMs?: number;
 }
 
+/**
+ * A shard says `ready` once set up; the main thread answers every shard with one `start` (a
+ * common time 0, so no shard's first arrivals are late by another's start-up), then records flow.
+ */
 export type FromShard =
+  | { type: 'ready' }
   | { type: 'records'; records: unknown[] }
   | { type: 'done'; outcome: RunOutcome }
   | { type: 'error'; message: string };
 
-export type ToShard = { type: 'interrupt' };
+export type ToShard = { type: 'interrupt' } | { type: 'start'; epochZeroMs: number };

@@ -11,8 +11,11 @@ const port = parentPort;
 if (!port) throw new Error('shard-worker runs only as a worker thread');
 const init = workerData as ShardInit;
 const interrupt = new AbortController();
-// The only message a shard takes is the interrupt.
-port.on('message', (m: ToShard) => interrupt.abort(new Error(m.type)));
+let onStart: (epochZeroMs: number) => void = () => undefined;
+port.on('message', (m: ToShard) => {
+  if (m.type === 'start') onStart(m.epochZeroMs);
+  else interrupt.abort(new Error(m.type));
+});
 
 let batch: JobstormRecord[] = [];
 const flush = (): void => {
@@ -27,7 +30,11 @@ runScenario({
   target: init.target,
   runId: init.runId,
   shard: init.shard,
-  epochZeroMs: init.epochZeroMs,
+  startAt: () =>
+    new Promise<number>((resolve) => {
+      onStart = resolve;
+      port.postMessage({ type: 'ready' } satisfies FromShard);
+    }),
   interrupt: interrupt.signal,
   ...(init.gracefulStopMs === undefined ? {} : { gracefulStopMs: init.gracefulStopMs }),
   ...(init.drainMs === undefined ? {} : { drainMs: init.drainMs }),

@@ -1,34 +1,47 @@
+import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
 import type { RunOptions, RunOutcome, Target } from './run-options.js';
 import { newCounters } from './run-context.js';
-import type { FromShard, ShardInit } from './shard-protocol.js';
+import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
 
 export interface ThreadedRunOptions extends RunOptions {
   workers: number;
 }
 
+/** Between the go and time 0: the `start` message must reach every shard first. */
+const START_MARGIN_MS = 5;
+
 /**
  * `--workers N`: N worker threads, each running shard i/N of the scenario, their records combined
- * here in one stream (one run record, one time base), so checks and metrics see one run.
+ * here in one stream (one run record, one time base), so checks and metrics see one run. Time 0
+ * is set once every shard is up: a thread takes hundreds of milliseconds to start, and arrivals
+ * intended before it could send would all go out late at once.
  */
 export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOutcome> {
-  const epochZeroMs = performance.timeOrigin + performance.now();
+  // The emulator's clock control is a function: it cannot cross into a thread (and advance steps
+  // are refused with --workers).
+  const shardTarget: Target = { ...o.target };
+  delete shardTarget.emulator;
+  const shards = Array.from({ length: o.workers }, (_, i) => {
+    const init: ShardInit = { scenario: o.scenario, target: shardTarget, runId: o.runId, shard: { index: i + 1, count: o.workers }, ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }), ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }) };
+    return runShard(init, o);
+  });
+  try {
+    await Promise.all(shards.map((s) => s.ready));
+  } catch (err) {
+    for (const s of shards) void s.worker.terminate();
+    await Promise.allSettled(shards.map((s) => s.done));
+    throw err;
+  }
+  const epochZeroMs = performance.timeOrigin + performance.now() + START_MARGIN_MS;
   const startedAtMs = Math.round(epochZeroMs);
   const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: o.scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
   o.onRecord(run);
-  // The emulator's clock control is a function: it cannot cross into a thread (and advance steps
-  // are refused with --workers).
-  const shardTarget: Target = { ...o.target };
-  delete shardTarget.emulator;
-  const outcomes = await Promise.all(
-    Array.from({ length: o.workers }, (_, i) => {
-      const init: ShardInit = { scenario: o.scenario, target: shardTarget, runId: o.runId, shard: { index: i + 1, count: o.workers }, epochZeroMs, ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }), ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }) };
-      return runShard(init, o);
-    }),
-  );
+  for (const s of shards) s.worker.postMessage({ type: 'start', epochZeroMs } satisfies ToShard);
+  const outcomes = await Promise.all(shards.map((s) => s.done));
   const counters = newCounters();
   for (const x of outcomes) {
     for (const key of ['arrivals', 'dropped', 'inFlight', 'requests', 'throttled', 'errors'] as const) counters[key] += x.counters[key];
@@ -45,26 +58,46 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
   };
 }
 
-function runShard(init: ShardInit, o: ThreadedRunOptions): Promise<RunOutcome> {
+interface Shard {
+  worker: Worker;
+  /** Set up and waiting for `start`. */
+  ready: Promise<void>;
+  done: Promise<RunOutcome>;
+}
+
+function runShard(init: ShardInit, o: ThreadedRunOptions): Shard {
   const worker = spawnModuleWorker(import.meta.url, './shard-worker', init);
-  const onInterrupt = (): void => worker.postMessage({ type: 'interrupt' });
+  const name = `shard ${String(init.shard.index)}/${String(init.shard.count)}`;
+  const onInterrupt = (): void => worker.postMessage({ type: 'interrupt' } satisfies ToShard);
   o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
-  return new Promise<RunOutcome>((resolve, reject) => {
+  let isReady: () => void = () => undefined;
+  let notReady: (err: Error) => void = () => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    isReady = resolve;
+    notReady = reject;
+  });
+  // A failure before `ready` is reported through `ready`; `done` then only settles.
+  ready.catch(() => undefined);
+  const done = new Promise<RunOutcome>((resolve, reject) => {
     let outcome: RunOutcome | undefined;
+    const fail = (err: Error): void => {
+      notReady(err);
+      reject(err);
+    };
     worker.on('message', (m: FromShard) => {
-      if (m.type === 'records') {
+      if (m.type === 'ready') isReady();
+      else if (m.type === 'records') {
         for (const r of m.records as JobstormRecord[]) if (r.type !== 'run') o.onRecord(r);
-      } else if (m.type === 'done') {
-        outcome = m.outcome;
-      } else {
-        reject(new Error(`shard ${String(init.shard.index)}/${String(init.shard.count)} failed: ${m.message}`));
-      }
+      } else if (m.type === 'done') outcome = m.outcome;
+      else fail(new Error(`${name} failed: ${m.message}`));
     });
-    worker.on('error', reject);
+    worker.on('error', fail);
     worker.on('exit', () => {
       o.interrupt?.removeEventListener('abort', onInterrupt);
       if (outcome) resolve(outcome);
-      else reject(new Error(`shard ${String(init.shard.index)}/${String(init.shard.count)} exited before it finished`));
+      else fail(new Error(`${name} exited before it finished`));
     });
   });
+  done.catch(() => undefined);
+  return { worker, ready, done };
 }

@@ -84,7 +84,7 @@ describe('each check fires on the fault that breaks its rule', () => {
     const result = await proofRun(p.scenario, { faults: [p.fault], ...(p.webhookAnswers ? { webhookAnswers: p.webhookAnswers } : {}), ...(openapi ? { openapi } : {}) });
     const submitted = new Set(result.records.flatMap((r) => (r.type === 'exchange' && (r.op === 'run' || r.op === 'runsync') && typeof (r.body as { id?: unknown } | undefined)?.id === 'string' ? [(r.body as { id: string }).id] : [])));
     for (const id of p.ids) {
-      expect(result.fired.get(id), `${id} did not fire; fired: ${[...result.fired.keys()].join(', ')}`).toBeGreaterThan(0);
+      expect(result.fired.get(id) ?? 0, `${id} did not fire; fired: ${[...result.fired.keys()].join(', ')}`).toBeGreaterThan(0);
       const example = result.violations.find((g) => g.id === id)?.examples[0];
       expect(example?.evidence.request ?? example?.evidence.timeline, `${id} has no evidence`).toBeDefined();
       // Checks about one job name it, and it is a job this run submitted.

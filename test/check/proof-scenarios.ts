@@ -126,13 +126,9 @@ flows:
       - run: { input: { sleep_ms: 100 }, webhook: true }
       - advance: 1s
       - poll: { until: final, interval: 20ms, timeout: 3s }
-      - sleep: 300ms
-      - advance: 11s
-      - sleep: 300ms
-      - advance: 11s
-      - sleep: 300ms
+      - loop: { times: 30, steps: [{ sleep: 30ms }, { advance: 1s }] }
       - advance: 40s
-      - sleep: 300ms
+      - sleep: 200ms
       - health: {}
 `;
 

@@ -58,7 +58,9 @@ export const streamCheck: Check = {
       }
       job.chunkKeys.add(key);
     }
-    const status = envelope ? envelope.status : job.last;
-    if (chunks.length === 0 && isFinalStatus(status)) job.streamDrained = true;
+    // Each call returns every chunk not yet delivered, so an envelope that says final has handed
+    // over the last of them; the bare array carries no status, so there an empty answer after a
+    // final status is the sign.
+    if (envelope ? isFinalStatus(envelope.status) : chunks.length === 0 && isFinalStatus(job.last)) job.streamDrained = true;
   },
 };

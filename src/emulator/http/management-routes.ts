@@ -39,8 +39,12 @@ export class ManagementRoutes {
     sendJson(res, this.core.faults.oddStatus ? 202 : 200, body);
   }
 
-  /** An error of StartPod or CreateEndpoint (malformed-bodies sends `message` as a number). */
-  private refuse(res: ServerResponse, status: number, message: string): void {
+  /**
+   * An error of StartPod or CreateEndpoint (malformed-bodies sends `message` as a number; odd-status
+   * sends a 400 as 422, a code neither operation declares).
+   */
+  private refuse(res: ServerResponse, declared: number, message: string): void {
+    const status = this.core.faults.oddStatus && declared === 400 ? 422 : declared;
     if (this.core.faults.malformedBodies) sendJson(res, status, { message: status });
     else sendMessage(res, status, message);
   }

@@ -1,0 +1,129 @@
+import type { CapacityReport, CapacityStep } from './capacity-report.js';
+
+/*
+ * capacity.html's charts as data only (the page script draws them). Per-step charts put the offered
+ * rate on x, steps sorted by it (binary refinement runs them out of order), so each line reads as
+ * "what happens to this as load rises"; failed steps are marked with a red point.
+ */
+
+export interface CapacitySeries {
+  label: string;
+  values: (number | null)[];
+  color: string;
+  /** Drawn against a second y axis on the right. */
+  right?: boolean;
+  dash?: boolean;
+  /** Points without a connecting line (the failed-step markers). */
+  pointsOnly?: boolean;
+}
+
+export interface CapacityChart {
+  id: string;
+  title: string;
+  /** steps: x is the offered rate (jobs/s); time: x is epoch seconds. */
+  kind: 'steps' | 'time';
+  yLabel: string;
+  rightLabel?: string;
+  x: number[];
+  series: CapacitySeries[];
+}
+
+const COLORS = { offered: '#1f77b4', achieved: '#2ca02c', failed: '#d62728', p99: '#d62728', p95: '#ff7f0e', p50: '#1f77b4', delay: '#9467bd', exec: '#8c564b', queue: '#ff7f0e', idle: '#7f7f7f' };
+
+function byRate(r: CapacityReport): CapacityStep[] {
+  return [...r.steps].sort((a, b) => a.offeredRate - b.offeredRate || a.index - b.index);
+}
+
+/** A percentile of a step's timing, or a gap when the step measured no job. */
+function timing(steps: readonly CapacityStep[], pick: (s: CapacityStep) => { count: number; value: number }): (number | null)[] {
+  return steps.map((s) => {
+    const p = pick(s);
+    return p.count > 0 ? p.value : null;
+  });
+}
+
+function failedMarks(steps: readonly CapacityStep[], values: readonly (number | null)[]): CapacitySeries {
+  return { label: 'step failed', values: steps.map((s, i) => (s.passed ? null : (values[i] ?? null))), color: COLORS.failed, pointsOnly: true };
+}
+
+function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
+  const x = steps.map((s) => s.offeredRate);
+  const achieved = steps.map((s) => s.achievedRate);
+  const e2e95 = timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p95 }));
+  const delay95 = timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p95 }));
+  return [
+    {
+      id: 'rates',
+      title: 'Offered vs achieved rate per step',
+      kind: 'steps',
+      yLabel: 'jobs/s',
+      x,
+      series: [
+        { label: 'offered', values: x, color: COLORS.offered, dash: true },
+        { label: 'achieved', values: achieved, color: COLORS.achieved },
+        failedMarks(steps, achieved),
+      ],
+    },
+    {
+      id: 'e2e',
+      title: 'End-to-end job time per step (p50, p95, p99)',
+      kind: 'steps',
+      yLabel: 'ms',
+      x,
+      series: [
+        { label: 'e2e p50', values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p50 })), color: COLORS.p50, dash: true },
+        { label: 'e2e p95', values: e2e95, color: COLORS.p95 },
+        { label: 'e2e p99', values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p99 })), color: COLORS.p99 },
+        failedMarks(steps, e2e95),
+      ],
+    },
+    {
+      id: 'timing',
+      title: 'delayTime and executionTime per step (p50, p95; as the endpoint reported them)',
+      kind: 'steps',
+      yLabel: 'ms',
+      x,
+      series: [
+        { label: 'delayTime p50', values: timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p50 })), color: COLORS.delay, dash: true },
+        { label: 'delayTime p95', values: delay95, color: COLORS.delay },
+        { label: 'executionTime p50', values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p50 })), color: COLORS.exec, dash: true },
+        { label: 'executionTime p95', values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p95 })), color: COLORS.exec },
+        failedMarks(steps, delay95),
+      ],
+    },
+    {
+      id: 'r429',
+      title: '429 answers per step (% of requests)',
+      kind: 'steps',
+      yLabel: '% of requests',
+      x,
+      series: [{ label: '429 %', values: steps.map((s) => (s.rate429 === null ? null : Math.round(s.rate429 * 100_000) / 1000)), color: COLORS.failed }],
+    },
+  ];
+}
+
+function workersChart(r: CapacityReport): CapacityChart | undefined {
+  if (!r.health.length) return undefined;
+  const points = [...r.health].sort((a, b) => a.atMs - b.atMs);
+  return {
+    id: 'workers',
+    title: 'Workers and queue depth over time (from /health)',
+    kind: 'time',
+    yLabel: 'workers',
+    rightLabel: 'jobs in queue',
+    x: points.map((p) => (r.startedAtMs + p.atMs) / 1000),
+    series: [
+      { label: 'workers running', values: points.map((p) => p.running), color: COLORS.achieved },
+      { label: 'workers idle', values: points.map((p) => p.idle), color: COLORS.idle },
+      { label: 'jobs in queue', values: points.map((p) => p.inQueue), color: COLORS.queue, right: true },
+    ],
+  };
+}
+
+/** Every chart of capacity.html, in page order; charts with no data are left out. */
+export function capacityCharts(r: CapacityReport): CapacityChart[] {
+  const steps = byRate(r);
+  const charts = steps.length ? stepCharts(steps) : [];
+  const workers = workersChart(r);
+  return workers ? [...charts, workers] : charts;
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { escapeXml as esc } from '../report/format.js';
+import { HTML_STYLE } from '../report/html-app-script.js';
+import { capacityCharts } from './capacity-charts.js';
+import { CAPACITY_PAGE_SCRIPT } from './capacity-page-script.js';
+import type { CapacityReport } from './capacity-report.js';
+import { LITTLE_NOTE, STEP_HEADER, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+
+/*
+ * capacity.html is built like report.html: uPlot (MIT, © Leon Sorokin), a small page script and
+ * report.html's style inlined, allowed by hash under a CSP that lets the page load nothing else, so
+ * it works offline and from a CI artifact. The three helpers below mirror html-reporter.ts, which
+ * does not export them.
+ */
+
+let assets: { script: string; style: string } | undefined;
+
+function uplotAssets(): { script: string; style: string } {
+  const require = createRequire(import.meta.url);
+  const dist = dirname(require.resolve('uplot'));
+  return { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
+}
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/** JSON inside a script block must not be able to close it. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function stepsTable(r: CapacityReport): string {
+  const head = `<tr>${STEP_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  const rows = r.steps.map((s) => {
+    const cells = stepRow(s).map((c, i) => (i === 4 ? `<td class="${s.passed ? 'ok' : 'fail'}">${esc(c)}</td>` : `<td>${esc(c)}</td>`));
+    return `<tr>${cells.join('')}</tr>`;
+  });
+  return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function chartDiv(id: string): string {
+  return `<div class="chart" id="chart-${esc(id)}"></div>`;
+}
+
+export function renderCapacityHtml(r: CapacityReport): string {
+  assets ??= uplotAssets();
+  const charts = capacityCharts(r);
+  const script = `${assets.script}\n${CAPACITY_PAGE_SCRIPT}`;
+  const style = `${assets.style}\n${HTML_STYLE}`;
+  const csp = ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join('; ');
+  const found = r.verdict === 'found' || r.verdict === 'at-least';
+  const reasons = reasonLines(r);
+  const has = (id: string): boolean => charts.some((c) => c.id === id);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>jobstorm capacity ${esc(r.scenario)}</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>jobstorm capacity: ${esc(r.scenario)}</h1>
+<p class="meta">target ${esc(r.target)} · ${esc(new Date(r.startedAtMs).toISOString())} · ${esc((r.durationMs / 1000).toFixed(0))} s · run ${esc(r.runId)}</p>
+<p class="${found ? 'ok' : 'fail'}">${esc(headline(r))}</p>
+<p class="meta">${esc(planLine(r))}. SLO: ${r.slo.length ? r.slo.map((e) => `<code>${esc(e)}</code>`).join(', ') : 'none'}.</p>
+<h2>Steps</h2>
+${stepsTable(r)}
+${reasons.length ? `<ul>${reasons.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
+<p class="meta">${esc(LITTLE_NOTE)}</p>
+<h2>Rates, times and 429s per step</h2>
+${has('rates') ? chartDiv('rates') : ''}
+<div class="grid">${['e2e', 'timing', 'r429'].filter(has).map(chartDiv).join('\n')}</div>
+<h2>Workers over time</h2>
+${has('workers') ? chartDiv('workers') : '<p class="meta">No /health samples.</p>'}
+<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>
+<script type="application/json" id="jobstorm-data">${scriptSafeJson({ charts })}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,68 @@
+import type { Threshold } from '../report/threshold.js';
+import type { Target } from '../runner/run-options.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { CapacityStep } from './capacity-report.js';
+
+/** Which offered rates to try: geometric (`factor`) or arithmetic (`increment`) steps up to `max`. */
+export interface RatePlan {
+  /** First offered rate, arrivals per second. */
+  start: number;
+  /** Multiply the rate by this after each passing step (> 1). Default 1.5 when neither is given. */
+  factor?: number;
+  /** Or add this many arrivals per second after each passing step. */
+  increment?: number;
+  /** Highest rate tried. */
+  max: number;
+}
+
+export interface StepPlan extends RatePlan {
+  /** Measured part of each step, after the warm-up. */
+  stepDurationMs: number;
+  /** Start of each step left out of the measurement (queue filling, workers scaling). */
+  warmupMs: number;
+}
+
+/**
+ * step: raise the rate until a step fails. binary: the same, then halve the interval between the
+ * last passing and the first failing rate until it is narrower than `resolution`.
+ */
+export type SearchMode = 'step' | 'binary';
+
+export interface CapacityOptions {
+  scenario: Scenario;
+  target: Target;
+  /** Each step passes only when every one of these holds over its measured window. */
+  slo: readonly Threshold[];
+  steps: StepPlan;
+  mode: SearchMode;
+  /** Called after each step, for progress lines. */
+  onStep?(step: CapacityStep): void;
+  /** Aborting it stops the current step (it is reported) and the search. */
+  interrupt?: AbortSignal;
+  runId?: string;
+  /** Binary refinement stops once (firstFailing − lastPassing) / lastPassing ≤ this. Default 0.05. */
+  resolution?: number;
+  /** Most binary refinement steps. Default 6. */
+  maxRefinements?: number;
+  /**
+   * Queue growth over the measured window, as a share of the offered rate, above which the step is
+   * not a steady state. Default 0.03: a queue growing by 3 jobs/s at 100 jobs/s never settles.
+   */
+  queueGrowthTolerance?: number;
+  /**
+   * A step stops early, as "unbounded queue", once the queue has grown at every one of the last
+   * four /health samples and holds more than this many seconds of arrivals. Default 5.
+   */
+  unboundedQueueSeconds?: number;
+  /** Longest wait for the queue to drain back to where it started, between steps. Default 30 s. */
+  settleTimeoutMs?: number;
+  /** After a step's arrivals stop, how long its jobs may take to finish. Default min(30 s, max(5 s, step duration)). */
+  gracefulStopMs?: number;
+}
+
+export const DEFAULT_FACTOR = 1.5;
+export const DEFAULT_RESOLUTION = 0.05;
+export const DEFAULT_MAX_REFINEMENTS = 6;
+export const DEFAULT_QUEUE_GROWTH_TOLERANCE = 0.03;
+export const DEFAULT_UNBOUNDED_QUEUE_SECONDS = 5;
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;

@@ -1,0 +1,29 @@
+import { textTable } from '../report/format.js';
+import type { CapacityReport, CapacityStep } from './capacity-report.js';
+import { STEP_HEADER, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+
+/** Columns that fit a terminal: rate, result, the timings the SLOs usually name, and 429s. */
+const TERMINAL_COLUMNS = [0, 2, 3, 4, 6, 8, 10, 11, 12, 15];
+
+/** One line per finished step, for progress output while the search runs. */
+export function stepLine(s: CapacityStep): string {
+  const row = stepRow(s);
+  return `step ${row[0] ?? ''} (${s.stage}) ${row[2] ?? ''}/s offered, ${row[3] ?? ''}/s achieved: ${s.passed ? 'pass' : `FAIL — ${s.reasons.join('; ')}`}`;
+}
+
+/** The end-of-search summary the terminal shows. */
+export function renderCapacityText(r: CapacityReport): string {
+  const pick = (cells: readonly string[]): string[] => TERMINAL_COLUMNS.map((i) => cells[i] ?? '');
+  const lines = [
+    `jobstorm capacity: ${r.scenario} against ${r.target}`,
+    planLine(r),
+    `SLO: ${r.slo.join(', ') || 'none'}`,
+    '',
+    ...textTable(pick(STEP_HEADER), r.steps.map((s) => pick(stepRow(s)))),
+    '',
+    headline(r),
+  ];
+  const reasons = reasonLines(r);
+  if (reasons.length) lines.push('', ...reasons);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,87 @@
+import { formatMs, formatPercent } from '../report/format.js';
+import type { CapacityReport, CapacityStep } from './capacity-report.js';
+import { roundRate } from './rate-search.js';
+
+/*
+ * What capacity.md, capacity.html and the terminal say in common: the headline, and the step table
+ * as plain strings (each renderer escapes them its own way).
+ */
+
+/** Rates as the search chose them (101.25), not padded to a fixed number of decimals. */
+export function formatStepRate(v: number | null): string {
+  return v === null ? '–' : String(v >= 100 ? Math.round(v * 10) / 10 : roundRate(v));
+}
+
+const rate = formatStepRate;
+
+/** The one sentence a reader needs first. */
+export function headline(r: CapacityReport): string {
+  const { lastPassing, firstFailing } = r.confidence;
+  switch (r.verdict) {
+    case 'found':
+      return `Highest sustainable rate: ${rate(r.capacity)} jobs/s (passed at ${rate(lastPassing)}/s, failed at ${rate(firstFailing)}/s)`;
+    case 'at-least':
+      return `Sustainable up to at least ${rate(r.capacity)} jobs/s: every step up to the maximum passed; raise --max to find the limit`;
+    case 'none':
+      return `No sustainable rate found: even the first step (${rate(r.steps[0]?.offeredRate ?? null)}/s) failed; lower --start`;
+    case 'unknown':
+      return r.targetUnreachable ? 'No verdict: the target could not be reached' : 'No verdict: the search was interrupted before any step finished';
+  }
+}
+
+export function planLine(r: CapacityReport): string {
+  const growth = r.plan.increment !== null ? `+${String(r.plan.increment)}/s` : `×${String(r.plan.factor)}`;
+  return `${r.mode} search from ${String(r.plan.start)}/s (${growth}, max ${String(r.plan.max)}/s); each step ${formatMs(r.plan.warmupMs)} warm-up + ${formatMs(r.plan.stepDurationMs)} measured`;
+}
+
+export const STEP_HEADER = [
+  '#',
+  'stage',
+  'offered/s',
+  'achieved/s',
+  'result',
+  'e2e p50',
+  'e2e p95',
+  'e2e p99',
+  'delay p95',
+  'exec p95',
+  '429',
+  'queue Δ/s',
+  'workers',
+  'L (health)',
+  'λ·W',
+  'L / λ·W',
+];
+
+function timing(count: number, ms: number): string {
+  return count > 0 ? formatMs(ms) : '–';
+}
+
+export function stepRow(s: CapacityStep): string[] {
+  return [
+    String(s.index),
+    s.stage,
+    rate(s.offeredRate),
+    rate(s.achievedRate),
+    s.passed ? 'pass' : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded')) ? 'FAIL (stopped early)' : 'FAIL',
+    timing(s.e2e.count, s.e2e.p50),
+    timing(s.e2e.count, s.e2e.p95),
+    timing(s.e2e.count, s.e2e.p99),
+    timing(s.delayTime.count, s.delayTime.p95),
+    timing(s.executionTime.count, s.executionTime.p95),
+    s.rate429 === null ? '–' : formatPercent(s.rate429),
+    s.queue.growthPerSec === null ? '–' : s.queue.growthPerSec.toFixed(1),
+    s.workers ? (s.workers.min === s.workers.max ? String(s.workers.max) : `${String(s.workers.min)}–${String(s.workers.max)}`) : '–',
+    s.little ? s.little.observed.toFixed(1) : '–',
+    s.little ? s.little.predicted.toFixed(1) : '–',
+    s.little?.ratio == null ? '–' : s.little.ratio.toFixed(2),
+  ];
+}
+
+/** Failing steps with their reasons, in the order they ran. */
+export function reasonLines(r: CapacityReport): string[] {
+  return r.steps.filter((s) => !s.passed).map((s) => `step ${String(s.index)} (${rate(s.offeredRate)}/s): ${s.reasons.join('; ')}`);
+}
+
+export const LITTLE_NOTE =
+  "Little's law cross-check: L is the mean of inQueue + inProgress from /health over the measured window; λ·W is the achieved rate times the mean time in system (delayTime + executionTime as reported, or the client's end-to-end time). A ratio near 1 means the endpoint's counters and the client's timings agree; far from 1 points at other traffic on the endpoint, lagging counters, or a step that never reached a steady state.";

@@ -1,0 +1,33 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { renderCapacityHtml } from './capacity-html.js';
+import { renderCapacityMarkdown } from './capacity-markdown.js';
+import type { CapacityReport } from './capacity-report.js';
+
+export const CAPACITY_FILES = { json: 'capacity.json', markdown: 'capacity.md', html: 'capacity.html' } as const;
+
+export interface WriteCapacityOptions {
+  /** Also append capacity.md here: the CLI passes `$GITHUB_STEP_SUMMARY`, since only it reads the environment. */
+  stepSummaryPath?: string;
+}
+
+/** Writes capacity.json, capacity.md and capacity.html into `dir`; returns the paths written. */
+export async function writeCapacityReports(report: CapacityReport, dir: string, options: WriteCapacityOptions = {}): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const files: [string, string][] = [
+    [CAPACITY_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
+    [CAPACITY_FILES.markdown, renderCapacityMarkdown(report)],
+    [CAPACITY_FILES.html, renderCapacityHtml(report)],
+  ];
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    written.push(path);
+  }
+  if (options.stepSummaryPath) {
+    await appendFile(options.stepSummaryPath, `${renderCapacityMarkdown(report)}\n`);
+    written.push(options.stepSummaryPath);
+  }
+  return written;
+}

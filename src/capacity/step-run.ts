@@ -1,0 +1,240 @@
+import type { JobstormRecord, RunRecord } from '../core/record.js';
+import { RunMetrics } from '../metrics/run-metrics.js';
+import { formatValue } from '../report/format.js';
+import { buildSummary } from '../report/summary-builder.js';
+import type { Summary } from '../report/summary.js';
+import type { Threshold } from '../report/threshold.js';
+import type { RunOutcome, Target } from '../runner/run-options.js';
+import { runScenario } from '../runner/runner.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { CapacityStep, HealthPoint } from './capacity-report.js';
+import { healthSampleOf, type HealthSample } from './health-sample.js';
+import { littleCheck } from './little-law.js';
+import { QueueWatch, queueTrend, type QueueTrend } from './queue-trend.js';
+import type { SearchStage } from './rate-search.js';
+import { stepScenario } from './step-scenario.js';
+
+export interface StepSettings {
+  scenario: Scenario;
+  target: Target;
+  slo: readonly Threshold[];
+  warmupMs: number;
+  stepDurationMs: number;
+  gracefulStopMs: number;
+  queueGrowthTolerance: number;
+  unboundedQueueSeconds: number;
+  runId: string;
+  /** Epoch ms the search started; step and sample times are reported relative to it. */
+  originMs: number;
+  interrupt?: AbortSignal;
+}
+
+export interface StepRun {
+  step: CapacityStep;
+  health: HealthPoint[];
+  outcome: RunOutcome;
+  interrupted: boolean;
+}
+
+/** Achieved throughput short of the offered rate by more than this share fails the step. */
+const SHORTFALL = 0.1;
+/** Unfinished jobs or dropped arrivals above this share of the step's jobs fail it. */
+const LEFTOVER = 0.01;
+
+/** The records one step keeps: metrics of the measured window, every /health sample. */
+class StepRecorder {
+  readonly metrics = new RunMetrics();
+  readonly samples: HealthSample[] = [];
+  run: RunRecord | undefined;
+  unboundedAt: number | undefined;
+  /** Why the step was stopped before its jobs could finish, if it was. */
+  stoppedBy: string | undefined;
+  private judgedEnd = false;
+
+  constructor(
+    private readonly settings: StepSettings,
+    private readonly rate: number,
+    private readonly watch: QueueWatch,
+    /** Stops the step's arrivals (and the wait for its jobs) through the runner's interrupt. */
+    private readonly stop: (why: string) => void,
+  ) {}
+
+  add(r: JobstormRecord): void {
+    if (r.type === 'run') {
+      this.run = r;
+      this.metrics.add(r);
+      return;
+    }
+    if (r.type === 'exchange') {
+      const sample = healthSampleOf(r);
+      if (sample) this.addSample(sample);
+    }
+    if (this.inWindow(r)) this.metrics.add(r);
+  }
+
+  private addSample(sample: HealthSample): void {
+    this.samples.push(sample);
+    if (this.unboundedAt === undefined && this.watch.add(sample)) {
+      this.unboundedAt = sample.atMs;
+      this.halt('unbounded queue');
+    }
+    const { warmupMs, stepDurationMs, queueGrowthTolerance } = this.settings;
+    const end = warmupMs + stepDurationMs;
+    if (this.judgedEnd || sample.atMs < end) return;
+    this.judgedEnd = true;
+    // A step whose queue was still growing when its arrivals ended has failed already; waiting for
+    // its backlog to finish would only cost time (the next step waits for the drain anyway).
+    const window = this.samples.filter((s) => s.atMs >= warmupMs && s.atMs <= end);
+    if (!queueTrend(window, this.rate, queueGrowthTolerance).steady) this.halt('no steady state');
+  }
+
+  private halt(why: string): void {
+    this.stoppedBy ??= why;
+    this.stop(why);
+  }
+
+  /** Warm-up traffic is left out: jobs submitted then are not followed, their polls not counted. */
+  private inWindow(r: JobstormRecord): boolean {
+    const { warmupMs } = this.settings;
+    switch (r.type) {
+      case 'exchange':
+      case 'dropped':
+        return r.intendedAt >= warmupMs;
+      case 'webhook':
+        return r.at >= warmupMs;
+      default:
+        return false;
+    }
+  }
+}
+
+function achievedRate(samples: readonly HealthSample[], summary: Summary, measuredMs: number): { rate: number | null; from: CapacityStep['achievedFrom'] } {
+  const counted = samples.filter((s) => s.completed !== undefined);
+  const a = counted[0];
+  const b = counted[counted.length - 1];
+  if (a && b && b.atMs - a.atMs >= 1000) {
+    const done = (s: HealthSample): number => (s.completed ?? 0) + (s.failed ?? 0);
+    return { rate: round((done(b) - done(a)) / ((b.atMs - a.atMs) / 1000)), from: 'health' };
+  }
+  if (measuredMs <= 0) return { rate: null, from: null };
+  const finished = Object.values(summary.jobs.byState).reduce((s, n) => s + n, 0);
+  return { rate: round(finished / (measuredMs / 1000)), from: 'client' };
+}
+
+function round(v: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}
+
+function workerStats(samples: readonly HealthSample[]): CapacityStep['workers'] {
+  if (!samples.length) return null;
+  const running = samples.map((s) => s.running);
+  return { min: Math.min(...running), max: Math.max(...running), mean: round(running.reduce((s, n) => s + n, 0) / running.length, 2) };
+}
+
+interface Verdict {
+  rate: number;
+  summary: Summary;
+  trend: QueueTrend;
+  achieved: number | null;
+  measuredMs: number;
+  unboundedDepth: number | undefined;
+  interrupted: boolean;
+  stoppedEarly: boolean;
+  settings: StepSettings;
+}
+
+/** Every reason the step does not show a sustainable rate; none means it passed. */
+function reasonsOf(v: Verdict): string[] {
+  const reasons: string[] = [];
+  const { summary: s, rate } = v;
+  if (v.interrupted) reasons.push('interrupted before the step ended');
+  if (v.unboundedDepth !== undefined) {
+    reasons.push(`unbounded queue: it grew at every /health sample to ${String(v.unboundedDepth)} jobs (more than ${String(v.settings.unboundedQueueSeconds)} s of arrivals)`);
+  }
+  for (const t of s.thresholds) if (!t.ok) reasons.push(`SLO ${t.expression} failed (value ${formatValue(t.value, t.unit)})`);
+  if (!v.trend.steady) reasons.push(`no steady state: the queue kept growing by ${String(v.trend.growthPerSec)} jobs/s (from ${String(v.trend.first)} to ${String(v.trend.last)})`);
+  if (s.jobs.submitted === 0) reasons.push('no job was accepted in the measured window');
+  const seconds = v.measuredMs / 1000;
+  // Two jobs of slack: at low rates the window's edges alone move the count by that much.
+  if (v.achieved !== null && seconds > 0 && v.achieved < rate * (1 - SHORTFALL) - 2 / seconds) {
+    reasons.push(`achieved ${String(v.achieved)} jobs/s, short of the offered ${String(rate)}/s`);
+  }
+  if (!v.stoppedEarly && s.jobs.unfinished > Math.max(1, LEFTOVER * s.jobs.submitted)) {
+    reasons.push(`${String(s.jobs.unfinished)} jobs still unfinished ${formatValue(v.settings.gracefulStopMs, 'ms')} after arrivals stopped`);
+  }
+  if (s.dropped.total > Math.max(1, LEFTOVER * rate * seconds)) reasons.push(`${String(s.dropped.total)} arrivals dropped at target.maxInFlight`);
+  return reasons;
+}
+
+/**
+ * Runs one step: the flows at a constant `rate` for warm-up + duration, then judges the measured
+ * window (after the warm-up) against the SLO, the queue's steadiness and the achieved throughput.
+ * A queue growing without bound stops the step early through the runner's interrupt.
+ */
+export async function runStep(settings: StepSettings, index: number, rate: number, stage: SearchStage): Promise<StepRun> {
+  const plannedEnd = settings.warmupMs + settings.stepDurationMs;
+  const stop = new AbortController();
+  const onOuter = (): void => stop.abort(new Error('interrupted'));
+  settings.interrupt?.addEventListener('abort', onOuter, { once: true });
+  if (settings.interrupt?.aborted) onOuter();
+  const recorder = new StepRecorder(settings, rate, new QueueWatch(rate, settings.unboundedQueueSeconds), (why) => stop.abort(new Error(why)));
+  let outcome: RunOutcome;
+  try {
+    outcome = await runScenario({
+      scenario: stepScenario(settings.scenario, rate, plannedEnd),
+      target: settings.target,
+      runId: `${settings.runId}-step${String(index)}`,
+      onRecord: (r) => recorder.add(r),
+      interrupt: stop.signal,
+      gracefulStopMs: settings.gracefulStopMs,
+      drainMs: 1000,
+    });
+  } finally {
+    settings.interrupt?.removeEventListener('abort', onOuter);
+  }
+  const run = recorder.run;
+  if (!run) throw new Error('the runner emitted no run record');
+  const interrupted = settings.interrupt?.aborted ?? false;
+  const measuredEnd = Math.min(plannedEnd, recorder.unboundedAt ?? plannedEnd, interrupted ? outcome.durationMs : plannedEnd);
+  const measuredMs = Math.max(0, measuredEnd - settings.warmupMs);
+  const summary = buildSummary({ run, metrics: recorder.metrics, thresholds: settings.slo, durationMs: measuredMs });
+  const window = recorder.samples.filter((s) => s.atMs >= settings.warmupMs && s.atMs <= measuredEnd);
+  const trend = queueTrend(window, rate, settings.queueGrowthTolerance);
+  const achieved = achievedRate(window, summary, measuredMs);
+  const unboundedDepth = recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue;
+  const stoppedEarly = recorder.stoppedBy !== undefined || interrupted;
+  const reasons = reasonsOf({ rate, summary, trend, achieved: achieved.rate, measuredMs, unboundedDepth, interrupted, stoppedEarly, settings });
+  const requests = Object.values(summary.operations).reduce((n, o) => n + o.requests, 0);
+  const count429 = Object.values(summary.operations).reduce((n, o) => n + o.count429, 0);
+  const startMs = run.startedAtMs - settings.originMs;
+  const step: CapacityStep = {
+    index,
+    stage,
+    offeredRate: rate,
+    achievedRate: achieved.rate,
+    achievedFrom: achieved.from,
+    passed: reasons.length === 0,
+    reasons,
+    stoppedEarly,
+    startMs,
+    measuredMs: round(measuredMs, 1),
+    arrivals: outcome.counters.arrivals,
+    dropped: summary.dropped.total,
+    submitted: summary.jobs.submitted,
+    finished: Object.values(summary.jobs.byState).reduce((s, n) => s + n, 0),
+    unfinished: summary.jobs.unfinished,
+    requests,
+    count429,
+    rate429: requests > 0 ? round(count429 / requests, 6) : null,
+    e2e: summary.jobs.e2eAll,
+    delayTime: summary.jobs.delayTime.percentiles,
+    executionTime: summary.jobs.executionTime.percentiles,
+    queue: trend,
+    workers: workerStats(window),
+    little: littleCheck(window, achieved.rate, summary),
+    thresholds: summary.thresholds,
+  };
+  const health = recorder.samples.map((s) => ({ atMs: round(startMs + s.atMs, 1), step: index, running: s.running, idle: s.idle, inQueue: s.inQueue, inProgress: s.inProgress }));
+  return { step, health, outcome, interrupted };
+}

@@ -1,0 +1,196 @@
+import { join, resolve } from 'node:path';
+import type { Argv } from 'yargs';
+import { findCapacity } from '../../capacity/capacity-search.js';
+import type { SearchMode, StepPlan } from '../../capacity/capacity-options.js';
+import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
+import { writeCapacityReports } from '../../capacity/capacity-writer.js';
+import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
+import { ExitCode } from '../../core/exit-code.js';
+import { parseThresholds, type Threshold } from '../../report/threshold.js';
+import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
+import { parseDuration } from '../../scenario/duration.js';
+import { loadScenario } from '../../scenario/scenario-loader.js';
+import type { Phase, Scenario } from '../../scenario/scenario.js';
+import type { CliIo, JobstormCommand } from '../command.js';
+import { resolveTarget, type ResolvedTarget } from '../run/target.js';
+
+export interface CapacityArgs {
+  scenario: string;
+  target?: string;
+  'api-key'?: string;
+  'management-url'?: string;
+  slo?: string[];
+  start?: number;
+  factor?: number;
+  increment?: number;
+  max?: number;
+  'step-duration'?: string;
+  warmup?: string;
+  mode?: SearchMode;
+  resolution?: number;
+  out?: string;
+  quiet?: boolean;
+}
+
+interface Settings {
+  scenario: Scenario;
+  slo: Threshold[];
+  steps: StepPlan;
+  /** Set when --target was given (validated with everything else); the emulator starts later. */
+  remote?: ResolvedTarget;
+  notes: string[];
+}
+
+/** The capacity search runs no contract checks, so violation counts would always read 0. */
+function judgesViolations(t: Threshold): boolean {
+  return t.metric === 'violations' || t.metric.startsWith(VIOLATION_PREFIX);
+}
+
+function peakRate(phases: readonly Phase[]): number | undefined {
+  const rates = phases.flatMap((p) => (p.kind === 'constant' ? [p.rate] : p.kind === 'ramp' ? [p.from, p.to] : p.kind === 'count' && p.rate !== undefined ? [p.rate] : []));
+  const peak = Math.max(0, ...rates);
+  return peak > 0 ? peak : undefined;
+}
+
+function positive(issues: ConfigIssue[], where: string, v: number | undefined, min = 0): void {
+  if (v !== undefined && !(Number.isFinite(v) && v > min)) issues.push({ where, message: `expected a number above ${String(min)}, got ${String(v)}` });
+}
+
+function duration(issues: ConfigIssue[], where: string, text: string, allowZero: boolean): number {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms < 0 || (!allowZero && ms === 0)) {
+    issues.push({ where, message: `expected a duration like 20s, 1m or 500ms, got "${text}"` });
+    return 0;
+  }
+  return ms;
+}
+
+/** Parses each expression on its own, so one bad expression does not hide the next one's problem. */
+function parseEach(sources: readonly { expression: string; where: string }[], issues: ConfigIssue[]): Threshold[] {
+  return sources.flatMap((source) => {
+    try {
+      return parseThresholds([source]);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+      return [];
+    }
+  });
+}
+
+function sloOf(args: CapacityArgs, scenario: Scenario | undefined, issues: ConfigIssue[], notes: string[]): Threshold[] {
+  if (args.slo?.length) {
+    const slo = parseEach(args.slo.map((expression) => ({ expression, where: '--slo' })), issues);
+    for (const t of slo.filter(judgesViolations)) issues.push({ where: '--slo', message: `"${t.expression}": capacity runs no contract checks, so violations cannot be judged; use jobstorm run for that` });
+    return slo;
+  }
+  if (!scenario) return [];
+  const all = parseEach(scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario.source}: thresholds[${String(i)}]` })), issues);
+  const skipped = all.filter(judgesViolations);
+  if (skipped.length) notes.push(`skipping ${skipped.map((t) => `"${t.expression}"`).join(', ')}: capacity runs no contract checks`);
+  const slo = all.filter((t) => !judgesViolations(t));
+  if (!slo.length && all.length === scenario.thresholds.length) issues.push({ where: '--slo', message: 'no SLO: give --slo (e.g. --slo "p95(e2e) < 10s") or thresholds in the scenario' });
+  return slo;
+}
+
+/** Validates every flag, the scenario and the SLO at once; nothing is sent before this passes. */
+async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
+  const issues: ConfigIssue[] = [];
+  const notes: string[] = [];
+  let scenario: Scenario | undefined;
+  try {
+    scenario = await loadScenario(args.scenario, { env: io.env });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues);
+  }
+  const slo = sloOf(args, scenario, issues, notes);
+  positive(issues, '--start', args.start);
+  positive(issues, '--factor', args.factor, 1);
+  positive(issues, '--increment', args.increment);
+  positive(issues, '--max', args.max);
+  positive(issues, '--resolution', args.resolution);
+  if (args.factor !== undefined && args.increment !== undefined) issues.push({ where: '--increment', message: 'give --factor or --increment, not both' });
+  const start = args.start ?? (scenario ? (peakRate(scenario.phases) ?? 10) : 10);
+  const max = args.max ?? start * 20;
+  if (start > 0 && max > 0 && max < start) issues.push({ where: '--max', message: `must be at least the start rate (${String(start)}/s), got ${String(max)}` });
+  const stepDurationMs = duration(issues, '--step-duration', args['step-duration'] ?? '20s', false);
+  const warmupMs = duration(issues, '--warmup', args.warmup ?? '5s', true);
+  let remote: ResolvedTarget | undefined;
+  if (scenario && args.target !== undefined) {
+    const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+    try {
+      remote = await resolveTarget({ scenario, target: args.target, ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}) });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+    }
+  }
+  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
+  const growth = args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
+  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, notes, ...(remote ? { remote } : {}) };
+}
+
+function stamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+}
+
+async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
+  const s = await settle(args, io);
+  for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
+  const { target, emulator } = s.remote ?? (await resolveTarget({ scenario: s.scenario }));
+  const runId = `capacity-${s.scenario.name}-${stamp()}`;
+  const out = resolve(args.out ?? join('reports', runId));
+  if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
+  let report;
+  try {
+    report = await findCapacity({
+      scenario: s.scenario,
+      target,
+      slo: s.slo,
+      steps: s.steps,
+      mode: args.mode ?? 'binary',
+      runId,
+      interrupt: io.interrupt,
+      ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
+      ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
+    });
+  } finally {
+    await emulator?.close();
+  }
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  if (!args.quiet) io.out(renderCapacityText(report));
+  io.out(`reports: ${out}`);
+  if (report.targetUnreachable) {
+    io.err(`jobstorm capacity: the target ${target.baseUrl} could not be reached.`);
+    return ExitCode.Aborted;
+  }
+  if (report.interrupted) return ExitCode.Interrupted;
+  return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
+}
+
+export const capacityCommand: JobstormCommand<CapacityArgs> = {
+  command: 'capacity <scenario>',
+  describe: 'Find the highest sustainable arrival rate within an SLO',
+  builder: (y: Argv) =>
+    y
+      .positional('scenario', { type: 'string', demandOption: true, describe: "scenario file; its flows run at each step's rate" })
+      .option('target', { type: 'string', describe: 'endpoint base URL, {serverless_url}/v2/<endpointId>; default: the embedded emulator' })
+      .option('api-key', { type: 'string', describe: 'API key (default: $JOBSTORM_API_KEY)' })
+      .option('management-url', { type: 'string', describe: 'management API base (default: the target origin + /v1)' })
+      .option('slo', { type: 'string', array: true, describe: 'a threshold every step must meet, e.g. "p95(e2e) < 10s" (repeatable; default: the scenario thresholds)' })
+      .option('start', { type: 'number', describe: 'first rate, jobs/s (default: the scenario peak rate)' })
+      .option('factor', { type: 'number', describe: 'multiply the rate by this after each passing step (default 1.5)' })
+      .option('increment', { type: 'number', describe: 'or add this many jobs/s after each passing step' })
+      .option('max', { type: 'number', describe: 'highest rate tried (default 20 × start)' })
+      .option('step-duration', { type: 'string', describe: 'measured time per step (default 20s)' })
+      .option('warmup', { type: 'string', describe: 'unmeasured start of each step (default 5s)' })
+      .option('mode', { choices: ['step', 'binary'] as const, describe: 'step: stop at the first failure; binary: then narrow it down (default binary)' })
+      .option('resolution', { type: 'number', describe: 'binary mode stops when (failing − passing) / passing is below this (default 0.05)' })
+      .option('out', { type: 'string', describe: 'report folder (default reports/capacity-<scenario>-<time>)' })
+      .option('quiet', { type: 'boolean', describe: 'no progress lines and no terminal summary' })
+      .example('$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"', 'against the embedded emulator')
+      .example('$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400', 'against a real endpoint'),
+  run: execute,
+};
