@@ -34,3 +34,22 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
+
+/** `sleep` on top of a clock's `schedule`: resolves when the timer fires, rejects when aborted. */
+export function sleepOn(schedule: Clock['schedule'], ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => {
+      cancel();
+      reject(signal?.reason as Error);
+    };
+    const cancel = schedule(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { sleepOn, type Clock } from './clock.js';
 import { TimerHeap } from './timer-heap.js';
 
 /**
@@ -32,21 +32,7 @@ export class ManualClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason as Error);
-        return;
-      }
-      const onAbort = (): void => {
-        cancel();
-        reject(signal?.reason as Error);
-      };
-      const cancel = this.schedule(ms, () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return sleepOn((d, fn) => this.schedule(d, fn), ms, signal);
   }
 
   /** Moves time forward by `ms`, firing every timer that falls due on the way. */

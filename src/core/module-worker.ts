@@ -7,13 +7,12 @@ import { Worker } from 'node:worker_threads';
 /**
  * Starts a worker thread on a sibling module given by its base name (`./x` → `x.js` or `x.ts`).
  * From compiled code the sibling `.js` runs as is. From TypeScript sources (vitest, tsx) there is
- * no `.js` beside the caller, so the worker registers tsx's loader first, then imports the `.ts`.
+ * no `.js` beside the caller, so the worker imports tsx's ESM API, registers its loader, then
+ * imports the `.ts`.
  */
 export function spawnModuleWorker(callerUrl: string, baseName: string, workerData: unknown): Worker {
   if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`${baseName}.js`, callerUrl), { workerData });
   const entry = new URL(`${baseName}.ts`, callerUrl).href;
-  // tsx's ESM API: its CommonJS twin, required from an eval'd worker, fails to find its own
-  // ESM half ("Cannot find module .../tsx/dist/esm/api/esm/index.mjs").
   const bootstrap = [
     `import(${JSON.stringify(tsxEsmApi(callerUrl))})`,
     `  .then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
@@ -24,12 +23,13 @@ export function spawnModuleWorker(callerUrl: string, baseName: string, workerDat
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
-/** File URL of tsx's ESM API (`tsx/esm/api`, import condition), read from tsx's own exports map. */
+/** The file URL of tsx's ESM API, read from its package.json (its CommonJS build hooks only require). */
 function tsxEsmApi(from: string): string {
-  const pkgPath = createRequire(from).resolve('tsx/package.json');
+  const require = createRequire(from);
+  const pkgPath = require.resolve('tsx/package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
   const entry = pkg.exports?.['./esm/api'];
   const rel = typeof entry === 'object' ? entry.import?.default : undefined;
-  if (rel === undefined) throw new Error("cannot find tsx/esm/api in tsx's package.json; install tsx to run worker threads from TypeScript");
+  if (rel === undefined) throw new Error("cannot find tsx/esm/api in tsx's package.json; install tsx to run workers from TypeScript");
   return pathToFileURL(join(dirname(pkgPath), rel)).href;
 }

@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import { ConfigError } from '../core/config-error.js';
+import { spawnModuleWorker } from '../core/module-worker.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import type { EmulatorHandle } from './start.js';
 import { WorkerClockView } from './worker-clock.js';
@@ -86,28 +83,7 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}): Prom
 }
 
 function spawn(init: WorkerInit): Worker {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./worker-entry.js', here), { workerData: init });
-  const entry = new URL('./worker-entry.ts', here).href;
-  const bootstrap = [
-    `import(${JSON.stringify(tsxEsmApi(here))})`,
-    '  .then(({ register }) => { register(); return import(' + JSON.stringify(entry) + '); })',
-    '  .catch((err) => {',
-    "    require('node:worker_threads').parentPort.postMessage({ type: 'error', message: String((err && err.stack) || err) });",
-    '  });',
-  ].join('\n');
-  return new Worker(bootstrap, { eval: true, workerData: init });
-}
-
-/** File URL of tsx's ESM API (`tsx/esm/api`, import condition), read from tsx's own exports map. */
-function tsxEsmApi(from: string): string {
-  const require = createRequire(from);
-  const pkgPath = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
-  const entry = pkg.exports?.['./esm/api'];
-  const rel = typeof entry === 'object' ? entry.import?.default : undefined;
-  if (rel === undefined) throw new Error('cannot find tsx/esm/api in tsx\'s package.json; install tsx to run the emulator worker from TypeScript');
-  return pathToFileURL(join(dirname(pkgPath), rel)).href;
+  return spawnModuleWorker(import.meta.url, './worker-entry', init);
 }
 
 function shutDown(worker: Worker): Promise<void> {

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../core/clock.js';
+import { sleepOn, systemClock, type Clock } from '../core/clock.js';
 import { TimerHeap } from '../core/timer-heap.js';
 
 /**
@@ -35,21 +35,7 @@ export class WorkerClockView implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (!this.manual) return systemClock.sleep(ms, signal);
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason as Error);
-        return;
-      }
-      const onAbort = (): void => {
-        cancel();
-        reject(signal?.reason as Error);
-      };
-      const cancel = this.schedule(ms, () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    return sleepOn((d, fn) => this.schedule(d, fn), ms, signal);
   }
 
   /** The worker says its manual clock now reads `now`: fire what fell due. */
