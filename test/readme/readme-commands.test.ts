@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+
+/*
+ * Every command in the README runs here, as written, against the emulator on loopback:
+ * `npx jobstorm` is the built bin, `$JOBSTORM_TARGET` and `$JOBSTORM_API_KEY` point at an
+ * emulator this test starts. `npm ci` and `npm test` are what CI itself runs (.ci/run), so they
+ * are the only commands not repeated here.
+ */
+const root = new URL('../../', import.meta.url).pathname;
+const bin = join(root, 'dist/src/cli/main.js');
+
+interface Command {
+  text: string;
+  /** Long-running server commands: started, checked for their first line, then stopped. */
+  server: boolean;
+}
+
+function readmeCommands(readme: string): Command[] {
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  const commands: Command[] = [];
+  for (const block of blocks) {
+    const joined = block.replace(/\\\n\s*/g, ' ');
+    for (const raw of joined.split('\n')) {
+      const line = raw.replace(/\s+#.*$/, '').trim();
+      if (!line || line.startsWith('export ')) continue;
+      for (const part of line.split('&&').map((p) => p.trim())) {
+        if (part === 'npm ci' || part === 'npm test') continue;
+        commands.push({ text: part, server: /\bjobstorm emulate\b/.test(part) });
+      }
+    }
+  }
+  return commands;
+}
+
+let emulator: EmulatorHandle;
+let cwd: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, workersMin: 4, workersMax: 8, coldStartMs: 0 });
+  cwd = await mkdtemp(join(tmpdir(), 'jobstorm-readme-'));
+  await symlink(join(root, 'scenarios'), join(cwd, 'scenarios'));
+});
+
+afterAll(async () => {
+  await emulator.close();
+});
+
+function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const child = spawn('bash', ['-c', command.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
+}
+
+describe('README commands', async () => {
+  const commands = readmeCommands(await readFile(join(root, 'README.md'), 'utf8'));
+
+  it('has commands to run', () => {
+    expect(commands.length).toBeGreaterThan(5);
+    for (const c of commands) expect(c.text, c.text).toMatch(/^npx jobstorm /);
+  });
+
+  it.each(commands.map((c) => [c.text, c] as const))('%s', async (_text, c) => {
+    const env = { ...process.env, JOBSTORM_TARGET: emulator.url, JOBSTORM_API_KEY: emulator.apiKey, GITHUB_STEP_SUMMARY: '' };
+    if (c.server) {
+      const child = spawn('bash', ['-c', `exec ${c.text.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)}`], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/\S+$/);
+      child.kill('SIGINT');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      return;
+    }
+    const { code, output } = await shell(c.text, env);
+    expect(code, output.slice(-3000)).toBe(0);
+  }, 120_000);
+});
