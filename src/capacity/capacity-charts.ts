@@ -59,8 +59,9 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
       yLabel: 'jobs/s',
       x,
       series: [
-        { label: 'offered', values: x, color: COLORS.offered, dash: true },
-        { label: 'achieved', values: achieved, color: COLORS.achieved },
+        { label: 'offered (arrivals/s)', values: x, color: COLORS.offered, dash: true },
+        { label: 'submitted (jobs/s)', values: steps.map((s) => s.submittedRate), color: COLORS.idle, dash: true },
+        { label: 'achieved (jobs/s)', values: achieved, color: COLORS.achieved },
         failedMarks(steps, achieved),
       ],
     },

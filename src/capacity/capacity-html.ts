@@ -7,7 +7,7 @@ import { HTML_STYLE } from '../report/html-app-script.js';
 import { capacityCharts } from './capacity-charts.js';
 import { CAPACITY_PAGE_SCRIPT } from './capacity-page-script.js';
 import type { CapacityReport } from './capacity-report.js';
-import { LITTLE_NOTE, STEP_HEADER, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
 
 /*
  * capacity.html is built like report.html: uPlot (MIT, © Leon Sorokin), a small page script and
@@ -36,7 +36,7 @@ function scriptSafeJson(value: unknown): string {
 function stepsTable(r: CapacityReport): string {
   const head = `<tr>${STEP_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   const rows = r.steps.map((s) => {
-    const cells = stepRow(s).map((c, i) => (i === 4 ? `<td class="${s.passed ? 'ok' : 'fail'}">${esc(c)}</td>` : `<td>${esc(c)}</td>`));
+    const cells = stepRow(s).map((c, i) => (i === column('result') ? `<td class="${s.passed ? 'ok' : 'fail'}">${esc(c)}</td>` : `<td>${esc(c)}</td>`));
     return `<tr>${cells.join('')}</tr>`;
   });
   return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;

@@ -16,6 +16,11 @@ export interface CapacityStep {
   stage: SearchStage;
   /** Arrivals per second asked of the scenario's flows. */
   offeredRate: number;
+  /**
+   * Jobs per second accepted over the measured window: below the offered rate when some flows
+   * submit no job, or when submissions are refused (429).
+   */
+  submittedRate: number | null;
   /** Jobs per second the endpoint finished over the measured window. */
   achievedRate: number | null;
   /** health: from the /health completed + failed counters; client: from the final statuses seen. */
@@ -28,10 +33,15 @@ export interface CapacityStep {
   startMs: number;
   /** The measured window (after the warm-up), ms. */
   measuredMs: number;
+  /** Arrivals of the whole step, warm-up included; the counts below are of the measured window. */
   arrivals: number;
+  /** Arrivals dropped at target.maxInFlight. */
   dropped: number;
+  /** Jobs accepted by /run or /runsync. */
   submitted: number;
+  /** Of those, jobs seen in a final state. */
   finished: number;
+  /** Of those, jobs not seen final when the step ended. */
   unfinished: number;
   requests: number;
   count429: number;

@@ -28,6 +28,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
   const originMs = Date.now();
   const runId = o.runId ?? `capacity-${o.scenario.name}`;
   const { stepDurationMs, warmupMs } = o.steps;
+  if (!(stepDurationMs > 0) || !(warmupMs >= 0)) throw new RangeError(`findCapacity: step duration must be positive and warm-up not negative, got ${String(stepDurationMs)} and ${String(warmupMs)} ms`);
   const settleTimeoutMs = o.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const settings: StepSettings = {
     scenario: o.scenario,

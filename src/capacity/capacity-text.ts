@@ -1,14 +1,15 @@
 import { textTable } from '../report/format.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
-import { STEP_HEADER, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+import { STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
 
 /** Columns that fit a terminal: rate, result, the timings the SLOs usually name, and 429s. */
-const TERMINAL_COLUMNS = [0, 2, 3, 4, 6, 8, 10, 11, 12, 15];
+const TERMINAL_COLUMNS = ['#', 'offered/s', 'submitted/s', 'achieved/s', 'result', 'e2e p95', 'delay p95', '429', 'queue Δ/s', 'workers', 'L / λ·W'].map(column);
 
 /** One line per finished step, for progress output while the search runs. */
 export function stepLine(s: CapacityStep): string {
   const row = stepRow(s);
-  return `step ${row[0] ?? ''} (${s.stage}) ${row[2] ?? ''}/s offered, ${row[3] ?? ''}/s achieved: ${s.passed ? 'pass' : `FAIL — ${s.reasons.join('; ')}`}`;
+  const cell = (name: string): string => row[column(name)] ?? '';
+  return `step ${cell('#')} (${s.stage}) ${cell('offered/s')}/s offered, ${cell('achieved/s')}/s achieved: ${s.passed ? 'pass' : `FAIL — ${s.reasons.join('; ')}`}`;
 }
 
 /** The end-of-search summary the terminal shows. */

@@ -38,6 +38,7 @@ export const STEP_HEADER = [
   '#',
   'stage',
   'offered/s',
+  'submitted/s',
   'achieved/s',
   'result',
   'e2e p50',
@@ -57,11 +58,19 @@ function timing(count: number, ms: number): string {
   return count > 0 ? formatMs(ms) : '–';
 }
 
+/** Where a column sits in STEP_HEADER, so renderers pick columns by name. */
+export function column(name: string): number {
+  const i = STEP_HEADER.indexOf(name);
+  if (i < 0) throw new Error(`no column ${name}`);
+  return i;
+}
+
 export function stepRow(s: CapacityStep): string[] {
   return [
     String(s.index),
     s.stage,
     rate(s.offeredRate),
+    rate(s.submittedRate),
     rate(s.achievedRate),
     s.passed ? 'pass' : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded')) ? 'FAIL (stopped early)' : 'FAIL',
     timing(s.e2e.count, s.e2e.p50),

@@ -30,8 +30,9 @@ export function slopePerSec(points: readonly { x: number; y: number }[]): number
 /**
  * Judges whether the queue reached a steady state within the measured window. Below capacity the
  * queue holds still (or wobbles); above it, it grows by (offered − capacity) jobs every second.
- * A slope above `tolerance × rate` counts as growth, but only when the queue actually rose by more
- * than a couple of jobs, so that sampling jitter on an almost empty queue is not mistaken for it.
+ * A slope above `tolerance × rate` counts as growth, but only when the queue also rose by more than
+ * that share of the window's arrivals (and more than two jobs), so that jitter of a few jobs on an
+ * almost empty queue is not mistaken for it.
  */
 export function queueTrend(samples: readonly HealthSample[], rate: number, tolerance: number): QueueTrend {
   const depths = samples.map((s) => s.inQueue);
@@ -39,7 +40,8 @@ export function queueTrend(samples: readonly HealthSample[], rate: number, toler
   const first = depths[0] ?? null;
   const last = depths[depths.length - 1] ?? null;
   const rose = first !== null && last !== null ? last - first : 0;
-  const growing = growthPerSec !== null && growthPerSec > Math.max(tolerance * rate, 0.5) && rose > 2;
+  const spanSec = samples.length > 1 ? ((samples[samples.length - 1]?.atMs ?? 0) - (samples[0]?.atMs ?? 0)) / 1000 : 0;
+  const growing = growthPerSec !== null && growthPerSec > Math.max(tolerance * rate, 0.5) && rose > Math.max(2, tolerance * rate * spanSec);
   return {
     samples: samples.length,
     first,

@@ -19,6 +19,17 @@ export function roundRate(rate: number): number {
   return Math.round(rate * 100) / 100;
 }
 
+/** A plan that never reaches `max` would step for ever; the CLI reports these as usage errors first. */
+function assertPlan(p: RatePlan): void {
+  const bad: string[] = [];
+  if (!(p.start > 0 && Number.isFinite(p.start))) bad.push(`start ${String(p.start)}`);
+  if (!(p.max > 0 && Number.isFinite(p.max))) bad.push(`max ${String(p.max)}`);
+  if (p.factor !== undefined && !(p.factor > 1 && Number.isFinite(p.factor))) bad.push(`factor ${String(p.factor)} (must be above 1)`);
+  if (p.increment !== undefined && !(p.increment > 0 && Number.isFinite(p.increment))) bad.push(`increment ${String(p.increment)}`);
+  if (p.factor !== undefined && p.increment !== undefined) bad.push('both factor and increment');
+  if (bad.length) throw new RangeError(`capacity rate plan: ${bad.join(', ')}`);
+}
+
 /**
  * Which rate to try next, from the verdicts so far. Pure (no timers, no I/O), so the sequence of
  * rates is tested with tables and the search loop only runs what this says.
@@ -37,6 +48,7 @@ export class RateSearch {
     private readonly mode: SearchMode,
     options: { resolution?: number; maxRefinements?: number } = {},
   ) {
+    assertPlan(plan);
     this.current = roundRate(Math.min(plan.start, plan.max));
     this.resolution = options.resolution ?? DEFAULT_RESOLUTION;
     this.maxRefinements = options.maxRefinements ?? DEFAULT_MAX_REFINEMENTS;

@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CapacityReport } from '../../src/capacity/index.js';
+import { runCli } from '../../src/cli/cli.js';
+import { ExitCode } from '../../src/core/exit-code.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { captureIo } from '../helpers/cli-io.js';
+
+/** A scenario for the embedded emulator: `workers` fixed workers, jobs of `sleepMs`. */
+function scenarioYaml(workers: number, sleepMs: number): string {
+  return `
+name: capacity-cli
+emulator: { workersMin: ${String(workers)}, workersMax: ${String(workers)}, coldStart: 0ms, requestsPerWorker: 100000 }
+phases: [{ duration: 5s, rate: 10 }]
+flows:
+  - name: submit-and-poll
+    steps:
+      - run: { input: { sleep_ms: ${String(sleepMs)} } }
+      - poll: { until: final, interval: 200ms, backoff: 1.5, maxInterval: 1s, timeout: 30s }
+thresholds:
+  - "violations == 0"
+  - "p95(delayTime) < 1s"
+`;
+}
+
+describe('jobstorm capacity', () => {
+  let dir = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'jobstorm-capacity-cli-'));
+    await writeFile(join(dir, 'fast.yaml'), scenarioYaml(4, 50));
+    await writeFile(join(dir, 'slow.yaml'), scenarioYaml(1, 500));
+  });
+
+  it('reports every bad input at once (exit 2) and sends nothing', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      ['capacity', join(dir, 'fast.yaml'), '--slo', 'p99(nope) < 1s', '--slo', 'violations == 0', '--start', '-5', '--factor', '2', '--increment', '3', '--step-duration', 'soon', '--target', 'not a url'],
+      io,
+    );
+    expect(code).toBe(ExitCode.Usage);
+    const err = io.stderr.join('\n');
+    for (const where of ['--slo: "p99(nope) < 1s"', '--slo: "violations == 0"', '--start', '--increment: give --factor or --increment', '--step-duration', '--target: not a URL']) {
+      expect(err).toContain(where);
+    }
+    const missing = captureIo();
+    expect(await runCli(['capacity', join(dir, 'missing.yaml')], missing)).toBe(ExitCode.Usage);
+  });
+
+  it('exits 3 when the target cannot be reached', { timeout: 30_000 }, async () => {
+    const io = captureIo();
+    const out = join(dir, 'unreachable');
+    const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', 'http://127.0.0.1:1/v2/nothing', '--api-key', 'k', '--out', out, '--quiet'], io);
+    expect(code).toBe(ExitCode.Aborted);
+    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+    expect(report.targetUnreachable).toBe(true);
+    expect(report.verdict).toBe('unknown');
+  });
+
+  it('a wrong key fails the first step at once (no waiting on /health) and exits 1', { timeout: 30_000 }, async () => {
+    const emulator = await startEmulator({ port: 0, workersMin: 1, workersMax: 1, coldStartMs: 0 });
+    try {
+      const io = captureIo();
+      const out = join(dir, 'wrong-key');
+      const started = Date.now();
+      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', emulator.url, '--api-key', 'wrong', '--start', '5', '--step-duration', '1s', '--warmup', '0s', '--out', out, '--quiet'], io);
+      expect(code).toBe(ExitCode.Failed);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(report.steps[0]?.reasons).toContain('no job was accepted in the measured window');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('Ctrl-C ends the search with what it has: the stopped step is reported, exit 130', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const out = join(dir, 'interrupted');
+    const running = runCli(['capacity', join(dir, 'fast.yaml'), '--start', '10', '--step-duration', '20s', '--warmup', '0s', '--out', out], io);
+    // Interrupt once the first step is under way (its progress shows on stderr only when it ends).
+    setTimeout(() => io.controller.abort(new Error('interrupted')), 7000);
+    const code = await running;
+    expect(code).toBe(ExitCode.Interrupted);
+    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+    expect(report.interrupted).toBe(true);
+    expect(report.verdict).toBe('unknown');
+    expect(report.steps).toHaveLength(1);
+    expect(report.steps[0]?.reasons).toContain('interrupted before the step ended');
+    expect(report.steps[0]?.measuredMs ?? 0).toBeLessThan(20_000);
+  });
+
+  it('exits 1 when even the first step fails', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const out = join(dir, 'slow');
+    const code = await runCli(['capacity', join(dir, 'slow.yaml'), '--start', '20', '--step-duration', '2s', '--warmup', '500ms', '--out', out], io);
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
+    expect(io.stdout.join('\n')).toContain('No sustainable rate found');
+    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+    expect(report.verdict).toBe('none');
+    expect(report.steps).toHaveLength(1);
+    // The scenario's "violations == 0" is skipped (no checks run); its delay threshold is the SLO.
+    expect(report.slo).toEqual(['p95(delayTime) < 1s']);
+    expect(io.stderr.join('\n')).toContain('skipping "violations == 0"');
+  });
+
+  it('exits 0 and writes capacity.json, .md and .html when a capacity is found', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const out = join(dir, 'fast');
+    const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--start', '10', '--factor', '2', '--max', '20', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 2s', '--out', out], io);
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
+    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+    expect(report.verdict).toBe('at-least');
+    expect(report.capacity).toBe(20);
+    expect(report.steps.map((s) => s.offeredRate)).toEqual([10, 20]);
+    expect(report.slo).toEqual(['p95(e2e) < 2s']);
+    expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain('Sustainable up to at least 20 jobs/s');
+    expect(await readFile(join(out, 'capacity.html'), 'utf8')).toContain('chart-rates');
+    expect(io.stderr.join('\n')).toMatch(/step 2 \(step\) 20\/s offered/);
+  });
+});
