@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { scriptSafeJson, sha256, uplotAssets } from '../report/html-assets.js';
 import { escapeXml as esc } from '../report/format.js';
 import { HTML_STYLE } from '../report/html-app-script.js';
 import { capacityCharts } from './capacity-charts.js';
@@ -12,26 +9,8 @@ import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, step
 /*
  * capacity.html is built like report.html: uPlot (MIT, © Leon Sorokin), a small page script and
  * report.html's style inlined, allowed by hash under a CSP that lets the page load nothing else, so
- * it works offline and from a CI artifact. The three helpers below mirror html-reporter.ts, which
- * does not export them.
+ * it works offline and from a CI artifact.
  */
-
-let assets: { script: string; style: string } | undefined;
-
-function uplotAssets(): { script: string; style: string } {
-  const require = createRequire(import.meta.url);
-  const dist = dirname(require.resolve('uplot'));
-  return { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
-}
-
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/** JSON inside a script block must not be able to close it. */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-}
 
 function stepsTable(r: CapacityReport): string {
   const head = `<tr>${STEP_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
@@ -47,7 +26,7 @@ function chartDiv(id: string): string {
 }
 
 export function renderCapacityHtml(r: CapacityReport): string {
-  assets ??= uplotAssets();
+  const assets = uplotAssets();
   const charts = capacityCharts(r);
   const script = `${assets.script}\n${CAPACITY_PAGE_SCRIPT}`;
   const style = `${assets.style}\n${HTML_STYLE}`;

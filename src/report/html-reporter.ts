@@ -1,7 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { scriptSafeJson, sha256, uplotAssets } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
@@ -9,24 +6,6 @@ import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
 import { countsLine, failedThresholds, jobCountsLine, runLine, violationTotal } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
-
-/** uPlot (MIT, © Leon Sorokin) is inlined whole, so the page needs nothing from the network. */
-function uplotAssets(): { script: string; style: string } {
-  const require = createRequire(import.meta.url);
-  const dist = dirname(require.resolve('uplot'));
-  return { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
-}
-
-let assets: { script: string; style: string } | undefined;
-
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-}
-
-/** JSON inside a script block must not be able to close it. */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-}
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
 type Cell = string | { html: string; className: string };
@@ -110,7 +89,7 @@ function violationsSection(s: Summary): string {
 
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
-  assets ??= uplotAssets();
+  const assets = uplotAssets();
   const charts = chartSpecs(s);
   const script = `${assets.script}\n${HTML_APP_SCRIPT}`;
   const style = `${assets.style}\n${HTML_STYLE}`;
