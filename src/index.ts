@@ -15,3 +15,4 @@ export { Checker, checkRecordsFile, CHECK_CATALOG, loadOpenApiRules, readRecords
 export { RunMetrics } from './metrics/index.js';
 export { buildSummary, mergeSummaries, parseThresholds, writeReports, renderTerminalSummary, readSummary, type Summary } from './report/index.js';
 export { startEmulator, startEmulatorInWorker, FAULTS, type EmulatorHandle, type EmulatorOptions } from './emulator/index.js';
+export { findCapacity, writeCapacityReports, type CapacityReport } from './capacity/index.js';

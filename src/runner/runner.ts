@@ -167,10 +167,22 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
         });
   if (!stop.signal.aborted) await raceAbort(waitIdle(o.gracefulStopMs ?? 30_000), stop.signal);
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));
-  await waitIdle(o.drainMs ?? 3000);
+  const drainMs = o.drainMs ?? 3000;
+  const drainEnd = clock.now() + drainMs;
+  await waitIdle(drainMs);
+  // No samples after the flows; the one in flight may finish within the drain time, so a clean
+  // run does not end with a /health sample cut short by the abort below.
+  const sampled = stopSampler();
+  await new Promise<void>((resolve) => {
+    const cancel = clock.schedule(Math.max(0, drainEnd - clock.now()), resolve);
+    void sampled.then(() => {
+      cancel();
+      resolve();
+    });
+  });
   abort.abort(new Error('drain time is up'));
   await waitIdle(1000);
-  await stopSampler();
+  await sampled;
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await receiver.close();

@@ -1,0 +1,157 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/cli.js';
+import { ExitCode } from '../../src/core/exit-code.js';
+import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { closedPort } from '../runner/helpers.js';
+import { flowScenario, flowServer, type FlowServer } from './flow-server.js';
+import { expectReports, readRecords, readSummary, root, tempDir } from './helpers.js';
+
+/*
+ * Issue 4: SIGINT stops arrivals, drains what is in flight and still hands every record to the
+ * reporter (exit 130); a target that refuses connections is exit 3 after the run, with a message
+ * and reports, not a stack trace. Both through the built bin, as a user runs it, and in-process.
+ */
+
+const bin = join(root, 'dist/src/cli/main.js');
+let server: FlowServer | undefined;
+
+beforeAll(async () => {
+  // The bin must be the current sources. tsc emits even when another folder has a type error, so
+  // its exit code is not ours to judge here (typecheck is its own CI step).
+  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => undefined);
+  expect(existsSync(bin)).toBe(true);
+}, 180_000);
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runBin(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Exit> {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  onStart?.(child);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Waits (on real time: the run is a real process) until `cond` holds. */
+async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at file:/m;
+
+/** Every request the server got has its record, and none was cut off (the drain let them finish). */
+function expectCompleteRecords(records: JobstormRecord[], received: readonly string[]): void {
+  expect(records[0]?.type).toBe('run');
+  const ex = records.filter((r): r is ExchangeRecord => r.type === 'exchange');
+  const recorded = new Map<string, number>();
+  for (const r of ex) recorded.set(`${r.method} ${r.path}`, (recorded.get(`${r.method} ${r.path}`) ?? 0) + 1);
+  const missing = new Map<string, number>();
+  for (const key of received) {
+    const left = recorded.get(key) ?? 0;
+    if (left > 0) recorded.set(key, left - 1);
+    else missing.set(key, (missing.get(key) ?? 0) + 1);
+  }
+  expect([...missing.entries()]).toEqual([]);
+  expect(ex.length).toBe(received.length);
+  expect(ex.filter((r) => r.status === undefined)).toEqual([]);
+}
+
+describe('SIGINT mid-run', () => {
+  it('the bin exits 130 with reports and a complete, parseable records file', async () => {
+    server = await flowServer(150);
+    const s = server;
+    const dir = await tempDir('sigint');
+    const file = join(dir, 'load.yaml');
+    await writeFile(file, flowScenario('interrupted', 30, 40));
+    const out = join(dir, 'out');
+    let sentAt = 0;
+    const exit = await runBin(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out], (child) => {
+      void until(() => s.received.length >= 200, 20_000).then(() => {
+        sentAt = Date.now();
+        child.kill('SIGINT');
+      });
+    });
+    expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
+    expect(sentAt).toBeGreaterThan(0);
+    // Drain is bounded (a few seconds), far less than the 30 s scenario.
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect(exit.stderr).toMatch(/interrupted/);
+    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+    expectReports(out, true);
+    const records = await readRecords(out);
+    expectCompleteRecords(records, s.received);
+    const summary = await readSummary(out);
+    const runs = records.filter((r) => r.type === 'exchange' && r.op === 'run').length;
+    expect(summary.operations.run?.requests).toBe(runs);
+  }, 60_000);
+
+  it('in-process, an abort of the interrupt signal does the same', async () => {
+    server = await flowServer(150);
+    const s = server;
+    const dir = await tempDir('abort');
+    const file = join(dir, 'load.yaml');
+    await writeFile(file, flowScenario('aborted', 30, 40));
+    const out = join(dir, 'out');
+    const io = captureIo();
+    void until(() => s.received.length >= 80, 20_000).then(() => io.controller.abort(new Error('interrupted')));
+    const started = Date.now();
+    const code = await runCli(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'], io);
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Interrupted);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expectReports(out, true);
+    expectCompleteRecords(await readRecords(out), s.received);
+  }, 60_000);
+});
+
+describe('a target that refuses connections', () => {
+  it('is exit 3 after the run with a clear message, reports written, no stack trace (bin)', async () => {
+    const port = await closedPort();
+    const out = join(await tempDir('refused'), 'out');
+    const exit = await runBin(['run', join(root, 'scenarios/smoke.yaml'), '--target', `http://127.0.0.1:${String(port)}/v2/x`, '--api-key', 'k', '--duration', '1s', '--out', out]);
+    expect(exit.code, exit.stderr).toBe(ExitCode.Aborted);
+    expect(exit.stderr).toMatch(/could not be reached/);
+    expect(exit.stderr).not.toMatch(/internal error/);
+    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+    expectReports(out, false);
+    const summary = await readSummary(out);
+    expect(summary.errors.refused).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('in-process too', async () => {
+    const port = await closedPort();
+    const out = join(await tempDir('refused'), 'out');
+    const io = captureIo();
+    const code = await runCli(['run', join(root, 'scenarios/smoke.yaml'), '--target', `http://127.0.0.1:${String(port)}/v2/x`, '--api-key', 'k', '--duration', '1s', '--out', out, '--quiet', '--record'], io);
+    expect(code).toBe(ExitCode.Aborted);
+    expect(io.stderr.join('\n')).toMatch(/could not be reached/);
+    expectReports(out, true);
+    const records = await readRecords(out);
+    const ex = records.filter((r): r is ExchangeRecord => r.type === 'exchange');
+    expect(ex.length).toBeGreaterThan(0);
+    expect(ex.every((r) => r.error?.kind === 'refused' && r.error.code === 'ECONNREFUSED')).toBe(true);
+  }, 30_000);
+});
