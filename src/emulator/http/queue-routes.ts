@@ -187,7 +187,9 @@ export class QueueRoutes {
       const body = await readJson(req, limit);
       if (body.kind === 'aborted') return;
       if (body.kind === 'too-large') {
-        sendError(res, 413, `request body of ${String(body.bytes)} bytes exceeds the /${op} limit of ${String(limit)} bytes`, { connection: 'close' });
+        // No `Connection: close`: the rest of the upload is still being read and dropped, and a
+        // closed socket would meet the client's next write with EPIPE instead of this answer.
+        sendError(res, 413, `request body of ${String(body.bytes)} bytes exceeds the /${op} limit of ${String(limit)} bytes`);
         return;
       }
       if (body.kind === 'invalid') {
