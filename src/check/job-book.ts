@@ -90,7 +90,10 @@ export class JobBook {
     job.observations.push({ kind: 'action', action });
     this.addTimeline(job, { at: r.sentAt, op: r.op });
     if (action === 'retry') {
+      // A new attempt: its queueing and running are measured afresh.
       job.finalAt = undefined;
+      job.startedBy = undefined;
+      job.queuedAt = r.sentAt;
       job.streamDrained = false;
       job.retries++;
     }

@@ -124,3 +124,17 @@ describe('offline and live agree', () => {
     expect(a.finish().total).toBeGreaterThan(0);
   });
 });
+
+describe('retried jobs', () => {
+  it('measure their execution afresh: a retry of a timed-out job is not "running too long"', () => {
+    const v = check([
+      ex('run', 0, 200, job('t', 'IN_QUEUE'), { jobId: 't', req: { executionTimeout: 5000 } }),
+      ex('status', 100, 200, job('t', 'IN_PROGRESS'), { jobId: 't' }),
+      ex('status', 5200, 200, job('t', 'TIMED_OUT', { executionTime: 5000, delayTime: 50 }), { jobId: 't' }),
+      ex('retry', 5300, 200, job('t', 'IN_QUEUE'), { jobId: 't' }),
+      ex('status', 5400, 200, job('t', 'IN_PROGRESS'), { jobId: 't' }),
+      ex('status', 9000, 200, job('t', 'IN_PROGRESS'), { jobId: 't' }),
+    ]);
+    expect([...v.keys()]).toEqual([]);
+  });
+});
