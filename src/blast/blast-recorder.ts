@@ -70,8 +70,14 @@ export class BlastRecorder {
     record.resBytes = bytes;
     record.retryAfter = conn.retryAfter;
     const ok = status >= 200 && status < 300;
-    if (this.parseAll || (!this.parseNone && !ok)) this.awaiting = record;
-    else this.o.onRecord(record);
+    if (this.parseAll || (!this.parseNone && !ok)) {
+      this.awaiting = record;
+    } else {
+      // Not read on purpose (reading every 2xx would cost the blast its speed): say so, so the
+      // schema checks do not take a missing body for a broken one.
+      record.bodyUnread = true;
+      this.o.onRecord(record);
+    }
   }
 
   /** autocannon's `verifyBody`: completes the record waiting for its body. Always true. */

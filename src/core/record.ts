@@ -52,6 +52,8 @@ export interface ExchangeRecord {
   resBytes: number;
   /** Parsed JSON body, with long strings cut (see `trimBody`). */
   body?: unknown;
+  /** The response body was not read on purpose (blast mode reads only non-2xx answers). */
+  bodyUnread?: boolean;
   /** The request body when small enough to keep (for `curl` reproductions), trimmed likewise. */
   reqBody?: unknown;
   retryAfter?: string;

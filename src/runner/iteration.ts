@@ -5,6 +5,7 @@ import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { RECORD_VERSION, type RequestFacts } from '../core/record.js';
 import type { DataRow, PollTarget, Step, Submission } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
+import { runBlast } from './blast-step.js';
 import { runProbe } from './probes.js';
 import type { RunContext } from './run-context.js';
 
@@ -142,6 +143,12 @@ class Iteration {
         await runProbe(step.probe, this.ctx, (kind, req) => this.call(kind, req, false));
         this.intendedAt = clock.now();
         return true;
+      case 'blast': {
+        if (step.op === 'status' && this.jobId === undefined) return false;
+        await runBlast(step, this.ctx, { flow: this.flow.name, step: `${String(this.stepIndex)}:blast`, ...(this.jobId === undefined ? {} : { jobId: this.jobId }) });
+        this.intendedAt = clock.now();
+        return true;
+      }
     }
   }
 

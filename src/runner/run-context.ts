@@ -15,6 +15,8 @@ export interface RunContext {
   clock: Clock;
   emit(record: JobstormRecord): void;
   nextSeq(): number;
+  /** Where and how blast steps send, outside the client (autocannon has its own connections). */
+  blastTarget: { baseUrl: string; authorization: string };
   /** URL of the run's webhook receiver, for `webhook: true`. */
   webhookUrl?: string;
   emulator?: EmulatorControl;

@@ -88,6 +88,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     emit,
     nextSeq,
     webhookUrl: receiver.url,
+    blastTarget: { baseUrl: o.target.baseUrl, authorization: scenario.target.auth === 'bare' ? o.target.apiKey : `Bearer ${o.target.apiKey}` },
     ...(o.target.emulator ? { emulator: o.target.emulator } : {}),
     ...(scenario.data ? { data: scenario.data } : {}),
     ...(shardLabel ? { shard: shardLabel } : {}),

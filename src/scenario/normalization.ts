@@ -68,6 +68,10 @@ export function normalizeStep(step: StepOutput): Step {
   }
   if ('advance' in step) return { kind: 'advance', ms: step.advance };
   if ('loop' in step) return { kind: 'loop', times: step.loop.times, steps: step.loop.steps.map(normalizeStep) };
+  if ('blast' in step) {
+    const b = step.blast;
+    return { kind: 'blast', op: b.op, durationMs: b.duration, connections: b.connections, ...(b.rate === undefined ? {} : { rate: b.rate }) };
+  }
   return { kind: 'probe', probe: step.probe };
 }
 

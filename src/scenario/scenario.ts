@@ -157,6 +157,15 @@ export interface ProbeStep {
   readonly probe: 'limits' | 'auth' | 'management';
 }
 
+/** autocannon saturating one operation for a while. */
+export interface BlastStep {
+  readonly kind: 'blast';
+  readonly op: 'health' | 'status' | 'run';
+  readonly durationMs: number;
+  readonly rate?: number;
+  readonly connections: number;
+}
+
 export type Step =
   | RunStep
   | RunsyncStep
@@ -170,7 +179,8 @@ export type Step =
   | SleepStep
   | AdvanceStep
   | LoopStep
-  | ProbeStep;
+  | ProbeStep
+  | BlastStep;
 
 export type StepKind = Step['kind'];
 

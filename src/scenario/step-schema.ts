@@ -118,6 +118,15 @@ const LoopSchema = z
   })
   .describe('Repeat steps a number of times (loops nest at most 3 deep).');
 
+const BlastSchema = z
+  .strictObject({
+    op: z.enum(['health', 'status', 'run']).describe("The one operation to saturate: /health, /status of the flow's job, or /run with an empty input."),
+    duration: PositiveDurationSchema.describe('How long to blast.'),
+    rate: z.number().positive().optional().describe('Requests per second over all connections; absent: flat out.'),
+    connections: z.number().int().min(1).max(1024).default(16).describe('Connections autocannon keeps open.'),
+  })
+  .describe('Saturate one operation with autocannon (rate-limit probes, raw throughput); every answer is a record like any other.');
+
 /** Each step's payload schema, by step name (the dispatcher validates a step against one of these). */
 export const STEP_PAYLOADS = {
   run: RunSchema,
@@ -133,6 +142,7 @@ export const STEP_PAYLOADS = {
   advance: PositiveDurationSchema.describe("Advance the emulator's manual clock (needs emulator.clock: manual)."),
   loop: LoopSchema,
   probe: ProbeSchema,
+  blast: BlastSchema,
 } as const;
 
 export type StepName = keyof typeof STEP_PAYLOADS;
@@ -154,6 +164,7 @@ export const StepSchema = z
     z.strictObject({ advance: STEP_PAYLOADS.advance }),
     z.strictObject({ loop: STEP_PAYLOADS.loop }),
     z.strictObject({ probe: STEP_PAYLOADS.probe }),
+    z.strictObject({ blast: STEP_PAYLOADS.blast }),
   ])
   .describe('A step: an object with exactly one key naming it.')
   .meta({ id: 'Step' });

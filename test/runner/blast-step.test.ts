@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { proofRun } from '../check/proof-run.js';
+
+const BLAST = `
+name: blast
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: saturate
+    steps:
+      - blast: { op: run, rate: 400, duration: 4s, connections: 8 }
+      - blast: { op: health, duration: 1s, connections: 4 }
+`;
+
+describe('blast step', () => {
+  it('saturates one operation; its answers are records the checks judge (429s included)', async () => {
+    const result = await proofRun(BLAST);
+    const runs = result.records.filter((r) => r.type === 'exchange' && r.op === 'run' && r.step === '1:blast');
+    const health = result.records.filter((r) => r.type === 'exchange' && r.op === 'health' && r.step === '2:blast');
+    expect(runs.length).toBeGreaterThan(1200);
+    expect(runs.filter((r) => r.type === 'exchange' && r.status === 429).length).toBeGreaterThan(100);
+    expect(runs.filter((r) => r.type === 'exchange' && r.status === 200).length).toBeLessThanOrEqual(1050);
+    expect(health.length).toBeGreaterThan(100);
+    expect(result.violations.map((g) => g.id)).toEqual([]);
+  }, 60_000);
+
+  it('a service that throttles too early is caught from blast records', async () => {
+    const result = await proofRun(BLAST, { faults: ['early-429'] });
+    expect(result.fired.get('ratelimit.early') ?? 0).toBeGreaterThan(0);
+  }, 60_000);
+});
