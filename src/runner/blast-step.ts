@@ -24,7 +24,7 @@ export async function runBlast(step: BlastStep, ctx: RunContext, label: { flow: 
     ...(step.rate === undefined ? {} : { rate: step.rate }),
     onRecord: (r) => ctx.emit(ctx.shard === undefined ? r : { ...r, shard: ctx.shard }),
     clock: ctx.clock,
-    nextSeq: ctx.nextSeq,
+    nextSeq: () => ctx.nextSeq(),
     flow: label.flow,
     step: label.step,
     // Each /run of a blast makes a job of its own; only /status is about the flow's job.
