@@ -7,5 +7,6 @@ export * from './job-id.js';
 export * from './openapi-rules.js';
 export * from './records-file.js';
 export * from './tolerances.js';
+export * from './tolerance-options.js';
 export { defaultChecks } from './checks/registry.js';
 export { rateLimitCheck, type RateCeiling } from './checks/ratelimit-check.js';

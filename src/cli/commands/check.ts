@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { checkRecordsFile } from '../../check/check-file.js';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
+import { parseTolerances } from '../../check/tolerance-options.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormCommand } from '../command.js';
 
@@ -8,6 +9,7 @@ interface CheckArgs {
   records: string;
   openapi?: string;
   json?: boolean;
+  tolerance?: string[];
 }
 
 /**
@@ -22,10 +24,12 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
       .positional('records', { type: 'string', demandOption: true, describe: 'records.ndjson written by jobstorm run --record' })
       .option('openapi', { type: 'string', describe: 'also check management answers against this OpenAPI document' })
       .option('json', { type: 'boolean', describe: 'print the violations as JSON' })
+      .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable)' })
       .example('$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline'),
   run: async (args, io) => {
     const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
-    const result = await checkRecordsFile(args.records, openapi ? { openapi } : {});
+    const tolerances = parseTolerances(args.tolerance ?? []);
+    const result = await checkRecordsFile(args.records, { tolerances, ...(openapi ? { openapi } : {}) });
     if (args.json) {
       io.out(JSON.stringify(result, null, 2));
     } else if (result.total === 0) {

@@ -4,6 +4,7 @@ import type { Argv } from 'yargs';
 import { CHECK_CATALOG } from '../../check/catalog.js';
 import { Checker } from '../../check/checker.js';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
+import { parseTolerances } from '../../check/tolerance-options.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../core/record.js';
@@ -41,6 +42,7 @@ export interface RunArgs {
   fault?: string[];
   check?: boolean;
   quiet?: boolean;
+  tolerance?: string[];
 }
 
 interface Settings {
@@ -74,6 +76,12 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   }
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
+  try {
+    parseTolerances(args.tolerance ?? []);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues);
+  }
   if (args.fault?.length && args.target !== undefined) issues.push({ where: '--fault', message: 'faults switch on the embedded emulator; they cannot apply to --target' });
   if (scenario) {
     try {
@@ -118,7 +126,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const onRecord = (r: JobstormRecord): void => {
     if (r.type === 'run') {
       runRecord ??= r;
-      if (args.check !== false) checker ??= new Checker(r, { ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
+      if (args.check !== false) checker ??= new Checker(r, { tolerances: parseTolerances(args.tolerance ?? []), ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
     }
     metrics.add(r);
     checker?.add(r);
@@ -176,6 +184,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
       .option('openapi', { type: 'string', describe: 'also check management answers against this OpenAPI document' })
       .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
+      .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
