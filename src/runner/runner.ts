@@ -15,6 +15,11 @@ import { startWebhookReceiver } from './webhook-receiver.js';
 
 const CONNECT_ERRORS = new Set(['refused', 'dns']);
 
+/** How late a timer may wake: arrivals closer than this are awaited by yielding, not sleeping. */
+const TIMER_SLACK_MS = 1.5;
+
+const yieldToIo = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * A clock whose zero is the run's start, so record times are small. Its zero is an epoch instant
  * (high resolution), so worker threads of one run read the same time base. The zero is set once
@@ -246,8 +251,11 @@ async function runSchedule(schedule: ArrivalSchedule, phases: readonly Phase[], 
       if (stop.aborted) return;
       const now = clock.now();
       if (next.value.atMs > now) {
-        // Sleep in short slices so an interrupt is seen promptly even between sparse arrivals.
-        if (!(await sleepUntil(Math.min(next.value.atMs, now + 100)))) return;
+        // A timer cannot wake us sooner than about a millisecond late, so an arrival due within
+        // that is awaited by yielding to I/O (setImmediate) instead. Longer waits sleep, in short
+        // slices so an interrupt is seen promptly even between sparse arrivals.
+        if (next.value.atMs - now < TIMER_SLACK_MS) await yieldToIo();
+        else if (!(await sleepUntil(Math.min(next.value.atMs - TIMER_SLACK_MS, now + 100)))) return;
         continue;
       }
       while (!next.done && next.value.phase === w.phase && next.value.atMs <= now) {

@@ -5,6 +5,7 @@ import { CHECK_CATALOG } from '../../check/catalog.js';
 import { Checker } from '../../check/checker.js';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
 import { parseTolerances } from '../../check/tolerance-options.js';
+import type { Tolerances } from '../../check/tolerances.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../core/record.js';
@@ -12,7 +13,7 @@ import { RunMetrics } from '../../metrics/run-metrics.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
 import { thresholdsFailed } from '../../report/summary-thresholds.js';
-import { parseThresholds } from '../../report/threshold.js';
+import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import type { ProgressSnapshot, RunOutcome, ShardSpec } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
 import { runScenarioThreaded } from '../../runner/threaded-run.js';
@@ -49,6 +50,19 @@ interface Settings {
   scenario: Scenario;
   shard?: ShardSpec;
   workers: number;
+  thresholds: Threshold[];
+  tolerances: Partial<Tolerances>;
+}
+
+/** Wraps one validation so its problems join the others instead of stopping at the first. */
+function collect<T>(issues: ConfigIssue[], validate: () => T): T | undefined {
+  try {
+    return validate();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues);
+    return undefined;
+  }
 }
 
 /** Validates every flag and the scenario at once; nothing is sent before this passes. */
@@ -76,26 +90,20 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   }
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
-  try {
-    parseTolerances(args.tolerance ?? []);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    issues.push(...err.issues);
-  }
+  const tolerances = collect(issues, () => parseTolerances(args.tolerance ?? []));
   if (args.fault?.length && args.target !== undefined) issues.push({ where: '--fault', message: 'faults switch on the embedded emulator; they cannot apply to --target' });
-  if (scenario) {
-    try {
-      parseThresholds([...scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario?.source ?? ''}: thresholds[${String(i)}]` })), ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' }))]);
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      issues.push(...err.issues);
-    }
-  }
-  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
+  const loaded = scenario;
+  const thresholds = collect(issues, () =>
+    parseThresholds([
+      ...(loaded?.thresholds ?? []).map((expression, i) => ({ expression, where: `${loaded?.source ?? ''}: thresholds[${String(i)}]` })),
+      ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
+    ]),
+  );
+  if (issues.length > 0 || !scenario || !thresholds || !tolerances) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, ...(shard ? { shard } : {}) };
+  return { scenario, workers, thresholds, tolerances, ...(shard ? { shard } : {}) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -109,8 +117,7 @@ function progressLine(p: ProgressSnapshot, violations: number): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers } = await settle(args, io);
-  const thresholds = parseThresholds([...scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario.source}: thresholds[${String(i)}]` })), ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' }))]);
+  const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
   const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
@@ -126,7 +133,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const onRecord = (r: JobstormRecord): void => {
     if (r.type === 'run') {
       runRecord ??= r;
-      if (args.check !== false) checker ??= new Checker(r, { tolerances: parseTolerances(args.tolerance ?? []), ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
+      if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
     }
     metrics.add(r);
     checker?.add(r);
@@ -150,7 +157,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const result = checker?.finish();
   await writer?.close();
   if (!runRecord) throw new Error('the runner emitted no run record');
-  const summary = buildSummary({ run: runRecord, metrics, checks: args.check === false ? [] : (result?.checks.length ? CHECK_CATALOG.map((c) => c.id) : []), thresholds, durationMs: outcome.durationMs });
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs });
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (!args.quiet) io.out(renderTerminalSummary(summary));
