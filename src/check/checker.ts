@@ -57,8 +57,9 @@ export class Checker {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
     this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
-    // Hold a final job long enough for its webhook and both retries (2 × 10 s) to arrive.
-    this.book = new JobBook(this.tolerances.webhookWaitMs + 25_000);
+    // A final job is held long enough for its webhook and both retries (2 × 10 s) to arrive, or
+    // for late polls when it asked for none.
+    this.book = new JobBook({ webhookHoldMs: this.tolerances.webhookWaitMs + 25_000, holdMs: 10_000, maxJobs: 200_000, maxAfterlife: 500_000 });
     this.maxExamples = options.maxExamples ?? 20;
     this.ctx = { run, tolerances: this.tolerances, jobs: this.book, emit: (f) => this.emit(f) };
   }
@@ -150,7 +151,6 @@ export class Checker {
         break;
       case 'retry':
         this.book.action(job, r, 'retry');
-        job.foldAfter = undefined;
         break;
       default:
         break;

@@ -45,32 +45,82 @@ export interface JobState {
 
 const TIMELINE_MAX = 64;
 
+/** What is kept of a folded job, so a later observation is still judged against its history. */
+type Afterlife = Pick<JobState, 'id' | 'via' | 'submittedAt' | 'acceptedAt' | 'ttl' | 'ttlDeadline' | 'executionTimeout' | 'webhook' | 'last' | 'finalAt' | 'retries' | 'cancelAnsweredCancelled' | 'streamDrained'>;
+
+export interface JobBookLimits {
+  /** Hold after the final state for jobs that asked for a webhook (its retries take 20 s). */
+  webhookHoldMs: number;
+  /** Hold after the final state for the others (late polls of a finished job). */
+  holdMs: number;
+  /** Jobs followed in full at once; past that the oldest is folded early. */
+  maxJobs: number;
+  /** Folded jobs remembered in brief (for ttl, retention and late-state judgments). */
+  maxAfterlife: number;
+}
+
 /**
  * Per-job state shared by the checks. Memory stays bounded: a job is folded (handed to each check's
- * `jobDone`, then forgotten) once it is final and `holdMs` of record time has passed, long enough
- * for its webhook and its retries to arrive.
+ * `jobDone`, then kept only in brief) once it is final and its hold has passed in record time, long
+ * enough for its webhook and retries; the brief record keeps ttl, retention and final-state rules
+ * judgeable for late observations. Both stores are capped, oldest out first.
  */
 export class JobBook {
   private readonly jobs = new Map<string, JobState>();
-  private lastTime = 0;
+  private readonly afterlife = new Map<string, Afterlife>();
+  /** Final jobs by fold time, in the order they became final (record time almost only grows). */
+  private readonly foldQueue: { at: number; job: JobState }[] = [];
+  private foldHead = 0;
+  private readonly evicted: JobState[] = [];
 
-  constructor(private readonly holdMs: number) {}
+  constructor(private readonly limits: JobBookLimits) {}
 
   get size(): number {
     return this.jobs.size;
   }
 
   get(id: string): JobState | undefined {
-    return this.jobs.get(id);
+    return this.jobs.get(id) ?? this.revive(id);
   }
 
   touch(id: string): JobState {
-    let job = this.jobs.get(id);
+    let job = this.get(id);
     if (!job) {
       job = { id, webhook: false, observations: [], timeline: [], cancelAnsweredCancelled: false, deliveries: [], streamDrained: false, retries: 0 };
-      this.jobs.set(id, job);
+      this.add(job);
     }
     return job;
+  }
+
+  private add(job: JobState): void {
+    this.jobs.set(job.id, job);
+    if (this.jobs.size > this.limits.maxJobs) {
+      const oldest = this.jobs.values().next().value;
+      if (oldest) {
+        this.jobs.delete(oldest.id);
+        this.remember(oldest);
+        this.evicted.push(oldest);
+      }
+    }
+  }
+
+  /** A folded job seen again: back in full, with its last state as its only observation. */
+  private revive(id: string): JobState | undefined {
+    const brief = this.afterlife.get(id);
+    if (!brief) return undefined;
+    this.afterlife.delete(id);
+    const job: JobState = { ...brief, observations: brief.last ? [{ kind: 'status', status: brief.last }] : [], timeline: [], deliveries: [] };
+    this.add(job);
+    return job;
+  }
+
+  private remember(job: JobState): void {
+    const { id, via, submittedAt, acceptedAt, ttl, ttlDeadline, executionTimeout, webhook, last, finalAt, retries, cancelAnsweredCancelled, streamDrained } = job;
+    this.afterlife.set(id, { id, via, submittedAt, acceptedAt, ttl, ttlDeadline, executionTimeout, webhook, last, finalAt, retries, cancelAnsweredCancelled, streamDrained });
+    if (this.afterlife.size > this.limits.maxAfterlife) {
+      const oldest = this.afterlife.keys().next().value;
+      if (oldest !== undefined) this.afterlife.delete(oldest);
+    }
   }
 
   /** Records a status the service showed us for the job. */
@@ -96,6 +146,7 @@ export class JobBook {
       job.queuedAt = r.sentAt;
       job.streamDrained = false;
       job.retries++;
+      job.foldAfter = undefined;
     }
   }
 
@@ -105,20 +156,32 @@ export class JobBook {
     if (job.observations.length > TIMELINE_MAX * 2) job.observations.splice(0, job.observations.length - TIMELINE_MAX * 2);
   }
 
-  /** Marks the job foldable once record time passes `at`. */
+  /** Marks a final job foldable once record time passes its hold (once per final state). */
   holdUntilFinal(job: JobState, at: number): void {
-    job.foldAfter = at + this.holdMs;
+    if (job.foldAfter !== undefined) return;
+    job.foldAfter = at + (job.webhook ? this.limits.webhookHoldMs : this.limits.holdMs);
+    this.foldQueue.push({ at: job.foldAfter, job });
   }
 
   /** Advances record time and returns the jobs now ready to fold (removed from the book). */
   advance(now: number): JobState[] {
-    if (now <= this.lastTime + 1000) return [];
-    this.lastTime = now;
-    const done: JobState[] = [];
-    for (const job of this.jobs.values()) {
-      if (job.foldAfter !== undefined && job.foldAfter <= now) done.push(job);
+    const done = this.evicted.splice(0);
+    const q = this.foldQueue;
+    while (this.foldHead < q.length) {
+      const head = q[this.foldHead];
+      if (!head || head.at > now) break;
+      this.foldHead++;
+      const { job } = head;
+      // A retry since (foldAfter reset) or an earlier fold makes this entry stale.
+      if (job.foldAfter !== head.at || this.jobs.get(job.id) !== job) continue;
+      this.jobs.delete(job.id);
+      this.remember(job);
+      done.push(job);
     }
-    for (const job of done) this.jobs.delete(job.id);
+    if (this.foldHead > 4096) {
+      q.splice(0, this.foldHead);
+      this.foldHead = 0;
+    }
     return done;
   }
 
@@ -129,7 +192,7 @@ export class JobBook {
 
   /** Everything still held, for the end of the run (in insertion order, so results are stable). */
   drain(): JobState[] {
-    const all = [...this.jobs.values()];
+    const all = [...this.evicted.splice(0), ...this.jobs.values()];
     this.jobs.clear();
     return all;
   }
