@@ -12,6 +12,7 @@ import { parseDuration } from '../../scenario/duration.js';
 import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
+import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 
 export interface CapacityArgs {
@@ -174,11 +175,8 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
   command: 'capacity <scenario>',
   describe: 'Find the highest sustainable arrival rate within an SLO',
   builder: (y: Argv) =>
-    y
+    withTargetOptions(y)
       .positional('scenario', { type: 'string', demandOption: true, describe: "scenario file; its flows run at each step's rate" })
-      .option('target', { type: 'string', describe: 'endpoint base URL, {serverless_url}/v2/<endpointId>; default: the embedded emulator' })
-      .option('api-key', { type: 'string', describe: 'API key (default: $JOBSTORM_API_KEY)' })
-      .option('management-url', { type: 'string', describe: 'management API base (default: the target origin + /v1)' })
       .option('slo', { type: 'string', array: true, describe: 'a threshold every step must meet, e.g. "p95(e2e) < 10s" (repeatable; default: the scenario thresholds)' })
       .option('start', { type: 'number', describe: 'first rate, jobs/s (default: the scenario peak rate)' })
       .option('factor', { type: 'number', describe: 'multiply the rate by this after each passing step (default 1.5)' })

@@ -24,6 +24,7 @@ import type { Scenario } from '../../scenario/scenario.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { RecordsWriter } from '../run/records-writer.js';
+import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
 
 export interface RunArgs {
@@ -176,11 +177,8 @@ export const runCommand: JobstormCommand<RunArgs> = {
   command: 'run <scenario>',
   describe: 'Run a scenario against a target (default: the embedded emulator)',
   builder: (y: Argv) =>
-    y
+    withTargetOptions(y)
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (.yaml, .json, .ts)' })
-      .option('target', { type: 'string', describe: 'endpoint base URL, {serverless_url}/v2/<endpointId>; default: the embedded emulator' })
-      .option('api-key', { type: 'string', describe: 'API key (default: $JOBSTORM_API_KEY)' })
-      .option('management-url', { type: 'string', describe: 'management API base, {base_url}/v1 (default: the target origin + /v1)' })
       .option('auth', { choices: ['bearer', 'bare'] as const, describe: 'Authorization header form (overrides the scenario)' })
       .option('duration', { type: 'string', describe: 'fit every phase proportionally into this time, e.g. 30s' })
       .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
