@@ -19,11 +19,16 @@ export function untrim(value: unknown): unknown {
     }
     return out ?? value;
   }
+  // for-in over own keys: no entries array per object, on a path every response body takes.
+  const obj = value as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  for (const [k, v] of Object.entries(value)) {
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
+    const v = obj[k];
+    if (v === null || typeof v !== 'object') continue;
     const u = untrim(v);
     if (u !== v) {
-      out ??= { ...(value as Record<string, unknown>) };
+      out ??= { ...obj };
       out[k] = u;
     }
   }

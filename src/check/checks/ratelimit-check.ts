@@ -1,6 +1,6 @@
 import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
-import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { MinHeap } from '../min-heap.js';
 
@@ -11,7 +11,11 @@ interface Entry {
   sentAt: number;
   endAt: number;
   throttled: boolean;
+  /** Kept for throttled answers only (their evidence): holding every record 35 s would crowd the heap. */
   record?: ExchangeRecord;
+  /** An accepted request's line, for the not-enforced evidence. */
+  method?: string;
+  path?: string;
 }
 
 /** The observed ceiling of one operation: what the service let through at most. */
@@ -98,9 +102,9 @@ class OperationWindow {
     const over = 1 + ctx.tolerances.rateOverrun;
     if (this.acceptedInWindow > high * over + 1 && e.sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
       this.lastNotEnforced = e.sentAt;
-      if (e.record) {
-        ctx.emit({ id: 'ratelimit.not-enforced', record: e.record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
-      }
+      // The accepted request's own record was not kept (see Entry); its line is enough evidence.
+      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: e.method ?? 'POST', path: e.path ?? '', intendedAt: e.sentAt, sentAt: e.sentAt, endAt: e.endAt, status: 200, reqBytes: 0, resBytes: 0 };
+      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
     }
   }
 
@@ -203,7 +207,7 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       } else if (throttled && r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined) {
         ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date` });
       }
-      w.push({ sentAt: r.sentAt, endAt: r.endAt, throttled, ...(throttled || r.status === 200 ? { record: r } : {}) });
+      w.push(throttled ? { sentAt: r.sentAt, endAt: r.endAt, throttled, record: r } : { sentAt: r.sentAt, endAt: r.endAt, throttled, method: r.method, path: r.path });
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {
