@@ -1,4 +1,4 @@
-import { scriptSafeJson, sha256, uplotAssets } from '../report/html-assets.js';
+import { chartPage } from '../report/html-assets.js';
 import { escapeXml as esc } from '../report/format.js';
 import { HTML_STYLE } from '../report/html-app-script.js';
 import { capacityCharts } from './capacity-charts.js';
@@ -26,26 +26,16 @@ function chartDiv(id: string): string {
 }
 
 export function renderCapacityHtml(r: CapacityReport): string {
-  const assets = uplotAssets();
   const charts = capacityCharts(r);
-  const script = `${assets.script}\n${CAPACITY_PAGE_SCRIPT}`;
-  const style = `${assets.style}\n${HTML_STYLE}`;
-  const csp = ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join('; ');
   const found = r.verdict === 'found' || r.verdict === 'at-least';
   const reasons = reasonLines(r);
   const has = (id: string): boolean => charts.some((c) => c.id === id);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>jobstorm capacity ${esc(r.scenario)}</title>
-<style>${style}</style>
-</head>
-<body>
-<h1>jobstorm capacity: ${esc(r.scenario)}</h1>
+  return chartPage({
+    title: `jobstorm capacity ${r.scenario}`,
+    script: CAPACITY_PAGE_SCRIPT,
+    style: HTML_STYLE,
+    data: { charts },
+    body: `<h1>jobstorm capacity: ${esc(r.scenario)}</h1>
 <p class="meta">target ${esc(r.target)} · ${esc(new Date(r.startedAtMs).toISOString())} · ${esc((r.durationMs / 1000).toFixed(0))} s · run ${esc(r.runId)}</p>
 <p class="${found ? 'ok' : 'fail'}">${esc(headline(r))}</p>
 <p class="meta">${esc(planLine(r))}. SLO: ${r.slo.length ? r.slo.map((e) => `<code>${esc(e)}</code>`).join(', ') : 'none'}.</p>
@@ -58,10 +48,6 @@ ${has('rates') ? chartDiv('rates') : ''}
 <div class="grid">${['e2e', 'timing', 'r429'].filter(has).map(chartDiv).join('\n')}</div>
 <h2>Workers over time</h2>
 ${has('workers') ? chartDiv('workers') : '<p class="meta">No /health samples.</p>'}
-<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>
-<script type="application/json" id="jobstorm-data">${scriptSafeJson({ charts })}</script>
-<script>${script}</script>
-</body>
-</html>
-`;
+<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`,
+  });
 }

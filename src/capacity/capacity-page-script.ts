@@ -1,3 +1,5 @@
+import { chartPageScript } from '../report/html-assets.js';
+
 /**
  * The script capacity.html runs. report.html's script draws time series, percentile curves and
  * histogram bins; a capacity search needs one more kind, values against the offered rate (x is a
@@ -5,11 +7,7 @@
  * the chart data from the page's JSON block and draws each chart with the inlined uPlot. Kept as a
  * string of plain browser JavaScript (this package compiles without DOM types).
  */
-export const CAPACITY_PAGE_SCRIPT = String.raw`
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('jobstorm-data').textContent);
-  var charts = [];
+export const CAPACITY_PAGE_SCRIPT = chartPageScript(String.raw`
 
   function fromZero(u, min, max) {
     return [0, max > 0 ? max * 1.08 : 1];
@@ -45,20 +43,4 @@ export const CAPACITY_PAGE_SCRIPT = String.raw`
     return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes };
   }
 
-  data.charts.forEach(function (c) {
-    var el = document.getElementById('chart-' + c.id);
-    if (!el) return;
-    try {
-      var plot = new uPlot(options(c, Math.max(320, el.clientWidth)), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
-      charts.push({ plot: plot, el: el });
-    } catch (err) {
-      el.textContent = 'chart failed: ' + err;
-      console.error('jobstorm chart ' + c.id, err);
-    }
-  });
-
-  window.addEventListener('resize', function () {
-    charts.forEach(function (ch) { ch.plot.setSize({ width: Math.max(320, ch.el.clientWidth), height: 280 }); });
-  });
-})();
-`;
+`);

@@ -1,13 +1,11 @@
+import { chartPageScript } from './html-assets.js';
+
 /**
  * The script report.html runs: it reads the chart specs from the page's JSON block and draws each
  * with uPlot. It is plain browser JavaScript kept as a string (this package compiles without DOM
  * types), deliberately small: all numbers are prepared by chart-data.ts.
  */
-export const HTML_APP_SCRIPT = String.raw`
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('jobstorm-data').textContent);
-  var charts = [];
+export const HTML_APP_SCRIPT = chartPageScript(String.raw`
 
   function percentileLabel(x) {
     if (x == null) return null; // uPlot leaves minor ticks unlabelled
@@ -53,23 +51,7 @@ export const HTML_APP_SCRIPT = String.raw`
     return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes };
   }
 
-  data.charts.forEach(function (c) {
-    var el = document.getElementById('chart-' + c.id);
-    if (!el) return;
-    try {
-      var plot = new uPlot(options(c, Math.max(320, el.clientWidth)), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
-      charts.push({ plot: plot, el: el });
-    } catch (err) {
-      el.textContent = 'chart failed: ' + err;
-      console.error('jobstorm chart ' + c.id, err);
-    }
-  });
-
-  window.addEventListener('resize', function () {
-    charts.forEach(function (ch) { ch.plot.setSize({ width: Math.max(320, ch.el.clientWidth), height: 280 }); });
-  });
-})();
-`;
+`);
 
 export const HTML_STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1200px; padding: 16px 24px; color: #1b1f24; }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeXml } from './format.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -23,4 +24,75 @@ export function sha256(text: string): string {
 /** JSON inside a script block must not be able to close it. */
 export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+export interface ChartPage {
+  title: string;
+  /** The page's own chart script (see `chartPageScript`); uPlot is put before it. */
+  script: string;
+  /** The page's own style; uPlot's is put before it. */
+  style: string;
+  /** Trusted, already escaped HTML of the body. */
+  body: string;
+  /** Handed to the script as the page's JSON block. */
+  data: unknown;
+}
+
+/**
+ * A self-contained page with uPlot inlined, under a CSP that allows exactly its one script and one
+ * style (by hash) and nothing from the network, so it works offline and from a CI artifact.
+ */
+export function chartPage(p: ChartPage): string {
+  const assets = uplotAssets();
+  const script = `${assets.script}\n${p.script}`;
+  const style = `${assets.style}\n${p.style}`;
+  const csp = ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeXml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${escapeXml(p.title)}</title>
+<style>${style}</style>
+</head>
+<body>
+${p.body}
+<script type="application/json" id="jobstorm-data">${scriptSafeJson(p.data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * A page's chart script: its own helpers, which must define `options(chart, width)` for uPlot, then
+ * the drawing both pages share (each chart into its element, errors shown in place, resized with
+ * the window). Plain browser JavaScript kept as a string (this package compiles without DOM types).
+ */
+export function chartPageScript(helpers: string): string {
+  return String.raw`
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('jobstorm-data').textContent);
+  var charts = [];
+${helpers}
+  data.charts.forEach(function (c) {
+    var el = document.getElementById('chart-' + c.id);
+    if (!el) return;
+    try {
+      var plot = new uPlot(options(c, Math.max(320, el.clientWidth)), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
+      charts.push({ plot: plot, el: el });
+    } catch (err) {
+      el.textContent = 'chart failed: ' + err;
+      console.error('jobstorm chart ' + c.id, err);
+    }
+  });
+
+  window.addEventListener('resize', function () {
+    charts.forEach(function (ch) { ch.plot.setSize({ width: Math.max(320, ch.el.clientWidth), height: 280 }); });
+  });
+})();
+`;
 }

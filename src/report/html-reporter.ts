@@ -1,4 +1,4 @@
-import { scriptSafeJson, sha256, uplotAssets } from './html-assets.js';
+import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
@@ -89,35 +89,18 @@ function violationsSection(s: Summary): string {
 
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
-  const assets = uplotAssets();
   const charts = chartSpecs(s);
-  const script = `${assets.script}\n${HTML_APP_SCRIPT}`;
-  const style = `${assets.style}\n${HTML_STYLE}`;
-  const csp = [
-    "default-src 'none'",
-    `script-src ${sha256(script)}`,
-    `style-src ${sha256(style)}`,
-    'img-src data:',
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
   const failed = failedThresholds(s);
   const verdict =
     failed === 0 && violationTotal(s) === 0
       ? '<span class="ok">passed</span>'
       : `<span class="fail">${failed ? `${failed} threshold(s) failed` : ''}${failed && violationTotal(s) ? ', ' : ''}${violationTotal(s) ? `${violationTotal(s)} violation(s)` : ''}</span>`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>jobstorm report ${esc(s.run.id)}</title>
-<style>${style}</style>
-</head>
-<body>
-<h1>jobstorm report</h1>
+  return chartPage({
+    title: `jobstorm report ${s.run.id}`,
+    script: HTML_APP_SCRIPT,
+    style: HTML_STYLE,
+    data: { charts },
+    body: `<h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
 <p>${verdict}</p>
 <h2>Thresholds</h2>
@@ -133,12 +116,8 @@ ${chartDivs(charts, (c) => c.id === 'delay' || c.id === 'execution', true)}
 ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>
 ${violationsSection(s)}
-<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>
-<script type="application/json" id="jobstorm-data">${scriptSafeJson({ charts })}</script>
-<script>${script}</script>
-</body>
-</html>
-`;
+<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`,
+  });
 }
 
 export const htmlReporter: Reporter = { name: 'html', fileName: 'report.html', render: renderHtml };
