@@ -9,9 +9,9 @@ import { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { parseDuration } from '../../scenario/duration.js';
-import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
+import { collect, loadScenarioInto } from '../run/collect.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 
@@ -68,15 +68,7 @@ function duration(issues: ConfigIssue[], where: string, text: string, allowZero:
 
 /** Parses each expression on its own, so one bad expression does not hide the next one's problem. */
 function parseEach(sources: readonly { expression: string; where: string }[], issues: ConfigIssue[]): Threshold[] {
-  return sources.flatMap((source) => {
-    try {
-      return parseThresholds([source]);
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      issues.push(...err.issues);
-      return [];
-    }
-  });
+  return sources.flatMap((source) => collect(issues, () => parseThresholds([source])) ?? []);
 }
 
 function sloOf(args: CapacityArgs, scenario: Scenario | undefined, issues: ConfigIssue[], notes: string[]): Threshold[] {
@@ -98,13 +90,7 @@ function sloOf(args: CapacityArgs, scenario: Scenario | undefined, issues: Confi
 async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
   const issues: ConfigIssue[] = [];
   const notes: string[] = [];
-  let scenario: Scenario | undefined;
-  try {
-    scenario = await loadScenario(args.scenario, { env: io.env });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    issues.push(...err.issues);
-  }
+  const scenario = await loadScenarioInto(issues, args.scenario, io.env);
   const slo = sloOf(args, scenario, issues, notes);
   positive(issues, '--start', args.start);
   positive(issues, '--factor', args.factor, 1);

@@ -19,10 +19,10 @@ import { runScenario } from '../../runner/runner.js';
 import { runScenarioThreaded } from '../../runner/threaded-run.js';
 import { parseDuration } from '../../scenario/duration.js';
 import { fitDuration, scaleRates } from '../../scenario/phase-scaling.js';
-import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
+import { collect, loadScenarioInto } from '../run/collect.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
@@ -55,27 +55,10 @@ interface Settings {
   tolerances: Partial<Tolerances>;
 }
 
-/** Wraps one validation so its problems join the others instead of stopping at the first. */
-function collect<T>(issues: ConfigIssue[], validate: () => T): T | undefined {
-  try {
-    return validate();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    issues.push(...err.issues);
-    return undefined;
-  }
-}
-
 /** Validates every flag and the scenario at once; nothing is sent before this passes. */
 async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   const issues: ConfigIssue[] = [];
-  let scenario: Scenario | undefined;
-  try {
-    scenario = await loadScenario(args.scenario, { env: io.env });
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    issues.push(...err.issues);
-  }
+  let scenario = await loadScenarioInto(issues, args.scenario, io.env);
   let shard: ShardSpec | undefined;
   if (args.shard !== undefined) {
     shard = parseShard(args.shard);
