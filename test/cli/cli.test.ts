@@ -88,6 +88,11 @@ describe('the installed bin', () => {
     expect(stdout.trim()).toBe(JOBSTORM_VERSION);
   });
 
+  it('runs through npx in the project, as the README quick start does (the bin is executable)', async () => {
+    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'jobstorm', '--version'], { cwd: root });
+    expect(stdout.trim()).toBe(JOBSTORM_VERSION);
+  });
+
   it('exits 2 for a usage error', async () => {
     const err = await promisify(execFile)(process.execPath, [join(root, 'dist/src/cli/main.js'), 'nope']).catch((e: unknown) => e);
     expect((err as { code?: number }).code).toBe(2);

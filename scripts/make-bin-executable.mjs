@@ -1,0 +1,5 @@
+// tsc writes dist/ with the default file mode; `npx jobstorm` runs the bin directly, so it must be
+// executable on a fresh clone.
+import { chmodSync } from 'node:fs';
+
+chmodSync(new URL('../dist/src/cli/main.js', import.meta.url), 0o755);
