@@ -64,41 +64,81 @@ export type SequenceVerdict =
   | { ok: true }
   | { ok: false; index: number; fault: SequenceFault; message: string };
 
+/** Where an observed sequence stands after the observations judged so far. */
+export interface SequenceState {
+  /** The status the sequence last showed (a retry of ours puts it back IN_QUEUE). */
+  shown?: JobStatus | undefined;
+  /** A cancel or purge of ours came since the last retry. */
+  cancelAsked: boolean;
+}
+
+export interface SequenceFaultFound {
+  fault: SequenceFault;
+  message: string;
+}
+
+/**
+ * One step of {@link judgeObservedSequence}: the fault this observation shows, or undefined after
+ * moving `state` past it. Checks that follow thousands of jobs keep the state per job and step it
+ * as observations arrive, instead of keeping and re-judging each job's whole sequence.
+ */
+export function stepObserved(state: SequenceState, o: Observation): SequenceFaultFound | undefined {
+  const last = state.shown;
+  if (o.kind === 'action') {
+    if (o.action === 'retry') {
+      // Unknown or still-running last state: the job may have failed since we last looked.
+      if (last !== undefined && FINAL_STATUSES.includes(last) && !RETRYABLE.includes(last)) {
+        return { fault: 'retry-not-allowed', message: `retry accepted for a ${last} job; only FAILED or TIMED_OUT may be retried` };
+      }
+      state.shown = 'IN_QUEUE';
+      state.cancelAsked = false;
+    } else {
+      state.cancelAsked = true;
+    }
+    return undefined;
+  }
+  const s = o.status;
+  if (s === 'CANCELLED' && !state.cancelAsked && last !== 'CANCELLED') {
+    return { fault: 'cancelled-unprompted', message: 'job shown CANCELLED though we neither cancelled nor purged it' };
+  }
+  if (last !== undefined) {
+    if (FINAL_STATUSES.includes(last) && s !== last) {
+      return { fault: 'left-final', message: `job left final state ${last} for ${s} without a retry of ours` };
+    }
+    if (RANK[s] < RANK[last]) {
+      return { fault: 'backwards', message: `job went back from ${last} to ${s}` };
+    }
+  }
+  state.shown = s;
+  return undefined;
+}
+
 /**
  * Is this observed sequence legal for a poller that may miss intermediate states? It may skip
  * forward, never go back, never leave a final state except through a retry we sent (accepted
  * only from FAILED or TIMED_OUT), and may show CANCELLED only after our cancel or purge.
  */
 export function judgeObservedSequence(observations: readonly Observation[]): SequenceVerdict {
-  let last: JobStatus | undefined;
-  let cancelAsked = false;
+  const state: SequenceState = { cancelAsked: false };
   for (const [index, o] of observations.entries()) {
-    if (o.kind === 'action') {
-      if (o.action === 'retry') {
-        // Unknown or still-running last state: the job may have failed since we last looked.
-        if (last !== undefined && FINAL_STATUSES.includes(last) && !RETRYABLE.includes(last)) {
-          return { ok: false, index, fault: 'retry-not-allowed', message: `retry accepted for a ${last} job; only FAILED or TIMED_OUT may be retried` };
-        }
-        last = 'IN_QUEUE';
-        cancelAsked = false;
-      } else {
-        cancelAsked = true;
-      }
-      continue;
-    }
-    const s = o.status;
-    if (s === 'CANCELLED' && !cancelAsked && last !== 'CANCELLED') {
-      return { ok: false, index, fault: 'cancelled-unprompted', message: 'job shown CANCELLED though we neither cancelled nor purged it' };
-    }
-    if (last !== undefined) {
-      if (FINAL_STATUSES.includes(last) && s !== last) {
-        return { ok: false, index, fault: 'left-final', message: `job left final state ${last} for ${s} without a retry of ours` };
-      }
-      if (RANK[s] < RANK[last]) {
-        return { ok: false, index, fault: 'backwards', message: `job went back from ${last} to ${s}` };
-      }
-    }
-    last = s;
+    const found = stepObserved(state, o);
+    if (found) return { ok: false, index, ...found };
   }
   return { ok: true };
 }
+
+/** Observation objects without allocating one per record (they carry no identity). */
+export const STATUS_OBSERVATION: Readonly<Record<JobStatus, Observation>> = {
+  IN_QUEUE: { kind: 'status', status: 'IN_QUEUE' },
+  IN_PROGRESS: { kind: 'status', status: 'IN_PROGRESS' },
+  COMPLETED: { kind: 'status', status: 'COMPLETED' },
+  FAILED: { kind: 'status', status: 'FAILED' },
+  CANCELLED: { kind: 'status', status: 'CANCELLED' },
+  TIMED_OUT: { kind: 'status', status: 'TIMED_OUT' },
+};
+
+export const ACTION_OBSERVATION: Readonly<Record<'cancel' | 'retry' | 'purge', Observation>> = {
+  cancel: { kind: 'action', action: 'cancel' },
+  retry: { kind: 'action', action: 'retry' },
+  purge: { kind: 'action', action: 'purge' },
+};

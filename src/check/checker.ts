@@ -73,7 +73,7 @@ export class Checker {
     const record = this.time.map(original);
     for (const check of this.checks) check.add?.(record, this.ctx);
     this.applyToBook(record);
-    for (const job of this.book.advance(recordTime(record))) this.fold(job);
+    this.book.advance(recordTime(record), this.foldJob);
   }
 
   finish(): CheckResult {
@@ -81,14 +81,14 @@ export class Checker {
       this.finished = true;
       // Checks that judge across jobs look into the book, so they finish before it is emptied.
       for (const check of this.checks) check.finish?.(this.ctx);
-      for (const job of this.book.drain()) this.fold(job);
+      for (const job of this.book.drain()) this.foldJob(job);
     }
     return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name) };
   }
 
-  private fold(job: JobState): void {
+  private readonly foldJob = (job: JobState): void => {
     for (const check of this.checks) check.jobDone?.(job, this.ctx);
-  }
+  };
 
   private emit(f: Finding): void {
     const info = checkInfo(f.id);
@@ -101,7 +101,8 @@ export class Checker {
       message: f.message,
       ...(r?.type === 'exchange' ? { op: r.op } : {}),
       ...(job === undefined ? {} : { jobId: job }),
-      evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline } : {}) },
+      // The job's timeline goes on growing; the evidence is what was known when the rule broke.
+      evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline.slice() } : {}) },
       ...(r?.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
     };
     this.total++;

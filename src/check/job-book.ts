@@ -1,7 +1,8 @@
 import { isFinalStatus, isJobStatus, type JobStatus } from '../core/job-status.js';
+import { CappedMap } from '../core/capped-map.js';
 import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
-import type { Observation } from '../../contracts/queue/states.js';
+import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type Observation, type SequenceState } from '../../contracts/queue/states.js';
 
 /** A webhook delivery as the checks need it. */
 export interface Delivery {
@@ -10,8 +11,11 @@ export interface Delivery {
   status?: unknown;
 }
 
-/** What we know of one job, kept until it is final and its last checks ran. */
-export interface JobState {
+/**
+ * What we know of one job, kept until it is final and its last checks ran. As a SequenceState it
+ * carries where its observed statuses stand in the transition table (see `observe`).
+ */
+export interface JobState extends SequenceState {
   id: string;
   /** `run` or `runsync`: decides retention. */
   via?: 'run' | 'runsync';
@@ -23,7 +27,9 @@ export interface JobState {
   ttlDeadline?: number;
   executionTimeout?: number;
   webhook: boolean;
-  observations: Observation[];
+  /** Its observed sequence broke the transition table; the fault was reported and judging stopped. */
+  sequenceBroken: boolean;
+  /** What we saw and did, in order (statuses with the op that showed them; our actions without). */
   timeline: TimelineEntry[];
   /** Last status observed, and when (by response end time). */
   last?: JobStatus;
@@ -40,13 +46,15 @@ export interface JobState {
   streamDrained: boolean;
   /** Record time after which the book may fold it. */
   foldAfter?: number;
+  /** In the book in full (false once folded, kept in brief). */
+  held: boolean;
   retries: number;
 }
 
 const TIMELINE_MAX = 64;
 
-/** What is kept of a folded job, so a later observation is still judged against its history. */
-type Afterlife = Pick<JobState, 'id' | 'via' | 'submittedAt' | 'acceptedAt' | 'ttl' | 'ttlDeadline' | 'executionTimeout' | 'webhook' | 'last' | 'finalAt' | 'retries' | 'cancelAnsweredCancelled' | 'streamDrained'>;
+const NO_TIMELINE: TimelineEntry[] = [];
+const NO_DELIVERIES: Delivery[] = [];
 
 export interface JobBookLimits {
   /** Hold after the final state for jobs that asked for a webhook (its retries take 20 s). */
@@ -66,68 +74,91 @@ export interface JobBookLimits {
  * judgeable for late observations. Both stores are capped, oldest out first.
  */
 export class JobBook {
-  private readonly jobs = new Map<string, JobState>();
-  private readonly afterlife = new Map<string, Afterlife>();
+  private readonly jobs: CappedMap<string, JobState>;
+  /**
+   * Folded jobs, kept in brief: the same objects with their timeline and deliveries let go, so a
+   * later observation is still judged against ttl, retention and the final state.
+   */
+  private readonly afterlife: CappedMap<string, JobState>;
   /** Final jobs by fold time, in the order they became final (record time almost only grows). */
-  private readonly foldQueue: { at: number; job: JobState }[] = [];
+  private readonly foldAt: number[] = [];
+  private readonly foldJobs: JobState[] = [];
   private foldHead = 0;
+  /** Jobs pushed out by the cap on jobs held in full, to be folded early. */
   private readonly evicted: JobState[] = [];
+  /**
+   * The last id looked up and its job (undefined: known to be unknown). Every check asks for the
+   * job of the record at hand, so most lookups repeat the one before.
+   */
+  private lastId: string | undefined;
+  private lastJob: JobState | undefined;
 
-  constructor(private readonly limits: JobBookLimits) {}
+  constructor(private readonly limits: JobBookLimits) {
+    this.jobs = new CappedMap(limits.maxJobs, (_, job) => {
+      job.held = false;
+      this.evicted.push(job);
+    });
+    this.afterlife = new CappedMap(limits.maxAfterlife);
+  }
 
   get size(): number {
     return this.jobs.size;
   }
 
   get(id: string): JobState | undefined {
-    return this.jobs.get(id) ?? this.revive(id);
+    if (id === this.lastId) return this.lastJob;
+    const job = this.jobs.get(id) ?? this.revive(id);
+    this.lastId = id;
+    this.lastJob = job;
+    return job;
   }
 
   touch(id: string): JobState {
     let job = this.get(id);
     if (!job) {
-      job = { id, webhook: false, observations: [], timeline: [], cancelAnsweredCancelled: false, deliveries: [], streamDrained: false, retries: 0 };
-      this.add(job);
+      job = { id, webhook: false, sequenceBroken: false, cancelAsked: false, timeline: [], cancelAnsweredCancelled: false, deliveries: [], streamDrained: false, retries: 0, held: false };
+      this.hold(job);
+      this.lastId = id;
+      this.lastJob = job;
     }
     return job;
   }
 
-  private add(job: JobState): void {
+  private hold(job: JobState): void {
+    this.lastId = undefined;
+    job.held = true;
     this.jobs.set(job.id, job);
-    if (this.jobs.size > this.limits.maxJobs) {
-      const oldest = this.jobs.values().next().value;
-      if (oldest) {
-        this.jobs.delete(oldest.id);
-        this.remember(oldest);
-        this.evicted.push(oldest);
-      }
-    }
   }
 
-  /** A folded job seen again: back in full, with its last state as its only observation. */
+  /**
+   * A folded job seen again: back in full. Only its timeline (evidence) and deliveries were let
+   * go; its sequence state and times judge the new observations as if it had never left.
+   */
   private revive(id: string): JobState | undefined {
-    const brief = this.afterlife.get(id);
-    if (!brief) return undefined;
+    const job = this.afterlife.get(id);
+    if (!job) return undefined;
     this.afterlife.delete(id);
-    const job: JobState = { ...brief, observations: brief.last ? [{ kind: 'status', status: brief.last }] : [], timeline: [], deliveries: [] };
-    this.add(job);
+    job.timeline = [];
+    job.deliveries = [];
+    job.foldAfter = undefined;
+    this.hold(job);
     return job;
   }
 
+  /** After its last checks ran: kept in brief (see `afterlife`). */
   private remember(job: JobState): void {
-    const { id, via, submittedAt, acceptedAt, ttl, ttlDeadline, executionTimeout, webhook, last, finalAt, retries, cancelAnsweredCancelled, streamDrained } = job;
-    this.afterlife.set(id, { id, via, submittedAt, acceptedAt, ttl, ttlDeadline, executionTimeout, webhook, last, finalAt, retries, cancelAnsweredCancelled, streamDrained });
-    if (this.afterlife.size > this.limits.maxAfterlife) {
-      const oldest = this.afterlife.keys().next().value;
-      if (oldest !== undefined) this.afterlife.delete(oldest);
-    }
+    this.lastId = undefined;
+    job.timeline = NO_TIMELINE;
+    job.deliveries = NO_DELIVERIES;
+    job.chunkKeys = undefined;
+    this.afterlife.set(job.id, job);
   }
 
   /** Records a status the service showed us for the job. */
   observe(job: JobState, r: ExchangeRecord | WebhookRecord, status: unknown): void {
     if (!isJobStatus(status)) return;
     const at = r.type === 'exchange' ? r.endAt : r.at;
-    job.observations.push({ kind: 'status', status });
+    if (!job.sequenceBroken && stepObserved(job, STATUS_OBSERVATION[status])) job.sequenceBroken = true;
     this.addTimeline(job, { at, op: r.type === 'exchange' ? r.op : 'webhook', status });
     const sent = r.type === 'exchange' ? r.sentAt : r.at;
     if (status === 'IN_QUEUE') job.queuedAt = Math.max(job.queuedAt ?? 0, sent);
@@ -137,7 +168,7 @@ export class JobBook {
   }
 
   action(job: JobState, r: ExchangeRecord, action: 'cancel' | 'retry' | 'purge'): void {
-    job.observations.push({ kind: 'action', action });
+    if (!job.sequenceBroken && stepObserved(job, ACTION_OBSERVATION[action])) job.sequenceBroken = true;
     this.addTimeline(job, { at: r.sentAt, op: r.op });
     if (action === 'retry') {
       // A new attempt: its queueing and running are measured afresh.
@@ -153,36 +184,46 @@ export class JobBook {
   addTimeline(job: JobState, entry: TimelineEntry): void {
     job.timeline.push(entry);
     if (job.timeline.length > TIMELINE_MAX) job.timeline.splice(1, job.timeline.length - TIMELINE_MAX);
-    if (job.observations.length > TIMELINE_MAX * 2) job.observations.splice(0, job.observations.length - TIMELINE_MAX * 2);
   }
 
   /** Marks a final job foldable once record time passes its hold (once per final state). */
   holdUntilFinal(job: JobState, at: number): void {
     if (job.foldAfter !== undefined) return;
     job.foldAfter = at + (job.webhook ? this.limits.webhookHoldMs : this.limits.holdMs);
-    this.foldQueue.push({ at: job.foldAfter, job });
+    this.foldAt.push(job.foldAfter);
+    this.foldJobs.push(job);
   }
 
-  /** Advances record time and returns the jobs now ready to fold (removed from the book). */
-  advance(now: number): JobState[] {
-    const done = this.evicted.splice(0);
-    const q = this.foldQueue;
-    while (this.foldHead < q.length) {
-      const head = q[this.foldHead];
-      if (!head || head.at > now) break;
+  /**
+   * Advances record time: each job now ready to fold leaves the book, goes through `fold` (its
+   * last checks) and is then kept in brief.
+   */
+  advance(now: number, fold: (job: JobState) => void): void {
+    if (this.evicted.length > 0) {
+      for (const job of this.evicted.splice(0)) {
+        fold(job);
+        this.remember(job);
+      }
+    }
+    const at = this.foldAt;
+    const jobs = this.foldJobs;
+    while (this.foldHead < at.length) {
+      const due = at[this.foldHead] ?? Infinity;
+      if (due > now) break;
+      const job = jobs[this.foldHead];
       this.foldHead++;
-      const { job } = head;
       // A retry since (foldAfter reset) or an earlier fold makes this entry stale.
-      if (job.foldAfter !== head.at || this.jobs.get(job.id) !== job) continue;
+      if (!job || job.foldAfter !== due || !job.held) continue;
+      job.held = false;
       this.jobs.delete(job.id);
+      fold(job);
       this.remember(job);
-      done.push(job);
     }
     if (this.foldHead > 4096) {
-      q.splice(0, this.foldHead);
+      at.splice(0, this.foldHead);
+      jobs.splice(0, this.foldHead);
       this.foldHead = 0;
     }
-    return done;
   }
 
   /** Every job still held, without removing any. */
@@ -193,7 +234,22 @@ export class JobBook {
   /** Everything still held, for the end of the run (in insertion order, so results are stable). */
   drain(): JobState[] {
     const all = [...this.evicted.splice(0), ...this.jobs.values()];
+    for (const job of all) job.held = false;
     this.jobs.clear();
+    this.lastId = undefined;
     return all;
   }
+}
+
+/** A job's observations as the transition table sees them, rebuilt from its timeline. */
+export function observationsOf(job: JobState): Observation[] {
+  const out: Observation[] = [];
+  for (const e of job.timeline) {
+    if (e.status !== undefined) {
+      if (isJobStatus(e.status)) out.push(STATUS_OBSERVATION[e.status]);
+    } else if (e.op === 'cancel') out.push(ACTION_OBSERVATION.cancel);
+    else if (e.op === 'retry') out.push(ACTION_OBSERVATION.retry);
+    else if (e.op === 'purge-queue') out.push(ACTION_OBSERVATION.purge);
+  }
+  return out;
 }

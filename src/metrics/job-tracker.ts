@@ -1,3 +1,4 @@
+import { CappedMap } from '../core/capped-map.js';
 import type { ExchangeRecord } from '../core/record.js';
 import { bodyFinalStatus, bodyJobId, bodyMs, streamChunkCount } from './job-body.js';
 import { LatencyHistogram } from './histogram.js';
@@ -40,9 +41,15 @@ export class JobTracker {
   readonly executionTime = LatencyHistogram.create();
   readonly firstChunk = LatencyHistogram.create();
   readonly e2e: Record<FinalState, LatencyHistogram> = byState(() => LatencyHistogram.create());
-  private readonly inFlight = new Map<string, InFlightJob>();
+  /**
+   * A run that submits and never polls would otherwise grow this map for ever: past the cap the
+   * oldest job is given up on and counted, never silently lost.
+   */
+  private readonly inFlight: CappedMap<string, InFlightJob>;
 
-  constructor(private readonly maxTracked: number) {}
+  constructor(maxTracked: number) {
+    this.inFlight = new CappedMap(maxTracked, () => this.untracked++);
+  }
 
   get unfinished(): number {
     return this.unfinishedCarried + this.inFlight.size;
@@ -100,7 +107,7 @@ export class JobTracker {
     this.delayTime.merge(other.delayTime);
     this.executionTime.merge(other.executionTime);
     this.firstChunk.merge(other.firstChunk);
-    for (const [id, job] of other.inFlight) {
+    for (const [id, job] of other.inFlight.entries()) {
       if (!this.inFlight.has(id)) this.track(id, job.submitAt, job.chunkSeen);
     }
   }
@@ -140,15 +147,6 @@ export class JobTracker {
   }
 
   private track(jobId: string, submitAt: number, chunkSeen = false): void {
-    // A run that submits and never polls would otherwise grow this map for ever: past the cap the
-    // oldest job (Map keeps insertion order) is given up on and counted, never silently lost.
-    if (this.inFlight.size >= this.maxTracked) {
-      const oldest = this.inFlight.keys().next();
-      if (!oldest.done) {
-        this.inFlight.delete(oldest.value);
-        this.untracked++;
-      }
-    }
     this.inFlight.set(jobId, { submitAt, chunkSeen });
   }
 }

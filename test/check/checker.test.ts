@@ -138,3 +138,24 @@ describe('retried jobs', () => {
     expect([...v.keys()]).toEqual([]);
   });
 });
+
+describe('jobs polled after the book folded them', () => {
+  it('are judged as if they had never left: a late poll going back is caught, a late poll of a webhook job is not a missing webhook', () => {
+    const hook = (at: number) => webhook(at, 'w', 200, done('w'));
+    const v = check([
+      ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 100, 200, done('a'), { jobId: 'a' }),
+      // Folded 10 s after its final state; 60 s later the service shows it queued again.
+      ex('status', 60_000, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('run', 0, 200, job('w', 'IN_QUEUE'), { jobId: 'w', req: { webhook: 'http://127.0.0.1:9/h' } }),
+      ex('status', 100, 200, done('w'), { jobId: 'w' }),
+      hook(150),
+      // Long after its hold (webhook wait + 25 s) the job is polled, final again, and folded again.
+      ex('status', 120_000, 200, done('w'), { jobId: 'w' }),
+      ex('health', 200_000, 200, { jobs: { completed: 2, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } }),
+    ]);
+    expect(v.get('transition.left-final')).toBe(1);
+    expect(v.get('webhook.missing')).toBeUndefined();
+    expect([...v.keys()].filter((id) => id !== 'transition.left-final')).toEqual([]);
+  });
+});

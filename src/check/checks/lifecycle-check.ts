@@ -3,7 +3,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
-import type { JobState } from '../job-book.js';
+import { observationsOf, type JobState } from '../job-book.js';
 import { firstTime } from './transition-check.js';
 
 const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
@@ -90,7 +90,7 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
 function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if ((r.body as { status?: unknown } | undefined)?.status !== 'CANCELLED') return;
   let sawRunning = false;
-  for (const o of job.observations) {
+  for (const o of observationsOf(job)) {
     if (o.kind === 'action' && o.action === 'cancel') return;
     if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
     if (o.kind === 'action' && o.action === 'purge' && sawRunning) {

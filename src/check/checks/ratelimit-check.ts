@@ -1,3 +1,4 @@
+import { QUEUE_OPERATION_CONTRACTS, operationPath } from '../../../contracts/queue/operations.js';
 import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
@@ -6,17 +7,6 @@ import { MinHeap } from '../min-heap.js';
 
 /** Responses can arrive this long after they were sent; judge a request only once all earlier sends are in. */
 const SETTLE_MS = 35_000;
-
-interface Entry {
-  sentAt: number;
-  endAt: number;
-  throttled: boolean;
-  /** Kept for throttled answers only (their evidence): holding every record 35 s would crowd the heap. */
-  record?: ExchangeRecord;
-  /** An accepted request's line, for the not-enforced evidence. */
-  method?: string;
-  path?: string;
-}
 
 /** The observed ceiling of one operation: what the service let through at most. */
 export interface RateCeiling {
@@ -29,9 +19,17 @@ export interface RateCeiling {
   throttled: number;
 }
 
-/** Accepted requests of one operation, and running-worker samples, evaluated in send order. */
+/**
+ * Requests of one operation, and running-worker samples, evaluated in send order. Requests are
+ * held in columns (numbers, not an object each): a busy run holds every request of the last 35 s,
+ * and hundreds of thousands of small objects that outlive the young generation cost a lot of GC.
+ */
 class OperationWindow {
-  private readonly entries: Entry[] = [];
+  private readonly sent: number[] = [];
+  private readonly end: number[] = [];
+  /** The throttled answer itself (its evidence), or for an accepted one only its job id. */
+  private readonly detail: (ExchangeRecord | string | undefined)[] = [];
+  private readonly throttled: boolean[] = [];
   private next = 0;
   /** First entry still inside the accepted-count window of the entry being judged. */
   private lo = 0;
@@ -45,72 +43,88 @@ class OperationWindow {
     this.ceiling = { op, limit: row.perWindow, ...(row.concurrent === undefined ? {} : { concurrent: row.concurrent }), maxAcceptedPerWindow: 0, maxConcurrent: 0, accepted: 0, throttled: 0 };
   }
 
-  push(e: Entry): void {
-    // Records arrive by end time; keep them ordered by send time (almost always an append).
-    let i = this.entries.length;
-    while (i > this.next && (this.entries[i - 1]?.sentAt ?? 0) > e.sentAt) i--;
-    this.entries.splice(i, 0, e);
+  push(r: ExchangeRecord, throttled: boolean): void {
+    const { sent, end, detail } = this;
+    // Records arrive by end time; keep them ordered by send time (an append, or a short shift).
+    let i = sent.length;
+    sent.push(r.sentAt);
+    end.push(r.endAt);
+    detail.push(undefined);
+    this.throttled.push(throttled);
+    while (i > this.next && (sent[i - 1] ?? 0) > r.sentAt) {
+      sent[i] = sent[i - 1] ?? 0;
+      end[i] = end[i - 1] ?? 0;
+      detail[i] = detail[i - 1];
+      this.throttled[i] = this.throttled[i - 1] ?? false;
+      i--;
+    }
+    sent[i] = r.sentAt;
+    end[i] = r.endAt;
+    detail[i] = throttled ? r : r.jobId;
+    this.throttled[i] = throttled;
   }
 
   judgeUpTo(until: number, ctx: CheckContext, running: RunningSamples): void {
+    const { sent, throttled } = this;
     const edge = ctx.tolerances.windowEdgeMs;
-    while (this.next < this.entries.length) {
-      const e = this.entries[this.next];
-      if (!e || e.sentAt > until) break;
+    while (this.next < sent.length) {
+      const sentAt = sent[this.next] ?? 0;
+      if (sentAt > until) break;
       // Accepted count in [sentAt - window + edge, sentAt]: strict, for not-enforced.
-      while (this.lo < this.next) {
-        const old = this.entries[this.lo];
-        if (!old || old.sentAt >= e.sentAt - RATE_WINDOW_MS + edge) break;
-        if (!old.throttled) this.acceptedInWindow--;
+      while (this.lo < this.next && (sent[this.lo] ?? 0) < sentAt - RATE_WINDOW_MS + edge) {
+        if (throttled[this.lo] !== true) this.acceptedInWindow--;
         this.lo++;
       }
       // All requests in (sentAt - window - edge, sentAt]: generous, for early.
-      while (this.allLo < this.next && (this.entries[this.allLo]?.sentAt ?? 0) <= e.sentAt - RATE_WINDOW_MS - edge) this.allLo++;
+      while (this.allLo < this.next && (sent[this.allLo] ?? 0) <= sentAt - RATE_WINDOW_MS - edge) this.allLo++;
       const allInWindow = this.next - this.allLo;
-      while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= e.sentAt) this.inFlight.pop();
+      while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
       const concurrent = this.inFlight.size;
       const rpw = ctx.run.requestsPerWorker;
-      const from = e.sentAt - RATE_WINDOW_MS;
-      if (e.throttled) {
+      const detail = this.detail[this.next];
+      if (throttled[this.next] === true) {
         this.ceiling.throttled++;
-        const low = effectiveRateLimit(this.row.perWindow, running.min(from, e.sentAt), rpw ?? 0);
+        const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
         const under = 1 - ctx.tolerances.rateUnderrun;
         const windowFree = allInWindow < low * under - 1;
         const concurrencyFree = this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
-        if (windowFree && concurrencyFree && e.record) {
-          ctx.emit({ id: 'ratelimit.early', record: e.record, message: `${this.op} got 429 with ${String(allInWindow)} requests in the last 10 s (effective limit ${String(low)}) and ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}` });
+        if (typeof detail === 'object') {
+          if (windowFree && concurrencyFree) {
+            ctx.emit({ id: 'ratelimit.early', record: detail, message: `${this.op} got 429 with ${String(allInWindow)} requests in the last 10 s (effective limit ${String(low)}) and ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}` });
+          }
+          this.retryAfterTooLong(detail, concurrent, ctx);
         }
-        this.retryAfterTooLong(e, concurrent, ctx);
       } else {
         this.ceiling.accepted++;
         this.acceptedInWindow++;
-        this.inFlight.push(e.endAt);
+        this.inFlight.push(this.end[this.next] ?? sentAt);
         this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
-        this.notEnforced(e, ctx, running, rpw);
+        this.notEnforced(this.next, typeof detail === 'string' ? detail : undefined, ctx, running, rpw);
       }
       this.next++;
     }
     this.compact();
   }
 
-  private notEnforced(e: Entry, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
-    const maxRunning = running.max(e.sentAt - RATE_WINDOW_MS, e.sentAt);
+  private notEnforced(i: number, jobId: string | undefined, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
+    const sentAt = this.sent[i] ?? 0;
+    const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
     if (rpw === undefined && maxRunning > 0) return;
     const high = effectiveRateLimit(this.row.perWindow, maxRunning, rpw ?? 0);
     const over = 1 + ctx.tolerances.rateOverrun;
-    if (this.acceptedInWindow > high * over + 1 && e.sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
-      this.lastNotEnforced = e.sentAt;
-      // The accepted request's own record was not kept (see Entry); its line is enough evidence.
-      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: e.method ?? 'POST', path: e.path ?? '', intendedAt: e.sentAt, sentAt: e.sentAt, endAt: e.endAt, status: 200, reqBytes: 0, resBytes: 0 };
+    if (this.acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
+      this.lastNotEnforced = sentAt;
+      // The accepted request's own record was not kept; its request line, rebuilt, is the evidence.
+      const contract = QUEUE_OPERATION_CONTRACTS[this.op];
+      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: contract.method, path: operationPath(this.op, jobId), intendedAt: sentAt, sentAt, endAt: this.end[i] ?? sentAt, status: 200, reqBytes: 0, resBytes: 0, ...(jobId === undefined ? {} : { jobId }) };
       ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
     }
   }
 
-  private retryAfterTooLong(e: Entry, concurrent: number, ctx: CheckContext): void {
-    const r = e.record;
-    if (!r?.retryAfter) return;
+  private retryAfterTooLong(r: ExchangeRecord, concurrent: number, ctx: CheckContext): void {
+    if (!r.retryAfter) return;
     const seconds = retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt);
     const atCap = this.row.concurrent !== undefined && concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
@@ -119,11 +133,17 @@ class OperationWindow {
     }
   }
 
-  /** Drops judged entries that no later window can reach. */
+  /**
+   * Drops judged entries that no later window can reach, once they are at least half the columns:
+   * each drop shifts every entry left, so dropping often would cost in proportion to the window.
+   */
   private compact(): void {
     const drop = Math.min(this.lo, this.allLo);
-    if (drop > 4096) {
-      this.entries.splice(0, drop);
+    if (drop > 4096 && drop * 2 > this.sent.length) {
+      this.sent.splice(0, drop);
+      this.end.splice(0, drop);
+      this.detail.splice(0, drop);
+      this.throttled.splice(0, drop);
       this.next -= drop;
       this.lo -= drop;
       this.allLo -= drop;
@@ -131,34 +151,75 @@ class OperationWindow {
   }
 }
 
-/** Running-worker counts from /health samples, as a step function of send time. */
+/**
+ * Running-worker counts from /health samples, as a step function of send time. Every judged
+ * request asks for the extremes over its own 10 s, and neighbouring requests almost always cover
+ * the same samples, so the last answer of each kind is kept with the samples it covered.
+ */
 class RunningSamples {
-  private readonly samples: { at: number; running: number }[] = [];
+  private readonly at: number[] = [];
+  private readonly running: number[] = [];
+  private readonly last = { min: { lo: -1, hi: -1, value: 0 }, max: { lo: -1, hi: -1, value: 0 } };
 
   add(at: number, running: number): void {
-    this.samples.push({ at, running });
-    if (this.samples.length > 512) this.samples.splice(0, 256);
+    // Samples answer out of order at times; keep them by send time.
+    let i = this.at.length;
+    this.at.push(at);
+    this.running.push(running);
+    while (i > 0 && (this.at[i - 1] ?? 0) > at) {
+      this.at[i] = this.at[i - 1] ?? 0;
+      this.running[i] = this.running[i - 1] ?? 0;
+      i--;
+    }
+    this.at[i] = at;
+    this.running[i] = running;
+    if (this.at.length > 512) {
+      this.at.splice(0, 256);
+      this.running.splice(0, 256);
+    }
+    this.last.min.lo = -1;
+    this.last.max.lo = -1;
   }
 
-  private valuesIn(from: number, to: number): number[] {
-    const out: number[] = [];
-    let before: number | undefined;
-    for (const s of this.samples) {
-      if (s.at < from) before = s.running;
-      else if (s.at <= to) out.push(s.running);
+  /** Index of the first sample sent at or after `t` (binary search). */
+  private firstAtOrAfter(t: number): number {
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.at[mid] ?? 0) < t) lo = mid + 1;
+      else hi = mid;
     }
-    if (before !== undefined) out.push(before);
-    return out;
+    return lo;
+  }
+
+  /**
+   * The smallest or largest sample in [from, to], counting the last one before `from` (the value
+   * in force when the window opened); 0 with no samples at all.
+   */
+  private extreme(from: number, to: number, kind: 'min' | 'max'): number {
+    const lo = Math.max(0, this.firstAtOrAfter(from) - 1);
+    let hi = this.firstAtOrAfter(to);
+    while (hi < this.at.length && (this.at[hi] ?? 0) <= to) hi++;
+    const last = this.last[kind];
+    if (last.lo === lo && last.hi === hi) return last.value;
+    let out: number | undefined;
+    for (let i = lo; i < hi; i++) {
+      const v = this.running[i] ?? 0;
+      out = out === undefined ? v : kind === 'min' ? Math.min(out, v) : Math.max(out, v);
+    }
+    last.lo = lo;
+    last.hi = hi;
+    last.value = out ?? 0;
+    return last.value;
   }
 
   min(from: number, to: number): number {
-    const v = this.valuesIn(from, to);
-    return v.length ? Math.min(...v) : 0;
+    return this.extreme(from, to, 'min');
   }
 
   max(from: number, to: number): number {
-    const v = this.valuesIn(from, to);
-    return v.length ? Math.max(...v) : 0;
+    return this.extreme(from, to, 'max');
   }
 }
 
@@ -207,7 +268,7 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       } else if (throttled && r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined) {
         ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date` });
       }
-      w.push(throttled ? { sentAt: r.sentAt, endAt: r.endAt, throttled, record: r } : { sentAt: r.sentAt, endAt: r.endAt, throttled, method: r.method, path: r.path });
+      w.push(r, throttled);
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {

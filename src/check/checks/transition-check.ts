@@ -1,4 +1,4 @@
-import { judgeObservedSequence, type Observation } from '../../../contracts/queue/states.js';
+import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type SequenceState } from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check } from '../check.js';
@@ -27,7 +27,9 @@ function statusIn(r: JobstormRecord): unknown {
 
 /**
  * `transition.*` and `lifecycle.retry-not-allowed`: each job's observed statuses, in the order
- * observed, against the transition table; a poll may skip states but never go back.
+ * observed, against the transition table; a poll may skip states but never go back. The book steps
+ * each job's sequence state as observations arrive (after the checks saw the record), so this
+ * judges only what the record adds.
  */
 export const transitionCheck: Check = {
   name: 'transition',
@@ -36,21 +38,19 @@ export const transitionCheck: Check = {
     const id = jobIdOf(r);
     if (id === undefined) return;
     const job = ctx.jobs.get(id);
-    if (!job) return;
-    const next: Observation[] = [];
-    if (r.op === 'retry') next.push({ kind: 'action', action: 'retry' });
-    if (r.op === 'cancel') next.push({ kind: 'action', action: 'cancel' });
-    const status = statusIn(r);
-    if (isJobStatus(status)) next.push({ kind: 'status', status });
-    if (next.length === 0) return;
-    const verdict = judgeObservedSequence([...job.observations, ...next]);
     // A fault earlier in the sequence was reported when it was new; the job's later steps follow from it.
-    if (verdict.ok || verdict.index < job.observations.length) return;
-    let checkId: string = `transition.${verdict.fault}`;
-    if (verdict.fault === 'retry-not-allowed') checkId = 'lifecycle.retry-not-allowed';
-    if (verdict.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled) checkId = 'transition.cancel-overridden';
+    if (!job || job.sequenceBroken) return;
+    const status = statusIn(r);
+    const action = r.op === 'retry' || r.op === 'cancel' ? ACTION_OBSERVATION[r.op] : undefined;
+    if (action === undefined && !isJobStatus(status)) return;
+    const state: SequenceState = { shown: job.shown, cancelAsked: job.cancelAsked };
+    const found = (action && stepObserved(state, action)) ?? (isJobStatus(status) ? stepObserved(state, STATUS_OBSERVATION[status]) : undefined);
+    if (!found) return;
+    let checkId: string = `transition.${found.fault}`;
+    if (found.fault === 'retry-not-allowed') checkId = 'lifecycle.retry-not-allowed';
+    if (found.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled) checkId = 'transition.cancel-overridden';
     if (firstTime(job, checkId)) {
-      ctx.emit({ id: checkId, record: r, jobId: id, message: verdict.message, timeline: [...job.timeline, { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) }] });
+      ctx.emit({ id: checkId, record: r, jobId: id, message: found.message, timeline: [...job.timeline, { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) }] });
     }
   },
 };

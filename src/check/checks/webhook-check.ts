@@ -4,6 +4,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
+import { fastValidator } from '../fast-validator.js';
 import { untrim } from '../untrim.js';
 
 /**
@@ -14,8 +15,12 @@ import { untrim } from '../untrim.js';
 export function webhookCheck(): Check {
   let latest = 0;
 
+  /** A job polled after it was folded comes back and is folded again; its deliveries were judged. */
+  const judged = new WeakSet<JobState>();
+
   const judge = (job: JobState, ctx: CheckContext): void => {
-    if (!job.webhook || job.retries > 0) return;
+    if (!job.webhook || job.retries > 0 || judged.has(job)) return;
+    judged.add(job);
     const t = ctx.tolerances;
     const d = job.deliveries;
     const finalAt = job.finalAt;
@@ -58,7 +63,9 @@ export function webhookCheck(): Check {
       if (r.type === 'exchange') latest = Math.max(latest, r.endAt);
       if (r.type !== 'webhook') return;
       latest = Math.max(latest, r.at);
-      const parsed = WebhookBodySchema.safeParse(untrim(r.body));
+      const body = untrim(r.body);
+      if (fastValidator(WebhookBodySchema)?.(body) === true) return;
+      const parsed = WebhookBodySchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         ctx.emit({ id: 'webhook.schema', record: r, message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}` });
