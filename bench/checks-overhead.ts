@@ -13,6 +13,8 @@ import { Checker } from '../src/check/checker.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import type { JobstormRecord } from '../src/core/record.js';
+import { TurnBatch } from '../src/core/turn-batch.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
@@ -44,8 +46,8 @@ interface Side {
   cpuUsPerRequest: number;
   violations: number;
   latenessP99: number;
-  /** The checker's own time per request, timed around each add and the finish. */
-  checkerUsPerRequest: number;
+  /** The checker's finish: the rate-limit windows of the last 35 s are judged at the end. */
+  finishMs: number;
 }
 
 /**
@@ -73,7 +75,10 @@ async function side(checks: boolean): Promise<Side> {
   const metrics = new RunMetrics();
   let checker: Checker | undefined;
   let requests = 0;
-  let checkerMs = 0;
+  // As `jobstorm run` does: the checker takes each turn's records together.
+  const toCheck = new TurnBatch<JobstormRecord>((records) => {
+    for (const x of records) checker?.add(x);
+  });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const outcome = await runScenario({
@@ -85,16 +90,13 @@ async function side(checks: boolean): Promise<Side> {
       metrics.add(r);
       if (!checks) return;
       if (r.type === 'run') checker = new Checker(r, { onViolation: (v) => metrics.addViolation(v) });
-      else if (checker) {
-        const t = performance.now();
-        checker.add(r);
-        checkerMs += performance.now() - t;
-      }
+      else if (checker) toCheck.push(r);
     },
   });
   const tf = performance.now();
+  toCheck.flush();
   const result = checker?.finish();
-  checkerMs += performance.now() - tf;
+  const finishMs = performance.now() - tf;
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   await emu.close();
@@ -105,7 +107,7 @@ async function side(checks: boolean): Promise<Side> {
     cpuUsPerRequest: (cpu.user + cpu.system) / requests,
     violations: result?.total ?? 0,
     latenessP99: outcome.latenessP99Ms,
-    checkerUsPerRequest: (checkerMs * 1000) / requests,
+    finishMs,
   };
 }
 
@@ -115,11 +117,10 @@ const median = (xs: number[]): number => {
   return sorted.length % 2 ? (sorted[mid] ?? NaN) : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 };
 const show = (r: Side): string =>
-  `${r.label}: ${String(r.requests)} requests, ${r.achieved.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/request${r.violations ? `, violations ${String(r.violations)}` : ''}${r.checkerUsPerRequest ? `, checker ${r.checkerUsPerRequest.toFixed(2)} µs/request` : ''}`;
+  `${r.label}: ${String(r.requests)} requests, ${r.achieved.toFixed(0)} req/s, ${r.cpuUsPerRequest.toFixed(1)} µs CPU/request${r.violations ? `, violations ${String(r.violations)}` : ''}${r.finishMs ? `, finish ${r.finishMs.toFixed(0)} ms` : ''}`;
 
 const rateRatios: number[] = [];
 const cpuRatios: number[] = [];
-const checkerUs: number[] = [];
 for (let pair = 0; pair < pairs; pair++) {
   const order = pair % 2 === 0 ? [false, true] : [true, false];
   const got: Side[] = [];
@@ -129,10 +130,9 @@ for (let pair = 0; pair < pairs; pair++) {
   if (!off || !on) throw new Error('a pair lacks a side');
   rateRatios.push(on.achieved / off.achieved);
   cpuRatios.push(off.cpuUsPerRequest / on.cpuUsPerRequest);
-  checkerUs.push(on.checkerUsPerRequest);
   process.stdout.write(`pair ${String(pair + 1)}: ${show(off)}\n        ${show(on)}\n        ratio ${((on.achieved / off.achieved) * 100).toFixed(1)}%\n`);
 }
 process.stdout.write(
   `flow-mode throughput with checks, median of ${String(pairs)} pairs: ${(median(rateRatios) * 100).toFixed(1)}% of checks off (goal ≥ 90%); ` +
-    `by CPU per request ${(median(cpuRatios) * 100).toFixed(1)}%; the checker's own time ${median(checkerUs).toFixed(2)} µs/request\n`,
+    `by CPU per request ${(median(cpuRatios) * 100).toFixed(1)}%\n`,
 );

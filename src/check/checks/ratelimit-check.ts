@@ -4,6 +4,7 @@ import type { QueueOperation } from '../../core/operation.js';
 import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { MinHeap } from '../min-heap.js';
+import { SendLog } from '../send-log.js';
 
 /** Responses can arrive this long after they were sent; judge a request only once all earlier sends are in. */
 const SETTLE_MS = 35_000;
@@ -19,17 +20,10 @@ export interface RateCeiling {
   throttled: number;
 }
 
-/**
- * Requests of one operation, and running-worker samples, evaluated in send order. Requests are
- * held in columns (numbers, not an object each): a busy run holds every request of the last 35 s,
- * and hundreds of thousands of small objects that outlive the young generation cost a lot of GC.
- */
+/** Requests of one operation, and running-worker samples, evaluated in send order. */
 class OperationWindow {
-  private readonly sent: number[] = [];
-  private readonly end: number[] = [];
-  /** The throttled answer itself (its evidence), or for an accepted one only its job id. */
-  private readonly detail: (ExchangeRecord | string | undefined)[] = [];
-  private readonly throttled: boolean[] = [];
+  /** Its detail: the throttled answer itself (its evidence), or for an accepted one its job id. */
+  private readonly log = new SendLog<ExchangeRecord | string>();
   private next = 0;
   /** First entry still inside the accepted-count window of the entry being judged. */
   private lo = 0;
@@ -44,45 +38,28 @@ class OperationWindow {
   }
 
   push(r: ExchangeRecord, throttled: boolean): void {
-    const { sent, end, detail } = this;
-    // Records arrive by end time; keep them ordered by send time (an append, or a short shift).
-    let i = sent.length;
-    sent.push(r.sentAt);
-    end.push(r.endAt);
-    detail.push(undefined);
-    this.throttled.push(throttled);
-    while (i > this.next && (sent[i - 1] ?? 0) > r.sentAt) {
-      sent[i] = sent[i - 1] ?? 0;
-      end[i] = end[i - 1] ?? 0;
-      detail[i] = detail[i - 1];
-      this.throttled[i] = this.throttled[i - 1] ?? false;
-      i--;
-    }
-    sent[i] = r.sentAt;
-    end[i] = r.endAt;
-    detail[i] = throttled ? r : r.jobId;
-    this.throttled[i] = throttled;
+    this.log.push(r.sentAt, r.endAt, throttled, throttled ? r : r.jobId, this.next);
   }
 
   judgeUpTo(until: number, ctx: CheckContext, running: RunningSamples): void {
-    const { sent, throttled } = this;
+    const log = this.log;
     const edge = ctx.tolerances.windowEdgeMs;
-    while (this.next < sent.length) {
-      const sentAt = sent[this.next] ?? 0;
+    while (this.next < log.length) {
+      const sentAt = log.sentAt(this.next);
       if (sentAt > until) break;
       // Accepted count in [sentAt - window + edge, sentAt]: strict, for not-enforced.
-      while (this.lo < this.next && (sent[this.lo] ?? 0) < sentAt - RATE_WINDOW_MS + edge) {
-        if (throttled[this.lo] !== true) this.acceptedInWindow--;
+      while (this.lo < this.next && log.sentAt(this.lo) < sentAt - RATE_WINDOW_MS + edge) {
+        if (!log.throttled(this.lo)) this.acceptedInWindow--;
         this.lo++;
       }
       // All requests in (sentAt - window - edge, sentAt]: generous, for early.
-      while (this.allLo < this.next && (sent[this.allLo] ?? 0) <= sentAt - RATE_WINDOW_MS - edge) this.allLo++;
+      while (this.allLo < this.next && log.sentAt(this.allLo) <= sentAt - RATE_WINDOW_MS - edge) this.allLo++;
       const allInWindow = this.next - this.allLo;
       while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
       const concurrent = this.inFlight.size;
       const rpw = ctx.run.requestsPerWorker;
-      const detail = this.detail[this.next];
-      if (throttled[this.next] === true) {
+      const detail = log.detail(this.next);
+      if (log.throttled(this.next)) {
         this.ceiling.throttled++;
         const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
         const under = 1 - ctx.tolerances.rateUnderrun;
@@ -97,18 +74,19 @@ class OperationWindow {
       } else {
         this.ceiling.accepted++;
         this.acceptedInWindow++;
-        this.inFlight.push(this.end[this.next] ?? sentAt);
+        this.inFlight.push(log.endAt(this.next));
         this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
         this.notEnforced(this.next, typeof detail === 'string' ? detail : undefined, ctx, running, rpw);
       }
       this.next++;
     }
-    this.compact();
+    // Entries before both window starts are out of every later window.
+    log.release(Math.min(this.lo, this.allLo));
   }
 
   private notEnforced(i: number, jobId: string | undefined, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
-    const sentAt = this.sent[i] ?? 0;
+    const sentAt = this.log.sentAt(i);
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
     if (rpw === undefined && maxRunning > 0) return;
@@ -118,7 +96,7 @@ class OperationWindow {
       this.lastNotEnforced = sentAt;
       // The accepted request's own record was not kept; its request line, rebuilt, is the evidence.
       const contract = QUEUE_OPERATION_CONTRACTS[this.op];
-      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: contract.method, path: operationPath(this.op, jobId), intendedAt: sentAt, sentAt, endAt: this.end[i] ?? sentAt, status: 200, reqBytes: 0, resBytes: 0, ...(jobId === undefined ? {} : { jobId }) };
+      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: contract.method, path: operationPath(this.op, jobId), intendedAt: sentAt, sentAt, endAt: this.log.endAt(i), status: 200, reqBytes: 0, resBytes: 0, ...(jobId === undefined ? {} : { jobId }) };
       ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
     }
   }
@@ -130,23 +108,6 @@ class OperationWindow {
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
     if (seconds !== undefined && !atCap && seconds * 1000 > RATE_WINDOW_MS + ctx.tolerances.clockSkewMs) {
       ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} (${String(seconds)} s) cannot be true: a 10 s window frees a slot within 10 s` });
-    }
-  }
-
-  /**
-   * Drops judged entries that no later window can reach, once they are at least half the columns:
-   * each drop shifts every entry left, so dropping often would cost in proportion to the window.
-   */
-  private compact(): void {
-    const drop = Math.min(this.lo, this.allLo);
-    if (drop > 4096 && drop * 2 > this.sent.length) {
-      this.sent.splice(0, drop);
-      this.end.splice(0, drop);
-      this.detail.splice(0, drop);
-      this.throttled.splice(0, drop);
-      this.next -= drop;
-      this.lo -= drop;
-      this.allLo -= drop;
     }
   }
 }

@@ -9,6 +9,7 @@ import type { Tolerances } from '../../check/tolerances.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../core/record.js';
+import { TurnBatch } from '../../core/turn-batch.js';
 import { RunMetrics } from '../../metrics/run-metrics.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
@@ -114,13 +115,17 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;
   let violations = 0;
+  // The checker takes each turn's records together, after the turn's requests went out (see TurnBatch).
+  const toCheck = new TurnBatch<JobstormRecord>((records) => {
+    for (const r of records) checker?.add(r);
+  });
   const onRecord = (r: JobstormRecord): void => {
     if (r.type === 'run') {
       runRecord ??= r;
       if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
     }
     metrics.add(r);
-    checker?.add(r);
+    if (checker) toCheck.push(r);
     writer?.add(r);
   };
   const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
@@ -138,6 +143,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   }
   if (io.isTty && !args.quiet) io.liveLine?.('');
 
+  toCheck.flush();
   const result = checker?.finish();
   await writer?.close();
   if (!runRecord) throw new Error('the runner emitted no run record');
