@@ -45,6 +45,8 @@ export interface CheckerOptions {
 export class Checker {
   readonly tolerances: Tolerances;
   private readonly checks: Check[];
+  /** The checks that look at each record. */
+  private readonly adders: (Check & Required<Pick<Check, 'add'>>)[];
   private readonly book: JobBook;
   private readonly groups = new Map<string, ViolationGroup>();
   private readonly maxExamples: number;
@@ -57,9 +59,11 @@ export class Checker {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
     this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
-    // A final job is held long enough for its webhook and both retries (2 × 10 s) to arrive, or
-    // for late polls when it asked for none.
-    this.book = new JobBook({ webhookHoldMs: this.tolerances.webhookWaitMs + 25_000, holdMs: 10_000, maxJobs: 200_000, maxAfterlife: 500_000 });
+    this.adders = this.checks.filter((c): c is Check & Required<Pick<Check, 'add'>> => c.add !== undefined);
+    // A final job is held in full long enough for its webhook and both retries (2 × 10 s) to
+    // arrive. Without a webhook a short hold will do: a later poll brings it back with its state
+    // (only the evidence timeline before the fold is gone), and a small book stays in cache.
+    this.book = new JobBook({ webhookHoldMs: this.tolerances.webhookWaitMs + 25_000, holdMs: 2_000, maxJobs: 200_000, maxAfterlife: 500_000 });
     this.maxExamples = options.maxExamples ?? 20;
     this.ctx = { run, tolerances: this.tolerances, jobs: this.book, emit: (f) => this.emit(f) };
   }
@@ -71,7 +75,7 @@ export class Checker {
       return;
     }
     const record = this.time.map(original);
-    for (const check of this.checks) check.add?.(record, this.ctx);
+    for (const check of this.adders) check.add(record, this.ctx);
     this.applyToBook(record);
     this.book.advance(recordTime(record), this.foldJob);
   }
@@ -120,7 +124,7 @@ export class Checker {
     if (r.type === 'webhook') {
       if (r.jobId === undefined) return;
       const job = this.book.touch(r.jobId);
-      job.deliveries.push({ at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status });
+      this.book.deliver(job, { at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status });
       return;
     }
     if (r.type !== 'exchange' || r.status === undefined) return;

@@ -40,6 +40,7 @@ export interface JobState extends SequenceState {
   /** Latest send time at which it was still seen IN_QUEUE (its start is after this). */
   queuedAt?: number;
   cancelAnsweredCancelled: boolean;
+  /** Webhook deliveries seen (a shared empty list until the first: most jobs have none). */
   deliveries: Delivery[];
   /** Stream chunk identities seen, to find duplicates. */
   chunkKeys?: Set<string>;
@@ -54,6 +55,7 @@ export interface JobState extends SequenceState {
 const TIMELINE_MAX = 64;
 
 const NO_TIMELINE: TimelineEntry[] = [];
+/** Shared by every job without deliveries; `deliver` never adds to it. */
 const NO_DELIVERIES: Delivery[] = [];
 
 export interface JobBookLimits {
@@ -116,7 +118,7 @@ export class JobBook {
   touch(id: string): JobState {
     let job = this.get(id);
     if (!job) {
-      job = { id, webhook: false, sequenceBroken: false, cancelAsked: false, timeline: [], cancelAnsweredCancelled: false, deliveries: [], streamDrained: false, retries: 0, held: false };
+      job = { id, webhook: false, sequenceBroken: false, cancelAsked: false, timeline: [], cancelAnsweredCancelled: false, deliveries: NO_DELIVERIES, streamDrained: false, retries: 0, held: false };
       this.hold(job);
       this.lastId = id;
       this.lastJob = job;
@@ -139,7 +141,7 @@ export class JobBook {
     if (!job) return undefined;
     this.afterlife.delete(id);
     job.timeline = [];
-    job.deliveries = [];
+    job.deliveries = NO_DELIVERIES;
     job.foldAfter = undefined;
     this.hold(job);
     return job;
@@ -152,6 +154,12 @@ export class JobBook {
     job.deliveries = NO_DELIVERIES;
     job.chunkKeys = undefined;
     this.afterlife.set(job.id, job);
+  }
+
+  /** Records a webhook delivery for the job. */
+  deliver(job: JobState, delivery: Delivery): void {
+    if (job.deliveries === NO_DELIVERIES) job.deliveries = [delivery];
+    else job.deliveries.push(delivery);
   }
 
   /** Records a status the service showed us for the job. */

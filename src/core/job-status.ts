@@ -12,10 +12,14 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
 
+// Sets: these run for every answer of a run, where a scan of string compares adds up.
+const STATUS_SET: ReadonlySet<unknown> = new Set(JOB_STATUSES);
+const FINAL_SET: ReadonlySet<unknown> = new Set(FINAL_STATUSES);
+
 export function isJobStatus(value: unknown): value is JobStatus {
-  return typeof value === 'string' && (JOB_STATUSES as readonly string[]).includes(value);
+  return STATUS_SET.has(value);
 }
 
 export function isFinalStatus(value: unknown): boolean {
-  return typeof value === 'string' && (FINAL_STATUSES as readonly string[]).includes(value);
+  return FINAL_SET.has(value);
 }
