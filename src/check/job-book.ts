@@ -239,6 +239,12 @@ export class JobBook {
     return this.jobs.values();
   }
 
+  /** Every job known: those held in full, then those kept in brief (their times stay true). */
+  *known(): Generator<JobState> {
+    yield* this.jobs.values();
+    yield* this.afterlife.values();
+  }
+
   /** Everything still held, for the end of the run (in insertion order, so results are stable). */
   drain(): JobState[] {
     const all = [...this.evicted.splice(0), ...this.jobs.values()];

@@ -159,3 +159,18 @@ describe('jobs polled after the book folded them', () => {
     expect([...v.keys()].filter((id) => id !== 'transition.left-final')).toEqual([]);
   });
 });
+
+describe('purge counts', () => {
+  const purged = (removed: number) =>
+    check([
+      ...['p1', 'p2', 'p3'].flatMap((id) => [ex('run', 0, 200, job(id, 'IN_QUEUE'), { jobId: id }), ex('status', 1100, 200, job(id, 'CANCELLED'), { jobId: id })]),
+      ex('purge-queue', 1000, 200, { removed, status: 'completed' }),
+      // Judged 30 s later, when the cancelled jobs have long been folded (by the first of these).
+      ...[10_000, 40_000].map((at) => ex('health', at, 200, { jobs: { completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } })),
+    ]).get('lifecycle.purge-count');
+
+  it('count the jobs that waited even after the book folded them, and still catch a count above them', () => {
+    expect(purged(3)).toBeUndefined();
+    expect(purged(5)).toBe(1);
+  });
+});

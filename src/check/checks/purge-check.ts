@@ -23,7 +23,9 @@ export function purgeCheck(): Check {
 
   const judgeCount = (p: PendingPurge, ctx: CheckContext): void => {
     let couldWait = 0;
-    for (const job of ctx.jobs.drainView()) {
+    // Folded jobs count too: the purge is judged 30 s after it answered, when the jobs it
+    // cancelled have long been final and folded.
+    for (const job of ctx.jobs.known()) {
       if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
       const doneBefore = job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
       const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
