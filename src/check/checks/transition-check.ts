@@ -19,6 +19,9 @@ export function firstTime(job: JobState, id: string): boolean {
   return true;
 }
 
+/** Reused for every record (the check runs synchronously, one record at a time). */
+const scratch: SequenceState = { cancelAsked: false };
+
 function statusIn(r: JobstormRecord): unknown {
   if (r.type !== 'exchange' || r.status !== 200) return undefined;
   if (r.op === 'stream' && Array.isArray(r.body)) return undefined;
@@ -43,7 +46,10 @@ export const transitionCheck: Check = {
     const status = statusIn(r);
     const action = r.op === 'retry' || r.op === 'cancel' ? ACTION_OBSERVATION[r.op] : undefined;
     if (action === undefined && !isJobStatus(status)) return;
-    const state: SequenceState = { shown: job.shown, cancelAsked: job.cancelAsked };
+    // A copy to step through: the book steps the job's own state after the checks.
+    const state = scratch;
+    state.shown = job.shown;
+    state.cancelAsked = job.cancelAsked;
     const found = (action && stepObserved(state, action)) ?? (isJobStatus(status) ? stepObserved(state, STATUS_OBSERVATION[status]) : undefined);
     if (!found) return;
     let checkId: string = `transition.${found.fault}`;
