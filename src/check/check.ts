@@ -22,9 +22,10 @@ export interface CheckContext {
 
 /**
  * A family of rules over records (DESIGN rule 6: small interfaces, registered by name). `add` sees
- * every record in arrival order; `jobDone` sees each job once, when the book folds it; `finish`
- * runs once at the end. All three must depend only on the records seen, so that live and offline
- * checking of the same stream agree.
+ * every record in arrival order; `jobDone` sees a job each time the book folds it (the same object
+ * again when a late poll brought it back, so a check that must judge a job once keeps a WeakSet);
+ * `finish` runs once at the end. All three must depend only on the records seen, so that live and
+ * offline checking of the same stream agree.
  */
 export interface Check {
   readonly name: string;
