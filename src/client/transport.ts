@@ -122,6 +122,7 @@ export class Transport {
     let status: number | undefined;
     let firstByteAt: number | undefined;
     let retryAfter: string | undefined;
+    let allow: string | undefined;
     let declaredBytes: string | undefined;
     let text = '';
     let error: RequestError | undefined;
@@ -137,6 +138,7 @@ export class Transport {
       status = res.statusCode;
       const h = res.headers;
       retryAfter = firstHeader(h['retry-after']);
+      if (status === 405) allow = firstHeader(h.allow);
       declaredBytes = firstHeader(h['content-length']);
       text = await res.body.text();
     } catch (err) {
@@ -185,6 +187,7 @@ export class Transport {
       retryAfter,
       req: x.facts,
     };
+    if (allow !== undefined) record.allow = allow;
     this.o.onRecord(record);
     return { record, status, body, error };
   }

@@ -62,6 +62,10 @@ th:first-child, td:first-child, td.text { text-align: left; }
 th { background: #f6f8fa; }
 .ok { color: #1a7f37; font-weight: 600; } .fail { color: #cf222e; font-weight: 600; }
 .meta { color: #57606a; }
+.verdict { padding: 12px 16px; border-radius: 6px; margin: 0 0 16px; font-size: 1.1em; border: 1px solid; }
+.verdict ul { margin: 6px 0 0; font-size: 0.9em; }
+.verdict-passed { background: #dafbe1; border-color: #1a7f37; } .verdict-failed { background: #ffebe9; border-color: #cf222e; }
+.verdict-inconclusive { background: #fff8c5; border-color: #9a6700; } .verdict-unreachable, .verdict-interrupted { background: #eaeef2; border-color: #57606a; }
 .chart { margin: 12px 0 20px; min-height: 300px; width: 100%; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 8px 24px; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }

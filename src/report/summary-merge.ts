@@ -1,3 +1,4 @@
+import type { RunEnd } from './verdict.js';
 import { ConfigError } from '../core/config-error.js';
 import { FINAL_STATES, METRICS_DATA_VERSION, type FinalState, type MetricsData, type OperationData } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
@@ -66,7 +67,21 @@ function mergedRun(summaries: readonly Summary[]): RunInfo {
     shard: null,
     shards,
     ownsEndpoint: summaries.every((s) => s.run.ownsEndpoint),
+    end: worstEnd(summaries.map((s) => s.run.end)),
   };
+}
+
+/** A merge is as partial as its most partial shard. */
+function worstEnd(ends: readonly RunEnd[]): RunEnd {
+  for (const e of ['output-failed', 'interrupted', 'unreachable'] as const) if (ends.includes(e)) return e;
+  return 'completed';
+}
+
+/** Observations judged add up across shards. */
+function mergedCoverage(summaries: readonly Summary[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of summaries) for (const [id, n] of Object.entries(s.coverage)) out[id] = (out[id] ?? 0) + n;
+  return out;
 }
 
 export interface MergeOptions {
@@ -93,5 +108,5 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
   const unique = carried.filter((c) => !seen.has(c.expression) && seen.add(c.expression));
   const thresholds = [...parseThresholds(unique), ...(options.thresholds ?? [])];
   const checks = summaries.flatMap((s) => s.checks);
-  return summarize(merged.toJSON(), mergedRun(summaries), checks, thresholds);
+  return summarize(merged.toJSON(), mergedRun(summaries), checks, thresholds, mergedCoverage(summaries));
 }

@@ -353,6 +353,8 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'stream-duplicate': ['stream-duplicate'],
   'health-negative': ['health-negative'],
   'health-decrease': ['health-decrease'],
+  // Every probe that calls /cancel or /retry sees the 404.
+  'missing-routes': ['rate', 'cancel', 'retry', 'odd-status', 'malformed'],
 };
 
 async function fingerprint(faults: string[]): Promise<Record<string, unknown>> {

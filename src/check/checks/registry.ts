@@ -18,7 +18,7 @@ export function defaultChecks(openapi?: OpenApiRules): Check[] {
     transitionCheck,
     lifecycleCheck,
     purgeCheck(),
-    probeCheck,
+    probeCheck(),
     rateLimitCheck(),
     webhookCheck(),
     streamCheck,

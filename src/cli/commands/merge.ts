@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
-import { ExitCode } from '../../core/exit-code.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import type { Summary } from '../../report/summary.js';
 import { mergeSummaries } from '../../report/summary-merge.js';
 import { readSummary } from '../../report/summary-schema.js';
-import { thresholdsFailed } from '../../report/summary-thresholds.js';
+import { VERDICT_EXIT } from '../../report/verdict.js';
 import type { JobstormCommand } from '../command.js';
 import { thresholdFlags } from './report.js';
 
@@ -49,6 +48,6 @@ export const mergeCommand: JobstormCommand<MergeArgs> = {
     const written = await writeReports(merged, out, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
     io.out(renderTerminalSummary(merged).trimEnd());
     io.out(`\nmerged ${files.length} summaries; reports: ${written.join(', ')}`);
-    return thresholdsFailed(merged) ? ExitCode.Failed : ExitCode.Ok;
+    return VERDICT_EXIT[merged.verdict.status];
   },
 };

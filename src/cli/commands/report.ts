@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { ExitCode } from '../../core/exit-code.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import { readSummary } from '../../report/summary-schema.js';
-import { thresholdsFailed, withThresholds } from '../../report/summary-thresholds.js';
+import { withThresholds } from '../../report/summary-thresholds.js';
+import { VERDICT_EXIT } from '../../report/verdict.js';
 import { parseThresholds } from '../../report/threshold.js';
 import type { JobstormCommand } from '../command.js';
 
@@ -37,6 +37,6 @@ export const reportCommand: JobstormCommand<ReportArgs> = {
     const written = await writeReports(summary, outDir, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
     io.out(renderTerminalSummary(summary).trimEnd());
     io.out(`\nreports: ${written.join(', ')}`);
-    return thresholdsFailed(summary) ? ExitCode.Failed : ExitCode.Ok;
+    return VERDICT_EXIT[summary.verdict.status];
   },
 };

@@ -13,7 +13,7 @@ import { TurnBatch } from '../../core/turn-batch.js';
 import { RunMetrics } from '../../metrics/run-metrics.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
-import { thresholdsFailed } from '../../report/summary-thresholds.js';
+import { VERDICT_EXIT, type RunEnd } from '../../report/verdict.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import type { ProgressSnapshot, RunOutcome, ShardSpec } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
@@ -46,6 +46,7 @@ export interface RunArgs {
   check?: boolean;
   quiet?: boolean;
   tolerance?: string[];
+  'exclusive-endpoint'?: boolean;
 }
 
 interface Settings {
@@ -105,7 +106,9 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-  const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const { emulator } = resolved;
+  const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
   await mkdir(out, { recursive: true });
@@ -147,19 +150,15 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const result = checker?.finish();
   await writer?.close();
   if (!runRecord) throw new Error('the runner emitted no run record');
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs });
+  const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}) });
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
-  if (outcome.targetUnreachable) {
-    io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
-    return ExitCode.Aborted;
-  }
-  if (outcome.interrupted) return ExitCode.Interrupted;
-  const failedChecks = (result?.violations ?? []).some((g) => g.severity === 'error');
-  return thresholdsFailed(summary) || failedChecks ? ExitCode.Failed : ExitCode.Ok;
+  if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
+  return VERDICT_EXIT[summary.verdict.status];
 }
 
 export const runCommand: JobstormCommand<RunArgs> = {
@@ -181,6 +180,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
+      .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
       .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),
   run: execute,
