@@ -56,13 +56,15 @@ describe('jobstorm merge', () => {
     expect(term.stdout.join('\n')).toContain('merged 2 summaries');
   });
 
-  it('exits 0 when every threshold (here from repeated --threshold) passes', async () => {
+  it('judges every threshold (here from repeated --threshold) on the merge; its violations still fail the verdict', async () => {
     const dirs = await shardDirs(true);
     const out = join(dirs[0] ?? '', '..', 'merged');
     const term = io();
     const code = await runCli(['merge', ...dirs, '--out', out, '--threshold', 'count(violations) == 7', '--threshold', 'p99(status{from=sent}) < 100ms'], term);
     expect(term.stderr).toEqual([]);
-    expect(code).toBe(0);
+    // The shards carry error violations: thresholds that hold do not make the merged run pass.
+    expect(code).toBe(1);
+    expect((await readSummary(join(out, 'summary.json'))).verdict.status).toBe('failed');
     expect((await readSummary(join(out, 'summary.json'))).thresholds.map((t) => t.ok)).toEqual([true, true]);
   });
 
