@@ -107,6 +107,7 @@ export const summarySchema = z.object({
     shard: z.string().nullable(),
     shards: z.array(z.string()),
     ownsEndpoint: z.boolean(),
+    forced: z.array(z.string()).optional(),
   }),
   operations: z.record(z.string(), operation),
   jobs,

@@ -35,6 +35,8 @@ export interface RunInfo {
   /** Shards merged into this summary (empty for an unsharded run). */
   shards: string[];
   ownsEndpoint: boolean;
+  /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */
+  forced?: string[];
 }
 
 export interface OutcomeSummary extends OutcomeData {
