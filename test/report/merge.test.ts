@@ -136,6 +136,7 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     expect(merged.run.scenario).toBe('fixture + other');
     expect(merged.run.forced).toEqual([`${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`]);
     expect(forced.err).toContain('merged with --force: ');
+    expect(readFileSync(join(forced.dir, 'report.html'), 'utf8')).toContain('Merged with --force from inputs that are not shards of one run');
     // Forcing changes the labels, never the numbers.
     expect(withoutRun(merged)).toEqual(withoutRun({ ...fixtureSummary(), thresholds: [] }));
   });
