@@ -95,6 +95,13 @@ function violationsSection(s: Summary): string {
   );
 }
 
+/** A merge made with --force says so where the run is named: its numbers mix different runs. */
+function forcedNote(s: Summary): string {
+  const forced = s.run.forced ?? [];
+  if (!forced.length) return '';
+  return `<p class="fail">Merged with --force from inputs that are not shards of one run:</p><ul>${forced.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
+}
+
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
   const charts = chartSpecs(s);
@@ -108,6 +115,7 @@ export function renderHtml(s: Summary): string {
     body: `${verdict}
 <h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
+${forcedNote(s)}
 <h2>Thresholds</h2>
 ${thresholdsSection(s)}
 <h2>Operations</h2>

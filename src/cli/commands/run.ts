@@ -24,6 +24,7 @@ import type { Scenario } from '../../scenario/scenario.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
+import { progressLine } from '../run/progress-line.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
@@ -97,11 +98,6 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
   return `${scenario.name}-${stamp}${shard ? `-shard${String(shard.index)}of${String(shard.count)}` : ''}`;
 }
 
-function progressLine(p: ProgressSnapshot, violations: number): string {
-  const jobs = Object.entries(p.jobs).filter(([, n]) => n > 0).map(([s, n]) => `${s} ${String(n)}`).join(' · ');
-  return `${(p.elapsedMs / 1000).toFixed(0).padStart(4)}s  ${p.rate.toFixed(0).padStart(5)}/s  in flight ${String(p.inFlight)}  requests ${String(p.requests)}  429s ${String(p.throttled)}  errors ${String(p.errors)}  dropped ${String(p.dropped)}  violations ${String(violations)}${jobs ? `  jobs: ${jobs}` : ''}`;
-}
-
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
@@ -132,8 +128,8 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     writer?.add(r);
   };
   const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
-    if (io.isTty) io.liveLine?.(progressLine(p, violations));
-    else if (Math.round(p.elapsedMs / 1000) % 5 === 0) io.err(progressLine(p, violations));
+    if (io.isTty) io.liveLine?.(progressLine(p, violations, metrics.jobCounts()));
+    else if (Math.round(p.elapsedMs / 1000) % 5 === 0) io.err(progressLine(p, violations, metrics.jobCounts()));
   };
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
