@@ -209,7 +209,7 @@ describe('loadScenario by file type', () => {
 
   it('refuses unknown extensions and missing files as ConfigError, not a stack trace', async () => {
     await expect(loadScenario(`${dir}/scenario.toml`)).rejects.toThrow(
-      new ConfigError([{ where: `${dir}/scenario.toml`, message: 'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .js, .mjs' }]),
+      new ConfigError([{ where: `${dir}/scenario.toml`, message: 'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .cts, .js, .mjs, .cjs' }]),
     );
     await expect(loadScenario(`${dir}/absent.yaml`)).rejects.toThrow(
       new ConfigError([{ where: `${dir}/absent.yaml`, message: 'cannot read the scenario file (ENOENT)' }]),
