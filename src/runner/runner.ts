@@ -13,7 +13,8 @@ import { newCounters, type RunContext } from './run-context.js';
 import type { ProgressSnapshot, RunOptions, RunOutcome } from './run-options.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
-const CONNECT_ERRORS = new Set(['refused', 'dns']);
+// Kinds that mean no connection could be made; a TLS verdict on the handshake is one of them.
+const CONNECT_ERRORS = new Set(['refused', 'dns', 'tls']);
 
 /** How late a timer may wake: arrivals closer than this are awaited by yielding, not sleeping. */
 const TIMER_SLACK_MS = 1.5;
