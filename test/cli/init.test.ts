@@ -48,8 +48,8 @@ async function folder(name: string): Promise<string> {
   return dir;
 }
 
-async function expectRunsAsItIs(dir: string, file: string): Promise<void> {
-  const run = await jobstorm(['run', file, '--duration', '2s', '--out', 'out'], dir);
+async function expectRunsAsItIs(dir: string, file: string, extra: string[] = []): Promise<void> {
+  const run = await jobstorm(['run', file, '--duration', '2s', '--out', 'out', ...extra], dir);
   expect(run.code, run.stderr + run.stdout).toBe(0);
   const summary = await readSummary(join(dir, 'out'));
   expect(summary.run.scenario).toBe('starter');
@@ -70,7 +70,13 @@ describe('jobstorm init', () => {
     expect(text).toMatch(/^# A starter jobstorm scenario/);
     expect(text).toContain('#   npx jobstorm run load.yaml --target https://api.example.com/v2/<endpointId>');
     expect(text).toContain('#   export JOBSTORM_API_KEY=');
-    await expectRunsAsItIs(dir, 'load.yaml');
+    // Microseconds as a threshold unit (item 9), through the bin: 60 s is 60,000,000 µs.
+    await expectRunsAsItIs(dir, 'load.yaml', ['--threshold', 'p99(health) < 60000000µs', '--threshold', 'max(run) < 60000000us']);
+    const { thresholds } = await readSummary(join(dir, 'out'));
+    expect(thresholds.filter((t) => t.expression.endsWith('us') || t.expression.endsWith('µs')).map((t) => [t.expression, t.ok])).toEqual([
+      ['p99(health) < 60000000µs', true],
+      ['max(run) < 60000000us', true],
+    ]);
   }, 120_000);
 
   it('writes load.ts with --ts; it runs as it is where jobstorm is installed', async () => {
