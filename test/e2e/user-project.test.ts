@@ -88,7 +88,7 @@ beforeAll(async () => {
   const [name] = readdirSync(packs).filter((f) => f.endsWith('.tgz'));
   expect(name).toBeDefined();
   tarball = join(packs, name ?? '');
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
