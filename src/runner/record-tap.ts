@@ -3,7 +3,8 @@ import type { RouteWatch } from '../core/route-watch.js';
 import type { Lateness } from './lateness.js';
 import type { LiveCounters } from './run-context.js';
 
-const CONNECT_ERRORS = new Set(['refused', 'dns']);
+// Kinds that mean no connection could be made; a TLS verdict on the handshake is one of them.
+const CONNECT_ERRORS = new Set(['refused', 'dns', 'tls']);
 
 /**
  * Watches each exchange on its way to the sinks: live counters, arrival lateness, and whether the
