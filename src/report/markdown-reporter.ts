@@ -70,7 +70,9 @@ export const markdownReporter: Reporter = {
   name: 'markdown',
   fileName: 'summary.md',
   render(s) {
-    const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), '', '### Operations', ''];
+    const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), ''];
+    if (s.preflight?.length) out.push('### Preflight', '', ...s.preflight.map((p) => `- ${p.ok ? '✅' : '⚠️'} ${p.check}: ${p.detail}`), '');
+    out.push('### Operations', '');
     out.push(...markdownTable(OPERATION_HEADER, operationRows(s)));
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);

@@ -125,6 +125,7 @@ export const summarySchema = z.object({
   ),
   series,
   coverage: z.record(z.string(), count).default({}),
+  preflight: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   verdict: z
     .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
     .optional(),

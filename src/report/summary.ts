@@ -122,4 +122,6 @@ export interface Summary {
   coverage: Record<string, number>;
   /** passed, failed, inconclusive, unreachable or interrupted, with the reasons. */
   verdict: Verdict;
+  /** What the preflight found before the load (key, endpoint, routes), when it ran. */
+  preflight?: { check: string; ok: boolean; detail: string }[];
 }

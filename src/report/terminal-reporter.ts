@@ -57,6 +57,7 @@ export const terminalReporter: Reporter = {
   name: 'terminal',
   render(s) {
     const out: string[] = [runLine(s), ''];
+    if (s.preflight?.length) out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));
     out.push('latency from the intended start (free of coordinated omission), all responses', '');
     out.push(`jobs: ${jobCountsLine(s)}`);

@@ -11,7 +11,7 @@ import { StepSchema } from './step-schema.js';
 
 const TargetSchema = z
   .strictObject({
-    auth: z.enum(['bearer', 'bare']).default('bearer').describe('Authorization header form: "Bearer <key>" or the bare key.'),
+    auth: z.enum(['bearer', 'bare', 'none']).default('bearer').describe('Authorization header form: "Bearer <key>", the bare key, or none for a target without authentication.'),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
     timeout: PositiveDurationSchema.default(30_000).describe('Per-request timeout.'),
     maxInFlight: z

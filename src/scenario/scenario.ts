@@ -5,7 +5,8 @@ import type { JobStatus } from '../core/index.js';
  * milliseconds (fields named `…Ms`), phases and steps as discriminated unions on `kind`.
  */
 
-export type AuthForm = 'bearer' | 'bare';
+/** How requests carry the key; `none` for a target without authentication (no key at all). */
+export type AuthForm = 'bearer' | 'bare' | 'none';
 
 export interface Retry429Options {
   readonly attempts: number;
