@@ -10,6 +10,7 @@ import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
 import { jobView, takeStream, type StreamFaultMemo } from './job-view.js';
+import { serializePayload } from './json-payload.js';
 import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from './random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
@@ -27,7 +28,8 @@ export interface EndpointSettings extends ScalingSettings {
 
 /** What every endpoint shares with the emulator around it. */
 export interface EndpointContext {
-  clock: Clock;
+  /** The clock every timer of the emulator runs on (exceptions in callbacks are caught). */
+  timers: Clock;
   /** Emulator time: integer ms since start. */
   now(): number;
   faults: FaultSet;
@@ -80,8 +82,8 @@ export class Endpoint {
     private readonly ctx: EndpointContext,
   ) {
     this.limiter = new EndpointRateLimiter(settings.requestsPerWorker);
-    this.expiry = new ExpiryQueue(ctx.clock, () => ctx.now(), (job) => this.expire(job));
-    this.pool = new WorkerPool(ctx.clock, settings, {
+    this.expiry = new ExpiryQueue(ctx.timers, () => ctx.now(), (job) => this.expire(job));
+    this.pool = new WorkerPool(ctx.timers, settings, {
       nextJob: () => this.nextJob(),
       scalingDemand: () => this.queuedNormal,
       start: (job, worker) => this.start(job, worker),
@@ -292,7 +294,7 @@ export class Endpoint {
     const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
     const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
     const endsIn = timesOut ? limit : plan.durationMs;
-    const cancel = this.ctx.clock.schedule(endsIn, () => {
+    const cancel = this.ctx.timers.schedule(endsIn, () => {
       if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
       job.run = undefined;
       if (timesOut) this.finish(job, 'TIMED_OUT', `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`);
@@ -342,7 +344,7 @@ export class Endpoint {
     this.expiry.update(job);
     this.notify(job, job);
     if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
-      const body = JSON.stringify({ ...this.webhookView(job), input: job.input, webhook: job.webhook });
+      const body = serializePayload({ ...this.webhookView(job), input: job.input, webhook: job.webhook });
       this.ctx.webhooks.deliver(job.id, job.webhook, body);
     }
   }

@@ -3,6 +3,7 @@ import { isFinalStatus } from '../core/job-status.js';
 import type { FaultSet } from './faults.js';
 import { CHUNK_PIECE_MAX, chunkBytes, streamChunks } from './handler-plan.js';
 import type { Job } from './job.js';
+import { generatedText } from './json-payload.js';
 
 /*
  * How a job looks on the wire (real-service.md "Shapes the real clients depend on"). Output is
@@ -43,9 +44,12 @@ export function workerName(id: number): string {
   return `emu-worker-${String(id)}`;
 }
 
-/** A COMPLETED job's output: a generated string, every streamed chunk, or the input echoed. */
+/**
+ * A COMPLETED job's output: a generated string, every streamed chunk, or the input echoed. Large
+ * generated strings are GeneratedText (see json-payload.ts), serialized without being built.
+ */
 export function jobOutput(job: Job, faults: FaultSet): unknown {
-  if (job.outputBytes >= 0) return 'x'.repeat(job.outputBytes);
+  if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
   if (n > 0) return streamPieces(job, faults, 0, piecesPerChunk(job, faults) * n);
   return job.input;
@@ -103,11 +107,11 @@ function streamPieces(job: Job, faults: FaultSet, from: number, to: number): unk
   const out: unknown[] = [];
   for (let p = from; p < to; p++) {
     const chunk = Math.floor(p / per);
-    if (oversize) out.push('x'.repeat(Math.max(bytes, LIMITS.streamChunk.surelyRejected)));
+    if (oversize) out.push(generatedText(Math.max(bytes, LIMITS.streamChunk.surelyRejected)));
     else if (bytes < 0) out.push({ chunk, text: `chunk ${String(chunk)}` });
     else {
       const piece = p % per;
-      out.push('x'.repeat(Math.min(CHUNK_PIECE_MAX, bytes - piece * CHUNK_PIECE_MAX)));
+      out.push(generatedText(Math.min(CHUNK_PIECE_MAX, bytes - piece * CHUNK_PIECE_MAX)));
     }
   }
   return out;

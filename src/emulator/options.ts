@@ -17,6 +17,9 @@ const idList = (what: string) =>
     .min(1)
     .refine((ids) => new Set(ids).size === ids.length, `${what} ids must be unique`);
 
+/** Default stall timeout of a request body: slow links still send a packet every few seconds. */
+export const BODY_TIMEOUT_MS = 5000;
+
 /** Public models served at `/v2/<model>/runsync` (SPEC "What the service does" 3). */
 export const DEFAULT_PUBLIC_MODELS = ['qwen3-32b-awq', 'flux-1-schnell', 'whisper-v3-large'];
 
@@ -45,6 +48,8 @@ export const EmulatorOptionsSchema = z
     faults: FaultsInputSchema.default([]),
     streamShape: z.enum(['envelope', 'array']).default('envelope'),
     seed: z.number().int().default(1),
+    /** A request body that sends no byte for this long is answered 408 and its connection closed. */
+    bodyTimeoutMs: z.number().int().min(50).max(600_000).default(BODY_TIMEOUT_MS),
   })
   .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' });
 
@@ -68,6 +73,7 @@ export interface EmulatorConfig {
   faults: [FaultName, number][];
   streamShape: 'envelope' | 'array';
   seed: number;
+  bodyTimeoutMs: number;
 }
 
 /** Validates once, reporting every problem at once (DESIGN rule 5). */
@@ -104,6 +110,7 @@ export function resolveOptions(options: EmulatorOptions = {}): EmulatorConfig {
     faults: faults.faults,
     streamShape: o.streamShape,
     seed: o.seed,
+    bodyTimeoutMs: o.bodyTimeoutMs,
   };
 }
 
