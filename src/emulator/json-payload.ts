@@ -47,7 +47,7 @@ export function serializePayload(value: unknown): JsonPayload {
   collecting = fills;
   let text: string;
   try {
-    text = JSON.stringify(value) ?? 'null';
+    text = stringify(value);
   } finally {
     collecting = undefined;
   }
@@ -55,13 +55,18 @@ export function serializePayload(value: unknown): JsonPayload {
   const texts = text.split(PLACEHOLDER);
   if (texts.length !== fills.length + 1) {
     // A client string held the placeholder itself: give up on gaps for this one body.
-    const whole = JSON.stringify(value) ?? 'null';
+    const whole = stringify(value);
     return { texts: [whole], fills: [], bytes: Buffer.byteLength(whole) };
   }
   let bytes = 0;
   for (const t of texts) bytes += Buffer.byteLength(t);
   for (const f of fills) bytes += f;
   return { texts, fills, bytes };
+}
+
+/** JSON text of a value; undefined (which JSON.stringify passes through) is null. */
+function stringify(value: unknown): string {
+  return value === undefined ? 'null' : JSON.stringify(value);
 }
 
 /** The shared source of every fill: never written to after creation, so sharing it is safe. */
