@@ -17,6 +17,7 @@ let server: EmulatorServer;
 let core: EmulatorCore;
 let ep: Endpoint;
 let base: string;
+const clock = new ManualClock();
 const escaped: unknown[] = [];
 const onEscape = (err: unknown): void => {
   escaped.push(err);
@@ -25,7 +26,7 @@ const onEscape = (err: unknown): void => {
 beforeAll(async () => {
   process.on('unhandledRejection', onEscape);
   process.on('uncaughtException', onEscape);
-  core = new EmulatorCore(new ManualClock(), resolveOptions({ apiKey: key.apiKey, coldStartMs: 0 }), () => Promise.resolve(200));
+  core = new EmulatorCore(clock, resolveOptions({ apiKey: key.apiKey, coldStartMs: 0 }), () => Promise.resolve(200));
   server = new EmulatorServer(core, () => undefined);
   const address = await server.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${String(address.port)}/v2/jobstorm`;
@@ -89,7 +90,7 @@ describe('the last-resort handler', () => {
     try {
       const pending = call(key, 'POST', `${base}/runsync`, { body: { input: { sleep_ms: 10 } } });
       await new Promise((r) => setTimeout(r, 100));
-      (core.clock as ManualClock).advance(1000);
+      clock.advance(1000);
       expectStatus(await pending, 200);
     } finally {
       ep.wait = original;
