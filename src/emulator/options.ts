@@ -17,6 +17,9 @@ const idList = (what: string) =>
     .min(1)
     .refine((ids) => new Set(ids).size === ids.length, `${what} ids must be unique`);
 
+/** Most simulated workers of one endpoint: each is an object and timers, so the count is bounded. */
+export const MAX_WORKERS = 10_000;
+
 /** Default stall timeout of a request body: slow links still send a packet every few seconds. */
 export const BODY_TIMEOUT_MS = 5000;
 
@@ -34,8 +37,8 @@ export const EmulatorOptionsSchema = z
     endpoints: idList('endpoint').default(['jobstorm']),
     pods: idList('pod').default(['jobstorm-pod']),
     models: idList('model').default(DEFAULT_PUBLIC_MODELS),
-    workersMin: z.number().int().min(0).max(10_000).default(1),
-    workersMax: z.number().int().min(1).max(10_000).default(10),
+    workersMin: z.number().int().min(0).max(MAX_WORKERS).default(1),
+    workersMax: z.number().int().min(1).max(MAX_WORKERS).default(10),
     /** Dynamic rate limit: effective limit = max(base, running workers × this). */
     requestsPerWorker: z.number().int().min(0).default(10),
     /** Seconds a worker stays idle before it stops (the REST v1 field of the same name is seconds). */

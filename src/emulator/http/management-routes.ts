@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EndpointCreateInputSchema } from '../../../contracts/management/schemas.js';
 import { LIMITS } from '../../../contracts/queue/limits.js';
 import type { EmulatorCore, EndpointRecord } from '../emulator-core.js';
+import { MAX_WORKERS } from '../options.js';
 import { readJson, stalledMessage } from './json-body.js';
 import { decodeSegment, describeIssues } from './params.js';
 import { sendJson, sendMessage } from './reply.js';
@@ -81,6 +82,9 @@ export class ManagementRoutes {
     const input = { ...CREATE_DEFAULTS, ...parsed.data };
     const problems: string[] = [];
     if (input.workersMin > input.workersMax) problems.push('workersMin must not exceed workersMax');
+    // Every simulated worker is an object with timers: an unbounded count would be a request that
+    // exhausts the emulator's memory.
+    if (input.workersMax > MAX_WORKERS) problems.push(`workersMax must be at most ${String(MAX_WORKERS)} in the emulator`);
     const timeout = input.executionTimeoutMs ?? LIMITS.executionTimeout.default;
     if (timeout < LIMITS.executionTimeout.min || timeout > LIMITS.executionTimeout.max) {
       problems.push(`executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`);
