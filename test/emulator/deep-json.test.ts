@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { guardedClock } from '../../src/emulator/guarded-clock.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/emulator/http/json-depth.js';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
+import { BODY_TIMEOUT_MS } from '../../src/emulator/options.js';
 import { call, expectStatus, manualEmulator, status, until, webhookReceiver, type Receiver } from './helpers.js';
 
 /*
@@ -121,6 +123,14 @@ describe('the emulator in a worker thread', () => {
     } finally {
       await h.close();
     }
+  });
+});
+
+describe('README', () => {
+  it('states the depth limit and the body timeout the emulator applies', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`at most ${String(MAX_JSON_DEPTH)} levels deep`);
+    expect(readme).toContain(`no byte for ${String(BODY_TIMEOUT_MS / 1000)} s is answered 408`);
   });
 });
 
