@@ -9,7 +9,7 @@ import { planJob } from './handler-plan.js';
 import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
-import { jobView, takeStream, type StreamFaultMemo } from './job-view.js';
+import { echoedInput, jobView, sharedInputs, takeStream, type StreamFaultMemo } from './job-view.js';
 import { serializePayload } from './json-payload.js';
 import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from './random.js';
@@ -95,7 +95,7 @@ export class Endpoint {
   }
 
   /** POST /run and /runsync: the job is queued and a worker may take it at once. */
-  submit(body: SubmissionBody, sync: boolean): Job {
+  submit(body: SubmissionBody, sync: boolean, bodyBytes = 0): Job {
     const now = this.ctx.now();
     const policy = body.policy;
     const job = new Job(
@@ -108,6 +108,7 @@ export class Endpoint {
       now,
       now + (policy?.ttl ?? LIMITS.ttl.default),
     );
+    job.inputBytes = bodyBytes;
     this.jobs.set(job.id, job);
     this.expiry.update(job);
     if (this.ctx.faults.spuriousCancel && ++this.spuriousCount % 2 === 0) this.doomed.add(job);
@@ -344,7 +345,7 @@ export class Endpoint {
     this.expiry.update(job);
     this.notify(job, job);
     if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
-      const body = serializePayload({ ...this.webhookView(job), input: job.input, webhook: job.webhook });
+      const body = serializePayload({ ...this.webhookView(job), input: echoedInput(job), webhook: job.webhook });
       this.ctx.webhooks.deliver(job.id, job.webhook, body);
     }
   }
@@ -384,6 +385,7 @@ export class Endpoint {
     }
     job.gone = true;
     this.jobs.delete(job.id);
+    sharedInputs.drop(job.input);
     this.notify(job, undefined);
     this.release(worker);
   }

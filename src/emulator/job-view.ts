@@ -3,7 +3,7 @@ import { isFinalStatus } from '../core/job-status.js';
 import type { FaultSet } from './faults.js';
 import { CHUNK_PIECE_MAX, chunkBytes, streamChunks } from './handler-plan.js';
 import type { Job } from './job.js';
-import { generatedText } from './json-payload.js';
+import { generatedText, SHARE_MIN_BYTES, SharedJsonCache } from './json-payload.js';
 
 /*
  * How a job looks on the wire (real-service.md "Shapes the real clients depend on"). Output is
@@ -52,8 +52,16 @@ export function jobOutput(job: Job, faults: FaultSet): unknown {
   if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
   if (n > 0) return streamPieces(job, faults, 0, piecesPerChunk(job, faults) * n);
-  return job.input;
+  return echoedInput(job);
 }
+
+/** The job's input as an answer holds it: a large one is serialized once and shared. */
+export function echoedInput(job: Job): unknown {
+  return job.inputBytes >= SHARE_MIN_BYTES ? sharedInputs.get(job.input) : job.input;
+}
+
+/** Serializations of large inputs, shared by every answer that echoes them. */
+export const sharedInputs = new SharedJsonCache();
 
 /** Stream pieces the job has produced by now (a chunk over 1 MB is split into pieces). */
 export function producedPieces(job: Job, faults: FaultSet, now: number): number {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_GENERATED_BYTES } from '../../src/emulator/handler-plan.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { SHARE_MIN_BYTES } from '../../src/emulator/json-payload.js';
 import { call, expectStatus, until, webhookReceiver } from './helpers.js';
 
 /*
@@ -131,6 +132,56 @@ describe('large generated outputs', () => {
       await probe.close();
     }
   }, 120_000);
+
+  it(`${String(READERS)} concurrent /status reads of a 15 MB echoed input share one serialization`, async () => {
+    const probe = await startProbe();
+    const agent = new HttpAgent({ keepAlive: false, maxSockets: READERS });
+    try {
+      const size = 15_000_000;
+      const input = { sleep_ms: 0, blob: 'y'.repeat(size) };
+      const r = await call(probe, 'POST', `${probe.url}/runsync`, { body: { input } });
+      expectStatus(r, 200);
+      expect((r.body as { output: typeof input }).output.blob.length).toBe(size);
+      const id = (r.body as { id: string }).id;
+      await probe.ask('mark');
+      const reads = await Promise.all(Array.from({ length: READERS }, () => readCounting(`${probe.url}/status/${id}`, probe.apiKey, agent)));
+      const peak = (await probe.ask('peak')) as { rss: number; arrayBuffers: number };
+      for (const read of reads) {
+        expect(read.status).toBe(200);
+        expect(read.length).toBe(read.declared);
+        expect(read.head).toMatch(/"output":\{"sleep_ms":0,"blob":"yyyy/);
+        expect(read.tail).toMatch(/yyyy"\}(,"workerId":"emu-worker-\d+")?\}$/);
+      }
+      const grew = `RSS grew by ${String(Math.round(peak.rss / MiB))} MiB, buffers by ${String(Math.round(peak.arrayBuffers / MiB))} MiB`;
+      // A serialization per reader would be 9 strings and 9 buffers of 15 MB.
+      expect(peak.arrayBuffers, grew).toBeLessThan(2 * size);
+      expect(peak.rss, grew).toBeLessThan(5 * size);
+    } finally {
+      agent.destroy();
+      await probe.close();
+    }
+  }, 120_000);
+
+  it('a large echoed input reads back equal from /status, the webhook and the admin API', async () => {
+    const hook = await webhookReceiver(() => Date.now());
+    try {
+      const input = { sleep_ms: 0, rows: Array.from({ length: 5000 }, (_, i) => ({ i, name: `row ${String(i)} é🦄`, tags: ['a', 'b', null, 1.5] })), text: '"quoted" \\ and \n' };
+      expect(JSON.stringify(input).length).toBeGreaterThan(SHARE_MIN_BYTES);
+      const id = await completedJob(input, { webhook: hook.url });
+      for (let i = 0; i < 2; i++) {
+        const s = await call(h, 'GET', `${h.url}/status/${id}`);
+        expect(s.body).toMatchObject({ status: 'COMPLETED' });
+        expect((s.body as { output: unknown }).output).toEqual(input);
+      }
+      await until(() => hook.hits.length === 1, 'the webhook delivery', 10_000);
+      expect((hook.hits[0]?.body as { input: unknown }).input).toEqual(input);
+      const admin = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm/jobs/${id}`);
+      expect((admin.body as { input: unknown; view: { output: unknown } }).input).toEqual(input);
+      expect((admin.body as { view: { output: unknown } }).view.output).toEqual(input);
+    } finally {
+      await hook.close();
+    }
+  }, 30_000);
 
   it('a webhook with a large output is delivered whole and valid', async () => {
     const hook = await webhookReceiver(() => Date.now());

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ManualClock } from '../../core/manual-clock.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import { FaultsInputSchema, FAULTS, isFaultName, parseFaults } from '../faults.js';
-import { jobView } from '../job-view.js';
+import { echoedInput, jobView } from '../job-view.js';
 import { ProfileInputSchema, resolveProfile } from '../profile.js';
 import { readJson, stalledMessage } from './json-body.js';
 import { decodeSegment, describeIssues } from './params.js';
@@ -72,7 +72,7 @@ export class AdminRoutes {
           executionTimeout: job.executionTimeout,
           sync: job.sync,
           lowPriority: job.lowPriority,
-          input: job.input,
+          input: echoedInput(job),
           webhook: job.webhook ?? null,
           webhooks: this.core.webhooks.deliveries(job.id),
         });

@@ -224,7 +224,7 @@ export class QueueRoutes {
         sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
         return;
       }
-      const job = ep.submit(parsed.data, op === 'runsync');
+      const job = ep.submit(parsed.data, op === 'runsync', body.bytes);
       if (op === 'run') {
         this.ok(res, { id: job.id, status: this.statusField('IN_QUEUE') });
         return;

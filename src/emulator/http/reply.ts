@@ -18,7 +18,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, ext
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': payload.bytes };
   if (extra !== undefined) Object.assign(headers, extra);
   res.writeHead(status, headers);
-  if (payload.fills.length === 0) res.end(payload.texts[0]);
+  if (payload.gaps.length === 0) res.end(payload.texts[0]);
   else pump(res, payloadChunks(payload));
 }
 

@@ -13,7 +13,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 export function createWebhookPoster(): { post: WebhookPoster; close: () => Promise<void> } {
   const agent = new Agent({ connections: 32, headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS });
   const post: WebhookPoster = async (url, payload) => {
-    const streamed = payload.fills.length > 0;
+    const streamed = payload.gaps.length > 0;
     const res = await request(url, {
       method: 'POST',
       body: streamed ? Readable.from(payloadChunks(payload), { objectMode: false }) : payload.texts[0],
