@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { BODY_TIMEOUT_MS } from '../options.js';
 import { readBody } from './body.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 
@@ -11,9 +12,10 @@ export type JsonBodyResult =
 
 /**
  * Reads and parses a JSON body within `limit` bytes. Nesting is bounded before parsing (a linear
- * scan), so no value that reaches the rest of the emulator is deeper than MAX_JSON_DEPTH.
+ * scan), so no value that reaches the rest of the emulator is deeper than MAX_JSON_DEPTH. A body
+ * that sends nothing for `stallMs` is 'stalled' (answer 408 with `connection: close`).
  */
-export async function readJson(req: IncomingMessage, limit: number, stallMs: number): Promise<JsonBodyResult> {
+export async function readJson(req: IncomingMessage, limit: number, stallMs = BODY_TIMEOUT_MS): Promise<JsonBodyResult> {
   const body = await readBody(req, limit, stallMs);
   if (body.kind !== 'ok') return body;
   if (body.data.length === 0) return { kind: 'invalid', message: 'request body is empty; expected a JSON object' };
