@@ -98,11 +98,11 @@ export class QueueRoutes {
     return { off: this.core.faults.no429, early: this.core.faults.early429 };
   }
 
-  private refuseRate(res: ServerResponse, op: QueueOperation, admission: Extract<Admission, { ok: false }>, extra?: Record<string, string>): void {
+  private refuseRate(res: ServerResponse, op: QueueOperation, admission: Extract<Admission, { ok: false }>): void {
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
     const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
     const message = `rate limit of /${op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`;
-    sendError(res, 429, message, { ...(this.core.faults.badRetryAfter ? {} : { 'retry-after': retryAfter }), ...extra });
+    sendError(res, 429, message, this.core.faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
   }
 
   /** A 200 answer (the odd-status fault sends it as 202). */
