@@ -120,7 +120,7 @@ export class LiveExports implements RecordSink {
     this.timer = undefined;
     const deadline = this.now() + (this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
     const left = () => Math.max(1, deadline - this.now());
-    await within(Promise.all(this.outputs.map((out) => out.busy)), left());
+    await within(Promise.all(this.outputs.map((out) => out.busy ?? Promise.resolve())), left());
     await this.flush(left());
     await within(Promise.all(this.outputs.map((out) => out.sender.close())), left());
     return this.stats();

@@ -43,7 +43,7 @@ export interface Timeseries {
 /** Remote write wants each series' labels sorted by name. */
 function sortedLabels(name: string, common: Readonly<Record<string, string>>, labels: Labels, extra?: [string, string]): Timeseries['labels'] {
   const all: Record<string, string> = { ...common, __name__: name };
-  for (const [k, v] of Object.entries(labels)) if (v !== undefined && v !== '') all[k] = v;
+  for (const [k, v] of Object.entries(labels) as [string, string | undefined][]) if (v !== undefined && v !== '') all[k] = v;
   if (extra) all[extra[0]] = extra[1];
   const sorted = { __name__: name } as Timeseries['labels'];
   for (const k of Object.keys(all).sort()) {

@@ -119,6 +119,7 @@ export const summarySchema = z.object({
     z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
   ),
   series,
+  exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

@@ -99,6 +99,16 @@ export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
   ops: Record<string, OperationSeriesSummary>;
 }
 
+/** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
+export interface ExportSummary {
+  kind: 'prometheus' | 'otlp';
+  /** Origin and path only, never credentials or query. */
+  url: string;
+  sent: number;
+  dropped: number;
+  lastError?: string;
+}
+
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   run: RunInfo;
@@ -113,4 +123,6 @@ export interface Summary {
   checks: string[];
   thresholds: ThresholdResult[];
   series: SeriesSummary;
+  /** Live metrics outputs, when the run had any. */
+  exports?: ExportSummary[];
 }

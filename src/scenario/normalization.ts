@@ -105,5 +105,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,
+    tags: out.tags,
+    exports: out.export,
   };
 }

@@ -72,6 +72,23 @@ const DataSchema = z
   })
   .describe('A feed of rows for {{row.field}} in inputs.');
 
+/*
+ * Tags become labels on every exported series (Prometheus label names; OTLP takes them as they are).
+ * The names jobstorm's own labels use are taken, as are Prometheus' reserved `__` names.
+ */
+const RESERVED_TAGS = ['run_id', 'scenario', 'shard', 'operation', 'method', 'status_code', 'error_type', 'flow', 'state', 'check', 'severity', 'worker_state', 'queue_state', 'le', 'job', 'instance'];
+const TagNameSchema = z
+  .string()
+  .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a tag name is letters, digits and _, not starting with a digit')
+  .refine((k) => !k.startsWith('__') && !RESERVED_TAGS.includes(k), { message: `tag names starting with __ and jobstorm's own labels (${RESERVED_TAGS.join(', ')}) are taken` });
+
+const ExportSchema = z
+  .strictObject({
+    kind: z.enum(['prometheus', 'otlp']).describe('prometheus: remote write; otlp: OTLP/HTTP metrics.'),
+    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).describe('Remote-write URL (…/api/v1/write) or OTLP/HTTP metrics URL (…/v1/metrics).'),
+  })
+  .describe('A live metrics output; auth headers come from the environment (--export-header), never from this file.');
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
@@ -87,6 +104,8 @@ export const ScenarioSchema = z
       .array(z.string().min(1))
       .default([])
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
+    tags: z.record(TagNameSchema, z.string()).default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
+    export: z.array(ExportSchema).default([]).describe('Live metrics outputs, streamed while the run goes (also --export).'),
   })
   .describe('A jobstorm scenario.');
 

@@ -33,7 +33,7 @@ export async function startPrometheus(): Promise<PrometheusServer> {
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
-  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 30_000;
   for (;;) {
