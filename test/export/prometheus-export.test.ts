@@ -30,6 +30,12 @@ function bucketAround(bounds: readonly number[], value: number): { lo: number; h
   return i < 0 ? { lo: bounds.at(-1) ?? 0, hi: Infinity } : { lo: i === 0 ? 0 : (bounds[i - 1] ?? 0), hi: bounds[i] ?? Infinity };
 }
 
+function byLabel(rows: { metric: Record<string, string>; value: number }[], label: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.metric[label] ?? ''] = r.value;
+  return out;
+}
+
 describe('--export prometheus=<remote-write URL>', () => {
   it('Prometheus holds the run’s request counts, job states and latency buckets', async () => {
     prometheus = await startPrometheus();
@@ -45,16 +51,16 @@ describe('--export prometheus=<remote-write URL>', () => {
     const run = `run_id="${summary.run.id}"`;
 
     const byOp = await p.query(`sum by (operation) (jobstorm_requests_total{${run}})`);
-    const exported = Object.fromEntries(byOp.map((r) => [r.metric.operation, r.value]));
+    const exported = byLabel(byOp, 'operation');
     const reported = Object.fromEntries(Object.entries(summary.operations).map(([op, o]) => [op, o.requests]));
     expect(exported).toEqual(reported);
     expect(reported.run).toBeGreaterThan(50);
 
     const byCode = await p.query(`sum by (status_code) (jobstorm_requests_total{${run}, operation="run"})`);
-    expect(Object.fromEntries(byCode.map((r) => [r.metric.status_code, r.value]))).toEqual(summary.operations.run?.byStatus);
+    expect(byLabel(byCode, 'status_code')).toEqual(summary.operations.run?.byStatus);
 
     const states = await p.query(`sum by (state) (jobstorm_jobs_final_total{${run}})`);
-    const exportedStates = Object.fromEntries(states.map((r) => [r.metric.state, r.value]));
+    const exportedStates = byLabel(states, 'state');
     for (const s of FINAL_STATES) expect(exportedStates[s], s).toBe(summary.jobs.byState[s]);
     expect(summary.jobs.byState.COMPLETED).toBeGreaterThan(0);
     expect(summary.jobs.byState.CANCELLED).toBeGreaterThan(0);
