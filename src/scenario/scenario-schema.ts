@@ -77,10 +77,13 @@ const DataSchema = z
  * The names jobstorm's own labels use are taken, as are Prometheus' reserved `__` names.
  */
 const RESERVED_TAGS = ['run_id', 'scenario', 'shard', 'operation', 'method', 'status_code', 'error_type', 'flow', 'state', 'check', 'severity', 'worker_state', 'queue_state', 'le', 'job', 'instance'];
-const TagNameSchema = z
-  .string()
-  .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a tag name is letters, digits and _, not starting with a digit')
-  .refine((k) => !k.startsWith('__') && !RESERVED_TAGS.includes(k), { message: `tag names starting with __ and jobstorm's own labels (${RESERVED_TAGS.join(', ')}) are taken` });
+const TAG_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const TagsSchema = z.record(z.string(), z.string()).superRefine((tags, ctx) => {
+  for (const key of Object.keys(tags)) {
+    if (!TAG_NAME.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}": letters, digits and _ only, not starting with a digit` });
+    else if (key.startsWith('__') || RESERVED_TAGS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}" is taken (names starting with __ and ${RESERVED_TAGS.join(', ')})` });
+  }
+});
 
 const ExportSchema = z
   .strictObject({
@@ -104,7 +107,7 @@ export const ScenarioSchema = z
       .array(z.string().min(1))
       .default([])
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
-    tags: z.record(TagNameSchema, z.string()).default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
+    tags: TagsSchema.default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
     export: z.array(ExportSchema).default([]).describe('Live metrics outputs, streamed while the run goes (also --export).'),
   })
   .describe('A jobstorm scenario.');

@@ -6,13 +6,13 @@ import { tempDir } from '../e2e/helpers.js';
  * A short run with every kind of job ending the exports count (completed, cancelled) and the
  * scenario's own tags; `extra` adds top-level YAML (e.g. an `export:` list).
  */
-export async function exportScenario(extra = ''): Promise<{ dir: string; file: string }> {
+export async function exportScenario(extra = '', tags = '{ team: jobs, env: ci }'): Promise<{ dir: string; file: string }> {
   const dir = await tempDir('export');
   const file = join(dir, 'export-proof.yaml');
   await writeFile(
     file,
     `name: export-proof
-tags: { team: jobs, env: ci }
+tags: ${tags}
 emulator: { workersMin: 2, workersMax: 8, coldStart: 50ms }
 phases:
   - { duration: 3s, rate: 30 }
