@@ -6,7 +6,8 @@ import { ExitCode } from '../../src/core/exit-code.js';
 import { JOB_BUCKETS_S, REQUEST_BUCKETS_S } from '../../src/export/bucket-histogram.js';
 import { FINAL_STATES } from '../../src/metrics/metrics-data.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { expectReports, readRecords, readSummary } from '../e2e/helpers.js';
+import { expectReports, readRecords, readSummary, root } from '../e2e/helpers.js';
+import { dashboardQueries } from './dashboard-queries.js';
 import { withinBucket } from './bucket-check.js';
 import { exportScenario } from './export-scenario.js';
 import { startPrometheus, type PrometheusServer } from './prometheus-server.js';
@@ -84,6 +85,14 @@ describe('--export prometheus=<remote-write URL>', () => {
     const [violations] = await p.query(`count(jobstorm_violations_total{${run}})`);
     expect(violations).toBeUndefined();
     expect(summary.violations).toEqual([]);
+
+    // The Grafana dashboard's every query runs on this Prometheus; the core panels show this run.
+    const empty: string[] = [];
+    for (const q of await dashboardQueries(root, summary.run.id)) {
+      const rows = await p.query(q.expr);
+      if (rows.length === 0 || rows.every((row) => Number.isNaN(row.value))) empty.push(q.panel);
+    }
+    for (const panel of ['Requests per second by operation', 'Request latency p50 / p95 / p99 (from the intended start)', 'Jobs reaching a final state per second', 'Job states (totals)', 'Workers (latest /health sample)', 'Queue (latest /health sample)']) expect(empty, panel).not.toContain(panel);
   }, 90_000);
 
   it('a Prometheus killed mid-run leaves the run, its reports and its verdict as without export', async () => {
