@@ -1,4 +1,5 @@
 import { pushTimeseries } from 'prometheus-remote-write';
+import { Agent, request } from 'undici';
 import type { FamilySnapshot, Labels, MetricSnapshot } from './metric-snapshot.js';
 import type { ExportTarget, MetricSender } from './metric-sender.js';
 
@@ -9,6 +10,8 @@ import type { ExportTarget, MetricSender } from './metric-sender.js';
  */
 export class PrometheusSender implements MetricSender {
   readonly kind = 'prometheus' as const;
+  /** Its own pool, apart from the run's: one keep-alive connection is all a flush needs. */
+  private readonly agent = new Agent({ connections: 1 });
 
   constructor(private readonly target: ExportTarget) {}
 
@@ -17,20 +20,22 @@ export class PrometheusSender implements MetricSender {
     const result = await pushTimeseries(series, {
       url: this.target.url,
       headers: { 'Content-Encoding': 'snappy', 'X-Prometheus-Remote-Write-Version': '0.1.0', 'User-Agent': 'jobstorm', ...this.target.headers },
-      // The library's default fetch is node-fetch, which it does not depend on: hand it Node's own.
+      // The library's default fetch is node-fetch, which it does not depend on. Node's own fetch
+      // costs several ms of CPU a call on the run's thread; undici's request a fraction of that.
       fetch: async (url, init) => {
-        const res = await fetch(url, { method: init?.method ?? 'POST', headers: init?.headers ?? {}, body: init?.body ? new Uint8Array(init.body) : null, signal: AbortSignal.timeout(timeoutMs) });
-        return { status: res.status, statusText: res.statusText, text: () => res.text() };
+        const res = await request(url, { method: 'POST', headers: init?.headers ?? {}, body: init?.body ? new Uint8Array(init.body) : null, dispatcher: this.agent, signal: AbortSignal.timeout(timeoutMs) });
+        const text = await res.body.text();
+        return { status: res.statusCode, statusText: '', text: () => Promise.resolve(text) };
       },
     });
     if (result.status < 200 || result.status >= 300) {
       const detail = result.errorMessage ? `: ${result.errorMessage.trim().slice(0, 200)}` : '';
-      throw new Error(`HTTP ${String(result.status)} ${result.statusText}${detail}`);
+      throw new Error(`HTTP ${String(result.status)}${result.statusText ? ` ${result.statusText}` : ''}${detail}`);
     }
   }
 
   close(): Promise<void> {
-    return Promise.resolve();
+    return this.agent.close();
   }
 }
 
