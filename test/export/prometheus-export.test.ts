@@ -95,6 +95,27 @@ describe('--export prometheus=<remote-write URL>', () => {
     for (const panel of ['Requests per second by operation', 'Request latency p50 / p95 / p99 (from the intended start)', 'Jobs reaching a final state per second', 'Job states (totals)', 'Workers (latest /health sample)', 'Queue (latest /health sample)']) expect(empty, panel).not.toContain(panel);
   }, 90_000);
 
+  it('--workers 2: each shard under its own label, summing to the run; violations by check id as the summary counts them', async () => {
+    prometheus = await startPrometheus();
+    const p = prometheus;
+    const { dir, file } = await exportScenario();
+    const out = join(dir, 'report');
+    const io = captureIo();
+    const code = await runCli(['run', file, '--out', out, '--quiet', '--workers', '2', '--fault', 'odd-status', '--export', `prometheus=${p.writeUrl}`, '--export-interval', '1s'], io);
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
+    const summary = await readSummary(out);
+    const run = `run_id="${summary.run.id}"`;
+    const byShard = byLabel(await p.query(`sum by (shard) (jobstorm_requests_total{${run}, operation="run"})`), 'shard');
+    expect(Object.keys(byShard).sort()).toEqual(['1/2', '2/2']);
+    expect(Object.values(byShard).every((n) => n > 0)).toBe(true);
+    expect((byShard['1/2'] ?? 0) + (byShard['2/2'] ?? 0)).toBe(summary.operations.run?.requests);
+    const [completed] = await p.query(`sum(jobstorm_jobs_final_total{${run}, state="COMPLETED"})`);
+    expect(completed?.value).toBe(summary.jobs.byState.COMPLETED);
+    const violations = byLabel(await p.query(`sum by (check) (jobstorm_violations_total{${run}})`), 'check');
+    expect(summary.violations.length).toBeGreaterThan(0);
+    expect(violations).toEqual(Object.fromEntries(summary.violations.map((v) => [v.id, v.count])));
+  }, 90_000);
+
   it('a Prometheus killed mid-run leaves the run, its reports and its verdict as without export', async () => {
     const { dir, file } = await exportScenario();
     const plainIo = captureIo();
