@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
+import { parseExportSettings } from '../../src/cli/run/export-settings.js';
 import { LiveExports } from '../../src/export/live-exports.js';
+import type { Scenario } from '../../src/scenario/scenario.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { exportScenario } from './export-scenario.js';
 
@@ -73,6 +75,21 @@ describe('LiveExports against a backend that never answers', () => {
 });
 
 describe('export settings', () => {
+  it('merges the scenario list with --export and reads headers from the environment only', () => {
+    const scenario = { exports: [{ kind: 'prometheus' as const, url: 'http://prom:9090/api/v1/write' }] } as unknown as Scenario;
+    const env = { JOBSTORM_EXPORT_HEADERS: 'X-Scope-OrgID=tenant-1, X-Note=a%20b', OTLP_TOKEN: 'Bearer t0k' };
+    const settings = parseExportSettings({ export: ['prometheus=http://prom:9090/api/v1/write', 'otlp=http://collector:4318/v1/metrics'], 'export-header': ['otlp:Authorization=OTLP_TOKEN'], 'export-interval': '2s' }, scenario, env);
+    expect(settings).toEqual({
+      intervalMs: 2000,
+      targets: [
+        { kind: 'prometheus', url: 'http://prom:9090/api/v1/write', headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b' } },
+        { kind: 'otlp', url: 'http://collector:4318/v1/metrics', headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b', Authorization: 'Bearer t0k' } },
+      ],
+    });
+    expect(parseExportSettings({}, undefined, {})).toEqual({ intervalMs: 5000, targets: [] });
+  });
+
+
   it('reports every bad --export, --export-header, --export-interval and scenario tag at once, exit 2', async () => {
     const { file } = await exportScenario('export:\n  - { kind: prometheus, url: "ftp://example" }\n', '{ team: jobs, run_id: x, "9lives": y }');
     const io = captureIo({});
