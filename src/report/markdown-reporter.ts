@@ -1,4 +1,5 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
+import { exportLines } from './export-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -77,7 +78,7 @@ export const markdownReporter: Reporter = {
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '', '### Violations', '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
       out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));

@@ -129,6 +129,7 @@ export const summarySchema = z.object({
   verdict: z
     .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
     .optional(),
+  exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

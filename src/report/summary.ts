@@ -104,6 +104,16 @@ export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
   ops: Record<string, OperationSeriesSummary>;
 }
 
+/** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
+export interface ExportSummary {
+  kind: 'prometheus' | 'otlp';
+  /** Origin and path only, never credentials or query. */
+  url: string;
+  sent: number;
+  dropped: number;
+  lastError?: string;
+}
+
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   run: RunInfo;
@@ -124,4 +134,6 @@ export interface Summary {
   verdict: Verdict;
   /** What the preflight found before the load (key, endpoint, routes), when it ran. */
   preflight?: { check: string; ok: boolean; detail: string }[];
+  /** Live metrics outputs, when the run had any. */
+  exports?: ExportSummary[];
 }

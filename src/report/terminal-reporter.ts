@@ -1,4 +1,5 @@
 import { formatThreshold, textTable } from './format.js';
+import { exportLines } from './export-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   OPERATION_HEADER,
@@ -67,6 +68,7 @@ export const terminalReporter: Reporter = {
     out.push(`transport errors: ${countsLine(s.errors)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
+    out.push(...exportLines(s));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;
   },

@@ -105,5 +105,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,
+    ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
+    ...(out.export.length ? { exports: out.export } : {}),
   };
 }

@@ -215,4 +215,13 @@ export interface Scenario {
   readonly data?: DataFeed;
   /** Unparsed threshold expressions, for the reporter. */
   readonly thresholds: readonly string[];
+  /** Labels for every exported series. */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** Live metrics outputs (the file's `export:`). */
+  readonly exports?: readonly ExportOutput[];
+}
+
+export interface ExportOutput {
+  readonly kind: 'prometheus' | 'otlp';
+  readonly url: string;
 }

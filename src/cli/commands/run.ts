@@ -25,11 +25,13 @@ import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { progressLine } from '../run/progress-line.js';
+import { parseExportSettings, type ExportArgs, type ExportSettings } from '../run/export-settings.js';
+import { startLiveExports } from '../run/live-export.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
 
-export interface RunArgs {
+export interface RunArgs extends ExportArgs {
   scenario: string;
   target?: string;
   'api-key'?: string;
@@ -60,6 +62,7 @@ interface Settings {
   workers: number;
   thresholds: Threshold[];
   tolerances: Partial<Tolerances>;
+  exports: ExportSettings;
 }
 
 /** Validates every flag and the scenario at once; nothing is sent before this passes. */
@@ -108,11 +111,12 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
       ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
     ]),
   );
-  if (issues.length > 0 || !scenario || !thresholds || !tolerances) throw new ConfigError(issues);
+  const exports = collect(issues, () => parseExportSettings(args, loaded, io.env));
+  if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, thresholds, tolerances, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}) };
+  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -121,7 +125,7 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers, thresholds, tolerances, remote } = await settle(args, io);
+  const { scenario, shard, workers, thresholds, tolerances, exports, remote } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const resolved = remote ? { target: remote } : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}) });
   const { emulator } = resolved;
@@ -131,6 +135,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
+  const live = startLiveExports(exports, { runId, scenario, ...(args.shard ? { shard: args.shard } : {}), io });
   const writer = args.record ? new RecordsWriter(join(out, 'records.ndjson')) : undefined;
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;
@@ -142,9 +147,10 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const onRecord = (r: JobstormRecord): void => {
     if (r.type === 'run') {
       runRecord ??= r;
-      if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
+      if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); live?.addViolation(v); } });
     }
     metrics.add(r);
+    live?.add(r);
     if (checker) toCheck.push(r);
     writer?.add(r);
   };
@@ -177,6 +183,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   }
   const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
   const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}) });
+  if (live) summary.exports = await live.stop();
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (!args.quiet) io.out(renderTerminalSummary(summary));
@@ -204,6 +211,9 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
+      .option('export', { type: 'string', array: true, describe: 'stream live metrics: prometheus=<remote-write URL> or otlp=<OTLP/HTTP metrics URL> (repeatable)' })
+      .option('export-header', { type: 'string', array: true, describe: 'auth header for --export as [prometheus:|otlp:]Name=ENV_VAR, its value read from that variable (repeatable)' })
+      .option('export-interval', { type: 'string', describe: 'how often live metrics are sent (default 5s)' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
       .option('preflight', { type: 'boolean', default: true, describe: 'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)' })
       .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
