@@ -10,6 +10,8 @@ export const ExitCode = {
   Usage: 2,
   /** Target unreachable or run aborted. */
   Aborted: 3,
+  /** Nothing could decide: a gate or threshold had no data on one side, or checks lost coverage. */
+  Inconclusive: 4,
   /** Interrupted by SIGINT (128 + 2, as shells report it). */
   Interrupted: 130,
 } as const;

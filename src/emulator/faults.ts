@@ -43,6 +43,7 @@ export const FAULTS = {
   'stream-duplicate': 'every streamed chunk is delivered twice: in the answer where it is new and again in the next /stream answer',
   'health-negative': 'GET /health reports jobs.inQueue as -1 when the queue is empty',
   'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
+  'slow-answers': 'every /v1 and /v2 request is answered 5 ms later than it would be (a slower build, for proving `jobstorm compare`)',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof FAULTS;
@@ -51,6 +52,9 @@ export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
+
+/** What slow-answers adds to every answer: about what a slower build or an extra hop costs. */
+export const SLOW_ANSWER_MS = 5;
 
 /** The fraction of 500s when `server-errors` is switched on without a value. */
 export const DEFAULT_SERVER_ERROR_RATE = 0.1;
@@ -97,6 +101,8 @@ export class FaultSet {
   streamDuplicate = false;
   healthNegative = false;
   healthDecrease = false;
+  /** Extra wall-clock delay before each /v1 and /v2 request is handled (slow-answers), in ms. */
+  answerDelayMs = 0;
 
   has(name: FaultName): boolean {
     return this.on.has(name);
@@ -155,6 +161,7 @@ export class FaultSet {
     this.streamDuplicate = this.on.has('stream-duplicate');
     this.healthNegative = this.on.has('health-negative');
     this.healthDecrease = this.on.has('health-decrease');
+    this.answerDelayMs = this.on.has('slow-answers') ? SLOW_ANSWER_MS : 0;
   }
 }
 

@@ -119,6 +119,8 @@ export const summarySchema = z.object({
     z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
   ),
   series,
+  coverage: counts.optional(),
+  verdict: z.object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) }).optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

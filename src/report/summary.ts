@@ -113,4 +113,14 @@ export interface Summary {
   checks: string[];
   thresholds: ThresholdResult[];
   series: SeriesSummary;
+  /** How many observations each check id judged (absent in summaries written before it existed). */
+  coverage?: Record<string, number>;
+  verdict?: VerdictSummary;
+}
+
+export type VerdictStatus = 'passed' | 'failed' | 'inconclusive' | 'unreachable' | 'interrupted';
+
+export interface VerdictSummary {
+  status: VerdictStatus;
+  reasons: string[];
 }

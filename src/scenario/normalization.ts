@@ -105,5 +105,6 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,
+    ...(out.compare === undefined ? {} : { compare: { gates: out.compare.gates, ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }) } }),
   };
 }

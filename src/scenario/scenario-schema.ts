@@ -87,6 +87,13 @@ export const ScenarioSchema = z
       .array(z.string().min(1))
       .default([])
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
+    compare: z
+      .strictObject({
+        gates: z.array(z.string().min(1)).default([]).describe('Gates on the change from a baseline run, e.g. "delta(p99(run)) < 10%", "new(violations) == 0".'),
+        significance: z.number().gt(0).lt(1).optional().describe('A gate fails only on a change significant at this level, e.g. 0.95.'),
+      })
+      .optional()
+      .describe('What `jobstorm compare --scenario` gates on.'),
   })
   .describe('A jobstorm scenario.');
 

@@ -214,4 +214,6 @@ export interface Scenario {
   readonly data?: DataFeed;
   /** Unparsed threshold expressions, for the reporter. */
   readonly thresholds: readonly string[];
+  /** Gates for `jobstorm compare` (unparsed), and the significance they require. */
+  readonly compare?: { readonly gates: readonly string[]; readonly significance?: number };
 }

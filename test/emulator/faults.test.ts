@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../contracts/queue/limits.js';
 import { ErrorBodySchema } from '../../contracts/queue/schemas.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
+import { SLOW_ANSWER_MS } from '../../src/emulator/faults.js';
 import { FAULT_NAMES, FAULTS, type EmulatorHandle, type FaultName } from '../../src/emulator/index.js';
 import { call, manualEmulator, until, valid, webhookReceiver, webhooksPending } from './helpers.js';
 
@@ -306,6 +307,16 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     return counts;
   },
   'health-negative': async (c) => ((await get(c, 'health-negative', 'health')).jobs as Body).inQueue,
+  /** Whether even the fastest of three /health answers took the slow-answers delay. */
+  slow: async (c) => {
+    let fastest = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await get(c, 'slow', 'health');
+      fastest = Math.min(fastest, performance.now() - started);
+    }
+    return fastest >= SLOW_ANSWER_MS;
+  },
   /** Changes of jobs.completed between three successive /health reads. */
   'health-decrease': async (c) => {
     await run(c, 'health-decrease', { sleep_ms: 0 });
@@ -353,6 +364,7 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'stream-duplicate': ['stream-duplicate'],
   'health-negative': ['health-negative'],
   'health-decrease': ['health-decrease'],
+  'slow-answers': ['slow'],
 };
 
 async function fingerprint(faults: string[]): Promise<Record<string, unknown>> {
@@ -424,6 +436,7 @@ describe('fault registry', () => {
       'stream-duplicate': [1, 0],
       'health-negative': 0,
       'health-decrease': [0, 0],
+      slow: false,
     });
   });
 });
