@@ -21,7 +21,7 @@ export interface CompareOptions {
   force?: boolean;
 }
 
-export const COMPARE_DEFAULTS = { level: 0.95, minEffect: 0.05, resamples: 2000, seed: 1 } as const;
+export const COMPARE_DEFAULTS = { level: 0.95, minEffect: 0.05, resamples: 4000, seed: 1 } as const;
 
 function describeRow(r: DeltaRow): string {
   const rel = r.relative === null ? '' : ` (${r.relative >= 0 ? '+' : ''}${(100 * r.relative).toFixed(1)}%)`;

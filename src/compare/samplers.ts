@@ -1,12 +1,13 @@
 import { OPERATIONS } from '../core/operation.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
+import { LatencyHistogram } from '../metrics/histogram.js';
 import { SparseHistogram } from '../metrics/sparse-histogram.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { thresholdHistogram } from '../report/threshold-evaluation.js';
 import { THRESHOLD_METRICS } from '../report/threshold-metrics.js';
 import type { SignificanceMethod } from './compare-data.js';
-import type { SeededRandom } from './random.js';
+import { SeededRandom } from './random.js';
 import { countWindows, latencyWindows, type BucketWindow } from './windows.js';
 
 /**
@@ -73,23 +74,79 @@ function windowRatio(windows: readonly number[][], scale: number, fixedDenominat
   };
 }
 
-/**
- * The q-quantile of n independent values has a rank spread like Binomial(n, q): draw the rank
- * (normal approximation) and read the run-wide histogram there.
- */
-function orderStatistic(s: Summary, t: Threshold, percentile: number): Sampler | undefined {
-  const h = thresholdHistogram(s, t);
-  if (!h || h.count === 0) return undefined;
+/** Draws a rank near n·q (normal approximation of Binomial(n, q)), its spread times `inflation`. */
+function rankDraws(h: LatencyHistogram, q: number, inflation: number): Sampler {
   const n = h.count;
-  const q = percentile / 100;
-  const sd = Math.sqrt(n * q * (1 - q));
+  const sd = Math.sqrt(n * q * (1 - q)) * inflation;
+  const memo = new Map<number, number>();
   return {
     method: 'order-statistic resampling',
     draw(rng) {
       const rank = Math.min(n, Math.max(1, Math.round(n * q + sd * rng.normal())));
-      return h.percentileMs((100 * rank) / n);
+      let v = memo.get(rank);
+      if (v === undefined) {
+        v = h.percentileMs((100 * rank) / n);
+        memo.set(rank, v);
+      }
+      return v;
     },
   };
+}
+
+function variance(sampler: Sampler, rng: SeededRandom, draws: number): number {
+  const xs: number[] = [];
+  for (let i = 0; i < draws; i++) {
+    const x = sampler.draw(rng);
+    if (x !== null) xs.push(x);
+  }
+  const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1);
+}
+
+const MAX_INFLATION = 10;
+
+/**
+ * Job timings have no per-second series, and independent draws would miss the noise that comes a
+ * second at a time (a stalled event loop delays many jobs at once). So the spread is widened by
+ * how much wider the run's own request latencies spread when resampled by second than when drawn
+ * independently (a design effect), measured at the same percentile.
+ */
+const clusteringMemo = new WeakMap<Summary, number>();
+
+/**
+ * One factor per run, the median of the factors at p50, p90 and p99: each alone rests on a few
+ * windows in a short run and jumps around; their median is steadier.
+ */
+export function clustering(s: Summary): number {
+  let f = clusteringMemo.get(s);
+  if (f === undefined) {
+    const factors = [50, 90, 99].map((p) => measureClustering(s, p)).sort((a, b) => a - b);
+    f = factors[1] ?? 1;
+    clusteringMemo.set(s, f);
+  }
+  return f;
+}
+
+function measureClustering(s: Summary, percentile: number): number {
+  const windows = latencyWindows(s, Object.keys(s.operations));
+  const all = LatencyHistogram.create();
+  for (const o of Object.values(s.operations)) for (const x of Object.values(o.outcomes)) all.merge(LatencyHistogram.decode(x.intended));
+  if (windows.length < 2 || all.count < 2) return 1;
+  const rng = new SeededRandom(percentile * 1000 + windows.length);
+  const byWindow = variance(windowLatency(windows, percentile), rng, 400);
+  const independent = variance(rankDraws(all, percentile / 100, 1), rng, 400);
+  if (independent <= 0) return byWindow > 0 ? MAX_INFLATION : 1;
+  return Math.min(MAX_INFLATION, Math.max(1, Math.sqrt(byWindow / independent)));
+}
+
+/**
+ * The q-quantile of n values has a rank spread like Binomial(n, q): draw the rank and read the
+ * run-wide histogram there, widened by the run's clustering.
+ */
+function orderStatistic(s: Summary, t: Threshold, percentile: number): Sampler | undefined {
+  const h = thresholdHistogram(s, t);
+  if (!h || h.count === 0) return undefined;
+  return rankDraws(h, percentile / 100, clustering(s));
 }
 
 /** A proportion k/n drawn around itself, with a half-count prior so 0 of n still varies. */

@@ -43,7 +43,7 @@ export const FAULTS = {
   'stream-duplicate': 'every streamed chunk is delivered twice: in the answer where it is new and again in the next /stream answer',
   'health-negative': 'GET /health reports jobs.inQueue as -1 when the queue is empty',
   'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
-  'slow-answers': 'every /v1 and /v2 request is answered 5 ms later than it would be (a slower build, for proving `jobstorm compare`)',
+  'slow-execution': 'every job runs 30% longer than its handler asks (sleep_ms or the profile), as a slower build would: breaks no rule, proves `jobstorm compare` sees it',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof FAULTS;
@@ -53,8 +53,8 @@ export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
 
-/** What slow-answers adds to every answer: about what a slower build or an extra hop costs. */
-export const SLOW_ANSWER_MS = 5;
+/** How much longer slow-execution makes every job. */
+export const SLOW_EXECUTION_FACTOR = 1.3;
 
 /** The fraction of 500s when `server-errors` is switched on without a value. */
 export const DEFAULT_SERVER_ERROR_RATE = 0.1;
@@ -101,8 +101,8 @@ export class FaultSet {
   streamDuplicate = false;
   healthNegative = false;
   healthDecrease = false;
-  /** Extra wall-clock delay before each /v1 and /v2 request is handled (slow-answers), in ms. */
-  answerDelayMs = 0;
+  /** Jobs run this many times as long as planned (slow-execution); 1 when off. */
+  executionFactor = 1;
 
   has(name: FaultName): boolean {
     return this.on.has(name);
@@ -161,7 +161,7 @@ export class FaultSet {
     this.streamDuplicate = this.on.has('stream-duplicate');
     this.healthNegative = this.on.has('health-negative');
     this.healthDecrease = this.on.has('health-decrease');
-    this.answerDelayMs = this.on.has('slow-answers') ? SLOW_ANSWER_MS : 0;
+    this.executionFactor = this.on.has('slow-execution') ? SLOW_EXECUTION_FACTOR : 1;
   }
 }
 

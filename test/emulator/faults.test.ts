@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../contracts/queue/limits.js';
 import { ErrorBodySchema } from '../../contracts/queue/schemas.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
-import { SLOW_ANSWER_MS } from '../../src/emulator/faults.js';
 import { FAULT_NAMES, FAULTS, type EmulatorHandle, type FaultName } from '../../src/emulator/index.js';
 import { call, manualEmulator, until, valid, webhookReceiver, webhooksPending } from './helpers.js';
 
@@ -307,15 +306,14 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     return counts;
   },
   'health-negative': async (c) => ((await get(c, 'health-negative', 'health')).jobs as Body).inQueue,
-  /** Whether even the fastest of three /health answers took the slow-answers delay. */
+  /** The status of a 1 s job once 1 s has passed, and the executionTime it then reports. */
   slow: async (c) => {
-    let fastest = Infinity;
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      await get(c, 'slow', 'health');
-      fastest = Math.min(fastest, performance.now() - started);
-    }
-    return fastest >= SLOW_ANSWER_MS;
+    const id = await run(c, 'slow', { sleep_ms: 1000 });
+    c.clock.advance(0);
+    c.clock.advance(1000);
+    const first = (await statusOf(c, 'slow', id)).body.status;
+    c.clock.advance(1000);
+    return [first, Number((await statusOf(c, 'slow', id)).body.executionTime)];
   },
   /** Changes of jobs.completed between three successive /health reads. */
   'health-decrease': async (c) => {
@@ -364,7 +362,8 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'stream-duplicate': ['stream-duplicate'],
   'health-negative': ['health-negative'],
   'health-decrease': ['health-decrease'],
-  'slow-answers': ['slow'],
+  // Longer jobs: every probe that reads a job's duration or waits on it sees them.
+  'slow-execution': ['types', 'timing', 'stream-duplicate', 'slow'],
 };
 
 async function fingerprint(faults: string[]): Promise<Record<string, unknown>> {
@@ -436,7 +435,7 @@ describe('fault registry', () => {
       'stream-duplicate': [1, 0],
       'health-negative': 0,
       'health-decrease': [0, 0],
-      slow: false,
+      slow: ['COMPLETED', 1000],
     });
   });
 });

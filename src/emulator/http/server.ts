@@ -59,17 +59,6 @@ export class EmulatorServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const delay = this.core.faults.answerDelayMs;
-    // Wall time, not the emulator's clock: it stands for the network or a slower build, and a
-    // manual clock would never let the answer go. The admin API is never slowed.
-    if (delay > 0 && !(req.url ?? '').startsWith('/_emulator')) {
-      setTimeout(() => this.handleNow(req, res), delay);
-      return;
-    }
-    this.handleNow(req, res);
-  }
-
-  private handleNow(req: IncomingMessage, res: ServerResponse): void {
     try {
       this.route(req, res);
     } catch (err) {
