@@ -19,7 +19,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .demandCommand(1, 'Give a command; see jobstorm --help.')
     .recommendCommands()
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 ok, 1 thresholds or checks failed, 2 usage or configuration error, 3 target unreachable or run aborted, 130 interrupted.')
+    .epilogue('Exit codes: 0 ok, 1 thresholds or checks failed, 2 usage or configuration error, 3 target unreachable or run aborted, 4 inconclusive (compare: a side lacks a gated metric, or checks lost coverage), 130 interrupted.')
     .fail((msg, err: Error | undefined) => {
       if (err) throw err;
       usageError = msg;

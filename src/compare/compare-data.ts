@@ -82,6 +82,8 @@ export interface GateResult {
   value: number | null;
   /** `relative` when the limit was a percentage of the baseline. */
   unit: ThresholdUnit | 'relative';
+  /** Unit of `baseline` and `current`: the gated metric's own. */
+  metricUnit: ThresholdUnit;
   baseline: number | null;
   current: number | null;
   significance: Significance | null;

@@ -30,6 +30,7 @@ function idGate(g: Gate, b: Summary, c: Summary): GateResult {
     status: ok ? 'passed' : 'failed',
     value: ids.length,
     unit: 'count',
+    metricUnit: 'count',
     baseline: firingIds(b, g).size,
     current: firingIds(c, g).size,
     significance: null,
@@ -38,14 +39,14 @@ function idGate(g: Gate, b: Summary, c: Summary): GateResult {
 }
 
 function show(value: number, g: Gate): string {
-  if (g.unit === 'relative') return `${value >= 0 ? '+' : ''}${(value * 100).toFixed(1)}%`;
+  if (g.unit === 'relative') return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)}%`;
   const text = formatValue(Math.abs(value), g.unit);
   return `${value < 0 ? '−' : '+'}${g.unit === 'ratio' ? text.replace('%', ' pp') : text}`;
 }
 
 function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult {
   const m = measure(g.metric, b, c, o);
-  const base = { expression: g.expression, where: g.where, unit: g.unit, baseline: m.baseline, current: m.current, significance: m.significance };
+  const base = { expression: g.expression, where: g.where, unit: g.unit, metricUnit: g.metric.unit, baseline: m.baseline, current: m.current, significance: m.significance };
   if (m.baseline === null || m.current === null) {
     const missing = [m.baseline === null ? 'the baseline' : '', m.current === null ? 'the current run' : ''].filter(Boolean).join(' and ');
     return { ...base, status: 'inconclusive', value: null, reason: `no data for ${g.metric.expression} in ${missing}` };
