@@ -1,13 +1,13 @@
 import { OPERATIONS } from '../core/operation.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
-import { LatencyHistogram } from '../metrics/histogram.js';
+import type { LatencyHistogram } from '../metrics/histogram.js';
 import { SparseHistogram } from '../metrics/sparse-histogram.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { thresholdHistogram } from '../report/threshold-evaluation.js';
 import { THRESHOLD_METRICS } from '../report/threshold-metrics.js';
 import type { SignificanceMethod } from './compare-data.js';
-import { SeededRandom } from './random.js';
+import type { SeededRandom } from './random.js';
 import { countWindows, latencyWindows, type BucketWindow } from './windows.js';
 
 /**
@@ -24,11 +24,47 @@ function pick<T>(items: readonly T[], rng: SeededRandom): T {
   return items[rng.below(items.length)] as T;
 }
 
-/** Percentile (0 < p < 100) or mean (-1) of windows resampled with replacement and merged. */
-function windowLatency(windows: readonly BucketWindow[], percentile: number): Sampler {
+/** The percentile (0 < p < 100) or mean (-1) of dense bucket counts. */
+function readDense(dense: Float64Array, total: number, percentile: number): number | null {
+  if (total === 0) return null;
+  if (percentile < 0) {
+    let sum = 0;
+    for (let i = 0; i < dense.length; i++) sum += (dense[i] ?? 0) * SparseHistogram.bucketMs(i);
+    return sum / total;
+  }
+  const rank = Math.max(1, Math.ceil((percentile / 100) * total));
+  let seen = 0;
+  for (let i = 0; i < dense.length; i++) {
+    seen += dense[i] ?? 0;
+    if (seen >= rank) return SparseHistogram.bucketMs(i);
+  }
+  return SparseHistogram.bucketMs(dense.length - 1);
+}
+
+function denseOf(windows: readonly BucketWindow[], top: number): Float64Array {
+  const dense = new Float64Array(top + 1);
+  for (const w of windows) for (let j = 0; j < w.index.length; j++) dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
+  return dense;
+}
+
+/**
+ * How far one window's value strays from another's, as the spread of log values. A run is taken to
+ * be able to shift as a whole by as much as one window does: the noise between runs (another
+ * tenant, a GC regime, a warm cache) is a level shift the windows of one run cannot average away.
+ */
+function windowSpread(windows: readonly BucketWindow[], top: number, percentile: number): number {
+  const logs = windows.map((w) => readDense(denseOf([w], top), w.total, percentile)).filter((v): v is number => v !== null && v > 0).map(Math.log);
+  if (logs.length < 2) return 0;
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  return Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1));
+}
+
+/** Percentile (0 < p < 100) or mean (-1) of windows resampled with replacement and merged, times a run-level shift. */
+function windowLatency(windows: readonly BucketWindow[], percentile: number, runShift = true): Sampler {
   let top = 0;
   for (const w of windows) for (const i of w.index) top = Math.max(top, i);
   const dense = new Float64Array(top + 1);
+  const spread = runShift ? windowSpread(windows, top, percentile) : 0;
   return {
     method: 'per-second bootstrap',
     draw(rng) {
@@ -39,19 +75,8 @@ function windowLatency(windows: readonly BucketWindow[], percentile: number): Sa
         for (let j = 0; j < w.index.length; j++) dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
         total += w.total;
       }
-      if (total === 0) return null;
-      if (percentile < 0) {
-        let sum = 0;
-        for (let i = 0; i <= top; i++) sum += (dense[i] ?? 0) * SparseHistogram.bucketMs(i);
-        return sum / total;
-      }
-      const rank = Math.max(1, Math.ceil((percentile / 100) * total));
-      let seen = 0;
-      for (let i = 0; i <= top; i++) {
-        seen += dense[i] ?? 0;
-        if (seen >= rank) return SparseHistogram.bucketMs(i);
-      }
-      return SparseHistogram.bucketMs(top);
+      const v = readDense(dense, total, percentile);
+      return v === null || spread === 0 ? v : v * Math.exp(spread * rng.normal());
     },
   };
 }
@@ -74,10 +99,13 @@ function windowRatio(windows: readonly number[][], scale: number, fixedDenominat
   };
 }
 
-/** Draws a rank near n·q (normal approximation of Binomial(n, q)), its spread times `inflation`. */
-function rankDraws(h: LatencyHistogram, q: number, inflation: number): Sampler {
+/**
+ * The q-quantile of n values has a rank spread like Binomial(n, q): draw the rank (normal
+ * approximation), read the run-wide histogram there, and shift the whole run by `spread` (log).
+ */
+function rankDraws(h: LatencyHistogram, q: number, spread: number): Sampler {
   const n = h.count;
-  const sd = Math.sqrt(n * q * (1 - q)) * inflation;
+  const sd = Math.sqrt(n * q * (1 - q));
   const memo = new Map<number, number>();
   return {
     method: 'order-statistic resampling',
@@ -88,65 +116,40 @@ function rankDraws(h: LatencyHistogram, q: number, inflation: number): Sampler {
         v = h.percentileMs((100 * rank) / n);
         memo.set(rank, v);
       }
-      return v;
+      return spread === 0 ? v : v * Math.exp(spread * rng.normal());
     },
   };
 }
 
-function variance(sampler: Sampler, rng: SeededRandom, draws: number): number {
-  const xs: number[] = [];
-  for (let i = 0; i < draws; i++) {
-    const x = sampler.draw(rng);
-    if (x !== null) xs.push(x);
-  }
-  const mean = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  return xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1);
-}
-
-const MAX_INFLATION = 10;
-
 /**
- * Job timings have no per-second series, and independent draws would miss the noise that comes a
- * second at a time (a stalled event loop delays many jobs at once). So the spread is widened by
- * how much wider the run's own request latencies spread when resampled by second than when drawn
- * independently (a design effect), measured at the same percentile.
+ * Job timings have no per-second series. Those the service reports (delayTime, executionTime) are
+ * drawn as independent values. Those jobstorm measures itself (end-to-end, first chunk) pass
+ * through the client and the network like every request, so they get the run-level shift the
+ * run's own request latencies show from window to window.
  */
-const clusteringMemo = new WeakMap<Summary, number>();
+const CLIENT_MEASURED = new Set(['e2e', 'firstChunk']);
 
-/**
- * One factor per run, the median of the factors at p50, p90 and p99: each alone rests on a few
- * windows in a short run and jumps around; their median is steadier.
- */
-export function clustering(s: Summary): number {
-  let f = clusteringMemo.get(s);
-  if (f === undefined) {
-    const factors = [50, 90, 99].map((p) => measureClustering(s, p)).sort((a, b) => a - b);
-    f = factors[1] ?? 1;
-    clusteringMemo.set(s, f);
-  }
-  return f;
-}
-
-function measureClustering(s: Summary, percentile: number): number {
-  const windows = latencyWindows(s, Object.keys(s.operations));
-  const all = LatencyHistogram.create();
-  for (const o of Object.values(s.operations)) for (const x of Object.values(o.outcomes)) all.merge(LatencyHistogram.decode(x.intended));
-  if (windows.length < 2 || all.count < 2) return 1;
-  const rng = new SeededRandom(percentile * 1000 + windows.length);
-  const byWindow = variance(windowLatency(windows, percentile), rng, 400);
-  const independent = variance(rankDraws(all, percentile / 100, 1), rng, 400);
-  if (independent <= 0) return byWindow > 0 ? MAX_INFLATION : 1;
-  return Math.min(MAX_INFLATION, Math.max(1, Math.sqrt(byWindow / independent)));
-}
-
-/**
- * The q-quantile of n values has a rank spread like Binomial(n, q): draw the rank and read the
- * run-wide histogram there, widened by the run's clustering.
- */
 function orderStatistic(s: Summary, t: Threshold, percentile: number): Sampler | undefined {
   const h = thresholdHistogram(s, t);
-  if (!h || h.count === 0) return undefined;
-  return rankDraws(h, percentile / 100, clustering(s));
+  if (!h || !resolvable(h.count, percentile)) return undefined;
+  let spread = 0;
+  if (CLIENT_MEASURED.has(t.metric)) {
+    const windows = latencyWindows(s, Object.keys(s.operations));
+    let top = 0;
+    for (const w of windows) for (const i of w.index) top = Math.max(top, i);
+    spread = windowSpread(windows, top, percentile);
+  }
+  return rankDraws(h, percentile / 100, spread);
+}
+
+/**
+ * A percentile with fewer than this many values above it is the maximum by another name: what it
+ * reads is one or two stragglers, which no resampling can tell from noise (p99 of 80 jobs).
+ */
+export const MIN_TAIL = 10;
+
+function resolvable(count: number, percentile: number): boolean {
+  return percentile < 0 ? count >= MIN_TAIL : count * (1 - percentile / 100) >= MIN_TAIL;
 }
 
 /** A proportion k/n drawn around itself, with a half-count prior so 0 of n still varies. */
@@ -192,6 +195,7 @@ function latencySampler(s: Summary, t: Threshold): Sampler | undefined {
   if (a.kind !== 'percentile' || a.percentile === 0 || a.percentile === 100) return undefined;
   if (perSecond) {
     const windows = latencyWindows(s, selectedOps(s, t));
+    if (!resolvable(windows.reduce((n, w) => n + w.total, 0), a.percentile)) return undefined;
     if (windows.length >= 2) return windowLatency(windows, a.percentile);
   }
   return a.percentile > 0 ? orderStatistic(s, t, a.percentile) : undefined;
