@@ -10,6 +10,8 @@ export interface BootstrapSettings {
   level: number;
   resamples: number;
   seed: number;
+  /** Run-level shift assumed for job timings (log scale, one standard deviation), e.g. 0.05. */
+  jobNoise: number;
 }
 
 export interface Measured {
@@ -42,8 +44,8 @@ export function measure(t: Threshold, baseline: Summary, current: Summary, o: Bo
   const b = valueOf(baseline, t);
   const c = valueOf(current, t);
   if (b === null || c === null) return { baseline: b, current: c, significance: null };
-  const sb = samplerFor(baseline, t);
-  const sc = samplerFor(current, t);
+  const sb = samplerFor(baseline, t, o.jobNoise);
+  const sc = samplerFor(current, t, o.jobNoise);
   if (!sb || !sc || sb.method !== sc.method) return { baseline: b, current: c, significance: null };
   const rng = new SeededRandom(hash(t.expression, o.seed));
   const diffs: number[] = [];

@@ -18,7 +18,9 @@ export interface CompareRun {
   targetKind: TargetKind;
   start: string;
   durationMs: number;
-  /** Submissions (run, runsync) plus dropped arrivals per second; total requests/s without jobs. */
+  /** Submissions (run, runsync) plus dropped arrivals; all requests when the run submits no jobs. */
+  offered: number;
+  /** `offered` per second of the run. */
   offeredRate: number;
   shards: string[];
 }
@@ -99,7 +101,7 @@ export interface Comparison {
   current: CompareRun;
   /** Reasons the runs differ in kind, when compared anyway with --force. */
   forced: string[];
-  settings: { level: number; minEffect: number; resamples: number; seed: number; significance: number | null };
+  settings: { level: number; minEffect: number; resamples: number; seed: number; jobNoise: number; significance: number | null };
   /** Rows whose change is significant: what got worse, what got better. */
   regressions: string[];
   improvements: string[];

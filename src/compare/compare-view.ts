@@ -72,7 +72,7 @@ export function runLine(r: CompareRun): string {
 }
 
 export function headline(cmp: Comparison): string {
-  const tested = cmp.deltas.filter((d) => d.significance !== null).length;
+  const tested = cmp.deltas.filter((d) => d.significance !== null && !(d.delta === 0 && d.significance.ci?.[0] === 0 && d.significance.ci[1] === 0)).length;
   const how = `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${tested} resampled deltas; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
   if (!cmp.regressions.length && !cmp.improvements.length) return `No significant change (${how}).`;
   const parts: string[] = [];

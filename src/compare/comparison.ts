@@ -18,10 +18,12 @@ export interface CompareOptions {
   minEffect?: number;
   resamples?: number;
   seed?: number;
+  /** Run-level shift assumed for job timings, which have no per-second series (default 0.05). */
+  jobNoise?: number;
   force?: boolean;
 }
 
-export const COMPARE_DEFAULTS = { level: 0.95, minEffect: 0.05, resamples: 4000, seed: 1 } as const;
+export const COMPARE_DEFAULTS = { level: 0.95, minEffect: 0.05, resamples: 4000, seed: 1, jobNoise: 0.05 } as const;
 
 function describeRow(r: DeltaRow): string {
   const rel = r.relative === null ? '' : ` (${r.relative >= 0 ? '+' : ''}${(100 * r.relative).toFixed(1)}%)`;
@@ -50,6 +52,7 @@ export function compareRuns(baseline: Summary, current: Summary, o: CompareOptio
     minEffect: o.minEffect ?? COMPARE_DEFAULTS.minEffect,
     resamples: o.resamples ?? COMPARE_DEFAULTS.resamples,
     seed: o.seed ?? COMPARE_DEFAULTS.seed,
+    jobNoise: o.jobNoise ?? COMPARE_DEFAULTS.jobNoise,
     significance: o.significance ?? null,
   };
   const deltas = deltaRows(baseline, current, settings);

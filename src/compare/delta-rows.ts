@@ -89,12 +89,18 @@ export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o:
   };
 }
 
+function degenerate(r: DeltaRow): boolean {
+  const ci = r.significance?.ci;
+  return r.delta === 0 && ci !== null && ci !== undefined && ci[0] === 0 && ci[1] === 0;
+}
+
 /**
  * Holm's step-down correction over every resampled row: with ~60 rows, 5 % each would call three
  * changes on two identical runs; Holm keeps the chance of any false call at 1 − level.
  */
 function markSignificant(rows: DeltaRow[], level: number, minEffect: number): void {
-  const tested = rows.filter((r) => r.significance !== null).sort((x, y) => (x.significance?.p ?? 1) - (y.significance?.p ?? 1));
+  // A row whose resamples never move (0 of n 429s on both sides) asks no question: not counted.
+  const tested = rows.filter((r) => r.significance !== null && !degenerate(r)).sort((x, y) => (x.significance?.p ?? 1) - (y.significance?.p ?? 1));
   const alpha = 1 - level;
   for (let i = 0; i < tested.length; i++) {
     const r = tested[i];

@@ -122,22 +122,22 @@ function rankDraws(h: LatencyHistogram, q: number, spread: number): Sampler {
 }
 
 /**
- * Job timings have no per-second series. Those the service reports (delayTime, executionTime) are
- * drawn as independent values. Those jobstorm measures itself (end-to-end, first chunk) pass
- * through the client and the network like every request, so they get the run-level shift the
- * run's own request latencies show from window to window.
+ * Job timings have no per-second series, so no run shows how far its job times could shift as a
+ * whole: `jobNoise` is that shift, assumed (log scale, one standard deviation). Times jobstorm
+ * measures itself (end-to-end, first chunk) pass through the client and the network like every
+ * request, so they shift at least as much as the run's request latencies do from window to window.
  */
 const CLIENT_MEASURED = new Set(['e2e', 'firstChunk']);
 
-function orderStatistic(s: Summary, t: Threshold, percentile: number): Sampler | undefined {
+function orderStatistic(s: Summary, t: Threshold, percentile: number, jobNoise: number): Sampler | undefined {
   const h = thresholdHistogram(s, t);
   if (!h || !resolvable(h.count, percentile)) return undefined;
-  let spread = 0;
+  let spread = jobNoise;
   if (CLIENT_MEASURED.has(t.metric)) {
     const windows = latencyWindows(s, Object.keys(s.operations));
     let top = 0;
     for (const w of windows) for (const i of w.index) top = Math.max(top, i);
-    spread = windowSpread(windows, top, percentile);
+    spread = Math.max(spread, windowSpread(windows, top, percentile));
   }
   return rankDraws(h, percentile / 100, spread);
 }
@@ -182,7 +182,7 @@ const JOB_RATE: Record<string, (s: Summary) => number> = {
   lost: (s) => s.jobs.lost,
 };
 
-function latencySampler(s: Summary, t: Threshold): Sampler | undefined {
+function latencySampler(s: Summary, t: Threshold, jobNoise: number): Sampler | undefined {
   const a = t.aggregation;
   const perSecond = t.tags.status === undefined && t.tags.from !== 'sent';
   if (a.kind === 'rps') {
@@ -198,7 +198,7 @@ function latencySampler(s: Summary, t: Threshold): Sampler | undefined {
     if (!resolvable(windows.reduce((n, w) => n + w.total, 0), a.percentile)) return undefined;
     if (windows.length >= 2) return windowLatency(windows, a.percentile);
   }
-  return a.percentile > 0 ? orderStatistic(s, t, a.percentile) : undefined;
+  return a.percentile > 0 ? orderStatistic(s, t, a.percentile, jobNoise) : undefined;
 }
 
 function rateSampler(s: Summary, t: Threshold): Sampler | undefined {
@@ -219,13 +219,13 @@ function rateSampler(s: Summary, t: Threshold): Sampler | undefined {
 }
 
 /** How to resample the metric a threshold names on one run; undefined when it cannot be. */
-export function samplerFor(s: Summary, t: Threshold): Sampler | undefined {
+export function samplerFor(s: Summary, t: Threshold, jobNoise: number): Sampler | undefined {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   if (t.aggregation.kind === 'count') return undefined;
-  if (family === 'latency') return latencySampler(s, t);
+  if (family === 'latency') return latencySampler(s, t, jobNoise);
   if (family === 'job-timing') {
     const a = t.aggregation;
-    return a.kind === 'percentile' && a.percentile > 0 && a.percentile < 100 ? orderStatistic(s, t, a.percentile) : undefined;
+    return a.kind === 'percentile' && a.percentile > 0 && a.percentile < 100 ? orderStatistic(s, t, a.percentile, jobNoise) : undefined;
   }
   if (t.aggregation.kind === 'rate') return rateSampler(s, t);
   return undefined;

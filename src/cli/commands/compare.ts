@@ -20,6 +20,7 @@ interface CompareArgs {
   force?: boolean;
   out?: string;
   seed?: number;
+  'job-noise'?: number;
 }
 
 const EXIT = { passed: ExitCode.Ok, failed: ExitCode.Failed, inconclusive: ExitCode.Inconclusive } as const;
@@ -59,6 +60,11 @@ async function gateSources(args: CompareArgs, env: Readonly<Record<string, strin
   return { sources, significance };
 }
 
+function jobNoise(value: number): number {
+  if (!(value >= 0 && value < 1)) throw new ConfigError([{ where: '--job-noise', message: `a fraction between 0 and 1 (e.g. 0.05), not ${String(value)}` }]);
+  return value;
+}
+
 export const compareCommand: JobstormCommand<CompareArgs> = {
   command: 'compare <baseline> <current>',
   describe: 'Compare a run against a baseline run: deltas with their significance, gates on them',
@@ -71,6 +77,7 @@ export const compareCommand: JobstormCommand<CompareArgs> = {
       .option('significance', { type: 'number', describe: 'a gate fails only on a change significant at this level, e.g. 0.95' })
       .option('force', { type: 'boolean', default: false, describe: 'compare runs of different scenarios, kinds of target or rates' })
       .option('seed', { type: 'number', describe: 'seed of the resampling (default 1)' })
+      .option('job-noise', { type: 'number', describe: 'how far job timings may shift from run to run by noise alone, as a fraction (default 0.05)' })
       .option('out', { type: 'string', describe: 'folder for compare.{json,md,html} and compare-junit.xml (default <current>/compare)' })
       .example('$0 compare reports/last-good reports/tonight --gate "delta(p99(run)) < 10%" --gate "new(violations) == 0"', 'gate tonight against the last good run')
       .example('$0 compare base cur --significance 0.95 --gate "delta(p95(e2e{status=COMPLETED})) < 250ms"', 'fail only on changes larger than the noise'),
@@ -87,6 +94,7 @@ export const compareCommand: JobstormCommand<CompareArgs> = {
       significance: significance ?? null,
       force: args.force ?? false,
       ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      ...(args['job-noise'] !== undefined ? { jobNoise: jobNoise(args['job-noise']) } : {}),
     });
     const out = args.out ?? join(dirname(await summaryPath(currentInput)), 'compare');
     const written = await writeComparison(cmp, baseline, current, out, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
