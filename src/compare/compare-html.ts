@@ -37,7 +37,12 @@ function deltasSection(cmp: Comparison): string {
   return [...new Set(cmp.deltas.map((d) => d.group))]
     .map((group) => {
       const rows = cmp.deltas.filter((d) => d.group === group);
-      return `<h3>${esc(group)}</h3>${table(DELTA_HEADER, rows.map(deltaCells), (i) => (rows[i]?.significant ? (rows[i]?.direction === 'better' ? 'ok' : 'fail') : 'meta'))}`;
+      const mark = (i: number): string => {
+        const r = rows[i];
+        if (!r?.significant) return 'meta';
+        return r.direction === 'better' ? 'ok' : 'fail';
+      };
+      return `<h3>${esc(group)}</h3>${table(DELTA_HEADER, rows.map(deltaCells), mark)}`;
     })
     .join('\n');
 }

@@ -15,7 +15,8 @@ import { tempDir } from '../e2e/helpers.js';
  * process). Forty runs would take too long for CI, so the quiet pairs are 20 distinct pairs drawn
  * from a pool of 8 short quiet runs; the slowed runs are interleaved with the quiet ones, so a
  * drift of the (shared, loaded) machine cannot pass for the fault's effect, and each is compared
- * with the quiet run just before it.
+ * with the quiet run just before it. Jobs run 300 ms: a loaded machine fires the emulator's timers
+ * some milliseconds late, which is a few percent of that rather than a tenth of a 100 ms job.
  */
 const SCENARIO = `name: compare-proof
 emulator: { workersMin: 4, workersMax: 8 }
@@ -25,7 +26,7 @@ flows:
   - name: submit-and-poll
     weight: 3
     steps:
-      - run: { input: { sleep_ms: 100 } }
+      - run: { input: { sleep_ms: 300 } }
       - poll: { until: final, interval: 50ms, timeout: 10s }
   - name: health
     weight: 1
