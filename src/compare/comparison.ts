@@ -30,14 +30,25 @@ function describeRow(r: DeltaRow): string {
   return `${r.metric}${rel}`;
 }
 
-function verdictOf(gates: readonly GateResult[], lost: readonly string[]): { status: CompareStatus; reasons: string[] } {
+/** A run that never reached its target or was cut short says nothing about the service. */
+function unfinished(baseline: Summary, current: Summary): string[] {
+  const out: string[] = [];
+  for (const [name, s] of [['baseline', baseline], ['current run', current]] as const) {
+    const status = s.verdict?.status;
+    if (status === 'unreachable' || status === 'interrupted') out.push(`the ${name} was ${status}`);
+  }
+  return out;
+}
+
+function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[]): { status: CompareStatus; reasons: string[] } {
   const failed = gates.filter((g) => g.status === 'failed');
   const open = gates.filter((g) => g.status === 'inconclusive');
   const reasons = [...failed, ...open].map((g) => `${g.expression}: ${g.reason}`);
   if (lost.length) reasons.push(`not exercised now, though the baseline exercised them (a regression of the test, not of the service): ${lost.join(', ')}`);
+  reasons.push(...cut);
   let status: CompareStatus = 'passed';
   if (failed.length) status = 'failed';
-  else if (open.length || lost.length) status = 'inconclusive';
+  else if (open.length || lost.length || cut.length) status = 'inconclusive';
   if (status === 'passed') reasons.push(gates.length ? `${gates.length} gate${gates.length === 1 ? '' : 's'} passed` : 'no gates set');
   return { status, reasons };
 }
@@ -69,6 +80,6 @@ export function compareRuns(baseline: Summary, current: Summary, o: CompareOptio
     deltas,
     checks,
     gates,
-    verdict: verdictOf(gates, lostChecks(checks, baseline, current)),
+    verdict: verdictOf(gates, lostChecks(checks, baseline, current), unfinished(baseline, current)),
   };
 }

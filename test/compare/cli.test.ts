@@ -64,6 +64,17 @@ describe('jobstorm compare', () => {
     expect(r.out).toContain('no data for p99(health) in the current run');
   });
 
+  it('a current run that was interrupted (summary verdict) makes the comparison inconclusive (exit 4)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'jobstorm-compare-'));
+    const base = await runFolder(root, 'base', BASELINE_FILE);
+    const cut = await runFolder(root, 'cut', BASELINE_FILE, (s) => {
+      s.verdict = { status: 'interrupted', reasons: ['Ctrl-C'] };
+    });
+    const r = await compare([base, cut]);
+    expect(r.code).toBe(ExitCode.Inconclusive);
+    expect(r.out).toContain('the current run was interrupted');
+  });
+
   it('an unknown metric is a configuration error (exit 2) naming the gate; nothing is written', async () => {
     const root = await mkdtemp(join(tmpdir(), 'jobstorm-compare-'));
     const base = await runFolder(root, 'base', BASELINE_FILE);
