@@ -17,3 +17,4 @@ export { LiveExports, METRICS, type LiveExportsOptions, type ExportStats, type E
 export { buildSummary, mergeSummaries, parseThresholds, writeReports, renderTerminalSummary, readSummary, type Summary } from './report/index.js';
 export { startEmulator, startEmulatorInWorker, FAULTS, type EmulatorHandle, type EmulatorOptions } from './emulator/index.js';
 export { findCapacity, writeCapacityReports, type CapacityReport } from './capacity/index.js';
+export { compareRuns, parseGates, writeComparison, readRun, type Comparison, type CompareOptions } from './compare/index.js';

@@ -291,6 +291,7 @@ export class Endpoint {
     job.startedAt = this.ctx.now();
     job.workerId = worker.id;
     const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
+    if (this.ctx.faults.executionFactor !== 1) plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
     job.durationMs = plan.durationMs;
     const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
     const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');

@@ -107,5 +107,6 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     thresholds: out.thresholds,
     ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
     ...(out.export.length ? { exports: out.export } : {}),
+    ...(out.compare === undefined ? {} : { compare: { gates: out.compare.gates, ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }) } }),
   };
 }

@@ -109,6 +109,13 @@ export const ScenarioSchema = z
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
     tags: TagsSchema.default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
     export: z.array(ExportSchema).default([]).describe('Live metrics outputs, streamed while the run goes (also --export).'),
+    compare: z
+      .strictObject({
+        gates: z.array(z.string().min(1)).default([]).describe('Gates on the change from a baseline run, e.g. "delta(p99(run)) < 10%", "new(violations) == 0".'),
+        significance: z.number().gt(0).lt(1).optional().describe('A gate fails only on a change significant at this level, e.g. 0.95.'),
+      })
+      .optional()
+      .describe('What `jobstorm compare --scenario` gates on.'),
   })
   .describe('A jobstorm scenario.');
 

@@ -219,6 +219,8 @@ export interface Scenario {
   readonly tags?: Readonly<Record<string, string>>;
   /** Live metrics outputs (the file's `export:`). */
   readonly exports?: readonly ExportOutput[];
+  /** Gates for `jobstorm compare` (unparsed), and the significance they require. */
+  readonly compare?: { readonly gates: readonly string[]; readonly significance?: number };
 }
 
 export interface ExportOutput {
