@@ -8,3 +8,5 @@ export { EmulatorOptionsSchema, resolveOptions, DEFAULT_PUBLIC_MODELS, type Emul
 export { FAULTS, FAULT_NAMES, isFaultName, type FaultName, type FaultsInput } from './faults.js';
 export { PROFILES, ProfileSchema, type HandlerProfile, type HandlerProfileInput } from './profile.js';
 export { ADMIN_ROUTES } from './http/admin-routes.js';
+export { workerEnvironment, exportBlock } from './external/worker-env.js';
+export type { ExternalWorkerStats } from './external/external-worker.js';

@@ -3,6 +3,7 @@ import { LIMITS } from '../../contracts/queue/limits.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { FaultsInputSchema, parseFaults, type FaultName } from './faults.js';
+import { WorkerProcessSchema, type WorkerProcess } from './external/worker-process.js';
 import { ProfileInputSchema, resolveProfile, type HandlerProfile, type HandlerProfileInput } from './profile.js';
 
 function isClock(v: unknown): v is Clock {
@@ -45,8 +46,19 @@ export const EmulatorOptionsSchema = z
     faults: FaultsInputSchema.default([]),
     streamShape: z.enum(['envelope', 'array']).default('envelope'),
     seed: z.number().int().default(1),
+    /** Endpoints whose jobs only real workers take, through the worker protocol. */
+    externalWorkers: z.boolean().default(false),
+    /** Longest a worker's take or stop long-poll is held before 204 (the worker gives up at 90 s). */
+    workerHoldMs: z.number().int().min(10).max(85_000).default(30_000),
+    /** RUNPOD_PING_INTERVAL handed to workers (the worker's heartbeat crashes below 1000). */
+    workerPingIntervalMs: z.number().int().min(1000).max(600_000).default(2000),
+    /** A real worker with no heartbeat or request for this long is dead (default 5 ping intervals). */
+    workerDeadAfterMs: z.number().int().min(100).max(3_600_000).optional(),
+    /** Real worker processes the autoscaler starts and stops (needs externalWorkers). */
+    workerProcess: WorkerProcessSchema.optional(),
   })
-  .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' });
+  .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' })
+  .refine((o) => o.workerProcess === undefined || o.externalWorkers, { path: ['workerProcess'], message: 'workerProcess needs externalWorkers: true' });
 
 export type EmulatorOptions = z.input<typeof EmulatorOptionsSchema>;
 
@@ -68,6 +80,11 @@ export interface EmulatorConfig {
   faults: [FaultName, number][];
   streamShape: 'envelope' | 'array';
   seed: number;
+  externalWorkers: boolean;
+  workerHoldMs: number;
+  workerPingIntervalMs: number;
+  workerDeadAfterMs: number;
+  workerProcess: WorkerProcess | undefined;
 }
 
 /** Validates once, reporting every problem at once (DESIGN rule 5). */
@@ -104,6 +121,11 @@ export function resolveOptions(options: EmulatorOptions = {}): EmulatorConfig {
     faults: faults.faults,
     streamShape: o.streamShape,
     seed: o.seed,
+    externalWorkers: o.externalWorkers,
+    workerHoldMs: o.workerHoldMs,
+    workerPingIntervalMs: o.workerPingIntervalMs,
+    workerDeadAfterMs: o.workerDeadAfterMs ?? 5 * o.workerPingIntervalMs,
+    workerProcess: o.workerProcess,
   };
 }
 

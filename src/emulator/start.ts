@@ -1,9 +1,13 @@
+import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import { ManualClock } from '../core/manual-clock.js';
 import { EmulatorCore } from './emulator-core.js';
 import { EmulatorServer } from './http/server.js';
 import { createWebhookPoster } from './http/webhook-poster.js';
+import { ProcessLauncher } from './external/process-launcher.js';
+import { workerEnvironment } from './external/worker-env.js';
+import type { WorkerProcess } from './external/worker-process.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 
 /** What a running emulator gives its owner, in-process or in a worker thread alike. */
@@ -45,12 +49,13 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   try {
     address = await server.listen(config.port, config.host);
   } catch (err) {
-    core.close();
+    await core.close();
     await poster.close();
     throw err;
   }
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const base = `http://${host}:${String(address.port)}`;
+  if (config.workerProcess !== undefined) launchWorkers(core, config.workerProcess, base);
   let closed: Promise<void> | undefined;
   return {
     url: `${base}/v2/${encodeURIComponent(config.endpoints[0] ?? 'jobstorm')}`,
@@ -66,11 +71,22 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
     },
     close: () => {
       closed ??= (async () => {
-        core.close();
+        await core.close();
         await server.close();
         await poster.close();
       })();
       return closed;
     },
   };
+}
+
+/** Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`). */
+function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): void {
+  const served = [...core.endpoints.values()].filter((ep) => ep.settings.externalOnly);
+  for (const ep of served) {
+    const env = workerEnvironment(`${base}/v2/${encodeURIComponent(ep.id)}`, core.config.apiKey, core.config.workerPingIntervalMs);
+    const logDir = served.length > 1 ? join(spec.logDir, ep.id) : spec.logDir;
+    const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code));
+    ep.external.attach(launcher);
+  }
 }
