@@ -21,6 +21,9 @@ const idList = (what: string) =>
 /** Public models served at `/v2/<model>/runsync` (SPEC "What the service does" 3). */
 export const DEFAULT_PUBLIC_MODELS = ['qwen3-32b-awq', 'flux-1-schnell', 'whisper-v3-large'];
 
+/** RUNPOD_PING_INTERVAL handed to real workers unless set: a worker is dead after 5 of them. */
+export const DEFAULT_WORKER_PING_INTERVAL_MS = 2000;
+
 export const EmulatorOptionsSchema = z
   .strictObject({
     host: z.string().min(1).default('127.0.0.1'),
@@ -51,7 +54,7 @@ export const EmulatorOptionsSchema = z
     /** Longest a worker's take or stop long-poll is held before 204 (the worker gives up at 90 s). */
     workerHoldMs: z.number().int().min(10).max(85_000).default(30_000),
     /** RUNPOD_PING_INTERVAL handed to workers (the worker's heartbeat crashes below 1000). */
-    workerPingIntervalMs: z.number().int().min(1000).max(600_000).default(2000),
+    workerPingIntervalMs: z.number().int().min(1000).max(600_000).default(DEFAULT_WORKER_PING_INTERVAL_MS),
     /** A real worker with no heartbeat or request for this long is dead (default 5 ping intervals). */
     workerDeadAfterMs: z.number().int().min(100).max(3_600_000).optional(),
     /** Real worker processes the autoscaler starts and stops (needs externalWorkers). */
