@@ -10,3 +10,4 @@ export { PROFILES, ProfileSchema, type HandlerProfile, type HandlerProfileInput 
 export { ADMIN_ROUTES } from './http/admin-routes.js';
 export { workerEnvironment, exportBlock } from './external/worker-env.js';
 export type { ExternalWorkerStats } from './external/external-worker.js';
+export type { ExternalPoolSnapshot } from './external/external-pool.js';

@@ -3,6 +3,7 @@ import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
 import { STEP_PAYLOADS, type StepOutput } from './step-schema.js';
 import type { DataFeed, Flow, Phase, Scenario, Step, Submission } from './scenario.js';
+import type { WorkerSpec } from './worker-schema.js';
 
 /*
  * From the schema's output (already validated, cross-field rules included) to the `Scenario` the
@@ -100,10 +101,22 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       faults: e.faults,
       profile: e.profile,
     },
+    ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
     arrivals: { process: out.arrivals.process, seed: out.arrivals.seed },
     phases: out.phases.map(normalizePhase),
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,
+  };
+}
+
+function workerSpec(w: NonNullable<ScenarioOutput['worker']>, e: ScenarioOutput['emulator']): WorkerSpec {
+  return {
+    command: w.command,
+    env: w.env,
+    workersMin: w.workersMin ?? e.workersMin,
+    workersMax: w.workersMax ?? e.workersMax,
+    idleTimeoutMs: w.idleTimeout ?? e.idleTimeout,
+    stopGraceMs: w.stopGrace,
   };
 }

@@ -191,6 +191,20 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await statusBody(id)).status).toBe('IN_PROGRESS');
   });
 
+  it('closing the emulator answers every held take and stop poll at once, so workers can exit', async () => {
+    await setUp({ workerHoldMs: 60_000 });
+    const held = ['w-1', 'w-2', 'w-3'].flatMap((w) => [
+      call(h, 'GET', `${h.url}/job-take/${w}?&job_in_progress=0`, { auth: h.apiKey }),
+      call(h, 'GET', `${h.url}/job-stop/${w}?`, { auth: h.apiKey }),
+    ]);
+    await until(async () => (await health()).workers.idle === 3, 'three idle workers');
+    const t0 = Date.now();
+    await h.close();
+    const answers = await Promise.all(held);
+    expect(answers.map((a) => a.status)).toEqual([204, 204, 204, 204, 204, 204]);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
   it('cancel reaches the worker through the stop channel; a result after it is ignored and counted', async () => {
     await setUp();
     const w = worker('w-cancel', (_input, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));

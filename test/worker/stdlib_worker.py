@@ -5,6 +5,7 @@ results as raw JSON labelled form-urlencoded, stream posts, progress updates and
 Its handler reads the job's input: sleep_ms, fail, progress (n updates), stream (n chunks),
 and echoes the input as {"echo": input}. WORKER_CONCURRENCY sets the slots (default 1).
 """
+import faulthandler
 import json
 import os
 import signal
@@ -173,6 +174,7 @@ def on_term(_sig, _frame):
 
 
 signal.signal(signal.SIGTERM, on_term)
+faulthandler.register(signal.SIGUSR1)  # a stack dump on demand, for debugging a stuck worker
 log("started")
 threading.Thread(target=stop_loop, daemon=True).start()
 threading.Thread(target=ping_loop, daemon=True).start()

@@ -21,12 +21,16 @@ import { runScenarioThreaded } from '../../runner/threaded-run.js';
 import { parseDuration } from '../../scenario/duration.js';
 import { fitDuration, scaleRates } from '../../scenario/phase-scaling.js';
 import type { Scenario } from '../../scenario/scenario.js';
+import type { WorkerSpec } from '../../scenario/worker-schema.js';
+import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
+import { writeWorkerReport } from '../run/worker-report.js';
+import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
 export interface RunArgs {
   scenario: string;
@@ -46,10 +50,12 @@ export interface RunArgs {
   check?: boolean;
   quiet?: boolean;
   tolerance?: string[];
+  worker?: string;
 }
 
 interface Settings {
   scenario: Scenario;
+  worker?: WorkerSpec;
   shard?: ShardSpec;
   workers: number;
   thresholds: Threshold[];
@@ -84,11 +90,12 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
       ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
     ]),
   );
+  const worker = scenario ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, thresholds, tolerances, ...(shard ? { shard } : {}) };
+  return { scenario, workers, thresholds, tolerances, ...(shard ? { shard } : {}), ...(worker ? { worker } : {}) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -102,12 +109,13 @@ function progressLine(p: ProgressSnapshot, violations: number): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
+  const { scenario, shard, workers, thresholds, tolerances, worker } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-  const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
+  const emulatorOptions = worker ? workerEmulatorOptions(worker, io.env, out) : undefined;
+  const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}) });
   await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
@@ -135,10 +143,12 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
   let outcome: RunOutcome;
+  let workerStats: ExternalPoolSnapshot | undefined;
   try {
     const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario(common);
   } finally {
+    if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
   }
   if (io.isTty && !args.quiet) io.liveLine?.('');
@@ -150,6 +160,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs });
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  if (workerStats) await writeWorkerReport(out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
@@ -180,6 +191,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
+      .option('worker', { type: 'string', describe: 'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
       .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),

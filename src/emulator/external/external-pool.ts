@@ -35,6 +35,8 @@ export interface WorkerLauncher {
   /** SIGTERM, then SIGKILL after a bound; `exited` is called when it is gone. */
   stop(workerId: string): void;
   close(): Promise<void>;
+  /** Every process started: worker id, pid and log file. */
+  processes(): readonly { workerId: string; pid: number | undefined; log: string }[];
 }
 
 export type TakeReply = (jobs: Job[]) => void;
@@ -51,6 +53,16 @@ interface TakeWaiter {
 interface StopWaiter {
   /** Answers once: ids to stop, or undefined when the connection went away. */
   finish: (ids: string[] | undefined) => void;
+}
+
+export interface ExternalPoolSnapshot {
+  workers: ExternalWorkerStats[];
+  /** Processes the launcher started (empty when workers are started by the user). */
+  processes: { workerId: string; pid: number | undefined; log: string }[];
+  lateResults: number;
+  rejectedResults: number;
+  /** Launching stopped after workers kept exiting before their first request. */
+  launchStopped: boolean;
 }
 
 export interface ResultAnswer {
@@ -72,9 +84,10 @@ const LAUNCH_FAILURES_MAX = 5;
 export class ExternalPool {
   private readonly workers = new Map<string, ExternalWorker>();
   private readonly departed: ExternalWorker[] = [];
-  private takers: TakeWaiter[] = [];
+  private readonly takers: TakeWaiter[] = [];
   private readonly stopWaiters = new Map<ExternalWorker, StopWaiter[]>();
   private launcher: WorkerLauncher | undefined;
+  private readonly launchedIds = new Set<string>();
   private nextLaunch = 1;
   private launchFailures = 0;
   private cancelSweep: (() => void) | undefined;
@@ -112,11 +125,12 @@ export class ExternalPool {
   /** A job-take or job-take-batch long-poll; returns what to call when the connection closes. */
   take(workerId: string, max: number, reply: TakeReply): () => void {
     const worker = this.contact(workerId);
-    if (worker.stopping || this.closed) {
+    if (this.closed) {
       reply([]);
       return noop;
     }
-    const jobs = this.pull(worker, max);
+    // A worker being stopped gets no job; its take is held like any other (no 204 loop).
+    const jobs = worker.stopping ? [] : this.pull(worker, max);
     if (jobs.length > 0) {
       reply(jobs);
       return noop;
@@ -241,9 +255,10 @@ export class ExternalPool {
     this.poke();
   }
 
-  snapshot(): { workers: ExternalWorkerStats[]; lateResults: number; rejectedResults: number; launchStopped: boolean } {
+  snapshot(): ExternalPoolSnapshot {
     return {
       workers: [...this.departed, ...this.workers.values()].map((w) => w.snapshot()),
+      processes: [...(this.launcher?.processes() ?? [])],
       lateResults: this.refused.late,
       rejectedResults: this.refused.rejected,
       launchStopped: this.launchFailures >= LAUNCH_FAILURES_MAX,
@@ -254,8 +269,8 @@ export class ExternalPool {
   async close(): Promise<void> {
     this.closed = true;
     this.cancelSweep?.();
-    for (const w of this.takers) this.answerTake(w, []);
-    this.takers = [];
+    // answerTake takes each waiter out of the list: walk a copy.
+    for (const w of [...this.takers]) this.answerTake(w, []);
     for (const list of [...this.stopWaiters.values()]) for (const s of [...list]) s.finish([]);
     for (const w of this.workers.values()) for (const cancel of w.jobs.values()) cancel();
     await this.launcher?.close();
@@ -263,10 +278,19 @@ export class ExternalPool {
 
   // --- internals ---
 
-  /** Any request from a worker: it is alive (a new record when unknown or gone). */
+  /**
+   * Any request from a worker: it is alive (a new record when unknown or gone). A process we
+   * launched and already let go (stopped, dead, exited) may still speak while it winds down: it
+   * gets a record of its own that is never counted and never given a job.
+   */
   private contact(workerId: string): ExternalWorker {
     let worker = this.workers.get(workerId);
     const now = this.now();
+    if (worker === undefined && this.launchedIds.has(workerId)) {
+      const ghost = new ExternalWorker(workerId, now, false);
+      ghost.stopping = true;
+      return ghost;
+    }
     if (worker === undefined) {
       worker = new ExternalWorker(workerId, now, false);
       this.workers.set(workerId, worker);
@@ -371,6 +395,7 @@ export class ExternalPool {
     const id = `worker-${String(this.nextLaunch++)}`;
     const worker = new ExternalWorker(id, this.now(), true);
     this.workers.set(id, worker);
+    this.launchedIds.add(id);
     this.launcher.start(id);
   }
 

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerLauncher } from './external-pool.js';
 import type { WorkerProcess } from './worker-process.js';
+
+/** A program and plain arguments: nothing the shell would interpret beyond splitting words. */
+const SIMPLE_COMMAND = /^[\w@%+=:,./-][\w@%+=:,./ -]*$/;
 
 /** A started worker: its process and when SIGKILL follows a SIGTERM. */
 interface Running {
@@ -14,6 +17,7 @@ interface Running {
 /** One line per started process, for the run's report and the no-leftover-process check. */
 export interface LaunchRecord {
   workerId: string;
+  /** The shell's pid, which is also the id of the process group every worker process is in. */
   pid: number | undefined;
   log: string;
 }
@@ -26,7 +30,7 @@ export interface LaunchRecord {
  */
 export class ProcessLauncher implements WorkerLauncher {
   private readonly running = new Map<string, Running>();
-  readonly launched: LaunchRecord[] = [];
+  private readonly launched: LaunchRecord[] = [];
 
   constructor(
     private readonly spec: WorkerProcess,
@@ -39,34 +43,41 @@ export class ProcessLauncher implements WorkerLauncher {
 
   start(workerId: string): void {
     const log = join(this.spec.logDir, `${workerId}.log`);
-    const fd = openSync(log, 'a');
-    let child: ChildProcess;
-    try {
-      child = spawn('/bin/sh', ['-c', this.spec.command], {
-        cwd: this.spec.cwd,
-        env: { ...this.spec.env, ...this.workerEnv, RUNPOD_POD_ID: workerId },
-        stdio: ['ignore', fd, fd],
-        detached: true,
-      });
-    } finally {
-      closeSync(fd);
-    }
+    const sink = createWriteStream(log, { flags: 'a' });
+    sink.on('error', () => undefined);
+    // A plain command replaces the shell (exec), so its pid and exit code are the worker's own.
+    const line = SIMPLE_COMMAND.test(this.spec.command) ? `exec ${this.spec.command}` : this.spec.command;
+    const child = spawn('/bin/sh', ['-c', line], {
+      cwd: this.spec.cwd,
+      env: { ...this.spec.env, ...this.workerEnv, RUNPOD_POD_ID: workerId },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    // Through pipes, not a file descriptor: 'close' comes only once every process holding them
+    // (the shell, the worker, the worker's own children) has exited, not when the shell alone does.
+    child.stdout?.pipe(sink, { end: false });
+    child.stderr?.pipe(sink, { end: false });
     this.launched.push({ workerId, pid: child.pid, log });
     const entry: Running = {
       child,
       killTimer: undefined,
       exited: new Promise<void>((resolve) => {
-        child.once('error', () => {
-          this.gone(workerId, null);
-          resolve();
-        });
-        child.once('exit', (code) => {
+        let code: number | null = null;
+        child.once('exit', (c) => (code = c));
+        const end = (): void => {
+          sink.end();
           this.gone(workerId, code);
           resolve();
-        });
+        };
+        child.once('error', end);
+        child.once('close', end);
       }),
     };
     this.running.set(workerId, entry);
+  }
+
+  processes(): readonly LaunchRecord[] {
+    return this.launched;
   }
 
   stop(workerId: string): void {
