@@ -55,8 +55,8 @@ export class ProcessLauncher implements WorkerLauncher {
     });
     // Through pipes, not a file descriptor: 'close' comes only once every process holding them
     // (the shell, the worker, the worker's own children) has exited, not when the shell alone does.
-    child.stdout?.pipe(sink, { end: false });
-    child.stderr?.pipe(sink, { end: false });
+    child.stdout.pipe(sink, { end: false });
+    child.stderr.pipe(sink, { end: false });
     this.launched.push({ workerId, pid: child.pid, log });
     const entry: Running = {
       child,
