@@ -55,7 +55,7 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   }
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const base = `http://${host}:${String(address.port)}`;
-  if (config.workerProcess !== undefined) launchWorkers(core, config.workerProcess, base);
+  if (config.workerProcess !== undefined) await launchWorkers(core, config.workerProcess, base);
   let closed: Promise<void> | undefined;
   return {
     url: `${base}/v2/${encodeURIComponent(config.endpoints[0] ?? 'jobstorm')}`,
@@ -80,8 +80,14 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   };
 }
 
-/** Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`). */
-function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): void {
+/** How long start-up waits for workersMin real workers to make their first request. */
+const WARM_BOUND_MS = 60_000;
+
+/**
+ * Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`) and
+ * waits until its workersMin have started (warm from the start, as simulated ones are).
+ */
+async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): Promise<void> {
   const served = [...core.endpoints.values()].filter((ep) => ep.settings.externalOnly);
   for (const ep of served) {
     const env = workerEnvironment(`${base}/v2/${encodeURIComponent(ep.id)}`, core.config.apiKey, core.config.workerPingIntervalMs);
@@ -89,4 +95,5 @@ function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): v
     const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code));
     ep.external.attach(launcher);
   }
+  await Promise.all(served.map((ep) => ep.external.whenWarm(WARM_BOUND_MS)));
 }

@@ -88,6 +88,7 @@ export class ExternalPool {
   private readonly stopWaiters = new Map<ExternalWorker, StopWaiter[]>();
   private launcher: WorkerLauncher | undefined;
   private readonly launchedIds = new Set<string>();
+  private readonly warmWaiters = new Set<() => void>();
   private nextLaunch = 1;
   private launchFailures = 0;
   private cancelSweep: (() => void) | undefined;
@@ -120,6 +121,29 @@ export class ExternalPool {
     this.launcher = launcher;
     for (let i = 0; i < this.settings.workersMin; i++) this.launch();
     this.armSweep();
+  }
+
+  /**
+   * Resolves once no launched worker is still starting (each has made its first request or
+   * exited), or after `boundMs`: workersMin are warm before the load begins, as simulated ones are.
+   */
+  whenWarm(boundMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let cancelBound = noop;
+      const check = (): void => {
+        if (this.closed || this.counts.initializing === 0) {
+          cancelBound();
+          this.warmWaiters.delete(check);
+          resolve();
+        }
+      };
+      cancelBound = this.clock.schedule(boundMs, () => {
+        this.warmWaiters.delete(check);
+        resolve();
+      });
+      this.warmWaiters.add(check);
+      check();
+    });
   }
 
   /** A job-take or job-take-batch long-poll; returns what to call when the connection closes. */
@@ -252,6 +276,7 @@ export class ExternalPool {
     worker.stats.exitCode = code;
     if (worker.stats.firstSeenAt < 0 && !worker.stopping) this.launchFailures++;
     this.depart(worker, 'exited', `worker ${workerId} exited (code ${String(code)}) while running the job`);
+    for (const check of [...this.warmWaiters]) check();
     this.poke();
   }
 
@@ -296,11 +321,13 @@ export class ExternalPool {
       this.workers.set(workerId, worker);
       this.armSweep();
     }
-    if (worker.stats.firstSeenAt < 0) {
+    const first = worker.stats.firstSeenAt < 0;
+    if (first) {
       worker.idleSince = now;
       this.launchFailures = 0;
     }
     worker.seen(now);
+    if (first) for (const check of [...this.warmWaiters]) check();
     return worker;
   }
 
