@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../core/config-error.js';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import { ManualClock } from '../core/manual-clock.js';
@@ -55,7 +57,16 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   }
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const base = `http://${host}:${String(address.port)}`;
-  if (config.workerProcess !== undefined) await launchWorkers(core, config.workerProcess, base);
+  if (config.workerProcess !== undefined) {
+    try {
+      await launchWorkers(core, config.workerProcess, base);
+    } catch (err) {
+      await core.close();
+      await server.close();
+      await poster.close();
+      throw err;
+    }
+  }
   let closed: Promise<void> | undefined;
   return {
     url: `${base}/v2/${encodeURIComponent(config.endpoints[0] ?? 'jobstorm')}`,
@@ -96,4 +107,21 @@ async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: stri
     ep.external.attach(launcher);
   }
   await Promise.all(served.map((ep) => ep.external.whenWarm(WARM_BOUND_MS)));
+  for (const ep of served) {
+    const snap = ep.external.snapshot();
+    const failed = snap.workers.find((w) => w.firstSeenAt < 0 && w.state === 'exited');
+    if (ep.settings.workersMin === 0 || failed === undefined || snap.workers.some((w) => w.firstSeenAt >= 0)) continue;
+    const log = snap.processes.find((p) => p.workerId === failed.id)?.log ?? '';
+    throw new ConfigError([{ where: 'worker.command', message: `"${spec.command}" exited (code ${String(failed.exitCode)}) before its first request to the queue; its output (${log}): ${logTail(log)}` }]);
+  }
+}
+
+/** The last lines a worker wrote, for an error message. */
+function logTail(path: string): string {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return text === '' ? '(nothing)' : text.slice(-400);
+  } catch {
+    return '(no log)';
+  }
 }

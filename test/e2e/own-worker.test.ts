@@ -98,4 +98,26 @@ describe('jobstorm run with your own worker', () => {
     expect(snap.workers.some((w) => w.state === 'exited' && w.exitCode === 0)).toBe(true);
     for (const p of snap.processes) expect(alive(p.pid ?? 0), `pid ${String(p.pid)}`).toBe(false);
   }, 90_000);
+
+  it('a worker command that dies at start-up: exit 2 naming the command, its exit code and its output', async () => {
+    const out = await tempDir('own-worker-broken');
+    const io = captureIo({ PATH: process.env.PATH });
+    const command = `python3 -c 'import sys; print("no handler here"); sys.exit(3)'`;
+    const code = await runCli(['run', 'scenarios/smoke.yaml', '--worker', command, '--out', out, '--quiet'], io);
+    expect(code).toBe(2);
+    const text = io.stderr.join('\n');
+    expect(text).toContain('worker.command');
+    expect(text).toContain('exited (code 3) before its first request');
+    expect(text).toContain('no handler here');
+  }, 60_000);
+
+  it('--worker with --target, or without a command, is refused before anything starts', async () => {
+    const io = captureIo({ PATH: process.env.PATH });
+    const code = await runCli(['run', 'scenarios/smoke.yaml', '--worker', WORKER, '--target', 'http://127.0.0.1:9/v2/x', '--api-key', 'k'], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain('--worker: your worker runs behind the embedded emulator');
+    const empty = captureIo({});
+    expect(await runCli(['run', 'scenarios/smoke.yaml', '--worker', ' '], empty)).toBe(2);
+    expect(empty.stderr.join('\n')).toContain('--worker: expected a command');
+  });
 });
