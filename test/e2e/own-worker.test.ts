@@ -120,4 +120,15 @@ describe('jobstorm run with your own worker', () => {
     expect(await runCli(['run', 'scenarios/smoke.yaml', '--worker', ' '], empty)).toBe(2);
     expect(empty.stderr.join('\n')).toContain('--worker: expected a command');
   });
+
+  it('capacity --worker searches the rate your worker sustains, with its processes scaled by the emulator', async () => {
+    const out = await tempDir('own-worker-capacity');
+    const io = captureIo({ PATH: process.env.PATH });
+    const args = ['capacity', 'test/e2e/fixtures/own-worker-scaling.yaml', '--worker', WORKER, '--slo', 'p95(e2e) < 5s', '--start', '2', '--max', '3', '--factor', '1.5'];
+    const code = await runCli([...args, '--step-duration', '5s', '--warmup', '2s', '--mode', 'step', '--out', out, '--quiet'], io);
+    expect(code, io.stderr.join('\n')).toBe(0);
+    const snap = await workersOf(out);
+    expect(snap.workers.reduce((n, w) => n + w.completed, 0)).toBeGreaterThan(0);
+    for (const p of snap.processes) expect(alive(p.pid ?? 0), `pid ${String(p.pid)}`).toBe(false);
+  }, 90_000);
 });
