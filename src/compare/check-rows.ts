@@ -11,7 +11,8 @@ function violationsById(s: Summary): Map<string, number> {
 }
 
 function coverageOf(s: Summary, id: string): number | null {
-  if (!s.coverage) return null;
+  // Empty: checks were off, or the summary predates coverage.
+  if (Object.keys(s.coverage).length === 0) return null;
   return s.coverage[id] ?? 0;
 }
 
@@ -27,7 +28,7 @@ function changeOf(bv: number, cv: number, bc: number | null, cc: number | null):
 export function checkRows(b: Summary, c: Summary): CheckRow[] {
   const bv = violationsById(b);
   const cv = violationsById(c);
-  const ids = [...new Set([...b.checks, ...c.checks, ...bv.keys(), ...cv.keys(), ...Object.keys(b.coverage ?? {}), ...Object.keys(c.coverage ?? {})])].sort();
+  const ids = [...new Set([...b.checks, ...c.checks, ...bv.keys(), ...cv.keys(), ...Object.keys(b.coverage), ...Object.keys(c.coverage)])].sort();
   return ids.map((id) => {
     const baselineCoverage = coverageOf(b, id);
     const currentCoverage = coverageOf(c, id);

@@ -34,7 +34,7 @@ function describeRow(r: DeltaRow): string {
 function unfinished(baseline: Summary, current: Summary): string[] {
   const out: string[] = [];
   for (const [name, s] of [['baseline', baseline], ['current run', current]] as const) {
-    const status = s.verdict?.status;
+    const status = s.verdict.status;
     if (status === 'unreachable' || status === 'interrupted') out.push(`the ${name} was ${status}`);
   }
   return out;

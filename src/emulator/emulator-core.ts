@@ -73,6 +73,9 @@ export class EmulatorCore implements EndpointContext {
       coldStartMs: c.coldStartMs,
       executionTimeoutMs: c.executionTimeoutMs,
       requestsPerWorker: c.requestsPerWorker,
+      externalOnly: c.externalWorkers && !publicModel,
+      workerHoldMs: c.workerHoldMs,
+      workerDeadAfterMs: c.workerDeadAfterMs,
     };
   }
 
@@ -90,8 +93,9 @@ export class EmulatorCore implements EndpointContext {
     }
   }
 
-  close(): void {
+  /** Stops timers at once; resolves when every worker process we started is gone. */
+  close(): Promise<void> {
     this.webhooks.close();
-    for (const ep of this.endpoints.values()) ep.close();
+    return Promise.all([...this.endpoints.values()].map((ep) => ep.close())).then(() => undefined);
   }
 }

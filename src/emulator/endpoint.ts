@@ -4,6 +4,7 @@ import { RETRYABLE } from '../../contracts/queue/states.js';
 import type { Clock } from '../core/clock.js';
 import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { ExpiryQueue } from './expiry-queue.js';
+import { ExternalPool } from './external/external-pool.js';
 import type { FaultSet } from './faults.js';
 import { planJob } from './handler-plan.js';
 import { Job } from './job.js';
@@ -24,6 +25,12 @@ export interface EndpointSettings extends ScalingSettings {
   requestsPerWorker: number;
   /** A public model (`/v2/<model>/runsync`), not an endpoint of the account. */
   publicModel: boolean;
+  /** Only real workers (the worker protocol) take its jobs: no simulated workers. */
+  externalOnly: boolean;
+  /** Longest a worker's take or stop long-poll is held. */
+  workerHoldMs: number;
+  /** A real worker silent this long is dead. */
+  workerDeadAfterMs: number;
 }
 
 /** What every endpoint shares with the emulator around it. */
@@ -54,6 +61,8 @@ export class Endpoint {
   readonly jobs = new Map<string, Job>();
   readonly limiter: EndpointRateLimiter;
   readonly pool: WorkerPool;
+  /** Real workers taking jobs through the worker protocol (reference/worker-protocol.md). */
+  readonly external: ExternalPool;
   private readonly queue = new JobQueue();
   private readonly expiry: ExpiryQueue;
   private readonly waiters = new Map<Job, Set<JobWaiter>>();
@@ -83,10 +92,22 @@ export class Endpoint {
   ) {
     this.limiter = new EndpointRateLimiter(settings.requestsPerWorker);
     this.expiry = new ExpiryQueue(ctx.timers, () => ctx.now(), (job) => this.expire(job));
-    this.pool = new WorkerPool(ctx.timers, settings, {
+    const simulated = settings.externalOnly ? { ...settings, workersMin: 0, workersMax: 0 } : settings;
+    this.pool = new WorkerPool(ctx.timers, simulated, {
       nextJob: () => this.nextJob(),
       scalingDemand: () => this.queuedNormal,
       start: (job, worker) => this.start(job, worker),
+    });
+    const external = { holdMs: settings.workerHoldMs, deadAfterMs: settings.workerDeadAfterMs, workersMin: settings.workersMin, workersMax: settings.workersMax, idleTimeoutMs: settings.idleTimeoutMs };
+    this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, {
+      next: () => this.nextJob(),
+      scalingDemand: () => this.queuedNormal,
+      begin: (job, workerId, stop) => this.beginExternal(job, workerId, stop),
+      end: (job, status, error) => {
+        job.run = undefined;
+        this.finish(job, status, error);
+      },
+      timeoutOf: (job) => (this.ctx.faults.has('timeout-ignored') ? undefined : this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout),
     });
   }
 
@@ -170,6 +191,8 @@ export class Endpoint {
     job.status = 'IN_QUEUE';
     job.error = undefined;
     job.outputBytes = -1;
+    job.output = undefined;
+    job.chunks = undefined;
     job.durationMs = 0;
     job.startedAt = -1;
     job.finishedAt = -1;
@@ -216,8 +239,15 @@ export class Endpoint {
     };
   }
 
+  /** Simulated and real workers together, as /health counts them. */
+  private workerCounts(): { idle: number; running: number; initializing: number } {
+    const a = this.pool.counts;
+    const b = this.external.counts;
+    return { idle: a.idle + b.idle, running: a.running + b.running, initializing: a.initializing + b.initializing };
+  }
+
   health(): Record<string, unknown> {
-    const w = this.pool.counts;
+    const w = this.workerCounts();
     const completed = this.ctx.faults.healthDrift ? this.completed * 2 : this.completed;
     return {
       jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue: this.queued, retried: this.retried },
@@ -231,7 +261,7 @@ export class Endpoint {
    */
   healthAnswer(): Record<string, unknown> {
     const faults = this.ctx.faults;
-    const w = this.pool.counts;
+    const w = this.workerCounts();
     let completed: number | string = faults.healthDrift ? this.completed * 2 : this.completed;
     if (faults.healthDecrease && completed > 0 && ++this.healthReads % 2 === 0) completed--;
     if (faults.malformedBodies) completed = String(completed);
@@ -244,7 +274,7 @@ export class Endpoint {
 
   /** Workers busy with a job: the dynamic rate limit's "running workers" (as /health reports them). */
   runningWorkers(): number {
-    return this.pool.counts.running;
+    return this.pool.counts.running + this.external.counts.running;
   }
 
   snapshot(): Record<string, unknown> {
@@ -256,14 +286,17 @@ export class Endpoint {
       waiting: this.waiters.size,
       queueEntries: this.queue.entries,
       workers: this.pool.snapshot(),
+      externalWorkers: this.external.snapshot(),
       rateLimits: this.limiter.snapshot(this.ctx.now(), this.runningWorkers()),
     };
   }
 
-  close(): void {
+  close(): Promise<void> {
+    const external = this.external.close();
     this.pool.close();
     this.expiry.close();
     for (const job of this.jobs.values()) job.run?.cancel();
+    return external;
   }
 
   private enqueue(job: Job): void {
@@ -271,6 +304,7 @@ export class Endpoint {
     this.queued++;
     if (!job.lowPriority) this.queuedNormal++;
     this.pool.poke();
+    this.external.poke();
   }
 
   private nextJob(): Job | undefined {
@@ -290,6 +324,7 @@ export class Endpoint {
     job.status = 'IN_PROGRESS';
     job.startedAt = this.ctx.now();
     job.workerId = worker.id;
+    job.externalWorker = undefined;
     const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
     if (this.ctx.faults.executionFactor !== 1) plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
     job.durationMs = plan.durationMs;
@@ -308,6 +343,20 @@ export class Endpoint {
       this.pool.release(worker);
     });
     job.run = { worker, cancel };
+  }
+
+  /** A real worker took the job: IN_QUEUE → IN_PROGRESS; its end comes as a result post (or a stop). */
+  private beginExternal(job: Job, workerId: string, stop: () => void): void {
+    this.leaveQueue(job);
+    this.inProgress++;
+    job.status = 'IN_PROGRESS';
+    job.startedAt = this.ctx.now();
+    job.workerId = 0;
+    job.externalWorker = workerId;
+    job.output = undefined;
+    job.chunks = undefined;
+    job.durationMs = 0;
+    job.run = { worker: undefined, cancel: stop };
   }
 
   /** Stops a running job's handler; returns its worker, to release once the job's state is set. */

@@ -23,10 +23,12 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}): Prom
   if (typeof options.clock === 'object') {
     throw new ConfigError([{ where: 'clock', message: 'a Clock instance cannot cross into a worker thread; use "real" or "manual"' }]);
   }
-  resolveOptions(options);
+  const config = resolveOptions(options);
   const clockCell = new SharedArrayBuffer(8);
   const init: WorkerInit = { options, clockCell };
   const worker = spawn(init);
+  // Worker processes get SIGTERM and their grace before SIGKILL; the thread must outlive that.
+  const closeGrace = CLOSE_GRACE_MS + (config.workerProcess?.stopGraceMs ?? 0);
   const ready = await new Promise<Extract<FromWorker, { type: 'ready' }>>((resolve, reject) => {
     const onMessage = (m: FromWorker): void => {
       if (m.type === 'ready') {
@@ -79,7 +81,7 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}): Prom
       return body.now;
     },
     close: () => {
-      closed ??= shutDown(worker);
+      closed ??= shutDown(worker, closeGrace);
       return closed;
     },
   };
@@ -89,14 +91,14 @@ function spawn(init: WorkerInit): Worker {
   return spawnModuleWorker(import.meta.url, './worker-entry', init);
 }
 
-function shutDown(worker: Worker): Promise<void> {
+function shutDown(worker: Worker, grace: number): Promise<void> {
   return new Promise<void>((resolve) => {
     if (worker.threadId === -1) {
       // Already gone (it died): nothing to close.
       resolve();
       return;
     }
-    const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+    const timer = setTimeout(() => void worker.terminate(), grace);
     worker.once('exit', () => {
       clearTimeout(timer);
       resolve();

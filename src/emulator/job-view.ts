@@ -23,10 +23,14 @@ export function jobView(job: Job, faults: FaultSet, shownStatus = job.status): J
   const asText = faults.wrongTypes;
   if (started) view.delayTime = timing(delayTime(job, faults), asText);
   if (started && job.finishedAt >= 0) view.executionTime = timing(job.finishedAt - job.startedAt, asText);
-  if (shownStatus === 'COMPLETED') view.output = jobOutput(job, faults);
+  if (job.externalWorker !== undefined) {
+    // A real worker's result, or its latest progress update while the job runs (not final).
+    if ((shownStatus === 'COMPLETED' || shownStatus === 'IN_PROGRESS') && job.output !== undefined) view.output = job.output;
+  } else if (shownStatus === 'COMPLETED') view.output = jobOutput(job, faults);
   if (job.error !== undefined && isFinalStatus(shownStatus)) view.error = job.error;
   if (job.retries > 0) view.retries = job.retries;
-  if (job.workerId > 0) view.workerId = workerName(job.workerId);
+  if (job.externalWorker !== undefined) view.workerId = job.externalWorker;
+  else if (job.workerId > 0) view.workerId = workerName(job.workerId);
   return view;
 }
 
@@ -86,6 +90,7 @@ export interface StreamFaultMemo {
 
 /** The chunks not yet delivered; marks them delivered (SPEC "GET /stream": incremental results). */
 export function takeStream(job: Job, faults: FaultSet, now: number, memo: StreamFaultMemo): { output: unknown }[] {
+  if (job.externalWorker !== undefined) return takeExternalStream(job);
   const produced = producedPieces(job, faults, now);
   const from = job.streamDelivered;
   if (faults.streamAfterFinal && from >= produced && produced > 0 && isFinalStatus(job.status) && memo.finalDrained.has(job)) {
@@ -123,4 +128,12 @@ function streamPieces(job: Job, faults: FaultSet, from: number, to: number): unk
     }
   }
   return out;
+}
+
+/** The chunks a real worker posted and /stream has not handed out yet. */
+function takeExternalStream(job: Job): { output: unknown }[] {
+  const chunks = job.chunks ?? [];
+  const from = job.streamDelivered;
+  job.streamDelivered = chunks.length;
+  return chunks.slice(from).map((output) => ({ output }));
 }

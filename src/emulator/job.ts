@@ -3,7 +3,8 @@ import type { SimWorker } from './worker-pool.js';
 
 /** What a job holds while a worker runs it; dropped when it ends. */
 export interface JobRun {
-  worker: SimWorker;
+  /** The simulated worker running it; undefined when an external (real) worker runs it. */
+  worker: SimWorker | undefined;
   cancel: () => void;
 }
 
@@ -36,6 +37,12 @@ export class Job {
   /** Last worker that ran it (0: none yet). */
   workerId = 0;
   run: JobRun | undefined = undefined;
+  /** Id of the external (real) worker that last ran it; its output and stream are what that worker posted. */
+  externalWorker: string | undefined = undefined;
+  /** An external worker's output: the result, or the latest progress update while IN_PROGRESS. */
+  output: unknown = undefined;
+  /** Chunks an external worker posted to job-stream. */
+  chunks: unknown[] | undefined = undefined;
   /** Deleted (ttl, retention, lost): anything still pointing at it must let go. */
   gone = false;
 

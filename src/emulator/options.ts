@@ -3,6 +3,7 @@ import { LIMITS } from '../../contracts/queue/limits.js';
 import type { Clock } from '../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { FaultsInputSchema, parseFaults, type FaultName } from './faults.js';
+import { WorkerProcessSchema, type WorkerProcess } from './external/worker-process.js';
 import { ProfileInputSchema, resolveProfile, type HandlerProfile, type HandlerProfileInput } from './profile.js';
 
 function isClock(v: unknown): v is Clock {
@@ -25,6 +26,9 @@ export const BODY_TIMEOUT_MS = 5000;
 
 /** Public models served at `/v2/<model>/runsync` (SPEC "What the service does" 3). */
 export const DEFAULT_PUBLIC_MODELS = ['qwen3-32b-awq', 'flux-1-schnell', 'whisper-v3-large'];
+
+/** RUNPOD_PING_INTERVAL handed to real workers unless set: a worker is dead after 5 of them. */
+export const DEFAULT_WORKER_PING_INTERVAL_MS = 2000;
 
 export const EmulatorOptionsSchema = z
   .strictObject({
@@ -53,8 +57,19 @@ export const EmulatorOptionsSchema = z
     seed: z.number().int().default(1),
     /** A request body that sends no byte for this long is answered 408 and its connection closed. */
     bodyTimeoutMs: z.number().int().min(50).max(600_000).default(BODY_TIMEOUT_MS),
+    /** Endpoints whose jobs only real workers take, through the worker protocol. */
+    externalWorkers: z.boolean().default(false),
+    /** Longest a worker's take or stop long-poll is held before 204 (the worker gives up at 90 s). */
+    workerHoldMs: z.number().int().min(10).max(85_000).default(30_000),
+    /** RUNPOD_PING_INTERVAL handed to workers (the worker's heartbeat crashes below 1000). */
+    workerPingIntervalMs: z.number().int().min(1000).max(600_000).default(DEFAULT_WORKER_PING_INTERVAL_MS),
+    /** A real worker with no heartbeat or request for this long is dead (default 5 ping intervals). */
+    workerDeadAfterMs: z.number().int().min(100).max(3_600_000).optional(),
+    /** Real worker processes the autoscaler starts and stops (needs externalWorkers). */
+    workerProcess: WorkerProcessSchema.optional(),
   })
-  .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' });
+  .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' })
+  .refine((o) => o.workerProcess === undefined || o.externalWorkers, { path: ['workerProcess'], message: 'workerProcess needs externalWorkers: true' });
 
 export type EmulatorOptions = z.input<typeof EmulatorOptionsSchema>;
 
@@ -77,6 +92,11 @@ export interface EmulatorConfig {
   streamShape: 'envelope' | 'array';
   seed: number;
   bodyTimeoutMs: number;
+  externalWorkers: boolean;
+  workerHoldMs: number;
+  workerPingIntervalMs: number;
+  workerDeadAfterMs: number;
+  workerProcess: WorkerProcess | undefined;
 }
 
 /** Validates once, reporting every problem at once (DESIGN rule 5). */
@@ -114,6 +134,11 @@ export function resolveOptions(options: EmulatorOptions = {}): EmulatorConfig {
     streamShape: o.streamShape,
     seed: o.seed,
     bodyTimeoutMs: o.bodyTimeoutMs,
+    externalWorkers: o.externalWorkers,
+    workerHoldMs: o.workerHoldMs,
+    workerPingIntervalMs: o.workerPingIntervalMs,
+    workerDeadAfterMs: o.workerDeadAfterMs ?? 5 * o.workerPingIntervalMs,
+    workerProcess: o.workerProcess,
   };
 }
 

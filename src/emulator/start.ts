@@ -1,9 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '../core/config-error.js';
 import type { Clock } from '../core/clock.js';
 import { systemClock } from '../core/clock.js';
 import { ManualClock } from '../core/manual-clock.js';
 import { EmulatorCore } from './emulator-core.js';
 import { EmulatorServer } from './http/server.js';
 import { createWebhookPoster } from './http/webhook-poster.js';
+import { ProcessLauncher } from './external/process-launcher.js';
+import { workerEnvironment } from './external/worker-env.js';
+import type { WorkerProcess } from './external/worker-process.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 
 /** What a running emulator gives its owner, in-process or in a worker thread alike. */
@@ -45,12 +51,22 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   try {
     address = await server.listen(config.port, config.host);
   } catch (err) {
-    core.close();
+    await core.close();
     await poster.close();
     throw err;
   }
   const host = address.address.includes(':') ? `[${address.address}]` : address.address;
   const base = `http://${host}:${String(address.port)}`;
+  if (config.workerProcess !== undefined) {
+    try {
+      await launchWorkers(core, config.workerProcess, base);
+    } catch (err) {
+      await core.close();
+      await server.close();
+      await poster.close();
+      throw err;
+    }
+  }
   let closed: Promise<void> | undefined;
   return {
     url: `${base}/v2/${encodeURIComponent(config.endpoints[0] ?? 'jobstorm')}`,
@@ -66,11 +82,46 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
     },
     close: () => {
       closed ??= (async () => {
-        core.close();
+        await core.close();
         await server.close();
         await poster.close();
       })();
       return closed;
     },
   };
+}
+
+/** How long start-up waits for workersMin real workers to make their first request. */
+const WARM_BOUND_MS = 60_000;
+
+/**
+ * Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`) and
+ * waits until its workersMin have started (warm from the start, as simulated ones are).
+ */
+async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): Promise<void> {
+  const served = [...core.endpoints.values()].filter((ep) => ep.settings.externalOnly);
+  for (const ep of served) {
+    const env = workerEnvironment(`${base}/v2/${encodeURIComponent(ep.id)}`, core.config.apiKey, core.config.workerPingIntervalMs);
+    const logDir = served.length > 1 ? join(spec.logDir, ep.id) : spec.logDir;
+    const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code));
+    ep.external.attach(launcher);
+  }
+  await Promise.all(served.map((ep) => ep.external.whenWarm(WARM_BOUND_MS)));
+  for (const ep of served) {
+    const snap = ep.external.snapshot();
+    const failed = snap.workers.find((w) => w.firstSeenAt < 0 && w.state === 'exited');
+    if (ep.settings.workersMin === 0 || failed === undefined || snap.workers.some((w) => w.firstSeenAt >= 0)) continue;
+    const log = snap.processes.find((p) => p.workerId === failed.id)?.log ?? '';
+    throw new ConfigError([{ where: 'worker.command', message: `"${spec.command}" exited (code ${String(failed.exitCode)}) before its first request to the queue; its output (${log}): ${logTail(log)}` }]);
+  }
+}
+
+/** The last lines a worker wrote, for an error message. */
+function logTail(path: string): string {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return text === '' ? '(nothing)' : text.slice(-400);
+  } catch {
+    return '(no log)';
+  }
 }

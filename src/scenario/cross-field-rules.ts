@@ -152,6 +152,16 @@ function boundRules(doc: Raw): PathIssue[] {
   if (isRecord(e) && typeof e.workersMin === 'number' && typeof e.workersMax === 'number' && e.workersMin > e.workersMax) {
     issues.push({ path: ['emulator', 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
   }
+  const w = doc.worker;
+  if (isRecord(w)) {
+    const emulator = isRecord(e) ? e : {};
+    const min = typeof w.workersMin === 'number' ? w.workersMin : emulator.workersMin;
+    const max = typeof w.workersMax === 'number' ? w.workersMax : emulator.workersMax;
+    if (typeof min === 'number' && typeof max === 'number' && min > max) {
+      issues.push({ path: ['worker', typeof w.workersMin === 'number' ? 'workersMin' : 'workersMax'], message: `workersMin (${String(min)}) must not exceed workersMax (${String(max)})` });
+    }
+    if (emulator.clock === 'manual') issues.push({ path: ['worker'], message: 'real workers need emulator.clock: real (their long-polls and heartbeats run on wall time)', atKey: true });
+  }
   const r = isRecord(doc.target) ? doc.target.retry429 : undefined;
   if (isRecord(r)) {
     const [base, max] = [ms(r.base), ms(r.max)];

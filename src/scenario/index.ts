@@ -11,3 +11,4 @@ export { MAX_LOOP_DEPTH } from './cross-field-rules.js';
 export { defineScenario, loadScenario, MODULE_EXTENSIONS, TEXT_EXTENSIONS, type LoadOptions } from './scenario-loader.js';
 export { parseScenario, type ParseOptions } from './scenario-parser.js';
 export type * from './scenario.js';
+export type { WorkerSpec } from './worker-schema.js';

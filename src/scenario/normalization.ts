@@ -3,6 +3,7 @@ import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
 import { STEP_PAYLOADS, type StepOutput } from './step-schema.js';
 import type { DataFeed, Flow, Phase, Scenario, Step, Submission } from './scenario.js';
+import type { WorkerSpec } from './worker-schema.js';
 
 /*
  * From the schema's output (already validated, cross-field rules included) to the `Scenario` the
@@ -100,6 +101,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       faults: e.faults,
       profile: e.profile,
     },
+    ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
     arrivals: { process: out.arrivals.process, seed: out.arrivals.seed },
     phases: out.phases.map(normalizePhase),
     flows,
@@ -108,5 +110,16 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
     ...(out.export.length ? { exports: out.export } : {}),
     ...(out.compare === undefined ? {} : { compare: { gates: out.compare.gates, ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }) } }),
+  };
+}
+
+function workerSpec(w: NonNullable<ScenarioOutput['worker']>, e: ScenarioOutput['emulator']): WorkerSpec {
+  return {
+    command: w.command,
+    env: w.env,
+    workersMin: w.workersMin ?? e.workersMin,
+    workersMax: w.workersMax ?? e.workersMax,
+    idleTimeoutMs: w.idleTimeout ?? e.idleTimeout,
+    stopGraceMs: w.stopGrace,
   };
 }

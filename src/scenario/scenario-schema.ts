@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DurationSchema, PositiveDurationSchema } from './field-schemas.js';
 import { PhaseSchema } from './phase-schema.js';
 import { StepSchema } from './step-schema.js';
+import { WorkerSchema } from './worker-schema.js';
 
 /*
  * The scenario file format. Defaults live here so that the JSON Schema shows them to editors and
@@ -99,6 +100,7 @@ export const ScenarioSchema = z
     description: z.string().optional().describe('What the scenario is for.'),
     target: TargetSchema,
     emulator: EmulatorSchema,
+    worker: WorkerSchema,
     arrivals: ArrivalsSchema,
     phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),

@@ -1,3 +1,4 @@
+import type { WorkerSpec } from './worker-schema.js';
 import type { JobStatus } from '../core/index.js';
 
 /*
@@ -209,6 +210,8 @@ export interface Scenario {
   readonly source: string;
   readonly target: TargetDefaults;
   readonly emulator: EmulatorOptions;
+  /** Real worker processes behind the embedded emulator (`worker:` or `--worker`). */
+  readonly worker?: WorkerSpec;
   readonly arrivals: ArrivalOptions;
   readonly phases: readonly Phase[];
   readonly flows: readonly Flow[];

@@ -80,7 +80,7 @@ describe('retention frees jobs', () => {
     clock.advance(LIMITS.retentionRun);
     expect(ep.jobs.size).toBe(0);
     expect(clock.pending).toBe(0);
-    core.close();
+    void core.close();
   });
 });
 

@@ -35,7 +35,7 @@ beforeAll(async () => {
   ep = found;
 });
 afterAll(async () => {
-  core.close();
+  await core.close();
   await server.close();
   process.off('unhandledRejection', onEscape);
   process.off('uncaughtException', onEscape);

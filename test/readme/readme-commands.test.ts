@@ -46,6 +46,8 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, workersMin: 4, workersMax: 8, coldStartMs: 0 });
   cwd = await mkdtemp(join(tmpdir(), 'jobstorm-readme-'));
   await symlink(join(root, 'scenarios'), join(cwd, 'scenarios'));
+  // The README's own-worker example runs the test suite's standard-library Python worker.
+  await symlink(join(root, 'test'), join(cwd, 'test'));
 });
 
 afterAll(async () => {

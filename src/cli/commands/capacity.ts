@@ -14,6 +14,10 @@ import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
+import { writeWorkersJson } from '../run/worker-report.js';
+import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
+import type { ExternalPoolSnapshot } from '../../emulator/index.js';
+import type { WorkerSpec } from '../../scenario/index.js';
 
 export interface CapacityArgs {
   scenario: string;
@@ -31,10 +35,12 @@ export interface CapacityArgs {
   resolution?: number;
   out?: string;
   quiet?: boolean;
+  worker?: string;
 }
 
 interface Settings {
   scenario: Scenario;
+  worker?: WorkerSpec;
   slo: Threshold[];
   steps: StepPlan;
   /** Set when --target was given (validated with everything else); the emulator starts later. */
@@ -113,9 +119,10 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
       issues.push(...err.issues);
     }
   }
+  const worker = scenario ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined) : undefined;
   if (issues.length > 0 || !scenario) throw new ConfigError(issues);
   const growth = args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
-  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, notes, ...(remote ? { remote } : {}) };
+  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, notes, ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
 }
 
 function stamp(): string {
@@ -125,9 +132,11 @@ function stamp(): string {
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
-  const { target, emulator } = s.remote ?? (await resolveTarget({ scenario: s.scenario }));
   const runId = `capacity-${s.scenario.name}-${stamp()}`;
   const out = resolve(args.out ?? join('reports', runId));
+  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
+  const { target, emulator } = s.remote ?? (await resolveTarget({ scenario: s.scenario, ...(emulatorOptions ? { emulatorOptions } : {}) }));
+  let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
   let report;
   try {
@@ -143,10 +152,12 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
     });
   } finally {
+    if (s.worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
   }
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  if (workerStats) await writeWorkersJson(out, workerStats);
   if (!args.quiet) io.out(renderCapacityText(report));
   io.out(`reports: ${out}`);
   if (report.targetUnreachable) {
@@ -174,6 +185,7 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
       .option('resolution', { type: 'number', describe: 'binary mode stops when (failing − passing) / passing is below this (default 0.05)' })
       .option('out', { type: 'string', describe: 'report folder (default reports/capacity-<scenario>-<time>)' })
       .option('quiet', { type: 'boolean', describe: 'no progress lines and no terminal summary' })
+      .option('worker', { type: 'string', describe: 'search the capacity of your own worker: a command that starts one; the emulator scales its processes' })
       .example('$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"', 'against the embedded emulator')
       .example('$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400', 'against a real endpoint'),
   run: execute,

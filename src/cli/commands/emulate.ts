@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
-import { PROFILES, startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../emulator/index.js';
+import { DEFAULT_WORKER_PING_INTERVAL_MS, exportBlock, PROFILES, startEmulator, workerEnvironment, type EmulatorHandle, type EmulatorOptions } from '../../emulator/index.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 
 interface EmulateArgs {
@@ -18,6 +18,7 @@ interface EmulateArgs {
   clock: string;
   fault?: string[];
   'stream-shape': string;
+  'external-workers'?: boolean;
 }
 
 /** Option keys of startEmulator → the flag a user typed, so errors name what they can fix. */
@@ -33,6 +34,7 @@ const FLAGS: Record<string, string> = {
   clock: '--clock',
   faults: '--fault',
   streamShape: '--stream-shape',
+  externalWorkers: '--external-workers',
 };
 
 function asFlags(err: ConfigError): ConfigError {
@@ -72,6 +74,7 @@ async function emulate(args: EmulateArgs, io: CliIo): Promise<ExitCode> {
     clock: args.clock,
     faults: args.fault,
     streamShape: args['stream-shape'],
+    externalWorkers: args['external-workers'],
   };
   if (keyGiven !== undefined && keyGiven !== '') given.apiKey = keyGiven;
   if (args.profile !== undefined) given.profile = await loadProfile(args.profile);
@@ -91,6 +94,10 @@ async function emulate(args: EmulateArgs, io: CliIo): Promise<ExitCode> {
   io.out(`management: ${handle.managementUrl}`);
   io.out(`admin: ${handle.adminUrl}/ (same key)`);
   if (args.fault && args.fault.length > 0) io.out(`faults: ${args.fault.join(', ')}`);
+  if (args['external-workers'] === true) {
+    io.out('external workers: only real workers take jobs. Start each one with this environment (its own RUNPOD_POD_ID):');
+    io.out(exportBlock(workerEnvironment(handle.url, handle.apiKey, DEFAULT_WORKER_PING_INTERVAL_MS), 'worker-1'));
+  }
   io.out('serving; Ctrl-C stops');
   await new Promise<void>((resolve) => {
     if (io.interrupt.aborted) resolve();
@@ -116,8 +123,10 @@ export const emulateCommand: JobstormCommand<EmulateArgs> = {
       .option('profile', { type: 'string', describe: `handler profile: ${Object.keys(PROFILES).join(', ')}, or a JSON/YAML file` })
       .option('clock', { type: 'string', choices: ['real', 'manual'], default: 'real', describe: 'manual: time moves only through POST /_emulator/clock/advance' })
       .option('fault', { type: 'string', array: true, describe: 'switch a fault on (repeatable; server-errors=0.2 sets the fraction)' })
+      .option('external-workers', { type: 'boolean', describe: 'no simulated workers: real workers take the jobs (prints the environment they need)' })
       .option('stream-shape', { type: 'string', choices: ['envelope', 'array'], default: 'envelope', describe: '/stream body: {status, stream:[...]} or a bare array' })
       .example('$0 emulate --port 0', 'serve on a free port')
-      .example('$0 emulate --fault cancel-ignored --clock manual', 'a broken twin to prove a check'),
+      .example('$0 emulate --fault cancel-ignored --clock manual', 'a broken twin to prove a check')
+      .example('$0 emulate --external-workers', 'your own worker takes the jobs'),
   run: emulate,
 };

@@ -21,6 +21,8 @@ import { runScenarioThreaded } from '../../runner/threaded-run.js';
 import { parseDuration } from '../../scenario/duration.js';
 import { fitDuration, scaleRates } from '../../scenario/phase-scaling.js';
 import type { Scenario } from '../../scenario/scenario.js';
+import type { WorkerSpec } from '../../scenario/worker-schema.js';
+import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
@@ -30,6 +32,8 @@ import { startLiveExports } from '../run/live-export.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
+import { writeWorkerReport } from '../run/worker-report.js';
+import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
 export interface RunArgs extends ExportArgs {
   scenario: string;
@@ -52,12 +56,14 @@ export interface RunArgs extends ExportArgs {
   tolerance?: string[];
   'exclusive-endpoint'?: boolean;
   preflight?: boolean;
+  worker?: string;
 }
 
 interface Settings {
   scenario: Scenario;
   /** A remote target (--target or $JOBSTORM_TARGET), validated; none means the embedded emulator. */
   remote?: Target;
+  worker?: WorkerSpec;
   shard?: ShardSpec;
   workers: number;
   thresholds: Threshold[];
@@ -112,11 +118,12 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
     ]),
   );
   const exports = collect(issues, () => parseExportSettings(args, loaded, io.env));
+  const worker = scenario ? workerSpecFor(scenario, args.worker, issues, remoteUrl !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}) };
+  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -125,13 +132,14 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers, thresholds, tolerances, exports, remote } = await settle(args, io);
+  const { scenario, shard, workers, thresholds, tolerances, exports, remote, worker } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
-  const resolved = remote ? { target: remote } : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}) });
-  const { emulator } = resolved;
-  const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
+  const emulatorOptions = worker ? workerEmulatorOptions(worker, io.env, out) : undefined;
+  const resolved = remote ? { target: remote } : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}) });
+  const { emulator } = resolved;
+  const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
   await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
@@ -161,12 +169,14 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
   let outcome: RunOutcome;
+  let workerStats: ExternalPoolSnapshot | undefined;
   try {
     const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
   } finally {
+    if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
   }
   if (io.isTty && !args.quiet) io.liveLine?.('');
@@ -186,6 +196,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   if (live) summary.exports = await live.stop();
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  if (workerStats) await writeWorkerReport(out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
@@ -214,6 +225,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('export', { type: 'string', array: true, describe: 'stream live metrics: prometheus=<remote-write URL> or otlp=<OTLP/HTTP metrics URL> (repeatable)' })
       .option('export-header', { type: 'string', array: true, describe: 'auth header for --export as [prometheus:|otlp:]Name=ENV_VAR, its value read from that variable (repeatable)' })
       .option('export-interval', { type: 'string', describe: 'how often live metrics are sent (default 5s)' })
+      .option('worker', { type: 'string', describe: 'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
       .option('preflight', { type: 'boolean', default: true, describe: 'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)' })
       .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })

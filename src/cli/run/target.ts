@@ -60,6 +60,8 @@ export async function resolveTarget(opts: {
   managementUrl?: string;
   routes?: RouteLayout;
   fault?: readonly string[];
+  /** Extra options of the embedded emulator (real worker processes: worker-target.ts). */
+  emulatorOptions?: EmulatorOptions;
 }): Promise<ResolvedTarget> {
   const { scenario } = opts;
   if (opts.target !== undefined) {
@@ -81,6 +83,7 @@ export async function resolveTarget(opts: {
     faults: [...e.faults, ...(opts.fault ?? [])],
     // The emulator validates the profile itself (a ConfigError names what is wrong).
     ...(Object.keys(e.profile).length > 0 ? { profile: e.profile as EmulatorOptions['profile'] } : {}),
+    ...opts.emulatorOptions,
   });
   return {
     emulator,

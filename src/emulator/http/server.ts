@@ -5,6 +5,7 @@ import { AdminRoutes } from './admin-routes.js';
 import { ManagementRoutes } from './management-routes.js';
 import { QueueRoutes } from './queue-routes.js';
 import { lastResort, sendError, sendMessage } from './reply.js';
+import { isWorkerPath, WorkerRoutes } from './worker-routes.js';
 
 const MALFORMED_BODY = '{"error":"malformed HTTP request"}';
 const MALFORMED = `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${String(MALFORMED_BODY.length)}\r\n\r\n${MALFORMED_BODY}`;
@@ -19,6 +20,7 @@ export class EmulatorServer {
   private readonly queue: QueueRoutes;
   private readonly management: ManagementRoutes;
   private readonly admin: AdminRoutes;
+  private readonly workers: WorkerRoutes;
   private readonly bare: string;
   private readonly bearer: string;
 
@@ -31,6 +33,7 @@ export class EmulatorServer {
     this.queue = new QueueRoutes(core);
     this.management = new ManagementRoutes(core);
     this.admin = new AdminRoutes(core, onAdvance);
+    this.workers = new WorkerRoutes(core);
     this.server = createServer({ keepAliveTimeout: 10_000 }, (req, res) => {
       this.handle(req, res);
     });
@@ -74,9 +77,15 @@ export class EmulatorServer {
     const query = q < 0 ? '' : url.slice(q + 1);
     const isAdmin = path.startsWith('/_emulator/') || path === '/_emulator';
     const isManagement = path.startsWith('/v1/');
-    if (!this.authorized(req.headers.authorization, isAdmin)) {
+    // Real workers send the bare key; the API's auth faults are not about them.
+    const isWorker = path.startsWith('/v2/') && isWorkerPath(path);
+    if (!this.authorized(req.headers.authorization, isAdmin || isWorker)) {
       if (isManagement) sendMessage(res, 401, 'unauthorized: missing or wrong API key in the Authorization header');
       else sendError(res, 401, 'unauthorized: missing or wrong API key in the Authorization header (Bearer <key> or the bare key)');
+      return;
+    }
+    if (isWorker) {
+      this.workers.handle(req, res, path, query);
       return;
     }
     if (path.startsWith('/v2/')) return this.queue.handle(req, res, path, query);
