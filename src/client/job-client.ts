@@ -56,7 +56,8 @@ export class JobClient {
       onRecord: o.onRecord,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
-      secret: o.apiKey,
+      // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").
+      secret: o.apiKey.length >= 8 ? o.apiKey : '',
     });
     this.headers = new AuthHeaders(o.apiKey, o.auth);
     this.form = o.auth;

@@ -1,0 +1,188 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { evidenceOf } from '../../src/check/evidence.js';
+import { runCli } from '../../src/cli/cli.js';
+import type { JobstormRecord } from '../../src/core/record.js';
+import type { Summary } from '../../src/report/summary.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { startPartialServer, type PartialOptions, type PartialServer } from './partial-server.js';
+
+/**
+ * Verdicts against servers that are not our emulator (issue "Verdicts that hold on any target"):
+ * each run goes through the CLI as a user's would, and every report file is read back.
+ */
+interface Outcome {
+  code: number;
+  summary: Summary;
+  md: string;
+  html: string;
+  junit: string;
+  records: JobstormRecord[];
+  stderr: string;
+  fired: string[];
+}
+
+let server: PartialServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function runAgainst(base: string, scenario: string, args: string[] = [], env: Record<string, string> = { JOBSTORM_API_KEY: 'foreign-test-key' }): Promise<Outcome> {
+  const out = mkdtempSync(join(tmpdir(), 'jobstorm-foreign-'));
+  const io = captureIo(env);
+  const code = await runCli(['run', scenario, '--target', base, '--out', out, '--record', '--quiet', ...args], io);
+  const read = (f: string): string => readFileSync(join(out, f), 'utf8');
+  const summary = JSON.parse(read('summary.json')) as Summary;
+  const records = read('records.ndjson').split('\n').filter(Boolean).map((l) => JSON.parse(l) as JobstormRecord);
+  return { code, summary, md: read('summary.md'), html: read('report.html'), junit: read('junit.xml'), records, stderr: io.stderr.join('\n'), fired: summary.violations.map((v) => v.id).sort() };
+}
+
+/** Every example of every finding cites a record that was exchanged, unchanged. */
+function expectRealEvidence(o: Outcome): void {
+  const bySeq = new Map(o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])));
+  for (const v of o.summary.violations) {
+    for (const e of v.examples) {
+      const seq = e.evidence.seq;
+      expect(seq, `${v.id} cites no record`).toBeDefined();
+      const r = bySeq.get(seq ?? -1);
+      expect(r, `${v.id} cites seq ${String(seq)}, which is not in records.ndjson`).toBeDefined();
+      if (r) expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(r), timeline: undefined });
+    }
+  }
+}
+
+function expectVerdictEverywhere(o: Outcome, status: string): void {
+  expect(o.summary.verdict.status).toBe(status);
+  expect(o.md).toContain(`**${status.toUpperCase()}**`);
+  expect(o.html).toContain(`class="verdict verdict-${status}"`);
+  expect(o.junit).toContain(`<property name="verdict" value="${status}"/>`);
+}
+
+const requestsOf = (o: Outcome, op: string): number => o.records.filter((r) => r.type === 'exchange' && r.op === op).length;
+
+describe('a target without /cancel, /retry, /health and /purge-queue (404 {"detail":"Not Found"})', () => {
+  const missing: PartialOptions = { missing: ['cancel', 'retry', 'health', 'purge-queue'], jobMs: 300 };
+
+  it('cancel-storm: one route.missing per operation, no lost jobs, and the cancels stop', async () => {
+    server = await startPartialServer(missing);
+    const o = await runAgainst(server.base, 'scenarios/cancel-storm.yaml', ['--duration', '3s']);
+    expect(o.fired).toEqual(['route.missing']);
+    const missingOps = o.summary.violations[0]?.examples.map((e) => e.op).sort();
+    expect(missingOps).toContain('cancel');
+    expect(o.summary.violations[0]?.examples.find((e) => e.op === 'cancel')?.message).toContain('showed to exist');
+    // Found once, then not sent again: far fewer cancels than the 80 iterations that have one.
+    expect(requestsOf(o, 'cancel')).toBeLessThan(10);
+    expect(o.summary.coverage['lifecycle.lost']).toBeGreaterThan(0);
+    expectRealEvidence(o);
+    expectVerdictEverywhere(o, 'failed');
+    expect(o.code).toBe(1);
+  }, 90_000);
+
+  it('smoke: /health is reported missing once, not as an error body per answer', async () => {
+    server = await startPartialServer(missing);
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
+    expect(o.fired).toEqual(['route.missing']);
+    expect(o.summary.violations[0]?.examples.map((e) => e.op)).toEqual(['health']);
+    expect(o.summary.preflight?.find((p) => p.check === 'health')?.ok).toBe(false);
+    expectRealEvidence(o);
+  }, 90_000);
+});
+
+describe('a target that serves /status and /stream only to POST (405, Allow: POST)', () => {
+  it('smoke: route.missing names the allowed methods; polls stop at once instead of running to their timeout', async () => {
+    server = await startPartialServer({ postOnly: ['status', 'stream', 'status-sync'] });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
+    expect(o.fired).toEqual(['route.missing']);
+    const status = o.summary.violations[0]?.examples.find((e) => e.op === 'status');
+    expect(status?.message).toContain('Allow: POST');
+    // The preflight's GET /status is the one that shows it: not one poll per job after that.
+    expect(requestsOf(o, 'status')).toBeLessThanOrEqual(2);
+    expect(o.fired).not.toContain('lifecycle.lost');
+    expectRealEvidence(o);
+  }, 90_000);
+});
+
+describe('a local server: operations at the root, no authentication', () => {
+  it('--routes root --auth none: the only finding is that the target takes requests without a key, once', async () => {
+    server = await startPartialServer({ root: true });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s', '--routes', 'root', '--auth', 'none'], {});
+    expect(o.fired).toEqual(['auth.missing-key-accepted']);
+    expect(o.summary.violations[0]?.count).toBe(1);
+    expect(o.summary.jobs.byState.COMPLETED).toBeGreaterThan(0);
+    expectRealEvidence(o);
+  }, 90_000);
+
+  it('without --routes root the base URL is refused before anything is sent, saying what to add', async () => {
+    server = await startPartialServer({ root: true });
+    const io = captureIo({});
+    const code = await runCli(['run', 'scenarios/smoke.yaml', '--target', server.base, '--auth', 'none', '--quiet'], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain('--routes root');
+    expect(server.requests).toBe(0);
+  });
+});
+
+describe('a target whose /run answers IN_PROGRESS and whose /runsync ignores ?wait', () => {
+  it('smoke: schema.run is the true finding; nothing about the jobs is made up', async () => {
+    server = await startPartialServer({ runStatus: 'IN_PROGRESS', ignoreWait: true });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
+    expect(o.fired).toEqual(['schema.run']);
+    expectRealEvidence(o);
+  }, 90_000);
+});
+
+describe('runs that could not judge anything say so, with their own verdict and exit code', () => {
+  it('a wrong endpoint id (every answer 404) is inconclusive, exit 4, in every report', async () => {
+    server = await startPartialServer({ endpointId: 'right' });
+    const o = await runAgainst(`${server.url}/v2/wrong`, 'scenarios/smoke.yaml', ['--duration', '2s']);
+    expect(o.code).toBe(4);
+    expectVerdictEverywhere(o, 'inconclusive');
+    expect(o.summary.verdict.reasons.join(' ')).toContain('no job was accepted');
+    expect(o.fired.filter((id) => id.startsWith('lifecycle.'))).toEqual([]);
+  }, 90_000);
+
+  it('a wrong key is found by the preflight: exit 2 after two requests, the cause named', async () => {
+    server = await startPartialServer({ apiKey: 'right' });
+    const io = captureIo({ JOBSTORM_API_KEY: 'wrong' });
+    const code = await runCli(['run', 'scenarios/smoke.yaml', '--target', server.base, '--quiet', '--out', mkdtempSync(join(tmpdir(), 'jobstorm-key-'))], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain('the key was refused by');
+    expect(server.requests).toBe(2);
+  }, 60_000);
+
+  it('a wrong key without the preflight: inconclusive (the key was refused), never auth.form-rejected', async () => {
+    server = await startPartialServer({ apiKey: 'right' });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '2s', '--no-preflight'], { JOBSTORM_API_KEY: 'wrong' });
+    expect(o.code).toBe(4);
+    expectVerdictEverywhere(o, 'inconclusive');
+    expect(o.summary.verdict.reasons.join(' ')).toContain('the key was refused');
+    expect(o.fired).not.toContain('auth.form-rejected');
+  }, 90_000);
+
+  it('a refused port is unreachable, exit 3, and its latency threshold is not a pass', async () => {
+    server = await startPartialServer();
+    const base = server.base;
+    await server.close();
+    server = undefined;
+    const o = await runAgainst(base, 'scenarios/smoke.yaml', ['--duration', '2s']);
+    expect(o.code).toBe(3);
+    expectVerdictEverywhere(o, 'unreachable');
+    expect(o.summary.thresholds.find((t) => t.expression === 'p99(run) < 500ms')?.ok).toBe(false);
+  }, 90_000);
+
+  it('an interrupted run is marked interrupted (partial results), exit 130, in every report', async () => {
+    server = await startPartialServer();
+    const out = mkdtempSync(join(tmpdir(), 'jobstorm-int-'));
+    const io = captureIo({ JOBSTORM_API_KEY: 'foreign-test-key' });
+    setTimeout(() => io.controller.abort(), 1500);
+    const code = await runCli(['run', 'scenarios/steady-load.yaml', '--target', server.base, '--out', out, '--quiet'], io);
+    expect(code).toBe(130);
+    const read = (f: string): string => readFileSync(join(out, f), 'utf8');
+    const o = { summary: JSON.parse(read('summary.json')) as Summary, md: read('summary.md'), html: read('report.html'), junit: read('junit.xml') } as Outcome;
+    expectVerdictEverywhere(o, 'interrupted');
+    expect(o.summary.verdict.reasons[0]).toContain('partial');
+  }, 90_000);
+});

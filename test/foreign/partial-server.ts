@@ -1,0 +1,128 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small job server that is NOT our emulator: it behaves the way partial, older or local
+ * implementations of the API do, one switch per difference. Jobs finish `jobMs` after submission.
+ */
+export interface PartialOptions {
+  /** Operations answered 404 {"detail":"Not Found"} (the route does not exist). */
+  missing?: string[];
+  /** Operations served only to POST: GET answers 405 with `Allow: POST`. */
+  postOnly?: string[];
+  /** Operations at the root (/run) instead of under /v2/<endpointId>. */
+  root?: boolean;
+  /** The endpoint id served under /v2/ (another id answers 404). */
+  endpointId?: string;
+  /** Required key (bearer or bare); none: no authentication at all. */
+  apiKey?: string;
+  /** The status /run answers with (the contract says IN_QUEUE). */
+  runStatus?: string;
+  /** /runsync ignores ?wait and answers at once with the job still running. */
+  ignoreWait?: boolean;
+  jobMs?: number;
+}
+
+interface Job {
+  id: string;
+  createdAt: number;
+  cancelled: boolean;
+}
+
+export interface PartialServer {
+  url: string;
+  /** The base URL a run targets: origin for `root`, else origin + /v2/<id>. */
+  base: string;
+  requests: number;
+  close(): Promise<void>;
+}
+
+export async function startPartialServer(o: PartialOptions = {}): Promise<PartialServer> {
+  const jobs = new Map<string, Job>();
+  const jobMs = o.jobMs ?? 50;
+  let n = 0;
+  const state = { requests: 0 };
+  const statusOf = (j: Job): string => (j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS');
+  const view = (j: Job): Record<string, unknown> => {
+    const status = statusOf(j);
+    return { id: j.id, status, delayTime: 1, executionTime: status === 'COMPLETED' ? jobMs : 0, ...(status === 'COMPLETED' ? { output: { ok: true } } : {}) };
+  };
+  const send = (res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+    state.requests++;
+    const url = new URL(req.url ?? '/', 'http://x');
+    let parts = url.pathname.split('/').filter(Boolean);
+    if (!o.root) {
+      if (parts[0] !== 'v2' || parts[1] !== (o.endpointId ?? 'ep')) return send(res, 404, { detail: 'Not Found' });
+      parts = parts.slice(2);
+    }
+    const [op = '', id] = parts;
+    if (o.apiKey !== undefined) {
+      const auth = req.headers.authorization;
+      if (auth !== o.apiKey && auth !== `Bearer ${o.apiKey}`) return send(res, 401, { error: 'unauthorized' });
+    }
+    if (o.missing?.includes(op)) return send(res, 404, { detail: 'Not Found' });
+    if (o.postOnly?.includes(op) && req.method !== 'POST') return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
+    const job = id === undefined ? undefined : jobs.get(id);
+    switch (op) {
+      case 'run':
+      case 'runsync': {
+        let input: unknown;
+        try {
+          input = (JSON.parse(body) as { input?: unknown }).input;
+        } catch {
+          return send(res, 400, { error: 'malformed JSON' });
+        }
+        if (typeof input !== 'object' || input === null) return send(res, 400, { error: 'input is required' });
+        const j: Job = { id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`, createdAt: Date.now(), cancelled: false };
+        jobs.set(j.id, j);
+        if (op === 'run') return send(res, 200, { id: j.id, status: o.runStatus ?? 'IN_QUEUE' });
+        if (o.ignoreWait) return send(res, 200, view(j));
+        setTimeout(() => send(res, 200, view(j)), jobMs);
+        return;
+      }
+      case 'status':
+      case 'status-sync':
+        return job ? send(res, 200, view(job)) : send(res, 404, { error: `job ${String(id)} not found` });
+      case 'stream':
+        return job ? send(res, 200, { id: job.id, status: statusOf(job), stream: [] }) : send(res, 404, { error: 'job not found' });
+      case 'cancel':
+        if (!job) return send(res, 404, { error: 'job not found' });
+        if (statusOf(job) !== 'COMPLETED') job.cancelled = true;
+        return send(res, 200, { id: job.id, status: statusOf(job) === 'CANCELLED' ? 'CANCELLED' : statusOf(job) });
+      case 'retry':
+        return job ? send(res, 400, { error: 'only FAILED or TIMED_OUT jobs can be retried' }) : send(res, 404, { error: 'job not found' });
+      case 'purge-queue':
+        return send(res, 200, { removed: 0, status: 'completed' });
+      case 'health': {
+        const all = [...jobs.values()].map(statusOf);
+        return send(res, 200, { jobs: { completed: all.filter((s) => s === 'COMPLETED').length, failed: 0, inProgress: all.filter((s) => s === 'IN_PROGRESS').length, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } });
+      }
+      default:
+        return send(res, 404, { detail: 'Not Found' });
+    }
+  };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => handle(req, res, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+  return {
+    url: origin,
+    base: o.root ? origin : `${origin}/v2/${o.endpointId ?? 'ep'}`,
+    get requests() {
+      return state.requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
