@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_CATALOG } from '../../src/check/catalog.js';
 import { Checker } from '../../src/check/checker.js';
+import { evidenceOf } from '../../src/check/evidence.js';
 import { loadOpenApiRules } from '../../src/check/openapi-rules.js';
 import { FAULT_NAMES } from '../../src/emulator/faults.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
@@ -60,6 +61,7 @@ const PROOFS: Proof[] = [
   { fault: 'chunk-too-large', scenario: STREAMS, ids: ['stream.chunk-too-large'] },
   { fault: 'stream-after-final', scenario: STREAMS, ids: ['stream.after-final'] },
   { fault: 'stream-duplicate', scenario: STREAMS, ids: ['stream.duplicate-chunk'] },
+  { fault: 'missing-routes', scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'), ids: ['route.missing'] },
 ];
 
 const nameOf = (yaml: string): string => /name: (\S+)/.exec(yaml)?.[1] ?? '?';
@@ -89,6 +91,15 @@ describe('each check fires on the fault that breaks its rule', () => {
       expect(example?.evidence.request ?? example?.evidence.timeline, `${id} has no evidence`).toBeDefined();
       // Checks about one job name it, and it is a job this run submitted.
       if (example?.jobId !== undefined) expect(submitted.has(example.jobId), `${id} names ${example.jobId}`).toBe(true);
+    }
+    // Evidence is real: every example of every finding cites a record of this run, unchanged.
+    const bySeq = new Map(result.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])));
+    for (const g of result.violations) {
+      for (const e of g.examples) {
+        const cited = bySeq.get(e.evidence.seq ?? -1);
+        expect(cited, `${g.id} cites seq ${String(e.evidence.seq)}, not a record of the run`).toBeDefined();
+        if (cited) expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(cited), timeline: undefined });
+      }
     }
   });
 });
