@@ -78,7 +78,7 @@ export const markdownReporter: Reporter = {
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
       out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));

@@ -29,6 +29,8 @@ export interface BuildSummaryInput {
   end?: RunEnd;
   /** What the preflight found before the load. */
   preflight?: Summary['preflight'];
+  /** Iterations cut at the graceful stop. */
+  iterationsCut?: number;
 }
 
 function operationSummary(d: OperationData, durationMs: number): OperationSummary {
@@ -163,6 +165,8 @@ export function buildSummary(input: BuildSummaryInput): Summary {
     for (const v of input.violations) extra.add(v, input.run.startedAtMs);
     data = { ...data, violations: ViolationTally.fromJSON(data.violations).merge(extra).toJSON() };
   }
-  const summary = summarize(data, runInfo(input.run, data, input.durationMs, input.end), input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
+  const info = runInfo(input.run, data, input.durationMs, input.end);
+  if (input.iterationsCut) info.iterationsCut = input.iterationsCut;
+  const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

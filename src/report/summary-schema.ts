@@ -111,6 +111,7 @@ export const summarySchema = z.object({
     ownsEndpoint: z.boolean(),
     // Summaries written before verdicts existed ended as far as they knew.
     end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed']).default('completed'),
+    iterationsCut: count.optional(),
     forced: z.array(z.string()).optional(),
   }),
   operations: z.record(z.string(), operation),

@@ -38,6 +38,8 @@ export interface RunInfo {
   ownsEndpoint: boolean;
   /** How the run ended: a summary of an interrupted or unreachable run is partial. */
   end: RunEnd;
+  /** Flow iterations cut when the graceful stop after the last arrival ran out. */
+  iterationsCut?: number;
   /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */
   forced?: string[];
 }

@@ -66,6 +66,7 @@ export const terminalReporter: Reporter = {
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
+    if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push(...exportLines(s));

@@ -77,6 +77,8 @@ export interface RunOutcome {
   counters: LiveCounters;
   /** Scheduling lateness of arrivals (send − intended), for the bench and the progress line. */
   latenessP99Ms: number;
+  /** Iterations still in flight when the graceful stop ran out, cut at their next step. */
+  iterationsCut?: number;
   /** What the preflight found, when it ran; `fatal` means the load never started. */
   preflight?: PreflightResult;
 }

@@ -62,7 +62,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const stopSampler = o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
-  await windDown(o, ctx, dispatcher, stop, abort, stopSampler);
+  const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler);
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await closeReceiver();
@@ -77,6 +77,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     counters,
     latenessP99Ms: lateness.p99(),
     ...(checked ? { preflight: checked } : {}),
+    iterationsCut,
   };
 }
 
@@ -139,9 +140,11 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
  * After the last arrival: let flows finish on their own (graceful stop), then stop them at their
  * next step, then give requests in flight the drain time, then abort what is left.
  */
-async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>): Promise<void> {
+async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>): Promise<number> {
   const { clock } = ctx;
   if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), stop.signal);
+  // Iterations still going when the graceful stop ran out are cut at their next step (k6's gracefulStop).
+  const cut = stop.signal.aborted ? 0 : ctx.counters.inFlight;
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));
   const drainMs = o.drainMs ?? 3000;
   const drainEnd = clock.now() + drainMs;
@@ -159,6 +162,7 @@ async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, 
   abort.abort(new Error('drain time is up'));
   await dispatcher.waitIdle(1000);
   await sampled;
+  return cut;
 }
 
 function raceAbort(p: Promise<void>, signal: AbortSignal): Promise<void> {

@@ -57,12 +57,14 @@ export interface RunArgs extends ExportArgs {
   'exclusive-endpoint'?: boolean;
   preflight?: boolean;
   worker?: string;
+  'graceful-stop'?: string;
 }
 
 interface Settings {
   scenario: Scenario;
   /** A remote target (--target or $JOBSTORM_TARGET), validated; none means the embedded emulator. */
   remote?: Target;
+  gracefulStopMs?: number;
   worker?: WorkerSpec;
   shard?: ShardSpec;
   workers: number;
@@ -83,6 +85,11 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   const workers = args.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) issues.push({ where: '--workers', message: `expected a whole number from 1 to 64, got ${String(args.workers)}` });
   if (workers > 1 && shard) issues.push({ where: '--workers', message: '--workers runs its own shards; do not combine it with --shard' });
+  let gracefulStopMs: number | undefined;
+  if (args['graceful-stop'] !== undefined) {
+    gracefulStopMs = parseDuration(args['graceful-stop']);
+    if (gracefulStopMs === undefined || gracefulStopMs < 0) issues.push({ where: '--graceful-stop', message: `expected a duration like 10s or 0s, got "${args['graceful-stop']}"` });
+  }
   let durationMs: number | undefined;
   if (args.duration !== undefined) {
     durationMs = parseDuration(args.duration);
@@ -123,7 +130,7 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
+  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}), ...(worker ? { worker } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -132,7 +139,7 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers, thresholds, tolerances, exports, remote, worker } = await settle(args, io);
+  const { scenario, shard, workers, thresholds, tolerances, exports, remote, worker, gracefulStopMs } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
@@ -171,7 +178,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   let outcome: RunOutcome;
   let workerStats: ExternalPoolSnapshot | undefined;
   try {
-    const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
+    const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
@@ -192,7 +199,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     return ExitCode.Usage;
   }
   const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}) });
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}) });
   if (live) summary.exports = await live.stop();
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
@@ -227,6 +234,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('export-interval', { type: 'string', describe: 'how often live metrics are sent (default 5s)' })
       .option('worker', { type: 'string', describe: 'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
+      .option('graceful-stop', { type: 'string', describe: 'after the last arrival, how long running iterations may take to finish before they are cut (default 30s)' })
       .option('preflight', { type: 'boolean', default: true, describe: 'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)' })
       .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')

@@ -5,7 +5,9 @@ import type { StepRunner } from './iteration-state.js';
 /** Think time, uniform in [minMs, maxMs]. */
 export const sleep: StepRunner<SleepStep> = (step, it) => {
   const ms = step.minMs + (step.maxMs - step.minMs) * it.ctx.random();
-  return it.sleepUntil(it.ctx.clock.now() + ms);
+  // Think time is not latency: the next request is meant to start when the sleep ends.
+  it.intendedAt = it.ctx.clock.now() + ms;
+  return it.sleepUntil(it.intendedAt);
 };
 
 /** Moves the embedded emulator's manual clock. */
