@@ -69,6 +69,8 @@ export interface LimiterMode {
   off: boolean;
   /** Refuse at half the effective per-window limit (fault early-429). */
   early: boolean;
+  /** Multiplies the table's row, rate and concurrency (the rate-table faults); 1 when absent. */
+  scale?: number;
 }
 
 /**
@@ -93,11 +95,12 @@ export class EndpointRateLimiter {
       l.inFlight++;
       return OK;
     }
-    const cap = l.base.concurrent;
+    const scale = mode.scale ?? 1;
+    const cap = l.base.concurrent === undefined ? undefined : Math.floor(l.base.concurrent * scale);
     if (cap !== undefined && l.inFlight >= cap) {
       return { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap };
     }
-    let limit = effectiveRateLimit(l.base.perWindow, runningWorkers, this.requestsPerWorker);
+    let limit = effectiveRateLimit(Math.floor(l.base.perWindow * scale), runningWorkers, this.requestsPerWorker);
     if (mode.early) limit = Math.floor(limit / 2);
     const wait = l.window.admit(now, limit);
     if (wait > 0) return { ok: false, reason: 'rate', retryAfterMs: wait, limit };

@@ -221,6 +221,8 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
       // Probes with missing or wrong keys are refused before any limit is counted.
       if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return;
+      // A row covers its operation's method only: GET /openai/v1/models is not in the table.
+      if (r.method !== QUEUE_OPERATION_CONTRACTS[r.op].method) return;
       const w = windowFor(r.op);
       if (!w) return;
       const throttled = r.status === 429;

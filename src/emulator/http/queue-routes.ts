@@ -8,6 +8,8 @@ import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
 import { delayTime, jobView } from '../job-view.js';
 import { readJson } from './json-body.js';
+import { OpenAiRoutes } from './openai-routes.js';
+import { answerRequests } from './requests-route.js';
 import { decodeSegment, describeIssues, intParam } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
@@ -44,7 +46,11 @@ const ROUTES: Record<string, Route | undefined> = {
  * server-errors fault (500), rate limits (429), then parameters and body (400/413).
  */
 export class QueueRoutes {
-  constructor(private readonly core: EmulatorCore) {}
+  private readonly openai: OpenAiRoutes;
+
+  constructor(private readonly core: EmulatorCore) {
+    this.openai = new OpenAiRoutes(core);
+  }
 
   handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
     const parts = path.split('/');
@@ -55,10 +61,18 @@ export class QueueRoutes {
       sendError(res, 404, `endpoint ${JSON.stringify(epId ?? parts[2])} not found`);
       return;
     }
+    if (parts[3] === 'openai') {
+      this.openai.handle(req, res, ep, parts.slice(4).join('/'));
+      return;
+    }
+    if (parts[3] === 'requests' && parts.length === 4 && req.method === 'GET' && !ep.settings.publicModel) {
+      answerRequests(this.core, res, ep);
+      return;
+    }
     const route = ROUTES[parts[3] ?? ''];
     const idCount = parts.length - 4;
     if (route === undefined || route.method !== req.method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
-      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health)`);
+      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health, requests, openai/v1/...)`);
       return;
     }
     const faults = this.core.faults;
