@@ -1,0 +1,21 @@
+import type { RetryStep, StatusStep } from '../../scenario/scenario.js';
+import { ok, type StepRunner } from './iteration-state.js';
+
+/** POST /retry of the flow's job. */
+export const retry: StepRunner<RetryStep> = async (_step, it) => {
+  if (it.jobId === undefined) return false;
+  const r = await it.ctx.client.retry(it.jobId, it.call('retry'));
+  it.intendedAt = it.ctx.clock.now();
+  if (ok(r.status)) it.see(r);
+  return true;
+};
+
+/** One GET /status of the flow's job, optionally setting its ttl. */
+export const status: StepRunner<StatusStep> = async (step, it) => {
+  if (it.jobId === undefined) return false;
+  const ttl = step.ttlMs === undefined ? undefined : step.ttlMs;
+  const r = await it.ctx.client.status(it.jobId, ttl === undefined ? {} : { ttl }, it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }));
+  it.intendedAt = it.ctx.clock.now();
+  it.see(r);
+  return true;
+};

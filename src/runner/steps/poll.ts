@@ -1,0 +1,45 @@
+import { isFinalStatus, type JobStatus } from '../../core/job-status.js';
+import type { PollStep, PollTarget } from '../../scenario/scenario.js';
+import type { IterationState, StepRunner } from './iteration-state.js';
+
+const RANK: Record<JobStatus, number> = { IN_QUEUE: 0, IN_PROGRESS: 1, COMPLETED: 2, FAILED: 2, CANCELLED: 2, TIMED_OUT: 2 };
+
+/** Has a job in `status` reached `target`? A poll may see a later state than the one it waits for. */
+export function reached(status: JobStatus | undefined, target: PollTarget): boolean {
+  if (status === undefined) return false;
+  if (target === 'final') return isFinalStatus(status);
+  return status === target || RANK[status] > RANK[target] || isFinalStatus(status);
+}
+
+export interface PollPlan {
+  until: PollTarget;
+  intervalMs: number;
+  backoff: number;
+  maxIntervalMs: number;
+  timeoutMs: number;
+}
+
+export const poll: StepRunner<PollStep> = (step, it) => pollUntil(step, it, 'poll');
+
+/** Polls /status until the job reaches `plan.until`; a poll that runs out of time leaves the job to the next steps. */
+export async function pollUntil(plan: PollPlan, it: IterationState, label: string): Promise<boolean> {
+  if (it.jobId === undefined) return false;
+  const { client, clock } = it.ctx;
+  const deadline = clock.now() + plan.timeoutMs;
+  let interval = plan.intervalMs;
+  // Always look at least once: a cancel's or runsync's own answer is not an observation of
+  // what the job did next, and the checks need that observation.
+  for (let first = true; first || !reached(it.status, plan.until); first = false) {
+    if (!first && clock.now() >= deadline) return true;
+    const r = await client.status(it.jobId, {}, it.call(label));
+    if (r.status === 404) return false;
+    it.see(r);
+    if (reached(it.status, plan.until)) break;
+    // Like a real client: the next poll is an interval after this answer, never a catch-up burst.
+    it.intendedAt = clock.now() + interval;
+    if (!(await it.sleepUntil(it.intendedAt))) return false;
+    interval = Math.min(plan.maxIntervalMs, interval * plan.backoff);
+  }
+  it.intendedAt = clock.now();
+  return true;
+}

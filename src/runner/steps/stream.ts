@@ -1,0 +1,31 @@
+import { isFinalStatus } from '../../core/job-status.js';
+import type { StreamStep } from '../../scenario/scenario.js';
+import { ok, type StepRunner } from './iteration-state.js';
+
+/** Reads /stream until the job is final and nothing is left (either response shape). */
+export const stream: StepRunner<StreamStep> = async (step, it) => {
+  if (it.jobId === undefined) return false;
+  const { client, clock } = it.ctx;
+  const deadline = clock.now() + step.timeoutMs;
+  for (;;) {
+    if (clock.now() >= deadline) return true;
+    const r = await client.stream(it.jobId, it.call('stream'));
+    if (!ok(r.status)) return false;
+    const chunks = Array.isArray(r.body) ? r.body.length : chunkCount(r.body);
+    if (!Array.isArray(r.body)) it.see(r);
+    if (chunks === 0) {
+      // The bare-array shape carries no status: ask /status whether the job is done.
+      if (Array.isArray(r.body) && !isFinalStatus(it.status)) it.see(await client.status(it.jobId, {}, it.call('stream-status')));
+      if (isFinalStatus(it.status)) break;
+    }
+    it.intendedAt = clock.now() + step.intervalMs;
+    if (!(await it.sleepUntil(it.intendedAt))) return false;
+  }
+  it.intendedAt = clock.now();
+  return true;
+};
+
+function chunkCount(body: unknown): number {
+  const s = (body as { stream?: unknown } | undefined)?.stream;
+  return Array.isArray(s) ? s.length : 0;
+}
