@@ -10,6 +10,8 @@ import {
   operationRows,
   runLine,
   timingRows,
+  TOKEN_HEADER,
+  tokenRows,
   violationTotal,
 } from './report-view.js';
 import type { Summary } from './summary.js';
@@ -62,6 +64,8 @@ export const markdownReporter: Reporter = {
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
+    const tokens = tokenRows(s);
+    if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '', '### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {

@@ -125,6 +125,10 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     thresholds: [],
     series: seriesSummary(data.series),
   };
+  if (data.tokens) {
+    const t = data.tokens;
+    summary.tokens = { streams: t.streams, tokens: t.tokens, firstToken: timing(t.firstToken), tokensPerSecond: timing(t.tokensPerSecond), tokenGap: timing(t.tokenGap), maxGap: timing(t.maxGap) };
+  }
   summary.thresholds = evaluateThresholds(thresholds, summary);
   return summary;
 }

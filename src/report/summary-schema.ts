@@ -119,6 +119,9 @@ export const summarySchema = z.object({
     z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
   ),
   series,
+  tokens: z
+    .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })
+    .optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

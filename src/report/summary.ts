@@ -99,6 +99,17 @@ export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
   ops: Record<string, OperationSeriesSummary>;
 }
 
+/** Streamed /openai/* answers: time to first token, tokens per second, time between tokens. */
+export interface TokensSummary {
+  streams: number;
+  tokens: number;
+  firstToken: TimingSummary;
+  /** Values are tokens per second, not ms. */
+  tokensPerSecond: TimingSummary;
+  tokenGap: TimingSummary;
+  maxGap: TimingSummary;
+}
+
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   run: RunInfo;
@@ -113,4 +124,6 @@ export interface Summary {
   checks: string[];
   thresholds: ThresholdResult[];
   series: SeriesSummary;
+  /** Present when the run streamed /openai/* answers. */
+  tokens?: TokensSummary;
 }

@@ -10,6 +10,8 @@ import {
   operationRows,
   runLine,
   timingRows,
+  TOKEN_HEADER,
+  tokenRows,
   violationTotal,
 } from './report-view.js';
 import type { Summary } from './summary.js';
@@ -48,6 +50,8 @@ export const terminalReporter: Reporter = {
     out.push(`jobs: ${jobCountsLine(s)}`);
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
+    const tokens = tokenRows(s);
+    if (tokens.length) out.push(`streamed answers: ${String(s.tokens?.streams ?? 0)} · tokens: ${String(s.tokens?.tokens ?? 0)}`, ...textTable(TOKEN_HEADER, tokens));
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
