@@ -28,7 +28,7 @@ describe('the official openai client against the emulator', () => {
 
   it('completes a chat completion; the call was a job on the queue (counted in /health)', async () => {
     const before = valid(HealthResponseSchema, (await call(h, 'GET', `${h.url}/health`)).body).jobs.completed;
-    const answer = await client.chat.completions.create({ ...CHAT, max_tokens: 5 });
+    const answer = await client.chat.completions.create({ ...CHAT, max_completion_tokens: 5 });
     valid(ChatCompletionSchema, answer);
     expect(answer.choices[0]?.message.content?.trim().split(' ')).toHaveLength(5);
     expect(answer.choices[0]?.finish_reason).toBe('stop');
@@ -38,7 +38,7 @@ describe('the official openai client against the emulator', () => {
   });
 
   it('completes a streamed chat completion: chunks over the job time, then the end', async () => {
-    const stream = await client.chat.completions.create({ ...CHAT, max_tokens: 6, stream: true });
+    const stream = await client.chat.completions.create({ ...CHAT, max_completion_tokens: 6, stream: true });
     const arrivals: number[] = [];
     let text = '';
     let finish: string | null | undefined;
