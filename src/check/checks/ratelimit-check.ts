@@ -77,7 +77,7 @@ class OperationWindow {
         this.inFlight.push(log.endAt(this.next));
         this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
-        this.notEnforced(this.next, typeof detail === 'string' ? detail : undefined, ctx, running, rpw);
+        this.notEnforced(this.next, this.acceptedInWindow - this.sentTooEarly(edge), typeof detail === 'string' ? detail : undefined, ctx, running, rpw);
       }
       this.next++;
     }
@@ -85,19 +85,32 @@ class OperationWindow {
     log.release(Math.min(this.lo, this.allLo));
   }
 
-  private notEnforced(i: number, jobId: string | undefined, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
+  /**
+   * Accepted requests in the window that may still lie in another window of the service's: it
+   * counted the judged request when it arrived, some time before its answer ended, so one sent
+   * more than a window before that end may be a window away, however late the judged send went
+   * out (a loaded client queues sends). Only slow answers leave any.
+   */
+  private sentTooEarly(edge: number): number {
+    const bound = this.log.endAt(this.next) - RATE_WINDOW_MS + edge;
+    let n = 0;
+    for (let k = this.lo; k < this.next && this.log.sentAt(k) < bound; k++) if (!this.log.throttled(k)) n++;
+    return n;
+  }
+
+  private notEnforced(i: number, acceptedInWindow: number, jobId: string | undefined, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
     const sentAt = this.log.sentAt(i);
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
     if (rpw === undefined && maxRunning > 0) return;
     const high = effectiveRateLimit(this.row.perWindow, maxRunning, rpw ?? 0);
     const over = 1 + ctx.tolerances.rateOverrun;
-    if (this.acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
+    if (acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
       this.lastNotEnforced = sentAt;
       // The accepted request's own record was not kept; its request line, rebuilt, is the evidence.
       const contract = QUEUE_OPERATION_CONTRACTS[this.op];
       const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: contract.method, path: operationPath(this.op, jobId), intendedAt: sentAt, sentAt, endAt: this.log.endAt(i), status: 200, reqBytes: 0, resBytes: 0, ...(jobId === undefined ? {} : { jobId }) };
-      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
+      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
     }
   }
 
