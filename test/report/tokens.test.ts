@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord, type RunRecord } from '../../src/core/record.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
+import { htmlReporter } from '../../src/report/html-reporter.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
@@ -56,6 +57,12 @@ describe('streamed token metrics', () => {
     expect(merged.tokens).toEqual(whole.tokens);
     const back = parseSummary(JSON.parse(JSON.stringify(whole)), 'summary.json');
     expect(back.tokens).toEqual(whole.tokens);
+  });
+
+  it('show in the HTML report', () => {
+    const html = htmlReporter.render(summaryOf(records));
+    expect(html).toContain('Streamed answers: 3, tokens: 33.');
+    expect(html).toContain('<td>time to first token</td>');
   });
 
   it('show in the terminal and Markdown summaries', () => {
