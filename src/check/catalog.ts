@@ -73,6 +73,7 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'health.negative', severity: 'error', description: 'a /health counter below zero', provenBy: 'health-negative' },
   { id: 'health.counter-decreased', severity: 'error', description: 'jobs.completed, jobs.failed or jobs.retried went down between two samples', provenBy: 'health-decrease' },
   { id: 'health.jobs-mismatch', severity: 'error', description: '/health job counts contradict what we submitted on an endpoint we own', provenBy: 'health-drift' },
+  { id: 'route.missing', severity: 'error', description: 'an operation the contract promises is not served: 405, or 404 where the endpoint or the job demonstrably exists (reported once per operation; the run stops sending it)', provenBy: 'missing-routes' },
   { id: 'management.openapi', severity: 'error', description: 'a management response that the given OpenAPI document does not allow (status code or body)', provenBy: 'odd-status' },
 ];
 

@@ -1,5 +1,6 @@
 import type { ExchangeRecord, JobstormRecord, RunRecord, WebhookRecord } from '../core/record.js';
-import type { TimelineEntry } from '../core/violation.js';
+import type { RouteWatch } from '../core/route-watch.js';
+import type { Severity, TimelineEntry } from '../core/violation.js';
 import type { JobBook, JobState } from './job-book.js';
 import type { Tolerances } from './tolerances.js';
 
@@ -7,7 +8,10 @@ import type { Tolerances } from './tolerances.js';
 export interface Finding {
   id: string;
   message: string;
-  record?: ExchangeRecord | WebhookRecord;
+  /** The exchange (or webhook delivery) that shows the rule broken: one that really happened. */
+  record: ExchangeRecord | WebhookRecord;
+  /** Lower than the catalog's when the run cannot be sure (e.g. a rate limit shared with others). */
+  severity?: Severity;
   jobId?: string;
   timeline?: TimelineEntry[];
   at?: number;
@@ -17,7 +21,14 @@ export interface CheckContext {
   readonly run: RunRecord;
   readonly tolerances: Tolerances;
   readonly jobs: JobBook;
+  /** Which routes the target serves, from the records so far (shared with the runner's logic). */
+  readonly routes: RouteWatch;
   emit(finding: Finding): void;
+  /**
+   * Counts one observation that could have broken rule `id` (coverage): a check that judged
+   * nothing was not exercised, and no report may call it passed.
+   */
+  judged(id: string): void;
 }
 
 /**

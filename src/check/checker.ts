@@ -1,8 +1,9 @@
 import { isFinalStatus } from '../core/job-status.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../core/record.js';
 import { recordTime } from '../core/record.js';
+import { RouteWatch } from '../core/route-watch.js';
 import type { Violation } from '../core/violation.js';
-import { checkInfo } from './catalog.js';
+import { CHECK_CATALOG, checkInfo } from './catalog.js';
 import type { Check, CheckContext, Finding } from './check.js';
 import { defaultChecks } from './checks/registry.js';
 import { evidenceOf } from './evidence.js';
@@ -24,8 +25,12 @@ export interface CheckResult {
   /** Groups in order of first occurrence. */
   violations: ViolationGroup[];
   total: number;
-  /** Names of the check families that ran (for JUnit's passing test cases). */
+  /** Names of the check families that ran. */
   checks: string[];
+  /** Per check id of the catalog: how many observations it judged (0: not exercised). */
+  coverage: Record<string, number>;
+  /** Operations the target does not serve, as `route.missing` found them. */
+  missingRoutes: string[];
 }
 
 export interface CheckerOptions {
@@ -54,6 +59,8 @@ export class Checker {
   private total = 0;
   private readonly time: TargetTime;
   private finished = false;
+  private readonly routes = new RouteWatch();
+  private readonly coverage = new Map<string, number>();
 
   constructor(private readonly run: RunRecord, private readonly options: CheckerOptions = {}) {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
@@ -65,7 +72,7 @@ export class Checker {
     // (only the evidence timeline before the fold is gone), and a small book stays in cache.
     this.book = new JobBook({ webhookHoldMs: this.tolerances.webhookWaitMs + 25_000, holdMs: 2_000, maxJobs: 200_000, maxAfterlife: 500_000 });
     this.maxExamples = options.maxExamples ?? 20;
-    this.ctx = { run, tolerances: this.tolerances, jobs: this.book, emit: (f) => this.emit(f) };
+    this.ctx = { run, tolerances: this.tolerances, jobs: this.book, routes: this.routes, emit: (f) => this.emit(f), judged: (id) => this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1) };
   }
 
   add(original: JobstormRecord): void {
@@ -75,6 +82,7 @@ export class Checker {
       return;
     }
     const record = this.time.map(original);
+    if (record.type === 'exchange') this.watchRoutes(record);
     for (const check of this.adders) check.add(record, this.ctx);
     this.applyToBook(record);
     this.book.advance(recordTime(record), this.foldJob);
@@ -87,7 +95,18 @@ export class Checker {
       for (const check of this.checks) check.finish?.(this.ctx);
       for (const job of this.book.drain()) this.foldJob(job);
     }
-    return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name) };
+    const coverage: Record<string, number> = {};
+    for (const c of CHECK_CATALOG) coverage[c.id] = this.coverage.get(c.id) ?? 0;
+    return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name), coverage, missingRoutes: this.routes.missingRoutes().map((m) => m.op) };
+  }
+
+  /** `route.missing`: judged before the checks, so they can leave a missing route's answers to it. */
+  private watchRoutes(r: ExchangeRecord): void {
+    if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint' || r.req?.probe !== undefined) return;
+    this.ctx.judged('route.missing');
+    for (const m of this.routes.add(r)) {
+      this.emit({ id: 'route.missing', record: m.record, message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+    }
   }
 
   private readonly foldJob = (job: JobState): void => {
@@ -97,24 +116,25 @@ export class Checker {
   private emit(f: Finding): void {
     const info = checkInfo(f.id);
     const r = f.record;
-    const job = f.jobId ?? (r && 'jobId' in r ? r.jobId : undefined);
+    const job = f.jobId ?? r.jobId;
+    const severity = f.severity ?? info.severity;
     const violation: Violation = {
       id: f.id,
-      severity: info.severity,
-      at: f.at ?? (r ? recordTime(r) : 0),
+      severity,
+      at: f.at ?? recordTime(r),
       message: f.message,
-      ...(r?.type === 'exchange' ? { op: r.op } : {}),
+      ...(r.type === 'exchange' ? { op: r.op } : {}),
       ...(job === undefined ? {} : { jobId: job }),
       // The job's timeline goes on growing; the evidence is what was known when the rule broke.
       evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline.slice() } : {}) },
-      ...(r?.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
+      ...(r.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
     };
     this.total++;
     let group = this.groups.get(f.id);
     if (!group) {
-      group = { id: f.id, severity: info.severity, count: 0, examples: [] };
+      group = { id: f.id, severity, count: 0, examples: [] };
       this.groups.set(f.id, group);
-    }
+    } else if (severity === 'error') group.severity = 'error';
     group.count++;
     if (group.examples.length < this.maxExamples) group.examples.push(violation);
     this.options.onViolation?.(violation);
@@ -124,7 +144,7 @@ export class Checker {
     if (r.type === 'webhook') {
       if (r.jobId === undefined) return;
       const job = this.book.touch(r.jobId);
-      this.book.deliver(job, { at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status });
+      this.book.deliver(job, { at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status, record: r });
       return;
     }
     if (r.type !== 'exchange' || r.status === undefined) return;
@@ -140,6 +160,8 @@ export class Checker {
     const body = r.body as { status?: unknown } | undefined;
     if (r.op === 'status' && r.req?.statusTtl !== undefined && r.status === 200) job.ttlDeadline = r.sentAt + r.req.statusTtl;
     if (r.status !== 200) return;
+    // Seen again: a 404 before this was not the job being lost.
+    if (r.op !== 'run' && r.op !== 'runsync') job.lostCandidate = undefined;
     switch (r.op) {
       case 'run':
       case 'runsync':

@@ -9,6 +9,8 @@ export interface Delivery {
   at: number;
   answered: number;
   status?: unknown;
+  /** The delivery itself: the evidence a webhook finding cites. */
+  record: WebhookRecord;
 }
 
 /**
@@ -35,6 +37,10 @@ export interface JobState extends SequenceState {
   last?: JobStatus;
   /** Earliest time we could have known it was final (send time of the first final observation). */
   finalAt?: number;
+  /** The exchange that first showed it final: what a finding about its end cites. */
+  finalRecord?: ExchangeRecord | WebhookRecord;
+  /** A /status 404 that may mean the job was lost, until a later answer shows the job again. */
+  lostCandidate?: ExchangeRecord;
   /** First time we saw it IN_PROGRESS (send time, a lower bound of when it started). */
   startedBy?: number;
   /** Latest send time at which it was still seen IN_QUEUE (its start is after this). */
@@ -153,6 +159,8 @@ export class JobBook {
     job.timeline = NO_TIMELINE;
     job.deliveries = NO_DELIVERIES;
     job.chunkKeys = undefined;
+    job.finalRecord = undefined;
+    job.lostCandidate = undefined;
     this.afterlife.set(job.id, job);
   }
 
@@ -171,7 +179,10 @@ export class JobBook {
     const sent = r.type === 'exchange' ? r.sentAt : r.at;
     if (status === 'IN_QUEUE') job.queuedAt = Math.max(job.queuedAt ?? 0, sent);
     if (status === 'IN_PROGRESS' && job.startedBy === undefined) job.startedBy = at;
-    if (isFinalStatus(status) && job.finalAt === undefined) job.finalAt = sent;
+    if (isFinalStatus(status) && job.finalAt === undefined) {
+      job.finalAt = sent;
+      job.finalRecord = r;
+    }
     job.last = status;
   }
 
@@ -181,6 +192,7 @@ export class JobBook {
     if (action === 'retry') {
       // A new attempt: its queueing and running are measured afresh.
       job.finalAt = undefined;
+      job.finalRecord = undefined;
       job.startedBy = undefined;
       job.queuedAt = r.sentAt;
       job.streamDrained = false;

@@ -11,8 +11,9 @@ function sh(value: string): string {
  */
 export function curlRepro(r: ExchangeRecord, run: RunRecord): string {
   const base = run.target.replace(/\/+$/, '');
-  const origin = r.op === 'StartPod' || r.op === 'CreateEndpoint' ? new URL(base).origin : base;
-  const url = `${origin}${r.path}`;
+  // Management paths are relative to the management base, `{origin}/v1` (the CLI's default).
+  const prefix = r.op === 'StartPod' || r.op === 'CreateEndpoint' ? `${new URL(base).origin}/v1` : base;
+  const url = `${prefix}${r.path}`;
   const parts = ['curl', '-sS', '-X', r.method, sh(url)];
   const auth = r.req?.auth;
   if (auth === 'bare') parts.push('-H', '"Authorization: $JOBSTORM_API_KEY"');

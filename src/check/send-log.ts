@@ -6,6 +6,10 @@
  *
  * Indices are absolute (they only grow); `release` lets go of everything below an index.
  */
+/** How a request was answered, as the rate-limit rules count it. */
+export const SendOutcome = { Accepted: 0, Throttled: 1, Other: 2 } as const;
+export type SendOutcome = (typeof SendOutcome)[keyof typeof SendOutcome];
+
 export class SendLog<D> {
   private capacity = 1024;
   private mask = 1023;
@@ -21,7 +25,7 @@ export class SendLog<D> {
    * Adds a request where its send time belongs. Records arrive by end time, so it is almost
    * always an append or a short shift; entries below `floor` (already judged) never move.
    */
-  push(sentAt: number, endAt: number, throttled: boolean, detail: D | undefined, floor: number): void {
+  push(sentAt: number, endAt: number, outcome: SendOutcome, detail: D | undefined, floor: number): void {
     if (this.length - this.head === this.capacity) this.grow();
     const { sent, end, flags, details, mask } = this;
     let i = this.length++;
@@ -37,7 +41,7 @@ export class SendLog<D> {
     const at = i & mask;
     sent[at] = sentAt;
     end[at] = endAt;
-    flags[at] = throttled ? 1 : 0;
+    flags[at] = outcome;
     details[at] = detail;
   }
 
@@ -50,7 +54,11 @@ export class SendLog<D> {
   }
 
   throttled(i: number): boolean {
-    return this.flags[i & this.mask] === 1;
+    return this.flags[i & this.mask] === SendOutcome.Throttled;
+  }
+
+  accepted(i: number): boolean {
+    return this.flags[i & this.mask] === SendOutcome.Accepted;
   }
 
   detail(i: number): D | undefined {

@@ -3,6 +3,7 @@ import { capacityCommand } from './commands/capacity.js';
 import { checkCommand } from './commands/check.js';
 import { contractCommand } from './commands/contract.js';
 import { emulateCommand } from './commands/emulate.js';
+import { initCommand } from './commands/init.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
@@ -16,4 +17,5 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(mergeCommand),
   registered(capacityCommand),
   registered(contractCommand),
+  registered(initCommand),
 ];

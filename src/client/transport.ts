@@ -127,6 +127,7 @@ export class Transport {
     let status: number | undefined;
     let firstByteAt: number | undefined;
     let retryAfter: string | undefined;
+    let allow: string | undefined;
     let declaredBytes: string | undefined;
     let text = '';
     let sse: SseResult | undefined;
@@ -143,6 +144,7 @@ export class Transport {
       status = res.statusCode;
       const h = res.headers;
       retryAfter = firstHeader(h['retry-after']);
+      if (status === 405) allow = firstHeader(h.allow);
       declaredBytes = firstHeader(h['content-length']);
       if (x.sse === true && status < 300 && firstHeader(h['content-type'])?.startsWith('text/event-stream') === true) {
         sse = emptySse();
@@ -197,6 +199,7 @@ export class Transport {
       retryAfter,
       req: x.facts,
     };
+    if (allow !== undefined) record.allow = allow;
     if (sse !== undefined) record.sse = sse.facts;
     this.o.onRecord(record);
     return { record, status, body, error };

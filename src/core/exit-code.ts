@@ -10,6 +10,8 @@ export const ExitCode = {
   Usage: 2,
   /** Target unreachable or run aborted. */
   Aborted: 3,
+  /** Inconclusive: the run did not exercise what it set out to judge (nothing that could fail did). */
+  Inconclusive: 4,
   /** Interrupted by SIGINT (128 + 2, as shells report it). */
   Interrupted: 130,
 } as const;

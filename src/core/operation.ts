@@ -28,3 +28,7 @@ export const OPERATIONS: readonly Operation[] = [...QUEUE_OPERATIONS, ...MANAGEM
 export function isOperation(name: string): name is Operation {
   return (OPERATIONS as readonly string[]).includes(name);
 }
+
+export function isQueueOperation(name: string): name is QueueOperation {
+  return (QUEUE_OPERATIONS as readonly string[]).includes(name);
+}

@@ -83,6 +83,8 @@ export interface ExchangeRecord {
   /** The request body when small enough to keep (for `curl` reproductions), trimmed likewise. */
   reqBody?: unknown;
   retryAfter?: string;
+  /** The `Allow` header of a 405: which methods the route does serve. */
+  allow?: string;
   req?: RequestFacts;
   /** Set for a server-sent-events answer; `body` then holds its first JSON event. */
   sse?: SseFacts;
@@ -138,6 +140,11 @@ export interface RunRecord {
   shard?: string;
   /** True when the run owns the endpoint (the embedded emulator), so counts can be compared. */
   ownsEndpoint: boolean;
+  /**
+   * No other client sends to this endpoint (`--exclusive-endpoint`; the embedded emulator), so a
+   * 429 under the limit cannot be someone else's traffic. Defaults to `ownsEndpoint`.
+   */
+  exclusiveEndpoint?: boolean;
   /** `requestsPerWorker` of the dynamic rate limit, when known. */
   requestsPerWorker?: number;
   /** The target's clock moves only by `clock` records (the emulator's manual clock). */

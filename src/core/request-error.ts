@@ -8,6 +8,7 @@ export const ERROR_KINDS = [
   'timeout',
   'aborted',
   'dns',
+  'tls',
   'bad-json',
   'protocol',
   'other',
@@ -28,29 +29,63 @@ const BY_CODE: Record<string, ErrorKind> = {
   UND_ERR_SOCKET: 'reset',
   UND_ERR_CLOSED: 'reset',
   ETIMEDOUT: 'timeout',
-  UND_ERR_CONNECT_TIMEOUT: 'timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'timeout',
-  UND_ERR_BODY_TIMEOUT: 'timeout',
+  JOBSTORM_DEADLINE: 'timeout',
   UND_ERR_ABORTED: 'aborted',
   ABORT_ERR: 'aborted',
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',
-  HPE_INVALID_CONSTANT: 'protocol',
+  EAI_NONAME: 'dns',
+  EAI_NODATA: 'dns',
   UND_ERR_INFO: 'protocol',
   UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'protocol',
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'protocol',
+  // OpenSSL's certificate verdicts, as Node passes them on.
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'tls',
+  UNABLE_TO_GET_ISSUER_CERT: 'tls',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'tls',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'tls',
+  SELF_SIGNED_CERT_IN_CHAIN: 'tls',
+  HOSTNAME_MISMATCH: 'tls',
 };
 
-/** Classifies anything thrown by the transport; never throws itself. */
+/** Families of codes: undici's timeouts, llhttp's parse errors, Node's TLS and OpenSSL's. */
+const BY_PATTERN: readonly (readonly [RegExp, ErrorKind])[] = [
+  [/^UND_ERR_\w*TIMEOUT$/, 'timeout'],
+  [/^HPE_/, 'protocol'],
+  [/^(ERR_TLS_|ERR_SSL_|CERT_|ERR_OSSL_)/, 'tls'],
+];
+
+function kindOf(code: string | undefined): ErrorKind | undefined {
+  if (code === undefined) return undefined;
+  return BY_CODE[code] ?? BY_PATTERN.find(([pattern]) => pattern.test(code))?.[1];
+}
+
+function codeOf(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Classifies anything thrown by the transport; never throws itself. undici wraps some failures
+ * (a socket error whose cause is the TLS handshake's verdict): a cause that names a more precise
+ * kind wins, and its code is the one kept, since it is the one that says what went wrong.
+ */
 export function toRequestError(err: unknown): RequestError {
-  const e = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown } | null;
-  const rawCode = typeof e?.code === 'string' ? e.code : undefined;
-  const causeCode =
-    typeof (e?.cause as { code?: unknown } | undefined)?.code === 'string'
-      ? ((e?.cause as { code: string }).code)
-      : undefined;
-  const code = rawCode ?? causeCode;
+  const e = err as { name?: unknown; message?: unknown; cause?: unknown } | null;
+  const rawCode = codeOf(e);
+  const causeCode = codeOf(e?.cause);
   const message = typeof e?.message === 'string' ? e.message : String(err);
-  let kind: ErrorKind = (code && BY_CODE[code]) || 'other';
+  const own = kindOf(rawCode);
+  const cause = kindOf(causeCode);
+  let kind: ErrorKind;
+  let code: string | undefined;
+  if (cause !== undefined && (own === undefined || own === 'reset' || cause === 'tls')) {
+    kind = cause;
+    code = causeCode;
+  } else {
+    kind = own ?? 'other';
+    code = rawCode ?? causeCode;
+  }
   if (kind === 'other' && (e?.name === 'AbortError' || e?.name === 'TimeoutError')) {
     kind = e.name === 'TimeoutError' ? 'timeout' : 'aborted';
   }

@@ -20,6 +20,8 @@ export interface Violation {
   op?: Operation;
   jobId?: string;
   evidence: {
+    /** `seq` of the record cited: a record that was exchanged (or received), never one rebuilt. */
+    seq?: number;
     request?: string;
     status?: number;
     body?: string;

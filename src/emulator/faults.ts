@@ -43,6 +43,7 @@ export const FAULTS = {
   'stream-duplicate': 'every streamed chunk is delivered twice: in the answer where it is new and again in the next /stream answer',
   'health-negative': 'GET /health reports jobs.inQueue as -1 when the queue is empty',
   'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
+  'missing-routes': 'POST /cancel and POST /retry are not served: 404 {"detail":"Not Found"}, as partial implementations of this API answer',
   'openai-no-done': 'streamed /openai/* answers end without the final data: [DONE] event',
   'openai-bad-event': 'in streamed /openai/* answers the first token event is cut short, so its data is not JSON',
   'openai-after-done': 'streamed /openai/* answers send one more chunk event after data: [DONE]',

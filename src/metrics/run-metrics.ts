@@ -2,11 +2,14 @@ import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, Webhook
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type MetricsData } from './metrics-data.js';
+import { METRICS_DATA_VERSION, type JobsData, type MetricsData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { TokenStats } from './token-stats.js';
 import { ViolationTally } from './violation-tally.js';
+
+/** The counting part of `JobsData`, without the histograms. */
+export type JobCounts = Pick<JobsData, 'submitted' | 'retried' | 'lost' | 'unfinished' | 'untracked' | 'byState'>;
 
 export interface RunMetricsOptions {
   /**
@@ -63,6 +66,16 @@ export class RunMetrics implements RecordSink {
         this.addDropped(record);
         return;
     }
+  }
+
+  /**
+   * The job counts so far, by the summary's own definition (a job counts in the first final state
+   * seen in an accepted answer): what a live progress line shows, so it agrees with the reports.
+   * Cheap enough to call every second: no histogram is encoded.
+   */
+  jobCounts(): JobCounts {
+    const j = this.jobs;
+    return { submitted: j.submitted, retried: j.retried, lost: j.lost, unfinished: j.unfinished, untracked: j.untracked, byState: { ...j.byState } };
   }
 
   /** Violations come from the checks, not from records, so they arrive through their own door. */

@@ -15,13 +15,22 @@ export interface ChartSeries {
   color: string;
   /** Drawn against a second y axis on the right. */
   right?: boolean;
+  /** A dashed line (and a hollow dashed legend marker): p50 beside a solid p99 of the same colour. */
+  dash?: boolean;
+  /** Line width in px (default 1.5). */
+  width?: number;
 }
 
 export interface ChartSpec {
   id: string;
   title: string;
-  /** time: x is epoch seconds; percentile: x is 1/(1 − q), log scale; bars: x is a bin index. */
+  /**
+   * time: x is seconds since the run's first second (`startSec`), so ticks fall on whole seconds
+   * of the run; percentile: x is 1/(1 − q), log scale; bars: x is a bin index.
+   */
   kind: 'time' | 'percentile' | 'bars';
+  /** time charts: the epoch second of x = 0, for the wall-clock time shown on hover. */
+  startSec?: number;
   yLabel: string;
   rightLabel?: string;
   yLog: boolean;
@@ -42,7 +51,7 @@ function positive(values: readonly (number | null)[]): (number | null)[] {
 }
 
 function timeAxis(s: Summary): number[] {
-  return Array.from({ length: s.series.length }, (_, i) => s.series.startSec + i);
+  return Array.from({ length: s.series.length }, (_, i) => i);
 }
 
 function throughputChart(s: Summary): ChartSpec {
@@ -54,6 +63,7 @@ function throughputChart(s: Summary): ChartSpec {
     rightLabel: 'in flight',
     yLog: false,
     x: timeAxis(s),
+    startSec: s.series.startSec,
     series: [
       { label: 'requests/s', values: s.series.requests, color: color(0) },
       { label: '429/s', values: s.series.r429, color: color(1) },
@@ -67,10 +77,10 @@ function throughputChart(s: Summary): ChartSpec {
 function latencyTimeChart(s: Summary): ChartSpec {
   const series: ChartSeries[] = [];
   Object.entries(s.series.ops).forEach(([op, o], i) => {
-    series.push({ label: `${op} p50`, values: positive(o.p50), color: color(i) });
-    series.push({ label: `${op} p99`, values: positive(o.p99), color: color(i) });
+    series.push({ label: `${op} p50`, values: positive(o.p50), color: color(i), dash: true, width: 1.5 });
+    series.push({ label: `${op} p99`, values: positive(o.p99), color: color(i), width: 2.5 });
   });
-  return { id: 'latency', title: 'Latency per second (p50, p99; from the intended start)', kind: 'time', yLabel: 'ms', yLog: true, x: timeAxis(s), series };
+  return { id: 'latency', title: 'Latency per second (p50, p99; from the intended start)', kind: 'time', yLabel: 'ms', yLog: true, x: timeAxis(s), startSec: s.series.startSec, series };
 }
 
 function jobsChart(s: Summary): ChartSpec {
@@ -81,9 +91,11 @@ function jobsChart(s: Summary): ChartSpec {
     yLabel: 'jobs/s',
     yLog: false,
     x: timeAxis(s),
+    startSec: s.series.startSec,
     series: [
-      { label: 'submitted', values: s.series.submitted, color: color(0) },
-      ...FINAL_STATES.map((st, i) => ({ label: st, values: s.series.finals[st], color: color(i + 2) })),
+      // Totals in the labels are the end-of-run tally (summary jobs), the same numbers as every report.
+      { label: `submitted (${String(s.jobs.submitted)})`, values: s.series.submitted, color: color(0) },
+      ...FINAL_STATES.map((st, i) => ({ label: `${st} (${String(s.jobs.byState[st])})`, values: s.series.finals[st], color: color(i + 2) })),
     ],
   };
 }
@@ -98,6 +110,7 @@ function capacityChart(s: Summary): ChartSpec | undefined {
     rightLabel: 'jobs in queue',
     yLog: false,
     x: timeAxis(s),
+    startSec: s.series.startSec,
     series: [
       { label: 'workers running', values: s.series.workers, color: color(2) },
       { label: 'jobs in queue', values: s.series.queue, color: color(3), right: true },

@@ -14,25 +14,52 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
     return (q >= 99 ? parseFloat(q.toFixed(4)) : Math.round(q)) + '%';
   }
 
+  // Ticks of time charts step by whole seconds, then whole minutes, then whole hours of the run.
+  var TIME_INCRS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+  /** "45s", "2m30s", "1h5m": elapsed run time; whole minutes drop their seconds. */
+  function elapsedLabel(sec) {
+    var t = Math.round(sec);
+    if (t < 60 && t > -60) return t + 's';
+    var h = Math.floor(t / 3600), m = Math.floor((t % 3600) / 60), s = t % 60;
+    return (h ? h + 'h' : '') + (m || (h && s) ? m + 'm' : '') + (s ? s + 's' : '');
+  }
+
+  function wallClock(epochSec) {
+    return new Date(epochSec * 1000).toISOString().slice(11, 19) + ' UTC';
+  }
+
+  /** Three significant digits, whole numbers kept whole: "13.1", "0.42", "1,024". */
+  function shortNumber(v) {
+    return Math.abs(v) >= 100 || Number.isInteger(v) ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3)));
+  }
+
   function options(c, width) {
+    var unit = c.yLabel === 'ms' ? ' ms' : '';
     var hasRight = c.series.some(function (s) { return s.right; });
-    var first = { label: c.kind === 'time' ? 'time' : c.kind === 'percentile' ? 'percentile' : 'from' };
-    if (c.kind === 'percentile') first.value = function (u, v) { return v == null ? '--' : percentileLabel(v); };
-    if (c.kind === 'bars') first.value = function (u, v) { return v == null ? '--' : c.xLabels[Math.round(v)] || ''; };
+    var first = { label: c.kind === 'time' ? 'run time' : c.kind === 'percentile' ? 'percentile' : 'from' };
+    if (c.kind === 'time') first.value = function (u, v) { return 't+' + elapsedLabel(v) + ' (' + wallClock(c.startSec + v) + ')'; };
+    if (c.kind === 'percentile') first.value = function (u, v) { return percentileLabel(v); };
+    if (c.kind === 'bars') first.value = function (u, v) { return c.xLabels[Math.round(v)] || ''; };
     var series = [first].concat(
       c.series.map(function (s) {
-        var o = { label: s.label, stroke: s.color, width: 1.5, scale: s.right ? 'r' : 'y' };
+        var o = { label: s.label, stroke: s.color, width: s.width || 1.5, scale: s.right ? 'r' : 'y', value: function (u, v) { return shortNumber(v) + unit; } };
         if (c.kind === 'bars') {
           o.fill = s.color + '88';
           o.paths = uPlot.paths.bars({ size: [0.9, 60] });
           o.points = { show: false };
         }
-        if (/ p50$/.test(s.label)) o.dash = [5, 4];
+        if (s.dash) o.dash = [5, 4];
         return o;
       })
     );
-    var scales = { x: { time: c.kind === 'time' }, y: c.yLog ? { distr: 3 } : {} };
+    var scales = { x: { time: false }, y: c.yLog ? { distr: 3 } : {} };
     var xAxis = {};
+    if (c.kind === 'time') {
+      xAxis.incrs = TIME_INCRS;
+      xAxis.values = function (u, splits) { return splits.map(elapsedLabel); };
+      xAxis.label = 'run time';
+    }
     if (c.kind === 'percentile') {
       scales.x = { time: false, distr: 3 };
       xAxis.values = function (u, splits) { return splits.map(percentileLabel); };
@@ -48,7 +75,14 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
       scales.r = {};
       axes.push({ scale: 'r', side: 1, label: c.rightLabel, grid: { show: false } });
     }
-    return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes };
+    // uPlot's legend markers are solid squares of one width by default, so a p50 and a p99 of the
+    // same colour looked alike: each marker takes its line's width and dash; dashed ones are hollow.
+    var markers = {
+      width: function (u, i) { return i > 0 ? Math.max(2, u.series[i].width) : 0; },
+      dash: function (u, i) { return i > 0 && u.series[i].dash ? 'dashed' : 'solid'; },
+      fill: function (u, i) { var s = c.series[i - 1]; return !s || s.dash ? 'transparent' : s.color + (c.kind === 'bars' ? '88' : ''); },
+    };
+    return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes, legend: { markers: markers } };
   }
 
 `);
@@ -62,7 +96,13 @@ th:first-child, td:first-child, td.text { text-align: left; }
 th { background: #f6f8fa; }
 .ok { color: #1a7f37; font-weight: 600; } .fail { color: #cf222e; font-weight: 600; }
 .meta { color: #57606a; }
+.verdict { padding: 12px 16px; border-radius: 6px; margin: 0 0 16px; font-size: 1.1em; border: 1px solid; }
+.verdict ul { margin: 6px 0 0; font-size: 0.9em; }
+.verdict-passed { background: #dafbe1; border-color: #1a7f37; } .verdict-failed { background: #ffebe9; border-color: #cf222e; }
+.verdict-inconclusive { background: #fff8c5; border-color: #9a6700; } .verdict-unreachable, .verdict-interrupted { background: #eaeef2; border-color: #57606a; }
 .chart { margin: 12px 0 20px; min-height: 300px; width: 100%; }
+.u-legend th, .u-legend td { border: none; background: none; padding: 2px 4px; }
+.u-inline.u-live th::after { content: ""; } .u-legend .u-value:empty { display: none; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 8px 24px; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }

@@ -68,8 +68,8 @@ ${p.body}
 
 /**
  * A page's chart script: its own helpers, which must define `options(chart, width)` for uPlot, then
- * the drawing both pages share (each chart into its element, errors shown in place, resized with
- * the window). Plain browser JavaScript kept as a string (this package compiles without DOM types).
+ * the drawing both pages share (each chart into its element, legend values on hover only, errors
+ * shown in place, resized with the window). Plain browser JavaScript kept as a string (this package compiles without DOM types).
  */
 export function chartPageScript(helpers: string): string {
   return String.raw`
@@ -78,11 +78,26 @@ export function chartPageScript(helpers: string): string {
   var data = JSON.parse(document.getElementById('jobstorm-data').textContent);
   var charts = [];
 ${helpers}
+  // uPlot's live legend shows "--" for every value while the cursor is off the chart and for gaps:
+  // values belong to hover only, so an idle or missing value is left blank.
+  function hoverValues(opts) {
+    var timeX = !opts.scales || !opts.scales.x || opts.scales.x.time !== false;
+    opts.series.forEach(function (s, i) {
+      var own = s.value;
+      s.value = function (u, v, si, di) {
+        if (di == null || v == null) return '';
+        var t = own ? own(u, v, si, di) : i === 0 && timeX ? new Date(v * 1000).toISOString().slice(11, 19) + ' UTC' : uPlot.fmtNum(v);
+        return t == null || t === '--' ? '' : t;
+      };
+    });
+    return opts;
+  }
+
   data.charts.forEach(function (c) {
     var el = document.getElementById('chart-' + c.id);
     if (!el) return;
     try {
-      var plot = new uPlot(options(c, Math.max(320, el.clientWidth)), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
+      var plot = new uPlot(hoverValues(options(c, Math.max(320, el.clientWidth))), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
       charts.push({ plot: plot, el: el });
     } catch (err) {
       el.textContent = 'chart failed: ' + err;

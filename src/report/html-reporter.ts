@@ -4,7 +4,7 @@ import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
-import { countsLine, failedThresholds, jobCountsLine, runLine, TOKEN_HEADER, tokenRows, violationTotal } from './report-view.js';
+import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
@@ -75,8 +75,16 @@ function exampleHtml(e: ViolationSummary['examples'][number]): string {
   return lines.join('');
 }
 
+function coverageSection(s: Summary): string {
+  const ids = Object.keys(s.coverage);
+  if (ids.length === 0) return '<p class="meta">Checks were off.</p>';
+  const idle = notExercised(s).length;
+  const rows = coverageRows(s).map(([id, n, r]) => [`<code>${esc(id ?? '')}</code>`, n ?? '', `<span class="${r === 'passed' ? 'ok' : r === 'not exercised' ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`]);
+  return `<p>${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.</p>${table(COVERAGE_HEADER, rows)}`;
+}
+
 function violationsSection(s: Summary): string {
-  if (!s.violations.length) return `<p class="ok">No violations (${s.checks.length} checks ran).</p>`;
+  if (!s.violations.length) return '<p class="ok">No violations.</p>';
   return table(
     ['check', 'severity', 'count', 'examples (earliest first), evidence and repro'],
     s.violations.map((v) => [
@@ -88,22 +96,27 @@ function violationsSection(s: Summary): string {
   );
 }
 
+/** A merge made with --force says so where the run is named: its numbers mix different runs. */
+function forcedNote(s: Summary): string {
+  const forced = s.run.forced ?? [];
+  if (!forced.length) return '';
+  return `<p class="fail">Merged with --force from inputs that are not shards of one run:</p><ul>${forced.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
+}
+
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
   const charts = chartSpecs(s);
-  const failed = failedThresholds(s);
-  const verdict =
-    failed === 0 && violationTotal(s) === 0
-      ? '<span class="ok">passed</span>'
-      : `<span class="fail">${failed ? `${failed} threshold(s) failed` : ''}${failed && violationTotal(s) ? ', ' : ''}${violationTotal(s) ? `${violationTotal(s)} violation(s)` : ''}</span>`;
+  const [headline, ...more] = s.verdict.reasons;
+  const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
   return chartPage({
     title: `jobstorm report ${s.run.id}`,
     script: HTML_APP_SCRIPT,
     style: HTML_STYLE,
     data: { charts },
-    body: `<h1>jobstorm report</h1>
+    body: `${verdict}
+<h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
-<p>${verdict}</p>
+${forcedNote(s)}
 <h2>Thresholds</h2>
 ${thresholdsSection(s)}
 <h2>Operations</h2>
@@ -117,6 +130,8 @@ ${chartDivs(charts, (c) => c.id === 'delay' || c.id === 'execution', true)}
 ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>
 ${violationsSection(s)}
+<h2>Checks</h2>
+${coverageSection(s)}
 <p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`,
   });
 }

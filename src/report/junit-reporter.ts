@@ -18,16 +18,37 @@ function evidenceText(v: ViolationSummary): string {
   return lines.join('\n');
 }
 
-function checkCases(s: Summary): { xml: string[]; failures: number } {
+interface Cases {
+  xml: string[];
+  failures: number;
+  skipped: number;
+  errors: number;
+}
+
+/** Check ids in the report: every id of the coverage (all the catalog's), else those that ran. */
+function checkIds(s: Summary): string[] {
+  const ids = Object.keys(s.coverage);
+  return ids.length > 0 ? [...new Set([...ids, ...s.violations.map((v) => v.id)])] : s.checks;
+}
+
+function checkCases(s: Summary): Cases {
   const fired = new Map(s.violations.map((v) => [v.id, v]));
   const xml: string[] = [];
   let failures = 0;
-  for (const id of s.checks) {
+  let skipped = 0;
+  for (const id of checkIds(s)) {
     const family = id.split('.')[0] ?? id;
     const open = `    <testcase classname="jobstorm.checks.${escapeXml(family)}" name="${escapeXml(id)}" time="0">`;
     const v = fired.get(id);
+    const judged = s.coverage[id];
+    if (!v && judged === 0) {
+      // Not a pass: nothing this run sent could have broken the rule.
+      skipped++;
+      xml.push(open, '      <skipped message="not exercised: no observation of this run could have broken this rule"/>', '    </testcase>');
+      continue;
+    }
     if (!v) {
-      xml.push(`${open}</testcase>`);
+      xml.push(`${open}${judged === undefined ? '' : `<system-out>${String(judged)} observations judged</system-out>`}</testcase>`);
       continue;
     }
     failures++;
@@ -38,10 +59,10 @@ function checkCases(s: Summary): { xml: string[]; failures: number } {
       '    </testcase>',
     );
   }
-  return { xml, failures };
+  return { xml, failures, skipped, errors: 0 };
 }
 
-function thresholdCases(s: Summary): { xml: string[]; failures: number } {
+function thresholdCases(s: Summary): Cases {
   const xml: string[] = [];
   let failures = 0;
   for (const t of s.thresholds) {
@@ -52,32 +73,49 @@ function thresholdCases(s: Summary): { xml: string[]; failures: number } {
       continue;
     }
     failures++;
-    xml.push(open, `      <failure type="threshold" message="${escapeXml(`value ${value}`)}">${escapeXml(`${t.expression} failed: value ${value}`)}</failure>`, '    </testcase>');
+    const why = t.value === null ? `${t.expression}: no samples, so not a pass` : `${t.expression} failed: value ${value}`;
+    xml.push(open, `      <failure type="${t.value === null ? 'no-samples' : 'threshold'}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`, '    </testcase>');
   }
-  return { xml, failures };
+  return { xml, failures, skipped: 0, errors: 0 };
+}
+
+/** The run's verdict as a test case: a failure when failed or inconclusive, an error when the run could not finish. */
+function verdictCase(s: Summary): Cases {
+  const { status, reasons } = s.verdict;
+  const open = `    <testcase classname="jobstorm.run" name="verdict" time="0">`;
+  const text = escapeXml(reasons.join('\n'));
+  if (status === 'passed') return { xml: [`${open}<system-out>passed: ${text}</system-out></testcase>`], failures: 0, skipped: 0, errors: 0 };
+  const tag = status === 'unreachable' || status === 'interrupted' ? 'error' : 'failure';
+  return { xml: [open, `      <${tag} type="${status}" message="${escapeXml(`${status}: ${reasons[0] ?? ''}`)}">${text}</${tag}>`, '    </testcase>'], failures: tag === 'failure' ? 1 : 0, skipped: 0, errors: tag === 'error' ? 1 : 0 };
 }
 
 /**
- * junit.xml: one test case per check that ran (failed when it fired, with the first evidence) and
- * one per threshold, so CI systems list them natively.
+ * junit.xml: the verdict as a test case, one per check id (failed when it fired, with the first
+ * evidence; skipped when it judged nothing) and one per threshold, so CI systems list them natively.
  */
 export const junitReporter: Reporter = {
   name: 'junit',
   fileName: 'junit.xml',
   render(s) {
+    const run = verdictCase(s);
     const checks = checkCases(s);
     const thresholds = thresholdCases(s);
     const time = seconds(s.run.durationMs);
-    const suite = (name: string, tests: number, part: { xml: string[]; failures: number }): string[] => [
-      `  <testsuite name="${name}" tests="${tests}" failures="${part.failures}" errors="0" skipped="0" time="${time}" timestamp="${escapeXml(s.run.start)}">`,
+    const suite = (name: string, tests: number, part: Cases, properties: string[] = []): string[] => [
+      `  <testsuite name="${name}" tests="${tests}" failures="${part.failures}" errors="${part.errors}" skipped="${part.skipped}" time="${time}" timestamp="${escapeXml(s.run.start)}">`,
+      ...properties,
       ...part.xml,
       '  </testsuite>',
     ];
-    const tests = s.checks.length + s.thresholds.length;
+    const checkCount = checkIds(s).length;
+    const tests = 1 + checkCount + s.thresholds.length;
+    const all = [run, checks, thresholds];
+    const sum = (k: 'failures' | 'errors' | 'skipped'): number => all.reduce((n, c) => n + c[k], 0);
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="jobstorm ${escapeXml(s.run.id)}" tests="${tests}" failures="${checks.failures + thresholds.failures}" errors="0" time="${time}">`,
-      ...suite('jobstorm.checks', s.checks.length, checks),
+      `<testsuites name="jobstorm ${escapeXml(s.run.id)}" tests="${tests}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${time}">`,
+      ...suite('jobstorm.run', 1, run, ['    <properties>', `      <property name="verdict" value="${s.verdict.status}"/>`, `      <property name="end" value="${s.run.end}"/>`, '    </properties>']),
+      ...suite('jobstorm.checks', checkCount, checks),
       ...suite('jobstorm.thresholds', s.thresholds.length, thresholds),
       '</testsuites>',
       '',

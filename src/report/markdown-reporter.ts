@@ -1,17 +1,20 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import type { Reporter } from './reporter.js';
 import {
+  COVERAGE_HEADER,
   OPERATION_HEADER,
   TIMING_HEADER,
   atLabel,
   countsLine,
-  failedThresholds,
+  coverageRows,
   jobCountsLine,
+  notExercised,
   operationRows,
   runLine,
   timingRows,
   TOKEN_HEADER,
   tokenRows,
+  verdictWord,
   violationTotal,
 } from './report-view.js';
 import type { Summary } from './summary.js';
@@ -22,18 +25,29 @@ function code(text: string): string {
   return `${fence}${text.includes('`') ? ` ${text} ` : text}${fence}`;
 }
 
+const VERDICT_MARK = { passed: '✅', failed: '❌', inconclusive: '⚠️', unreachable: '⛔', interrupted: '⏸️' } as const;
+
 function verdict(s: Summary): string {
-  const failed = failedThresholds(s);
-  const violations = violationTotal(s);
-  if (failed === 0 && violations === 0) return '✅ **passed**';
-  const parts: string[] = [];
-  if (failed) parts.push(`${failed} threshold${failed === 1 ? '' : 's'} failed`);
-  if (violations) parts.push(`${violations} violation${violations === 1 ? '' : 's'} of ${s.violations.length} check${s.violations.length === 1 ? '' : 's'}`);
-  return `${failed ? '❌ **failed**' : '⚠️ **violations**'}: ${parts.join(', ')}`;
+  const [headline, ...more] = s.verdict.reasons;
+  return [`${VERDICT_MARK[s.verdict.status]} **${verdictWord(s)}**${headline ? `: ${headline}` : ''}`, ...more.map((r) => `- ${r}`)].join('\n');
+}
+
+function coverageSection(s: Summary): string[] {
+  const ids = Object.keys(s.coverage);
+  if (ids.length === 0) return [];
+  const idle = notExercised(s).length;
+  return [
+    '### Checks',
+    '',
+    `${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.`,
+    '',
+    ...markdownTable(COVERAGE_HEADER, coverageRows(s).map(([id, n, r]) => [code(id ?? ''), n ?? '', r ?? '']), ['l', 'r', 'l']),
+    '',
+  ];
 }
 
 function violationSection(s: Summary): string[] {
-  if (!s.violations.length) return [`No violations (${s.checks.length} checks ran).`];
+  if (!s.violations.length) return ['No violations.'];
   const rows = s.violations.map((v) => {
     const e = v.examples[0];
     return [code(v.id), v.severity, String(v.count), e ? `${atLabel(e.at)}${e.jobId ? ` job ${code(e.jobId)}` : ''}: ${e.message}` : ''];
@@ -73,6 +87,7 @@ export const markdownReporter: Reporter = {
     } else {
       out.push('No thresholds set.');
     }
+    out.push('', ...coverageSection(s));
     return `${out.join('\n')}\n`;
   },
 };

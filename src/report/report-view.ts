@@ -88,3 +88,25 @@ export function violationTotal(s: Summary): number {
 export function atLabel(ms: number): string {
   return `t+${formatMs(ms)}`;
 }
+
+/** The verdict's headline, the same words in every format: "PASSED", "INCONCLUSIVE"… */
+export function verdictWord(s: Summary): string {
+  return s.verdict.status.toUpperCase();
+}
+
+/** Check ids that judged nothing, in catalog order. */
+export function notExercised(s: Summary): string[] {
+  return Object.entries(s.coverage).filter(([, n]) => n === 0).map(([id]) => id);
+}
+
+export const COVERAGE_HEADER = ['check', 'observations judged', 'result'];
+
+/** One row per check id: how much it judged, and whether it passed, fired or was not exercised. */
+export function coverageRows(s: Summary): string[][] {
+  const fired = new Map(s.violations.map((v) => [v.id, v]));
+  return Object.entries(s.coverage).map(([id, n]) => {
+    const v = fired.get(id);
+    const result = v ? `${v.severity === 'error' ? 'failed' : 'warning'} ×${String(v.count)}` : n === 0 ? 'not exercised' : 'passed';
+    return [id, String(n), result];
+  });
+}

@@ -11,6 +11,7 @@ import type { JobsSummary, OperationSummary, RunInfo, SeriesSummary, Summary, Ti
 import { SUMMARY_VERSION } from './summary.js';
 import type { Threshold } from './threshold.js';
 import { evaluateThresholds } from './threshold-evaluation.js';
+import { judgeVerdict, type RunEnd } from './verdict.js';
 
 export interface BuildSummaryInput {
   run: RunRecord;
@@ -22,6 +23,10 @@ export interface BuildSummaryInput {
   thresholds?: readonly Threshold[];
   /** The run's own duration when known; otherwise start to last record. */
   durationMs?: number;
+  /** Observations judged per check id (the checker's coverage). */
+  coverage?: Record<string, number>;
+  /** How the run ended (default: completed). */
+  end?: RunEnd;
 }
 
 function operationSummary(d: OperationData, durationMs: number): OperationSummary {
@@ -108,7 +113,7 @@ function seriesSummary(d: MetricsData['series']): SeriesSummary {
 }
 
 /** Builds the summary from encoded metrics; thresholds are evaluated on the result. */
-export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[]): Summary {
+export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[], coverage: Record<string, number> = {}): Summary {
   const operations: Summary['operations'] = {};
   for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, run.durationMs);
   const violations = violationsSummary(data.violations, run.startMs);
@@ -124,16 +129,19 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     checks: [...new Set([...checks, ...violations.map((v) => v.id)])].sort(),
     thresholds: [],
     series: seriesSummary(data.series),
+    coverage,
+    verdict: { status: 'passed', reasons: [] },
   };
   if (data.tokens) {
     const t = data.tokens;
     summary.tokens = { streams: t.streams, tokens: t.tokens, firstToken: timing(t.firstToken), tokensPerSecond: timing(t.tokensPerSecond), tokenGap: timing(t.tokenGap), maxGap: timing(t.maxGap) };
   }
   summary.thresholds = evaluateThresholds(thresholds, summary);
+  summary.verdict = judgeVerdict(summary);
   return summary;
 }
 
-export function runInfo(run: RunRecord, data: MetricsData, durationMs?: number): RunInfo {
+export function runInfo(run: RunRecord, data: MetricsData, durationMs?: number, ended: RunEnd = 'completed'): RunInfo {
   const end = data.wallEndMs ?? run.startedAtMs;
   return {
     id: run.runId,
@@ -145,6 +153,7 @@ export function runInfo(run: RunRecord, data: MetricsData, durationMs?: number):
     shard: run.shard ?? null,
     shards: run.shard === undefined ? [] : [run.shard],
     ownsEndpoint: run.ownsEndpoint,
+    end: ended,
   };
 }
 
@@ -156,5 +165,5 @@ export function buildSummary(input: BuildSummaryInput): Summary {
     for (const v of input.violations) extra.add(v, input.run.startedAtMs);
     data = { ...data, violations: ViolationTally.fromJSON(data.violations).merge(extra).toJSON() };
   }
-  return summarize(data, runInfo(input.run, data, input.durationMs), input.checks ?? [], input.thresholds ?? []);
+  return summarize(data, runInfo(input.run, data, input.durationMs, input.end), input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
 }

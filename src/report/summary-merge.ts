@@ -1,4 +1,6 @@
+import type { RunEnd } from './verdict.js';
 import { ConfigError } from '../core/config-error.js';
+import { MERGED_JOIN, mergeProblems } from './merge-compatibility.js';
 import { FINAL_STATES, METRICS_DATA_VERSION, type FinalState, type MetricsData, type OperationData } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
@@ -52,13 +54,14 @@ export function metricsDataOf(s: Summary): MetricsData {
 }
 
 function joined(values: readonly string[]): string {
-  return [...new Set(values)].join(' + ');
+  return [...new Set(values)].join(MERGED_JOIN);
 }
 
-function mergedRun(summaries: readonly Summary[]): RunInfo {
+function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]): RunInfo {
   const startMs = Math.min(...summaries.map((s) => s.run.startMs));
   const endMs = Math.max(...summaries.map((s) => s.run.startMs + s.run.durationMs));
   const shards = [...new Set(summaries.flatMap((s) => (s.run.shard !== null ? [s.run.shard] : s.run.shards)))].sort();
+  const forced = [...new Set([...summaries.flatMap((s) => s.run.forced ?? []), ...forcedNow])];
   return {
     id: joined(summaries.map((s) => s.run.id)),
     scenario: joined(summaries.map((s) => s.run.scenario)),
@@ -69,7 +72,22 @@ function mergedRun(summaries: readonly Summary[]): RunInfo {
     shard: null,
     shards,
     ownsEndpoint: summaries.every((s) => s.run.ownsEndpoint),
+    end: worstEnd(summaries.map((s) => s.run.end)),
+    ...(forced.length ? { forced } : {}),
   };
+}
+
+/** A merge is as partial as its most partial shard. */
+function worstEnd(ends: readonly RunEnd[]): RunEnd {
+  for (const e of ['output-failed', 'interrupted', 'unreachable'] as const) if (ends.includes(e)) return e;
+  return 'completed';
+}
+
+/** Observations judged add up across shards. */
+function mergedCoverage(summaries: readonly Summary[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of summaries) for (const [id, n] of Object.entries(s.coverage)) out[id] = (out[id] ?? 0) + n;
+  return out;
 }
 
 export interface MergeOptions {
@@ -77,16 +95,27 @@ export interface MergeOptions {
   thresholds?: readonly Threshold[];
   /** Names for the inputs in error messages (usually their file paths). */
   names?: readonly string[];
+  /**
+   * Merge different runs deliberately (`--force`): different scenarios, targets or runs are merged
+   * and listed in `run.forced`. The same run or shard twice is refused even so.
+   */
+  force?: boolean;
 }
 
 /**
  * Merges shard summaries exactly: counts add, histograms merge, series align by wall-clock second,
  * violations concatenate (examples: the earliest few overall). Thresholds the shards carried are
- * re-evaluated on the merged data, together with any given here.
+ * re-evaluated on the merged data, together with any given here. Summaries that are not parts of
+ * one run are refused (ConfigError naming both inputs) unless `force` says they are meant.
  */
 export function mergeSummaries(summaries: readonly Summary[], options: MergeOptions = {}): Summary {
   const first = summaries[0];
   if (!first) throw new ConfigError([{ where: 'merge', message: 'nothing to merge: give at least one summary' }]);
+  const problems = mergeProblems(summaries, summaries.map((_, i) => options.names?.[i] ?? `summary ${String(i + 1)}`));
+  if (problems.refused.length) throw new ConfigError(problems.refused);
+  if (problems.forceable.length && !options.force) {
+    throw new ConfigError([...problems.forceable, { where: 'merge', message: 'these are not shards of one run; add --force to merge them anyway' }]);
+  }
   const merged = new RunMetrics();
   for (const s of summaries) merged.merge(RunMetrics.fromJSON(metricsDataOf(s)));
   const carried = summaries.flatMap((s, i) =>
@@ -96,5 +125,5 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
   const unique = carried.filter((c) => !seen.has(c.expression) && seen.add(c.expression));
   const thresholds = [...parseThresholds(unique), ...(options.thresholds ?? [])];
   const checks = summaries.flatMap((s) => s.checks);
-  return summarize(merged.toJSON(), mergedRun(summaries), checks, thresholds);
+  return summarize(merged.toJSON(), mergedRun(summaries, problems.forceable.map((p) => p.message)), checks, thresholds, mergedCoverage(summaries));
 }

@@ -5,6 +5,7 @@ import { JOB_STATUSES } from '../core/job-status.js';
 import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { SUMMARY_VERSION, type Summary } from './summary.js';
+import { judgeVerdict } from './verdict.js';
 
 /**
  * The schema summary.json is checked against when read back (`jobstorm report`, `jobstorm merge`):
@@ -61,6 +62,7 @@ const violation = z.object({
   op: z.enum([...QUEUE_OPERATIONS, ...MANAGEMENT_OPERATIONS]).optional(),
   jobId: z.string().optional(),
   evidence: z.object({
+    seq: z.number().int().optional(),
     request: z.string().optional(),
     status: z.number().optional(),
     body: z.string().optional(),
@@ -107,6 +109,9 @@ export const summarySchema = z.object({
     shard: z.string().nullable(),
     shards: z.array(z.string()),
     ownsEndpoint: z.boolean(),
+    // Summaries written before verdicts existed ended as far as they knew.
+    end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed']).default('completed'),
+    forced: z.array(z.string()).optional(),
   }),
   operations: z.record(z.string(), operation),
   jobs,
@@ -119,6 +124,10 @@ export const summarySchema = z.object({
     z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
   ),
   series,
+  coverage: z.record(z.string(), count).default({}),
+  verdict: z
+    .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
+    .optional(),
   tokens: z
     .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })
     .optional(),
@@ -131,7 +140,11 @@ export function parseSummary(json: unknown, file: string): Summary {
     throw new ConfigError([{ where: `${file}: version`, message: `unsupported summary version ${JSON.stringify(version)}; this jobstorm reads version ${SUMMARY_VERSION}` }]);
   }
   const result = summarySchema.safeParse(json);
-  if (result.success) return result.data satisfies Summary;
+  // The verdict is derived: judged again from the data read, so a hand-edited one cannot stand.
+  if (result.success) {
+    const data = { ...result.data, verdict: { status: 'passed' as const, reasons: [] } } satisfies Summary;
+    return { ...data, verdict: judgeVerdict(data) };
+  }
   throw new ConfigError(
     result.error.issues.slice(0, 20).map((i) => ({ where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`, message: i.message })),
   );

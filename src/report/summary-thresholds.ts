@@ -1,6 +1,7 @@
 import type { Summary } from './summary.js';
 import { evaluateThresholds } from './threshold-evaluation.js';
 import { parseThresholds, type Threshold } from './threshold.js';
+import { judgeVerdict } from './verdict.js';
 
 /**
  * Re-evaluates a summary's own thresholds (as stored) plus extra ones, e.g. `jobstorm report
@@ -15,7 +16,8 @@ export function withThresholds(summary: Summary, extra: readonly Threshold[], fi
       .map((t, i) => ({ expression: t.expression, where: `${file}: thresholds.${i}` })),
   );
   const all = [...stored, ...extra];
-  return { ...summary, thresholds: evaluateThresholds(all, summary) };
+  const judged = { ...summary, thresholds: evaluateThresholds(all, summary) };
+  return { ...judged, verdict: judgeVerdict(judged) };
 }
 
 export function thresholdsFailed(summary: Summary): boolean {

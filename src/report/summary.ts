@@ -1,3 +1,4 @@
+import type { RunEnd, Verdict } from './verdict.js';
 import type { Violation, Severity } from '../core/violation.js';
 import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData } from '../metrics/metrics-data.js';
 import type { Outcome } from '../metrics/outcome.js';
@@ -35,6 +36,10 @@ export interface RunInfo {
   /** Shards merged into this summary (empty for an unsharded run). */
   shards: string[];
   ownsEndpoint: boolean;
+  /** How the run ended: a summary of an interrupted or unreachable run is partial. */
+  end: RunEnd;
+  /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */
+  forced?: string[];
 }
 
 export interface OutcomeSummary extends OutcomeData {
@@ -124,6 +129,10 @@ export interface Summary {
   checks: string[];
   thresholds: ThresholdResult[];
   series: SeriesSummary;
+  /** Per check id: how many observations it judged; 0 is "not exercised", never "passed". */
+  coverage: Record<string, number>;
+  /** passed, failed, inconclusive, unreachable or interrupted, with the reasons. */
+  verdict: Verdict;
   /** Present when the run streamed /openai/* answers. */
   tokens?: TokensSummary;
 }

@@ -7,17 +7,31 @@ import {
   countsLine,
   failedThresholds,
   jobCountsLine,
+  notExercised,
   operationRows,
   runLine,
   timingRows,
   TOKEN_HEADER,
   tokenRows,
   violationTotal,
+  verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
 
+function verdictLines(s: Summary): string[] {
+  const [headline, ...more] = s.verdict.reasons;
+  return [`verdict: ${verdictWord(s)}${headline ? ` — ${headline}` : ''}`, ...more.map((r) => `  ${r}`)];
+}
+
+function coverageLine(s: Summary): string {
+  const ids = Object.keys(s.coverage);
+  if (ids.length === 0) return `checks: ${s.checks.length ? `${String(s.checks.length)} ids, coverage unknown` : 'off'}`;
+  const idle = notExercised(s);
+  return `checks: ${String(ids.length - idle.length)} of ${String(ids.length)} checks exercised${idle.length ? ` (not exercised: ${idle.join(', ')})` : ''}`;
+}
+
 function violationLines(s: Summary): string[] {
-  if (!s.violations.length) return [`violations: none (${s.checks.length} checks ran)`];
+  if (!s.violations.length) return ['violations: none'];
   const lines = [`violations: ${violationTotal(s)} across ${s.violations.length} check ids`];
   for (const v of s.violations) {
     lines.push(`  ✗ ${v.id} [${v.severity}] ×${v.count}`);
@@ -56,7 +70,7 @@ export const terminalReporter: Reporter = {
     out.push(`transport errors: ${countsLine(s.errors)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
-    out.push('', ...violationLines(s), '', ...thresholdLines(s));
+    out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;
   },
 };

@@ -26,9 +26,13 @@ function selectedOperations(s: Summary, t: Threshold): [string, OperationSummary
 function requestHistogram(s: Summary, t: Threshold): LatencyHistogram {
   const h = LatencyHistogram.create();
   const from = t.tags.from === 'sent' ? 'sent' : 'intended';
+  // A request that got no answer (refused, reset, timed out) has no latency of the target: a
+  // percentile over answers only, unless the threshold asks for errors by name.
+  const answersOnly = t.aggregation.kind === 'percentile' && t.tags.status === undefined;
   for (const [, op] of selectedOperations(s, t)) {
     for (const name of OUTCOMES) {
       const o = op.outcomes[name];
+      if (answersOnly && name === 'error') continue;
       if (o && (t.tags.status === undefined || t.tags.status === name)) h.merge(LatencyHistogram.decode(o[from]));
     }
   }

@@ -31,10 +31,11 @@ export interface ThresholdSource {
 
 const AGGREGATION_NAMES = ['p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'min', 'mean', 'avg', 'count', 'rate', 'rps'];
 const COMPARATOR = /(<=|>=|==|!=|<|>)/;
-const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%]*)\s*$/;
+const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%\u00b5\u03bc]*)\s*$/;
 const CALL = /^\s*([A-Za-z][\w.]*)\s*\(\s*([^(){}\s]+)\s*(?:\{([^}]*)\})?\s*\)\s*$/;
 const BARE = /^\s*([^\s(){}]+)\s*(?:\{([^}]*)\})?\s*$/;
-const MS_PER_UNIT: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+// Microseconds three ways: the ASCII spelling, the micro sign (U+00B5) and the Greek mu (U+03BC).
+const MS_PER_UNIT: Record<string, number> = { us: 0.001, '\u00b5s': 0.001, '\u03bcs': 0.001, ms: 1, s: 1000, m: 60_000 };
 
 class ThresholdSyntaxError extends Error {}
 
@@ -103,7 +104,7 @@ function toTarget(value: number, unitText: string, unit: ThresholdUnit): number 
   if (unit === 'ms') {
     if (unitText === '') return value;
     const factor = MS_PER_UNIT[unitText];
-    if (factor === undefined) fail(`unit "${unitText}" is not a time unit; use ms, s or m`);
+    if (factor === undefined) fail(`unit "${unitText}" is not a time unit; use us (or µs), ms, s or m`);
     return value * factor;
   }
   if (unit === 'ratio') {

@@ -10,6 +10,8 @@ export function startHealthSampler(ctx: RunContext, everyMs = 1000): () => Promi
   let cancel: () => void = () => undefined;
   const tick = (): void => {
     if (stopped) return;
+    // A target without /health is reported once (route.missing); sampling it on would only add 404s.
+    if (ctx.routes.isMissing('health')) return;
     pending = ctx.client.health({ flow: '_health', step: 'sample', signal: ctx.abort }).finally(() => {
       if (!stopped) cancel = ctx.clock.schedule(everyMs, tick);
     });

@@ -1,12 +1,15 @@
 import type { ExchangeRecord } from '../core/record.js';
+import type { RouteWatch } from '../core/route-watch.js';
 import type { Lateness } from './lateness.js';
 import type { LiveCounters } from './run-context.js';
 
-const CONNECT_ERRORS = new Set(['refused', 'dns']);
+// Kinds that mean no connection could be made; a TLS verdict on the handshake is one of them.
+const CONNECT_ERRORS = new Set(['refused', 'dns', 'tls']);
 
 /**
  * Watches each exchange on its way to the sinks: live counters, arrival lateness, and whether the
- * target was ever reached (a run that cannot connect at all stops early instead of sending on).
+ * target was ever reached (a run that cannot connect at all stops early instead of sending on),
+ * and which routes it lacks (the steps stop sending those; the checks report them).
  */
 export class RecordTap {
   connected = false;
@@ -17,6 +20,7 @@ export class RecordTap {
     private readonly lateness: Lateness,
     private readonly unreachableAfter: number,
     private readonly onUnreachable: () => void,
+    private readonly routes: RouteWatch,
   ) {}
 
   exchange(r: ExchangeRecord): void {
@@ -24,7 +28,10 @@ export class RecordTap {
     c.requests++;
     if (r.status === 429) c.throttled++;
     if (r.error) c.errors++;
-    if (r.status !== undefined) this.connected = true;
+    if (r.status !== undefined) {
+      this.connected = true;
+      if (r.status === 404 || r.status === 405 || (r.status >= 200 && r.status < 300)) this.routes.add(r);
+    }
     else if (r.error && CONNECT_ERRORS.has(r.error.kind) && !this.connected && ++this.failedConnects >= this.unreachableAfter) this.onUnreachable();
     // Scheduling lateness is about arrivals: the first request of each flow iteration.
     if (r.step?.startsWith('1:') && (r.attempt === undefined || r.attempt === 1)) this.lateness.add(r.sentAt - r.intendedAt);

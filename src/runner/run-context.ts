@@ -1,6 +1,7 @@
 import type { JobClient } from '../client/job-client.js';
 import type { Clock } from '../core/clock.js';
 import type { JobstormRecord } from '../core/record.js';
+import type { RouteWatch } from '../core/route-watch.js';
 import type { DataFeed } from '../scenario/scenario.js';
 
 /** Hooks into the embedded emulator, when the run has one (the `advance` step needs it). */
@@ -29,6 +30,8 @@ export interface RunContext {
   /** Uniform [0, 1), seeded. */
   random(): number;
   counters: LiveCounters;
+  /** Routes the target was found not to serve: steps stop sending those operations. */
+  routes: RouteWatch;
 }
 
 /** What the progress line shows; updated on the hot path, so plain numbers only. */
@@ -41,8 +44,10 @@ export interface LiveCounters {
   errors: number;
   /** Jobs by the last status a flow saw. */
   jobs: Record<string, number>;
+  /** Requests not sent because their route was found missing, by operation. */
+  skipped: Record<string, number>;
 }
 
 export function newCounters(): LiveCounters {
-  return { arrivals: 0, dropped: 0, inFlight: 0, requests: 0, throttled: 0, errors: 0, jobs: {} };
+  return { arrivals: 0, dropped: 0, inFlight: 0, requests: 0, throttled: 0, errors: 0, jobs: {}, skipped: {} };
 }

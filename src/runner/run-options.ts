@@ -17,6 +17,8 @@ export interface Target {
   apiKey: string;
   /** True for the embedded emulator: the run owns the endpoint, so counts can be compared. */
   ownsEndpoint: boolean;
+  /** No other client sends to the endpoint (`--exclusive-endpoint`); defaults to `ownsEndpoint`. */
+  exclusiveEndpoint?: boolean;
   /** requestsPerWorker of the dynamic rate limit, when known (the emulator's). */
   requestsPerWorker?: number;
   emulator?: EmulatorControl;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { JobClient } from '../client/job-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
+import { RouteWatch } from '../core/route-watch.js';
 import { arrivalSchedule, deriveSeed, mulberry32 } from '../schedule/index.js';
 import { Dispatcher } from './dispatcher.js';
 import { startHealthSampler } from './health-sampler.js';
@@ -30,12 +31,13 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   // Every sleeping iteration and request listens on these two signals: thousands at once is normal.
   setMaxListeners(0, stop.signal, abort.signal);
   const lateness = new Lateness();
-  const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')));
+  const routes = new RouteWatch();
+  const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
   const emit = (r: JobstormRecord): void => {
     if (r.type === 'exchange') tap.exchange(r);
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, counters, stop.signal, abort.signal);
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal);
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -79,7 +81,7 @@ async function setUp(
   o: RunOptions,
   clock: Clock,
   emit: (r: JobstormRecord) => void,
-  counters: RunContext['counters'],
+  shared: Pick<RunContext, 'counters' | 'routes'>,
   stop: AbortSignal,
   abort: AbortSignal,
 ): Promise<{ ctx: RunContext; client: JobClient; closeReceiver: () => Promise<void> }> {
@@ -114,7 +116,7 @@ async function setUp(
     stop,
     abort,
     random: mulberry32(deriveSeed(scenario.arrivals.seed, 1000 + (o.shard?.index ?? 0))),
-    counters,
+    ...shared,
   };
   return { ctx, client, closeReceiver: () => receiver.close() };
 }
@@ -124,6 +126,7 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
   if (shard) run.shard = shard;
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
+  if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
   return run;
 }
 

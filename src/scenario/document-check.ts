@@ -7,6 +7,8 @@ import type { KeyPath, PathIssue } from './path-format.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import type { DataFeed, Scenario } from './scenario.js';
 import { schemaIssues, stepIssues } from './schema-issues.js';
+import { holdsSecret } from './secret-fields.js';
+import { hideValue } from './value-description.js';
 
 /**
  * Validates a scenario document (the parsed YAML/JSON, or a module's default export) in full:
@@ -71,17 +73,35 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   return { feed: { file, order, columns: parsed.columns, rows: parsed.rows }, issues: [], located: parsed.issues };
 }
 
+/** The value at `path` in the document as written (before defaults), or undefined. */
+function valueAt(doc: unknown, path: KeyPath): unknown {
+  let v = doc;
+  for (const segment of path) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, segment)) return undefined;
+    v = (v as Record<string | number, unknown>)[segment];
+  }
+  return v;
+}
+
+/** Every message about a field that can hold a secret loses that field's value, whoever wrote it. */
+function withoutSecrets(issues: readonly PathIssue[], doc: unknown): PathIssue[] {
+  return issues.map((i) => (holdsSecret(i.path) ? { ...i, message: hideValue(i.message, valueAt(doc, i.path)) } : i));
+}
+
 export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {
   const feed = loadFeed(doc, options);
-  const issues = [
-    ...schemaIssues(ScenarioSchema, doc).filter((i) => !isStepPath(i.path)),
-    ...allStepIssues(doc),
-    ...feed.issues,
-    ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
-  ];
+  const issues = withoutSecrets(
+    [
+      ...schemaIssues(ScenarioSchema, doc).filter((i) => !isStepPath(i.path)),
+      ...allStepIssues(doc),
+      ...feed.issues,
+      ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
+    ],
+    doc,
+  );
   if (issues.length > 0 || feed.located.length > 0) return { issues, located: feed.located };
   const parsed = ScenarioSchema.safeParse(doc);
   // Unreachable unless the checks above and the schema disagree; still report, never crash.
-  if (!parsed.success) return { issues: schemaIssues(ScenarioSchema, doc), located: [] };
+  if (!parsed.success) return { issues: withoutSecrets(schemaIssues(ScenarioSchema, doc), doc), located: [] };
   return { issues: [], located: [], scenario: normalizeScenario(parsed.data, options.source, feed.feed) };
 }

@@ -1,16 +1,17 @@
 /**
- * Durations in scenario files: `500ms`, `30s`, `1m`, `1h30m`, `2d`, or a plain number of
- * milliseconds. Everything downstream works in milliseconds, so this is the only place that knows
- * the units.
+ * Durations in scenario files: `250us` (or `µs`), `500ms`, `30s`, `1m`, `1h30m`, `2d`, or a plain
+ * number of milliseconds. Everything downstream works in milliseconds, so this is the only place
+ * that knows the units.
  */
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+// Microseconds three ways: the ASCII spelling, the micro sign (U+00B5) and the Greek mu (U+03BC).
+const UNIT_MS = { us: 0.001, '\u00b5s': 0.001, '\u03bcs': 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 type Unit = keyof typeof UNIT_MS;
 
 /** One or more `<number><unit>` parts (`1h30m`), or a bare number of milliseconds (`"250"`). */
-export const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$|^\d+(?:\.\d+)?$/;
+export const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:us|\u00b5s|\u03bcs|ms|s|m|h|d))+$|^\d+(?:\.\d+)?$/;
 
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/g;
+const PART = /(\d+(?:\.\d+)?)(us|\u00b5s|\u03bcs|ms|s|m|h|d)/g;
 
 /** Milliseconds for a duration string, or undefined when it is not one. */
 export function parseDuration(text: string): number | undefined {

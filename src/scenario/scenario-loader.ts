@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { ConfigError } from '../core/index.js';
 import { checkScenarioDocument } from './document-check.js';
 import { interpolateStrings, type Env } from './env-interpolation.js';
+import { defaultExport, importModule } from './module-import.js';
 import type { Scenario } from './scenario.js';
 import type { ScenarioInput } from './scenario-schema.js';
 import { parseScenario, withPath } from './scenario-parser.js';
+import { transformIssues } from './transform-error.js';
 
 export const TEXT_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
-export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'] as const;
+export const MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
 
 export interface LoadOptions {
   /** Values for `${NAME}` interpolation (the CLI passes process.env). */
@@ -33,15 +33,19 @@ function fail(where: string, message: string): never {
 async function importDefault(file: string, shown: string): Promise<unknown> {
   let mod: unknown;
   try {
-    // tsx compiles .ts/.mts on the fly (Node 20 cannot strip types); it loads .js/.mjs as they are.
-    mod = await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url });
+    // tsx compiles TypeScript on the fly (Node 20 cannot strip types); it loads JavaScript as it is.
+    mod = await importModule(file);
   } catch (err) {
-    fail(shown, `cannot load the scenario module: ${(err as Error).message.split('\n')[0] ?? ''}`);
+    const message = (err as Error).message;
+    const located = transformIssues(message, file, shown);
+    if (located.length > 0) throw new ConfigError(located);
+    fail(shown, `cannot load the scenario module: ${message.split('\n')[0] ?? ''}`);
   }
-  if (typeof mod !== 'object' || mod === null || !('default' in mod) || mod.default === undefined) {
+  const exported = defaultExport(mod);
+  if (exported === undefined) {
     fail(shown, 'the module has no default export (write: export default defineScenario({...}))');
   }
-  return mod.default;
+  return exported;
 }
 
 async function loadModule(file: string, shown: string, env: Env): Promise<Scenario> {
@@ -58,8 +62,9 @@ async function loadModule(file: string, shown: string, env: Env): Promise<Scenar
 }
 
 /**
- * Loads a scenario file: `.yaml`/`.yml`/`.json` text, or a `.ts`/`.mts`/`.js`/`.mjs` module whose
- * default export is the scenario. Throws one ConfigError with every problem found.
+ * Loads a scenario file: `.yaml`/`.yml`/`.json` text, or a `.ts`/`.mts`/`.cts`/`.js`/`.mjs`/`.cjs`
+ * module whose default export is the scenario (`module.exports` for CommonJS). Throws one
+ * ConfigError with every problem found.
  */
 export async function loadScenario(path: string, options: LoadOptions = {}): Promise<Scenario> {
   const ext = extname(path).toLowerCase();

@@ -6,6 +6,7 @@ import { checkScenarioDocument } from './document-check.js';
 import { interpolateEnv, type Env } from './env-interpolation.js';
 import { formatPath, type PathIssue } from './path-format.js';
 import type { Scenario } from './scenario.js';
+import { documentValue } from './yaml-document-value.js';
 import { YamlLocator } from './yaml-locator.js';
 
 export interface ParseOptions {
@@ -60,8 +61,10 @@ export function parseScenario(text: string, fileName: string, options: ParseOpti
   const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
   const located: ConfigIssue[] = [];
   let scenario: Scenario | undefined;
-  if (doc.errors.every((e) => RECOVERABLE_YAML_ERRORS.has(e.code))) {
-    const check = checkScenarioDocument(doc.toJS({ maxAliasCount: 1000 }), { source: fileName, readFile });
+  const value = doc.errors.every((e) => RECOVERABLE_YAML_ERRORS.has(e.code)) ? documentValue(doc) : undefined;
+  if (value !== undefined && 'problems' in value) for (const p of value.problems) found.push({ ...position(p.offset), message: p.message });
+  if (value !== undefined && 'value' in value) {
+    const check = checkScenarioDocument(value.value, { source: fileName, readFile });
     const locator = new YamlLocator(doc);
     for (const issue of check.issues) {
       const at = position(locator.offsetOf(issue.path, issue.atKey));

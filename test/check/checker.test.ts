@@ -47,8 +47,28 @@ describe('transition checks on saved records', () => {
 
 describe('lifecycle checks on saved records', () => {
   it('a 404 right after submission is a lost job; one after ttl is not', () => {
-    expect(check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }), ex('status', 5000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBe(1);
-    expect(check([ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { ttl: 10_000 } }), ex('status', 20_000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBeUndefined();
+    // Another job's 200 shows the endpoint serves /status, so the 404 is about job a.
+    const served = [ex('run', 0, 200, job('b', 'IN_QUEUE'), { jobId: 'b' }), ex('status', 100, 200, job('b', 'IN_QUEUE'), { jobId: 'b' })];
+    expect(check([...served, ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }), ex('status', 5000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBe(1);
+    expect(check([...served, ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a', req: { ttl: 10_000 } }), ex('status', 20_000, 404, { error: 'not found' }, { jobId: 'a' })]).get('lifecycle.lost')).toBeUndefined();
+  });
+
+  it('a 404 contradicted by a later answer for the same job is not a lost job', () => {
+    const v = check([
+      ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+      ex('status', 50, 404, { error: 'not found' }, { jobId: 'a' }),
+      ex('status', 600, 200, job('a', 'COMPLETED'), { jobId: 'a' }),
+    ]);
+    expect(v.get('lifecycle.lost')).toBeUndefined();
+  });
+
+  it('404s from a /status route that never answered anything else are one route.missing, not lost jobs', () => {
+    const records = ['a', 'b', 'c', 'd'].flatMap((id, i) => [ex('run', i * 100, 200, job(id, 'IN_QUEUE'), { jobId: id }), ex('status', i * 100 + 50, 404, { detail: 'Not Found' }, { jobId: id })]);
+    const v = check(records);
+    expect(v.get('lifecycle.lost')).toBeUndefined();
+    expect(v.get('route.missing')).toBe(1);
+    expect(v.get('status.status')).toBeUndefined();
+    expect(v.get('schema.status')).toBeUndefined();
   });
 
   it('a job served well after its ttl', () => {

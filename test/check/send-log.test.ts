@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SendLog } from '../../src/check/send-log.js';
+import { SendLog, SendOutcome } from '../../src/check/send-log.js';
 import { mulberry32 } from '../../src/schedule/prng.js';
 
 describe('SendLog', () => {
@@ -16,7 +16,7 @@ describe('SendLog', () => {
       const floorAt = judged > 0 ? (model[judged - 1]?.sent ?? 0) : 0;
       const sent = Math.max(floorAt, t - r() * 30);
       const entry = { sent, end: sent + 5, throttled: r() < 0.1, detail: `d${String(n)}` };
-      log.push(entry.sent, entry.end, entry.throttled, entry.detail, judged);
+      log.push(entry.sent, entry.end, entry.throttled ? SendOutcome.Throttled : SendOutcome.Accepted, entry.detail, judged);
       let i = model.length;
       while (i > judged && (model[i - 1]?.sent ?? 0) > sent) i--;
       model.splice(i, 0, entry);

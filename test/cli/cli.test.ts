@@ -17,7 +17,7 @@ describe('jobstorm CLI', () => {
     const io = captureIo();
     expect(await runCli(['--help'], io)).toBe(ExitCode.Ok);
     const help = io.stdout.join('\n');
-    for (const cmd of ['run', 'emulate', 'check', 'report', 'merge', 'capacity', 'contract']) {
+    for (const cmd of ['run', 'emulate', 'check', 'report', 'merge', 'capacity', 'contract', 'init']) {
       expect(help).toMatch(new RegExp(`jobstorm ${cmd}\\b`));
     }
     expect(help).toContain('130 interrupted');

@@ -404,6 +404,8 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'stream-duplicate': ['stream-duplicate'],
   'health-negative': ['health-negative'],
   'health-decrease': ['health-decrease'],
+  // Every probe that calls /cancel or /retry sees the 404.
+  'missing-routes': ['rate', 'cancel', 'retry', 'odd-status', 'malformed'],
   'openai-no-done': ['openai-stream'],
   'openai-bad-event': ['openai-stream'],
   'openai-after-done': ['openai-stream'],

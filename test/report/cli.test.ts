@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,41 @@ describe('jobstorm report', () => {
     expect(readFileSync(step, 'utf8')).toContain('## jobstorm');
   });
 
+  it('--threshold judges that rendering only: summary.json stays byte-identical and a later plain report gives the run\'s own verdict', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
+    const own = fixtureSummary();
+    // Only the thresholds the fixture passes, so the run's own verdict is exit 0.
+    await writeReports({ ...own, thresholds: own.thresholds.filter((t) => t.ok) }, dir, { reporters: ['json'] });
+    const json = join(dir, 'summary.json');
+    const hash = (): string => createHash('sha256').update(readFileSync(json)).digest('hex');
+    const before = hash();
+
+    const judged = io();
+    expect(await runCli(['report', dir, '--threshold', 'count(violations) == 0'], judged)).toBe(1);
+    expect(hash()).toBe(before);
+    expect(judged.stdout.join('\n')).toContain('thresholds: 3 passed, 1 failed');
+    expect(judged.stdout.join('\n')).not.toContain(join(dir, 'summary.json'));
+    for (const f of ['summary.md', 'junit.xml', 'report.html']) expect(readFileSync(join(dir, f), 'utf8'), f).toContain('count(violations) == 0');
+
+    const plain = io();
+    expect(await runCli(['report', dir], plain)).toBe(0);
+    expect(hash()).toBe(before);
+    expect(plain.stdout.join('\n')).toContain('thresholds: 3 passed, 0 failed');
+    for (const f of ['summary.md', 'junit.xml', 'report.html']) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain('count(violations) == 0');
+  });
+
+  it('--out gets every report and an unchanged copy of summary.json, even with --threshold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
+    await writeReports(fixtureSummary(), dir, { reporters: ['json'] });
+    const original = readFileSync(join(dir, 'summary.json'));
+    const out = join(dir, 'elsewhere');
+    expect(await runCli(['report', dir, '--out', out, '--threshold', 'p50(health) < 1ms'], io())).toBe(1);
+    expect(readFileSync(join(out, 'summary.json')).equals(original)).toBe(true);
+    expect(readFileSync(join(dir, 'summary.json')).equals(original)).toBe(true);
+    for (const f of ['summary.md', 'report.html', 'junit.xml']) expect(readFileSync(join(out, f), 'utf8'), f).toContain('p50(health)');
+    expect(existsSync(join(dir, 'summary.md'))).toBe(false);
+  });
+
   it('a missing summary.json is exit 2 naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
     const term = io();
@@ -56,13 +92,15 @@ describe('jobstorm merge', () => {
     expect(term.stdout.join('\n')).toContain('merged 2 summaries');
   });
 
-  it('exits 0 when every threshold (here from repeated --threshold) passes', async () => {
+  it('judges every threshold (here from repeated --threshold) on the merge; its violations still fail the verdict', async () => {
     const dirs = await shardDirs(true);
     const out = join(dirs[0] ?? '', '..', 'merged');
     const term = io();
     const code = await runCli(['merge', ...dirs, '--out', out, '--threshold', 'count(violations) == 7', '--threshold', 'p99(status{from=sent}) < 100ms'], term);
     expect(term.stderr).toEqual([]);
-    expect(code).toBe(0);
+    // The shards carry error violations: thresholds that hold do not make the merged run pass.
+    expect(code).toBe(1);
+    expect((await readSummary(join(out, 'summary.json'))).verdict.status).toBe('failed');
     expect((await readSummary(join(out, 'summary.json'))).thresholds.map((t) => t.ok)).toEqual([true, true]);
   });
 

@@ -1,13 +1,14 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/cli.js';
 import { writeReports } from '../../src/report/report-writer.js';
 import type { Summary } from '../../src/report/summary.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { readSummary } from '../../src/report/summary-schema.js';
 import { fixtureSummary, shardSummary, withoutRun } from './fixtures/fixture-summary.js';
-
 
 describe('mergeSummaries', () => {
   it('merging two shard summaries equals the summary of the combined records, exactly', () => {
@@ -59,5 +60,152 @@ describe('mergeSummaries', () => {
 
   it('refuses to merge nothing', () => {
     expect(() => mergeSummaries([])).toThrow(/nothing to merge/);
+  });
+});
+
+function io(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), env: {}, interrupt: new AbortController().signal, isTty: false };
+}
+
+/** Each summary in its own report folder, as `jobstorm run` leaves it; thresholds dropped so exit codes speak of the merge. */
+async function folders(...summaries: Summary[]): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), 'jobstorm-merge-cli-'));
+  const dirs = summaries.map((_, i) => join(root, `in-${String(i + 1)}`));
+  await Promise.all(summaries.map((s, i) => writeReports({ ...s, thresholds: [] }, dirs[i] ?? '', { reporters: ['json'] })));
+  return dirs;
+}
+
+async function merge(dirs: readonly string[], ...flags: string[]): Promise<{ code: number; out: string; err: string; dir: string }> {
+  const dir = join(dirs[0] ?? '', '..', 'merged');
+  const term = io();
+  const code = await runCli(['merge', ...dirs, '--out', dir, ...flags], term);
+  return { code, out: term.stdout.join('\n'), err: term.stderr.join('\n'), dir };
+}
+
+const file = (dir: string | undefined): string => join(dir ?? '', 'summary.json');
+
+function withRun(s: Summary, run: Partial<Summary['run']>): Summary {
+  return { ...s, run: { ...s.run, ...run } };
+}
+
+describe('jobstorm merge refuses what cannot be merged', () => {
+  it('the same folder twice (merge A A) is exit 2 naming it, writes nothing, and --force does not change that', async () => {
+    const [a = ''] = await folders(shardSummary('1/2'));
+    for (const flags of [[], ['--force']]) {
+      const r = await merge([a, a], ...flags);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`${file(a)} and ${file(a)} both hold run fixture-run shard 1/2: merging it twice would count its requests and jobs twice`);
+      expect(existsSync(r.dir)).toBe(false);
+    }
+  });
+
+  it('two folders holding the same run and shard are refused, --force or not', async () => {
+    const dirs = await folders(shardSummary('1/2'), shardSummary('2/2'), shardSummary('1/2'));
+    const r = await merge(dirs, '--force');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file(dirs[0])} and ${file(dirs[2])} both hold run fixture-run shard 1/2`);
+    expect(r.err).not.toContain(file(dirs[1]));
+  });
+
+  it('a whole run with one of its own shards, or a merge with one of its parts, is refused', async () => {
+    const whole = await merge(await folders(fixtureSummary(), shardSummary('2/2')), '--force');
+    expect(whole.code).toBe(2);
+    expect(whole.err).toContain('both hold run fixture-run:');
+
+    const parts = await folders(withRun(shardSummary('1/2'), { id: 'night-1' }), withRun(shardSummary('2/2'), { id: 'night-2' }));
+    const first = await merge(parts);
+    expect(first.code, first.err).toBe(0);
+    const again = await merge([first.dir, parts[1] ?? '']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain(`${file(first.dir)} and ${file(parts[1])} both hold run night-2 shard 2/2`);
+  });
+
+  it('different scenarios are exit 2 naming both folders and scenarios; --force merges them and the summary says so', async () => {
+    const dirs = await folders(shardSummary('1/2'), withRun(shardSummary('2/2'), { scenario: 'other' }));
+    const refused = await merge(dirs);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`);
+    expect(refused.err).toContain('add --force');
+    expect(existsSync(refused.dir)).toBe(false);
+
+    const forced = await merge(dirs, '--force');
+    expect(forced.code, forced.err).toBe(0);
+    const merged = await readSummary(file(forced.dir));
+    expect(merged.run.scenario).toBe('fixture + other');
+    expect(merged.run.forced).toEqual([`${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`]);
+    expect(forced.err).toContain('merged with --force: ');
+    expect(readFileSync(join(forced.dir, 'report.html'), 'utf8')).toContain('Merged with --force from inputs that are not shards of one run');
+    // Forcing changes the labels, never the numbers.
+    expect(withoutRun(merged)).toEqual(withoutRun({ ...fixtureSummary(), thresholds: [] }));
+  });
+
+  it('different targets are exit 2 naming both targets', async () => {
+    const dirs = await folders(shardSummary('1/2'), withRun(shardSummary('2/2'), { target: 'http://127.0.0.1:9/v2/other' }));
+    const r = await merge(dirs);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file(dirs[0])} ran against http://127.0.0.1:8080/v2/ep-fixture but ${file(dirs[1])} against http://127.0.0.1:9/v2/other`);
+  });
+
+  it('different runs that are not shards of one run need --force: two whole runs, one slot twice, different shard counts', async () => {
+    const cases: [Summary, Summary, string][] = [
+      [withRun(fixtureSummary(), { id: 'monday' }), withRun(fixtureSummary(), { id: 'tuesday' }), 'are different runs (monday and tuesday), not shards of one run'],
+      [withRun(shardSummary('1/2'), { id: 'monday' }), withRun(shardSummary('1/2'), { id: 'tuesday' }), 'both hold shard 1/2, from different runs (monday and tuesday)'],
+      [withRun(shardSummary('1/2'), { id: 'a' }), withRun(shardSummary('2/2'), { id: 'b', shard: '2/3' }), '(shard 1/2) and '],
+    ];
+    for (const [one, two, reason] of cases) {
+      const dirs = await folders(one, two);
+      const refused = await merge(dirs);
+      expect(refused.code, reason).toBe(2);
+      expect(refused.err).toContain(reason);
+      expect(refused.err).toContain(file(dirs[0]));
+      expect(refused.err).toContain(file(dirs[1]));
+      const forced = await merge(dirs, '--force');
+      expect(forced.code, forced.err).toBe(0);
+      expect((await readSummary(file(forced.dir))).run.forced?.join('\n')).toContain(reason);
+    }
+  });
+
+  it('shards of one run with their own run ids (as --shard names them) merge without --force and say nothing of forcing', async () => {
+    const dirs = await folders(withRun(shardSummary('1/2'), { id: 'fixture-shard1of2' }), withRun(shardSummary('2/2'), { id: 'fixture-shard2of2' }));
+    const r = await merge(dirs);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toBe('');
+    const merged = await readSummary(file(r.dir));
+    expect(merged.run.forced).toBeUndefined();
+    expect(merged.run.id).toBe('fixture-shard1of2 + fixture-shard2of2');
+  });
+
+  it('different summary versions are exit 2 naming both files, even with --force', async () => {
+    const dirs = await folders(shardSummary('1/2'), shardSummary('2/2'));
+    const second = file(dirs[1]);
+    writeFileSync(second, JSON.stringify({ ...(JSON.parse(readFileSync(second, 'utf8')) as object), version: 2 }));
+    const r = await merge(dirs, '--force');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file(dirs[0])} is summary version 1 but ${second} is version 2: summaries of different versions cannot be merged`);
+  });
+
+  it('two real runs of the same scenario against their own embedded emulators: refused as different runs and targets, merged with --force', { timeout: 60_000 }, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'jobstorm-merge-real-'));
+    const dirs = [join(root, 'a'), join(root, 'b')];
+    for (const out of dirs) {
+      const term = io();
+      const code = await runCli(['run', 'scenarios/smoke.yaml', '--duration', '1s', '--quiet', '--out', out], term);
+      expect(code, term.stderr.join('\n')).toBe(0);
+    }
+    const [a, b] = await Promise.all(dirs.map((d) => readSummary(file(d))));
+    const twice = await merge([dirs[0] ?? '', dirs[0] ?? '']);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain(`both hold run ${a?.run.id ?? '?'}:`);
+    const refused = await merge(dirs);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`ran against ${a?.run.target ?? '?'} but ${file(dirs[1])} against ${b?.run.target ?? '?'}`);
+    expect(refused.err).toContain('are different runs');
+    const forced = await merge(dirs, '--force');
+    expect(forced.code, forced.err).toBe(0);
+    const merged = await readSummary(file(forced.dir));
+    expect(merged.jobs.submitted).toBe((a?.jobs.submitted ?? 0) + (b?.jobs.submitted ?? 0));
+    expect(merged.run.forced?.length).toBe(2);
   });
 });

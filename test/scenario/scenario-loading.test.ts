@@ -187,6 +187,24 @@ describe('loadScenario by file type', () => {
     expect((await loadScenario(join(tmp, 'b.mts'))).phases).toEqual([{ kind: 'count', count: 2 }]);
   });
 
+  it('loads CommonJS modules: a .cts with export default and a .cjs with module.exports', async () => {
+    writeFileSync(
+      join(tmp, 'c.cts'),
+      "const phases: { count: number }[] = [{ count: 3 }];\nexport default { name: 'cts', phases, flows: [{ name: 'f', steps: [{ health: {} }] }] };\n",
+    );
+    writeFileSync(join(tmp, 'd.cjs'), "module.exports = { name: 'cjs', phases: [{ count: 1 }], flows: [{ name: 'f', steps: [{ health: {} }] }] };\n");
+    writeFileSync(join(tmp, 'e.cjs'), 'exports.notDefault = 1;\nexports.__esModule = true;\n');
+    expect((await loadScenario(join(tmp, 'c.cts'))).phases).toEqual([{ kind: 'count', count: 3 }]);
+    expect((await loadScenario(join(tmp, 'd.cjs'))).name).toBe('cjs');
+    await expect(loadScenario(join(tmp, 'e.cjs'))).rejects.toThrow('the module has no default export');
+  });
+
+  it('reports a TypeScript syntax error at file:line:column with its message', async () => {
+    const file = join(tmp, 'broken.cts');
+    writeFileSync(file, "export default {\n  name: 'x',,\n  phases: [{ count: 1 }],\n};\n");
+    await expect(loadScenario(file)).rejects.toThrow(new ConfigError([{ where: `${file}:2:13`, message: 'TypeScript: Expected identifier but found ","' }]));
+  });
+
   it('reports a module that fails to load as a ConfigError naming the file', async () => {
     writeFileSync(join(tmp, 'throws.mjs'), "throw new Error('boom');\n");
     await expect(loadScenario(join(tmp, 'throws.mjs'))).rejects.toThrow(
@@ -209,7 +227,7 @@ describe('loadScenario by file type', () => {
 
   it('refuses unknown extensions and missing files as ConfigError, not a stack trace', async () => {
     await expect(loadScenario(`${dir}/scenario.toml`)).rejects.toThrow(
-      new ConfigError([{ where: `${dir}/scenario.toml`, message: 'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .js, .mjs' }]),
+      new ConfigError([{ where: `${dir}/scenario.toml`, message: 'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .cts, .js, .mjs, .cjs' }]),
     );
     await expect(loadScenario(`${dir}/absent.yaml`)).rejects.toThrow(
       new ConfigError([{ where: `${dir}/absent.yaml`, message: 'cannot read the scenario file (ENOENT)' }]),

@@ -13,11 +13,15 @@ describe('durations', () => {
     ['1m30s250ms', 90_250],
     ['250', 250],
     [' 10s ', 10_000],
+    ['250us', 0.25],
+    ['250µs', 0.25],
+    ['250μs', 0.25],
+    ['1ms500us', 1.5],
   ])('%s is %d ms', (text, ms) => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x'])('%j is not a duration', (text) => {
+  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x', '5ns', 'us', '5 us'])('%j is not a duration', (text) => {
     expect(parseDuration(text)).toBeUndefined();
   });
 

@@ -42,6 +42,7 @@ export function healthCheck(): Check {
         sent += n;
       }
       const seen = s.jobs.completed + s.jobs.failed + s.jobs.inQueue + s.jobs.inProgress;
+      ctx.judged('health.jobs-mismatch');
       if (seen > sent) {
         ctx.emit({ id: 'health.jobs-mismatch', record: s.record, message: `/health counts ${String(seen)} jobs (completed + failed + queued + running), but we had sent only ${String(sent)} submits and retries to this endpoint by then` });
         return;
@@ -69,11 +70,13 @@ export function healthCheck(): Check {
       if (r.op !== 'health') return;
       const c = countersOf(r.body);
       if (!c) return;
+      ctx.judged('health.negative');
       const negative = [...Object.entries(c.jobs).map(([k, v]) => [`jobs.${k}`, v] as const), ...Object.entries(c.workers).map(([k, v]) => [`workers.${k}`, v] as const)].find(([, v]) => typeof v === 'number' && v < 0);
       if (negative) ctx.emit({ id: 'health.negative', record: r, message: `/health reported ${negative[0]} = ${String(negative[1])}` });
       const jobs: Counters = { completed: num(c.jobs.completed), failed: num(c.jobs.failed), retried: num(c.jobs.retried), inQueue: num(c.jobs.inQueue), inProgress: num(c.jobs.inProgress) };
       const sample = { record: r, jobs };
       if (previous && previous.record.endAt < r.sentAt) {
+        ctx.judged('health.counter-decreased');
         for (const key of ['completed', 'failed', 'retried'] as const) {
           if (jobs[key] < previous.jobs[key]) {
             ctx.emit({ id: 'health.counter-decreased', record: r, message: `/health jobs.${key} went down from ${String(previous.jobs[key])} to ${String(jobs[key])}` });

@@ -7,6 +7,8 @@ import { observationsOf, type JobState } from '../job-book.js';
 import { firstTime } from './transition-check.js';
 
 const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
+/** Only these say whether the service has the job: a 404 elsewhere may be a route it lacks. */
+const LOOKUP_OPS = new Set(['status', 'status-sync']);
 
 function retentionOf(job: JobState): { min: number; max: number } {
   return job.via === 'runsync'
@@ -22,18 +24,30 @@ function mustExistUntil(job: JobState, submittedAt: number): number {
   return Math.min(ttlEnd, lastAlive + retentionOf(job).min);
 }
 
-function lost(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
-  if (job.submittedAt === undefined) return;
+/**
+ * A /status 404 before the job's ttl and retention could have ended. It is a candidate until the
+ * job is folded: a later answer that shows the job again withdraws it (the service was slow to see
+ * a new job, or answered from a replica), and so does a /status route that never answered 2xx.
+ */
+function lostCandidate(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  if (job.submittedAt === undefined || !LOOKUP_OPS.has(r.op)) return;
   const until = mustExistUntil(job, job.submittedAt);
-  if (r.endAt + ctx.tolerances.clockSkewMs < until && firstTime(job, 'lifecycle.lost')) {
-    ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: job.timeline, message: `404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended` });
-  }
+  if (r.endAt + ctx.tolerances.clockSkewMs < until) job.lostCandidate ??= r;
+}
+
+function judgeLost(job: JobState, ctx: CheckContext): void {
+  const r = job.lostCandidate;
+  if (!r || job.submittedAt === undefined || ctx.routes.isMissing(r.op) || !ctx.routes.hasServed('status')) return;
+  if (!firstTime(job, 'lifecycle.lost')) return;
+  const until = mustExistUntil(job, job.submittedAt);
+  ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: job.timeline, message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again` });
 }
 
 function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if (job.acceptedAt === undefined) return;
   const grace = ctx.tolerances.expiryGraceMs + ctx.tolerances.clockSkewMs;
   const ttlEnd = job.ttlDeadline ?? job.acceptedAt + (job.ttl ?? LIMITS.ttl.default);
+  if (r.sentAt > ttlEnd + grace) ctx.judged('lifecycle.ttl-ignored');
   if (r.sentAt > ttlEnd + grace && firstTime(job, 'lifecycle.ttl-ignored')) {
     ctx.emit({ id: 'lifecycle.ttl-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended` });
     return;
@@ -41,6 +55,7 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const finalBy = job.finalAt;
   if (finalBy === undefined || !isFinalStatus(job.last)) return;
   const retentionEnd = finalBy + retentionOf(job).max;
+  if (r.sentAt > retentionEnd + grace) ctx.judged('lifecycle.retention-ignored');
   if (r.sentAt > retentionEnd + grace && firstTime(job, 'lifecycle.retention-ignored')) {
     ctx.emit({ id: 'lifecycle.retention-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended` });
   }
@@ -53,6 +68,7 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   const status = body?.status;
   const { clockSkewMs, timeoutGraceMs } = ctx.tolerances;
   if (status === 'TIMED_OUT') {
+    ctx.judged('lifecycle.timeout-early');
     // Upper bound of how long it could have run: from the last time it was seen queued.
     const ranAtMost = reported ?? r.endAt - (job.queuedAt ?? job.submittedAt ?? r.endAt);
     if (ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early')) {
@@ -62,6 +78,8 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   }
   let ranAtLeast = status === 'COMPLETED' || status === 'FAILED' ? reported ?? 0 : 0;
   if (status === 'IN_PROGRESS' && job.startedBy !== undefined) ranAtLeast = Math.max(ranAtLeast, r.sentAt - job.startedBy);
+  // Exercised once a job was seen running (or done) long enough that a timeout could be due.
+  if (ranAtLeast > limit) ctx.judged('lifecycle.timeout-ignored');
   if (ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored')) {
     ctx.emit({ id: 'lifecycle.timeout-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out` });
   }
@@ -71,6 +89,7 @@ function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
   if (r.op !== 'runsync' && r.op !== 'status-sync') return;
   const wait = r.req?.wait ?? LIMITS.wait.default;
   const took = r.endAt - r.sentAt;
+  ctx.judged('lifecycle.runsync-wait-exceeded');
   if (took > wait + ctx.tolerances.waitGraceMs) {
     ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms; wait was ${String(wait)} ms` });
   }
@@ -82,6 +101,7 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if (typeof body.delayTime !== 'number' || typeof body.executionTime !== 'number') return;
   const observedLife = r.endAt - job.submittedAt;
   const reported = body.delayTime + body.executionTime;
+  ctx.judged('lifecycle.timing-inconsistent');
   if (reported > observedLife + ctx.tolerances.timingSlackMs && firstTime(job, 'lifecycle.timing-inconsistent')) {
     ctx.emit({ id: 'lifecycle.timing-inconsistent', record: r, jobId: job.id, timeline: job.timeline, message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it` });
   }
@@ -93,6 +113,7 @@ function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void
   for (const o of observationsOf(job)) {
     if (o.kind === 'action' && o.action === 'cancel') return;
     if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
+    if (o.kind === 'action' && o.action === 'purge') ctx.judged('lifecycle.purge-running');
     if (o.kind === 'action' && o.action === 'purge' && sawRunning) {
       if (firstTime(job, 'lifecycle.purge-running')) {
         ctx.emit({ id: 'lifecycle.purge-running', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone` });
@@ -112,8 +133,10 @@ export const lifecycleCheck: Check = {
     const id = jobIdOf(r);
     const job = id === undefined ? undefined : ctx.jobs.get(id);
     if (!job) return;
+    // Every lookup of a job we submitted could have found it gone.
+    if (job.submittedAt !== undefined && LOOKUP_OPS.has(r.op)) ctx.judged('lifecycle.lost');
     if (r.status === 404) {
-      lost(r, job, ctx);
+      lostCandidate(r, job, ctx);
       return;
     }
     if (r.status !== 200) return;
@@ -122,4 +145,5 @@ export const lifecycleCheck: Check = {
     timing(r, job, ctx);
     purgeRunning(r, job, ctx);
   },
+  jobDone: judgeLost,
 };

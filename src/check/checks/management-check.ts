@@ -16,6 +16,7 @@ export function managementCheck(rules: OpenApiRules): Check {
       const op = rules.get(r.op);
       if (!op) return;
       const code = String(r.status);
+      ctx.judged('management.openapi');
       if (!op.responses.has(code) && !op.responses.has('default')) {
         ctx.emit({ id: 'management.openapi', record: r, message: `${r.op} answered ${code}, which the OpenAPI document does not declare (declared: ${[...op.responses.keys()].join(', ')})` });
         return;

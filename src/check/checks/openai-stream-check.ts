@@ -12,6 +12,7 @@ export const openAiStreamCheck: Check = {
   name: 'openai-stream',
   add(r: JobstormRecord, ctx) {
     if (r.type !== 'exchange' || r.op !== 'openai' || r.sse === undefined) return;
+    ctx.judged('schema.openai-stream');
     const s = r.sse;
     const problems: string[] = [];
     if (s.badEvents > 0) problems.push(`${String(s.badEvents)} of ${String(s.events)} events are not JSON (first: ${JSON.stringify(s.badExample ?? '')})`);

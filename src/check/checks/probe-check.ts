@@ -1,5 +1,5 @@
-import type { JobstormRecord } from '../../core/record.js';
-import type { Check } from '../check.js';
+import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import type { Check, CheckContext } from '../check.js';
 
 const FAMILY: Record<string, string> = {
   payload: 'limits.payload',
@@ -11,22 +11,50 @@ const FAMILY: Record<string, string> = {
 /**
  * `limits.*` and `auth.*`: probes carry what the contract expects of them (accept or reject, or an
  * auth form), so the verdict is a comparison. 429 and transport errors say nothing either way.
+ *
+ * A 401 to our key in one form is `auth.form-rejected` only once the same key was let in (any
+ * non-401 answer) in the other form: when every request with the key is refused, the key itself
+ * is wrong, and that is the run's verdict (inconclusive), not a finding about the target.
  */
-export const probeCheck: Check = {
-  name: 'probe',
-  add(r: JobstormRecord, ctx) {
-    if (r.type !== 'exchange' || r.status === undefined || r.status === 429 || r.status >= 500) return;
-    const auth = r.req?.auth;
-    if (auth === 'missing' || auth === 'wrong') {
-      if (r.status !== 401) {
-        ctx.emit({ id: `auth.${auth}-key-accepted`, record: r, message: `a request with ${auth === 'missing' ? 'no' : 'a wrong'} key was answered ${String(r.status)}, not 401` });
+export function probeCheck(): Check {
+  const letIn = { bearer: false, bare: false };
+  /** First refusal per form, waiting for the other form to be let in. */
+  const refused: { bearer?: ExchangeRecord; bare?: ExchangeRecord } = {};
+  const formRejected = (r: ExchangeRecord, form: 'bearer' | 'bare', ctx: CheckContext): void => {
+    ctx.emit({ id: 'auth.form-rejected', record: r, message: `a good key sent in the ${form === 'bare' ? 'bare' : 'Bearer'} form was refused with 401, while the same key in the ${form === 'bare' ? 'Bearer' : 'bare'} form was let in` });
+  };
+  return {
+    name: 'probe',
+    add(r: JobstormRecord, ctx) {
+      if (r.type !== 'exchange' || r.status === undefined || r.status === 429 || r.status >= 500) return;
+      const auth = r.req?.auth;
+      if (auth === 'missing' || auth === 'wrong') {
+        ctx.judged(`auth.${auth}-key-accepted`);
+        if (r.status !== 401) {
+          ctx.emit({ id: `auth.${auth}-key-accepted`, record: r, message: `a request with ${auth === 'missing' ? 'no' : 'a wrong'} key was answered ${String(r.status)}, not 401` });
+        }
+        return;
       }
-      return;
-    }
-    if (r.status === 401 && (auth === 'bearer' || auth === 'bare')) {
-      ctx.emit({ id: 'auth.form-rejected', record: r, message: `a good key sent in the ${auth === 'bare' ? 'bare' : 'Bearer'} form was refused with 401` });
-      return;
-    }
+      if (auth === 'bearer' || auth === 'bare') {
+        const other = auth === 'bare' ? 'bearer' : 'bare';
+        if (r.status === 401) {
+          if (letIn[other]) {
+            ctx.judged('auth.form-rejected');
+            formRejected(r, auth, ctx);
+          } else refused[auth] ??= r;
+          return;
+        }
+        if (!letIn[auth]) {
+          letIn[auth] = true;
+          const waiting = refused[other];
+          if (waiting) {
+            refused[other] = undefined;
+            ctx.judged('auth.form-rejected');
+            formRejected(waiting, other, ctx);
+          }
+        }
+        if (r.req?.probe?.startsWith('auth.')) ctx.judged('auth.form-rejected');
+      }
     const probe = r.req?.probe;
     const expect = r.req?.expect;
     if (probe === undefined || expect === undefined) return;
@@ -34,10 +62,12 @@ export const probeCheck: Check = {
     if (id === undefined) return;
     const accepted = r.status >= 200 && r.status < 300;
     const rejected = r.status >= 400 && r.status < 500;
+    ctx.judged(id);
     if (expect === 'accept' && rejected) {
       ctx.emit({ id, record: r, message: `probe ${probe} is within the contract's limits but was rejected with ${String(r.status)}` });
     } else if (expect === 'reject' && accepted) {
       ctx.emit({ id, record: r, message: `probe ${probe} is outside the contract's limits but was accepted with ${String(r.status)}` });
     }
-  },
-};
+    },
+  };
+}

@@ -31,6 +31,7 @@ export function purgeCheck(): Check {
       const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
+    ctx.judged('lifecycle.purge-count');
     if (p.removed > couldWait) {
       ctx.emit({ id: 'lifecycle.purge-count', record: p.record, message: `purge-queue reported removed=${String(p.removed)}, but at most ${String(couldWait)} jobs could have been waiting on this endpoint` });
     }
@@ -49,7 +50,9 @@ export function purgeCheck(): Check {
         const id = jobIdOf(r);
         const job = id === undefined ? undefined : ctx.jobs.get(id);
         const status = (r.body as { status?: unknown } | undefined)?.status;
-        if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0) {
+        const queuedBefore = job?.acceptedAt !== undefined && job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0;
+        if (queuedBefore) ctx.judged('lifecycle.purge-count');
+        if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && queuedBefore) {
           ctx.emit({ id: 'lifecycle.purge-count', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job` });
         }
       }

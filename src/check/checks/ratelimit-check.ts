@@ -1,10 +1,10 @@
-import { QUEUE_OPERATION_CONTRACTS, operationPath } from '../../../contracts/queue/operations.js';
+import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
 import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
-import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
+import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { MinHeap } from '../min-heap.js';
-import { SendLog } from '../send-log.js';
+import { SendLog, SendOutcome } from '../send-log.js';
 
 /** Responses can arrive this long after they were sent; judge a request only once all earlier sends are in. */
 const SETTLE_MS = 35_000;
@@ -22,8 +22,13 @@ export interface RateCeiling {
 
 /** Requests of one operation, and running-worker samples, evaluated in send order. */
 class OperationWindow {
-  /** Its detail: the throttled answer itself (its evidence), or for an accepted one its job id. */
-  private readonly log = new SendLog<ExchangeRecord | string>();
+  /**
+   * Its detail: the throttled answer itself (its evidence), and for accepted answers one in each
+   * second of send time, so a `not-enforced` finding cites an accepted exchange of its window that
+   * really happened, without holding every accepted record of the last 45 s.
+   */
+  private readonly log = new SendLog<ExchangeRecord>();
+  private keptSecond = -1;
   private next = 0;
   /** First entry still inside the accepted-count window of the entry being judged. */
   private lo = 0;
@@ -37,8 +42,14 @@ class OperationWindow {
     this.ceiling = { op, limit: row.perWindow, ...(row.concurrent === undefined ? {} : { concurrent: row.concurrent }), maxAcceptedPerWindow: 0, maxConcurrent: 0, accepted: 0, throttled: 0 };
   }
 
-  push(r: ExchangeRecord, throttled: boolean): void {
-    this.log.push(r.sentAt, r.endAt, throttled, throttled ? r : r.jobId, this.next);
+  push(r: ExchangeRecord, outcome: SendOutcome): void {
+    let detail: ExchangeRecord | undefined;
+    if (outcome === SendOutcome.Throttled) detail = r;
+    else if (outcome === SendOutcome.Accepted && Math.floor(r.sentAt / 1000) !== this.keptSecond) {
+      this.keptSecond = Math.floor(r.sentAt / 1000);
+      detail = r;
+    }
+    this.log.push(r.sentAt, r.endAt, outcome, detail, this.next);
   }
 
   judgeUpTo(until: number, ctx: CheckContext, running: RunningSamples): void {
@@ -49,7 +60,7 @@ class OperationWindow {
       if (sentAt > until) break;
       // Accepted count in [sentAt - window + edge, sentAt]: strict, for not-enforced.
       while (this.lo < this.next && log.sentAt(this.lo) < sentAt - RATE_WINDOW_MS + edge) {
-        if (!log.throttled(this.lo)) this.acceptedInWindow--;
+        if (log.accepted(this.lo)) this.acceptedInWindow--;
         this.lo++;
       }
       // All requests in (sentAt - window - edge, sentAt]: generous, for early.
@@ -61,23 +72,22 @@ class OperationWindow {
       const detail = log.detail(this.next);
       if (log.throttled(this.next)) {
         this.ceiling.throttled++;
+        ctx.judged('ratelimit.early');
         const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
         const under = 1 - ctx.tolerances.rateUnderrun;
         const windowFree = allInWindow < low * under - 1;
         const concurrencyFree = this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
-        if (typeof detail === 'object') {
-          if (windowFree && concurrencyFree) {
-            ctx.emit({ id: 'ratelimit.early', record: detail, message: `${this.op} got 429 with ${String(allInWindow)} requests in the last 10 s (effective limit ${String(low)}) and ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}` });
-          }
+        if (detail) {
+          if (windowFree && concurrencyFree) this.early(detail, allInWindow, low, concurrent, ctx);
           this.retryAfterTooLong(detail, concurrent, ctx);
         }
-      } else {
+      } else if (log.accepted(this.next)) {
         this.ceiling.accepted++;
         this.acceptedInWindow++;
         this.inFlight.push(log.endAt(this.next));
         this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
-        this.notEnforced(this.next, this.acceptedInWindow - this.sentTooEarly(edge), typeof detail === 'string' ? detail : undefined, ctx, running, rpw);
+        this.notEnforced(this.next, this.acceptedInWindow - this.sentTooEarly(edge), ctx, running, rpw);
       }
       this.next++;
     }
@@ -94,24 +104,45 @@ class OperationWindow {
   private sentTooEarly(edge: number): number {
     const bound = this.log.endAt(this.next) - RATE_WINDOW_MS + edge;
     let n = 0;
-    for (let k = this.lo; k < this.next && this.log.sentAt(k) < bound; k++) if (!this.log.throttled(k)) n++;
+    for (let k = this.lo; k < this.next && this.log.sentAt(k) < bound; k++) if (this.log.accepted(k)) n++;
     return n;
   }
 
-  private notEnforced(i: number, acceptedInWindow: number, jobId: string | undefined, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
+  /**
+   * A 429 under the limit. Only the run that has the endpoint to itself can be sure: the limits are
+   * per account and endpoint, and other clients' traffic is invisible to us, so elsewhere it is a
+   * warning that says so.
+   */
+  private early(r: ExchangeRecord, allInWindow: number, low: number, concurrent: number, ctx: CheckContext): void {
+    const exclusive = ctx.run.exclusiveEndpoint ?? ctx.run.ownsEndpoint;
+    const message = `${this.op} got 429 with ${String(allInWindow)} requests in the last 10 s (effective limit ${String(low)}) and ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}`;
+    if (exclusive) ctx.emit({ id: 'ratelimit.early', record: r, message });
+    else ctx.emit({ id: 'ratelimit.early', record: r, severity: 'warning', message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)` });
+  }
+
+  private notEnforced(i: number, acceptedInWindow: number, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
     const sentAt = this.log.sentAt(i);
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
     if (rpw === undefined && maxRunning > 0) return;
+    ctx.judged('ratelimit.not-enforced');
     const high = effectiveRateLimit(this.row.perWindow, maxRunning, rpw ?? 0);
     const over = 1 + ctx.tolerances.rateOverrun;
     if (acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
+      const record = this.keptAcceptedNear(i);
+      if (!record) return;
       this.lastNotEnforced = sentAt;
-      // The accepted request's own record was not kept; its request line, rebuilt, is the evidence.
-      const contract = QUEUE_OPERATION_CONTRACTS[this.op];
-      const record: ExchangeRecord = { v: RECORD_VERSION, type: 'exchange', seq: 0, op: this.op, method: contract.method, path: operationPath(this.op, jobId), intendedAt: sentAt, sentAt, endAt: this.log.endAt(i), status: 200, reqBytes: 0, resBytes: 0, ...(jobId === undefined ? {} : { jobId }) };
-      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(acceptedInWindow)} requests within 10 s; the effective limit is ${String(high)}` });
+      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them` });
     }
+  }
+
+  /** The accepted exchange kept nearest before entry `i` within its window (one is kept per second). */
+  private keptAcceptedNear(i: number): ExchangeRecord | undefined {
+    for (let j = i; j >= this.lo; j--) {
+      const d = this.log.detail(j);
+      if (d && this.log.accepted(j)) return d;
+    }
+    return undefined;
   }
 
   private retryAfterTooLong(r: ExchangeRecord, concurrent: number, ctx: CheckContext): void {
@@ -239,12 +270,13 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       const w = windowFor(r.op);
       if (!w) return;
       const throttled = r.status === 429;
+      if (throttled) ctx.judged('ratelimit.retry-after');
       if (throttled && !r.retryAfter) {
         ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `${r.op} answered 429 without a Retry-After header` });
       } else if (throttled && r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined) {
         ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date` });
       }
-      w.push(r, throttled);
+      w.push(r, throttled ? SendOutcome.Throttled : r.status >= 200 && r.status < 300 ? SendOutcome.Accepted : SendOutcome.Other);
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {

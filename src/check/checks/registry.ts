@@ -19,7 +19,7 @@ export function defaultChecks(openapi?: OpenApiRules): Check[] {
     transitionCheck,
     lifecycleCheck,
     purgeCheck(),
-    probeCheck,
+    probeCheck(),
     rateLimitCheck(),
     webhookCheck(),
     streamCheck,

@@ -35,6 +35,7 @@ export const streamCheck: Check = {
     const chunks = (Array.isArray(r.body) ? r.body : Array.isArray(envelope?.stream) ? envelope.stream : []) as Chunk[];
     const id = jobIdOf(r);
     const job = id === undefined ? undefined : ctx.jobs.get(id);
+    if (chunks.length > 0) ctx.judged('stream.chunk-too-large');
     for (const c of chunks) {
       const size = jsonSize(c.output);
       if (size >= LIMITS.streamChunk.surelyRejected) {
@@ -43,6 +44,7 @@ export const streamCheck: Check = {
       }
     }
     if (!job) return;
+    if (job.streamDrained) ctx.judged('stream.after-final');
     if (chunks.length > 0 && job.streamDrained && firstTime(job, 'stream.after-final')) {
       ctx.emit({ id: 'stream.after-final', record: r, jobId: job.id, timeline: job.timeline, message: `${String(chunks.length)} chunks of job ${job.id} came after a stream response had said it was final and drained` });
     }
@@ -50,6 +52,7 @@ export const streamCheck: Check = {
     for (const c of chunks) {
       const key = chunkKey(c);
       if (key === undefined) continue;
+      ctx.judged('stream.duplicate-chunk');
       if (job.chunkKeys.has(key)) {
         if (firstTime(job, 'stream.duplicate-chunk')) {
           ctx.emit({ id: 'stream.duplicate-chunk', record: r, jobId: job.id, message: `chunk ${key.slice(1)} of job ${job.id} was delivered twice` });

@@ -1,7 +1,7 @@
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type SequenceState } from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
-import type { Check } from '../check.js';
+import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
 
@@ -17,6 +17,16 @@ export function firstTime(job: JobState, id: string): boolean {
   if (fired.has(id)) return false;
   fired.add(id);
   return true;
+}
+
+/** Counts what one observation could have shown broken (coverage). */
+function judgedTransition(job: JobState, op: string, ctx: CheckContext): void {
+  if (op === 'retry') ctx.judged('lifecycle.retry-not-allowed');
+  if (op === 'retry' || op === 'cancel') return;
+  ctx.judged('transition.backwards');
+  ctx.judged('transition.left-final');
+  if (job.cancelAnsweredCancelled) ctx.judged('transition.cancel-overridden');
+  else if (!job.cancelAsked) ctx.judged('transition.cancelled-unprompted');
 }
 
 /** Reused for every record (the check runs synchronously, one record at a time). */
@@ -46,6 +56,7 @@ export const transitionCheck: Check = {
     const status = statusIn(r);
     const action = r.op === 'retry' || r.op === 'cancel' ? ACTION_OBSERVATION[r.op] : undefined;
     if (action === undefined && !isJobStatus(status)) return;
+    judgedTransition(job, r.op, ctx);
     // A copy to step through: the book steps the job's own state after the checks.
     const state = scratch;
     state.shown = job.shown;

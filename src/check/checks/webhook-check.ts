@@ -26,32 +26,43 @@ export function webhookCheck(): Check {
     const finalAt = job.finalAt;
     const timeline = job.timeline;
     if (d.length === 0) {
-      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) {
-        ctx.emit({ id: 'webhook.missing', jobId: job.id, timeline, at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
+      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) ctx.judged('webhook.missing');
+      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs && job.finalRecord) {
+        ctx.emit({ id: 'webhook.missing', record: job.finalRecord, jobId: job.id, timeline, at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
       }
       return;
     }
+    ctx.judged('webhook.missing');
     for (const x of d) {
+      if (isFinalStatus(job.last) && isFinalStatus(x.status)) ctx.judged('webhook.status-mismatch');
       if (isFinalStatus(job.last) && isFinalStatus(x.status) && x.status !== job.last) {
-        ctx.emit({ id: 'webhook.status-mismatch', jobId: job.id, timeline, at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
+        ctx.emit({ id: 'webhook.status-mismatch', record: x.record, jobId: job.id, timeline, at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
         break;
       }
     }
     const firstOk = d.findIndex((x) => x.answered === 200);
-    if (firstOk >= 0 && firstOk < d.length - 1) {
-      ctx.emit({ id: 'webhook.duplicate', jobId: job.id, timeline, at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
+    if (firstOk >= 0) ctx.judged('webhook.duplicate');
+    const extra = d[firstOk + 1];
+    if (firstOk >= 0 && extra) {
+      ctx.emit({ id: 'webhook.duplicate', record: extra.record, jobId: job.id, timeline, at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
     }
     const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
     const expected = 1 + LIMITS.webhookRetries;
     const lastDue = (d[0]?.at ?? 0) + LIMITS.webhookRetries * LIMITS.webhookRetrySpacing + t.webhookSpacingMs * 2;
     const tooFew = firstOk < 0 && attempts < expected && latest > lastDue;
-    if (tooFew || attempts > expected) {
-      ctx.emit({ id: 'webhook.retry-count', jobId: job.id, timeline, at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
+    // Retries are due only after a non-200 answer: only then is their count judged.
+    if (d[0] && d[0].answered !== 200 && (firstOk >= 0 || latest > lastDue || attempts > expected)) ctx.judged('webhook.retry-count');
+    const lastTry = d[attempts - 1] ?? d[0];
+    if ((tooFew || attempts > expected) && lastTry) {
+      ctx.emit({ id: 'webhook.retry-count', record: lastTry.record, jobId: job.id, timeline, at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
     }
     for (let i = 1; i < attempts; i++) {
-      const gap = (d[i]?.at ?? 0) - (d[i - 1]?.at ?? 0);
+      const retry = d[i];
+      if (!retry) break;
+      ctx.judged('webhook.retry-spacing');
+      const gap = retry.at - (d[i - 1]?.at ?? 0);
       if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs) {
-        ctx.emit({ id: 'webhook.retry-spacing', jobId: job.id, timeline, at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
+        ctx.emit({ id: 'webhook.retry-spacing', record: retry.record, jobId: job.id, timeline, at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
         break;
       }
     }
@@ -63,6 +74,7 @@ export function webhookCheck(): Check {
       if (r.type === 'exchange') latest = Math.max(latest, r.endAt);
       if (r.type !== 'webhook') return;
       latest = Math.max(latest, r.at);
+      ctx.judged('webhook.schema');
       const body = untrim(r.body);
       if (fastValidator(WebhookBodySchema)?.(body) === true) return;
       const parsed = WebhookBodySchema.safeParse(body);

@@ -3,6 +3,7 @@ import { checkRecordsFile } from '../../check/check-file.js';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
 import { parseTolerances } from '../../check/tolerance-options.js';
 import { ExitCode } from '../../core/exit-code.js';
+import { coverageLine } from '../../report/verdict.js';
 import type { JobstormCommand } from '../command.js';
 
 interface CheckArgs {
@@ -33,7 +34,7 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
     if (args.json) {
       io.out(JSON.stringify(result, null, 2));
     } else if (result.total === 0) {
-      io.out(`${args.records}: no violations (${String(result.checks.length)} check families ran)`);
+      io.out(`${args.records}: no violations; ${coverageLine(result.coverage)}`);
     } else {
       io.out(`${args.records}: ${String(result.total)} violations`);
       for (const g of result.violations) {
@@ -42,6 +43,8 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
         if (first?.repro) io.out(`      repro: ${first.repro}`);
       }
     }
-    return result.violations.some((g) => g.severity === 'error') ? ExitCode.Failed : ExitCode.Ok;
+    if (result.violations.some((g) => g.severity === 'error')) return ExitCode.Failed;
+    // Records in which no check could judge anything prove nothing either way.
+    return Object.values(result.coverage).some((n) => n > 0) ? ExitCode.Ok : ExitCode.Inconclusive;
   },
 };

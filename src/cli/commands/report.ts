@@ -1,9 +1,11 @@
-import { join } from 'node:path';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { ExitCode } from '../../core/exit-code.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
+import { getReporter, reporterNames } from '../../report/reporter-registry.js';
 import { readSummary } from '../../report/summary-schema.js';
-import { thresholdsFailed, withThresholds } from '../../report/summary-thresholds.js';
+import { withThresholds } from '../../report/summary-thresholds.js';
+import { VERDICT_EXIT } from '../../report/verdict.js';
 import { parseThresholds } from '../../report/threshold.js';
 import type { JobstormCommand } from '../command.js';
 
@@ -20,12 +22,12 @@ export function thresholdFlags(values: readonly string[] | undefined): ReturnTyp
 
 export const reportCommand: JobstormCommand<ReportArgs> = {
   command: 'report <dir>',
-  describe: 'Rebuild every report of a run from its summary.json',
+  describe: 'Rebuild every report of a run from its summary.json (which it never changes)',
   builder: (y: Argv) =>
     y
       .positional('dir', { type: 'string', describe: 'report folder holding summary.json' })
-      .option('out', { type: 'string', describe: 'write the reports here instead of <dir>' })
-      .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
+      .option('out', { type: 'string', describe: 'write the reports here instead of <dir> (with an unchanged copy of summary.json)' })
+      .option('threshold', { type: 'string', array: true, describe: 'extra threshold for this rendering only, e.g. "p99(run) < 500ms" (repeatable; summary.json keeps the run\'s own)' })
       .example('$0 report reports/2024-05-01T10-00-00', 'rebuild summary.md, report.html and junit.xml')
       .example('$0 report out --threshold "rate(429) < 1%"', 'judge a finished run against another threshold'),
   run: async (args, io) => {
@@ -34,9 +36,17 @@ export const reportCommand: JobstormCommand<ReportArgs> = {
     const file = join(dir, 'summary.json');
     const summary = withThresholds(await readSummary(file), extra, file);
     const outDir = args.out ?? dir;
-    const written = await writeReports(summary, outDir, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    // summary.json is the run's record: extra thresholds judge this rendering only, so a later
+    // plain `report` gives the run's own verdict again.
+    const reporters = reporterNames().filter((n) => getReporter(n).fileName !== 'summary.json');
+    const written = await writeReports(summary, outDir, { reporters, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    if (resolve(outDir) !== resolve(dir)) {
+      await mkdir(outDir, { recursive: true });
+      await copyFile(file, join(outDir, 'summary.json'));
+      written.unshift(join(outDir, 'summary.json'));
+    }
     io.out(renderTerminalSummary(summary).trimEnd());
     io.out(`\nreports: ${written.join(', ')}`);
-    return thresholdsFailed(summary) ? ExitCode.Failed : ExitCode.Ok;
+    return VERDICT_EXIT[summary.verdict.status];
   },
 };

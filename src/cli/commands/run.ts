@@ -13,7 +13,7 @@ import { TurnBatch } from '../../core/turn-batch.js';
 import { RunMetrics } from '../../metrics/run-metrics.js';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
-import { thresholdsFailed } from '../../report/summary-thresholds.js';
+import { VERDICT_EXIT, type RunEnd } from '../../report/verdict.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import type { ProgressSnapshot, RunOutcome, ShardSpec } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
@@ -24,6 +24,7 @@ import type { Scenario } from '../../scenario/scenario.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
+import { progressLine } from '../run/progress-line.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
@@ -46,6 +47,7 @@ export interface RunArgs {
   check?: boolean;
   quiet?: boolean;
   tolerance?: string[];
+  'exclusive-endpoint'?: boolean;
 }
 
 interface Settings {
@@ -96,16 +98,13 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
   return `${scenario.name}-${stamp}${shard ? `-shard${String(shard.index)}of${String(shard.count)}` : ''}`;
 }
 
-function progressLine(p: ProgressSnapshot, violations: number): string {
-  const jobs = Object.entries(p.jobs).filter(([, n]) => n > 0).map(([s, n]) => `${s} ${String(n)}`).join(' · ');
-  return `${(p.elapsedMs / 1000).toFixed(0).padStart(4)}s  ${p.rate.toFixed(0).padStart(5)}/s  in flight ${String(p.inFlight)}  requests ${String(p.requests)}  429s ${String(p.throttled)}  errors ${String(p.errors)}  dropped ${String(p.dropped)}  violations ${String(violations)}${jobs ? `  jobs: ${jobs}` : ''}`;
-}
-
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-  const { target, emulator } = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const { emulator } = resolved;
+  const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
   await mkdir(out, { recursive: true });
@@ -129,8 +128,8 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     writer?.add(r);
   };
   const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
-    if (io.isTty) io.liveLine?.(progressLine(p, violations));
-    else if (Math.round(p.elapsedMs / 1000) % 5 === 0) io.err(progressLine(p, violations));
+    if (io.isTty) io.liveLine?.(progressLine(p, violations, metrics.jobCounts()));
+    else if (Math.round(p.elapsedMs / 1000) % 5 === 0) io.err(progressLine(p, violations, metrics.jobCounts()));
   };
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
@@ -147,19 +146,15 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const result = checker?.finish();
   await writer?.close();
   if (!runRecord) throw new Error('the runner emitted no run record');
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs });
+  const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}) });
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
-  if (outcome.targetUnreachable) {
-    io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
-    return ExitCode.Aborted;
-  }
-  if (outcome.interrupted) return ExitCode.Interrupted;
-  const failedChecks = (result?.violations ?? []).some((g) => g.severity === 'error');
-  return thresholdsFailed(summary) || failedChecks ? ExitCode.Failed : ExitCode.Ok;
+  if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
+  return VERDICT_EXIT[summary.verdict.status];
 }
 
 export const runCommand: JobstormCommand<RunArgs> = {
@@ -181,6 +176,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
+      .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
       .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),
   run: execute,

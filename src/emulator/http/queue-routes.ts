@@ -76,6 +76,7 @@ export class QueueRoutes {
       return;
     }
     const faults = this.core.faults;
+    if (faults.has('missing-routes') && this.notServed(res, route.op)) return;
     if (faults.serverErrorRate > 0 && this.core.rng.next() < faults.serverErrorRate) {
       sendError(res, 500, 'internal server error (emulator fault server-errors)');
       return;
@@ -106,6 +107,13 @@ export class QueueRoutes {
         this.immediate(res, ep, route.op, jobId ?? '', query);
         ep.limiter.release(route.op);
     }
+  }
+
+  /** The missing-routes fault: answers as a server without these routes would, and says whether it did. */
+  private notServed(res: ServerResponse, op: QueueOperation): boolean {
+    if (op !== 'cancel' && op !== 'retry') return false;
+    sendJson(res, 404, { detail: 'Not Found' });
+    return true;
   }
 
   /** A 200 answer (the odd-status fault sends it as 202). */

@@ -1,5 +1,5 @@
 import type { CancelStep } from '../../scenario/scenario.js';
-import type { StepRunner } from './iteration-state.js';
+import { confirmJob, routeMissing, type StepRunner } from './iteration-state.js';
 import { pollUntil } from './poll.js';
 
 /** How a `cancel: { when }` watches for its state: a brisk poll, bounded like any poll. */
@@ -14,8 +14,10 @@ export const cancel: StepRunner<CancelStep> = async (step, it) => {
   } else if (step.afterMs !== undefined) {
     if (!(await it.sleepUntil((it.submittedAt ?? clock.now()) + step.afterMs))) return false;
   }
+  if (routeMissing(it, 'cancel')) return true;
   const r = await client.cancel(it.jobId, it.call('cancel'));
   it.intendedAt = clock.now();
   it.see(r);
+  await confirmJob(it, 'cancel', r.status);
   return true;
 };

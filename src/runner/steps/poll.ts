@@ -1,6 +1,9 @@
 import { isFinalStatus, type JobStatus } from '../../core/job-status.js';
 import type { PollStep, PollTarget } from '../../scenario/scenario.js';
-import type { IterationState, StepRunner } from './iteration-state.js';
+import { ok, permanent, routeMissing, type IterationState, type StepRunner } from './iteration-state.js';
+
+/** 404s a poll takes for a job it has not yet seen through /status (a new job may not be visible at once). */
+const NOT_YET_VISIBLE_TRIES = 3;
 
 const RANK: Record<JobStatus, number> = { IN_QUEUE: 0, IN_PROGRESS: 1, COMPLETED: 2, FAILED: 2, CANCELLED: 2, TIMED_OUT: 2 };
 
@@ -23,16 +26,22 @@ export const poll: StepRunner<PollStep> = (step, it) => pollUntil(step, it, 'pol
 
 /** Polls /status until the job reaches `plan.until`; a poll that runs out of time leaves the job to the next steps. */
 export async function pollUntil(plan: PollPlan, it: IterationState, label: string): Promise<boolean> {
-  if (it.jobId === undefined) return false;
+  if (it.jobId === undefined || routeMissing(it, 'status')) return false;
   const { client, clock } = it.ctx;
   const deadline = clock.now() + plan.timeoutMs;
   let interval = plan.intervalMs;
+  let visible = false;
+  let notFound = 0;
   // Always look at least once: a cancel's or runsync's own answer is not an observation of
   // what the job did next, and the checks need that observation.
   for (let first = true; first || !reached(it.status, plan.until); first = false) {
     if (!first && clock.now() >= deadline) return true;
     const r = await client.status(it.jobId, {}, it.call(label));
-    if (r.status === 404) return false;
+    // Stop on what asking again cannot change (the record says why): a permanent 4xx, a 404 for a
+    // job already seen (gone), or 404s for one never seen past a few tries.
+    if (permanent(r.status)) return false;
+    if (r.status === 404 && (visible || ++notFound >= NOT_YET_VISIBLE_TRIES)) return false;
+    if (ok(r.status)) visible = true;
     it.see(r);
     if (reached(it.status, plan.until)) break;
     // Like a real client: the next poll is an interval after this answer, never a catch-up burst.

@@ -1,16 +1,28 @@
 import { isFinalStatus } from '../../core/job-status.js';
 import type { StreamStep } from '../../scenario/scenario.js';
-import { ok, type StepRunner } from './iteration-state.js';
+import { confirmJob, ok, routeMissing, type StepRunner } from './iteration-state.js';
 
 /** Reads /stream until the job is final and nothing is left (either response shape). */
 export const stream: StepRunner<StreamStep> = async (step, it) => {
   if (it.jobId === undefined) return false;
+  // A target without /stream: the flow's later steps still follow the job.
+  if (routeMissing(it, 'stream')) return true;
   const { client, clock } = it.ctx;
   const deadline = clock.now() + step.timeoutMs;
   for (;;) {
     if (clock.now() >= deadline) return true;
     const r = await client.stream(it.jobId, it.call('stream'));
-    if (!ok(r.status)) return false;
+    // A 429 or a 5xx may pass: read again after the interval. Anything else ends the stream here.
+    const transient = r.status === 429 || (r.status !== undefined && r.status >= 500);
+    if (!ok(r.status) && !transient) {
+      await confirmJob(it, 'stream', r.status);
+      return it.ctx.routes.isMissing('stream');
+    }
+    if (transient) {
+      it.intendedAt = clock.now() + step.intervalMs;
+      if (!(await it.sleepUntil(it.intendedAt))) return false;
+      continue;
+    }
     const chunks = Array.isArray(r.body) ? r.body.length : chunkCount(r.body);
     if (!Array.isArray(r.body)) it.see(r);
     if (chunks === 0) {

@@ -1,0 +1,128 @@
+import { CappedMap } from './capped-map.js';
+import type { QueueOperation } from './operation.js';
+import type { ExchangeRecord } from './record.js';
+
+/** An operation whose route the target does not serve, with the exchange that shows it. */
+export interface MissingRoute {
+  op: QueueOperation;
+  /** The 404 or 405 answer cited as evidence (a record that was exchanged). */
+  record: ExchangeRecord;
+  /** Why the answer means "no such route" rather than "no such job". */
+  reason: string;
+}
+
+/** Operations about one job, whose 404 may mean "no such job" as well as "no such route". */
+const JOB_ROUTES = new Set<QueueOperation>(['cancel', 'retry', 'stream', 'status-sync']);
+/** Endpoint-wide operations: a 404 from them, while the endpoint answers others, is a missing route. */
+const ENDPOINT_ROUTES = new Set<QueueOperation>(['health', 'purge-queue']);
+/** /status answering 404 for this many accepted jobs, and never anything else, is a missing route. */
+const STATUS_404_JOBS = 3;
+/** The shortest ttl the contract allows: a job asked for sooner than this after its accept cannot have expired. */
+const MIN_LIFE_MS = 10_000;
+
+/**
+ * Tells a route the target does not serve from a job it does not have (issue: a missing /cancel
+ * must be one finding, not a `lifecycle.lost` per job). Pure and driven by records in order, so the
+ * runner (to stop sending the operation) and the checks (to report it once, live or offline)
+ * reach the same conclusions from the same stream:
+ * - 405 on an operation's own method: missing (the `Allow` header says what is served);
+ * - 404 from /health or /purge-queue while the endpoint answers other operations: missing;
+ * - 404 from /cancel, /retry, /stream or /status-sync for a job that a 2xx then shows to exist: missing;
+ * - 404 from /status for the first few jobs, each asked for within the shortest ttl of its accept,
+ *   with no 2xx from /status ever: missing.
+ * A route that once answered 2xx is served; later 404s from it are about jobs.
+ */
+export class RouteWatch {
+  private readonly served = new Set<QueueOperation>();
+  private readonly missing = new Map<QueueOperation, MissingRoute>();
+  /** 404s of job routes, by job id, waiting for a sign that the job exists. */
+  private readonly suspects = new CappedMap<string, ExchangeRecord[]>(10_000);
+  /** Endpoint-wide 404s seen before the endpoint answered anything. */
+  private readonly early: ExchangeRecord[] = [];
+  private readonly status404Jobs = new Set<string>();
+  private firstStatus404: ExchangeRecord | undefined;
+  /** When each recent job was accepted (end of its submit), for the /status rule. */
+  private readonly acceptedAt = new CappedMap<string, number>(10_000);
+  private endpointAnswers = false;
+
+  /** Takes one exchange; returns the routes this record shows to be missing (usually none). */
+  add(r: ExchangeRecord): MissingRoute[] {
+    if (r.status === undefined || !isQueueOp(r.op) || r.req?.probe !== undefined) return NONE;
+    if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return NONE;
+    const op = r.op;
+    if (r.status >= 200 && r.status < 300) return this.answered(r, op);
+    if (r.status === 405) return this.found(op, r, `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`);
+    if (r.status !== 404 || this.served.has(op) || this.missing.has(op)) return NONE;
+    if (ENDPOINT_ROUTES.has(op)) {
+      if (this.endpointAnswers) return this.found(op, r, 'answered 404 while the endpoint answered other operations');
+      this.early.push(r);
+      return NONE;
+    }
+    if (JOB_ROUTES.has(op) && r.jobId !== undefined) {
+      const list = this.suspects.get(r.jobId);
+      if (list) list.push(r);
+      else this.suspects.set(r.jobId, [r]);
+      return NONE;
+    }
+    const accepted = r.jobId === undefined ? undefined : this.acceptedAt.get(r.jobId);
+    if (op === 'status' && r.jobId !== undefined && accepted !== undefined && r.sentAt - accepted < MIN_LIFE_MS) {
+      this.firstStatus404 ??= r;
+      this.status404Jobs.add(r.jobId);
+      if (this.status404Jobs.size >= STATUS_404_JOBS) {
+        return this.found(op, this.firstStatus404, `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`);
+      }
+    }
+    return NONE;
+  }
+
+  isMissing(op: string): boolean {
+    return this.missing.has(op as QueueOperation);
+  }
+
+  /** The operation answered 2xx at least once. */
+  hasServed(op: QueueOperation): boolean {
+    return this.served.has(op);
+  }
+
+  missingRoutes(): MissingRoute[] {
+    return [...this.missing.values()];
+  }
+
+  private answered(r: ExchangeRecord, op: QueueOperation): MissingRoute[] {
+    this.served.add(op);
+    if ((op === 'run' || op === 'runsync') && r.jobId !== undefined) this.acceptedAt.set(r.jobId, r.endAt);
+    let out = NONE;
+    if (!this.endpointAnswers) {
+      this.endpointAnswers = true;
+      for (const e of this.early.splice(0)) out = [...out, ...this.found(e.op as QueueOperation, e, 'answered 404 while the endpoint answered other operations')];
+    }
+    // An answer about the job shows it exists: the job routes that said 404 for it do not exist.
+    const pending = r.jobId === undefined ? undefined : this.suspects.get(r.jobId);
+    if (pending && r.jobId !== undefined) {
+      this.suspects.delete(r.jobId);
+      const shown = statusOf(r.body);
+      for (const s of pending) {
+        out = [...out, ...this.found(s.op as QueueOperation, s, `answered 404 for job ${r.jobId}, which ${r.op} then showed to exist${shown ? ` (${shown})` : ''}`)];
+      }
+    }
+    return out;
+  }
+
+  private found(op: QueueOperation, record: ExchangeRecord, reason: string): MissingRoute[] {
+    if (this.missing.has(op) || this.served.has(op)) return NONE;
+    const m = { op, record, reason };
+    this.missing.set(op, m);
+    return [m];
+  }
+}
+
+const NONE: MissingRoute[] = [];
+
+function isQueueOp(op: string): op is QueueOperation {
+  return op !== 'StartPod' && op !== 'CreateEndpoint';
+}
+
+function statusOf(body: unknown): string | undefined {
+  const s = (body as { status?: unknown } | null | undefined)?.status;
+  return typeof s === 'string' ? s : undefined;
+}

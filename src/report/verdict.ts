@@ -1,0 +1,94 @@
+import { ExitCode } from '../core/exit-code.js';
+import type { Summary } from './summary.js';
+
+/** How a run ended, as the runner saw it (summary.json `run.end`). */
+export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-failed';
+
+/**
+ * The verdict is the product: never "passed" for a run that could not have failed (DESIGN
+ * "Metrics and reports"). In order of precedence:
+ * - interrupted: Ctrl-C, or the output could not be written; results are partial;
+ * - unreachable: no request got an answer;
+ * - failed: an error-severity violation, or a threshold whose value broke it;
+ * - inconclusive: the run did not exercise what it set out to judge (no job accepted, every
+ *   answer a 4xx, a threshold with no samples, or no check judged anything);
+ * - passed.
+ */
+export type VerdictStatus = 'passed' | 'failed' | 'inconclusive' | 'unreachable' | 'interrupted';
+
+export interface Verdict {
+  status: VerdictStatus;
+  /** Why, in a few plain sentences: the first is the headline. */
+  reasons: string[];
+}
+
+export const VERDICT_EXIT: Record<VerdictStatus, ExitCode> = {
+  passed: ExitCode.Ok,
+  failed: ExitCode.Failed,
+  inconclusive: ExitCode.Inconclusive,
+  unreachable: ExitCode.Aborted,
+  interrupted: ExitCode.Interrupted,
+};
+
+type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks'>;
+
+export function judgeVerdict(s: Judged): Verdict {
+  const failures = failureReasons(s);
+  const gaps = inconclusiveReasons(s);
+  const end = s.run.end;
+  if (end === 'interrupted' || end === 'output-failed') {
+    const why = end === 'interrupted' ? 'the run was interrupted: results are partial' : 'the run stopped because its output could not be written: results are partial';
+    return { status: 'interrupted', reasons: [why, ...failures, ...gaps] };
+  }
+  if (end === 'unreachable') return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };
+  if (failures.length > 0) return { status: 'failed', reasons: [...failures, ...gaps] };
+  if (gaps.length > 0) return { status: 'inconclusive', reasons: gaps };
+  const exercised = Object.values(s.coverage).filter((n) => n > 0).length;
+  return { status: 'passed', reasons: [`no violations; ${String(exercised)} of ${String(Object.keys(s.coverage).length)} checks exercised; every threshold held`] };
+}
+
+function failureReasons(s: Judged): string[] {
+  const out: string[] = [];
+  const errors = s.violations.filter((v) => v.severity === 'error');
+  if (errors.length > 0) out.push(`${String(errors.reduce((n, v) => n + v.count, 0))} violations: ${errors.map((v) => `${v.id} ×${String(v.count)}`).join(', ')}`);
+  const broken = s.thresholds.filter((t) => !t.ok && t.value !== null);
+  if (broken.length > 0) out.push(`threshold${broken.length === 1 ? '' : 's'} failed: ${broken.map((t) => t.expression).join('; ')}`);
+  return out;
+}
+
+const SUBMITS = ['run', 'runsync'];
+
+function inconclusiveReasons(s: Judged): string[] {
+  const out: string[] = [];
+  const ops = Object.entries(s.operations);
+  const answered = ops.reduce((n, [, o]) => n + o.requests - o.countErrors, 0);
+  const submits = ops.filter(([op]) => SUBMITS.includes(op));
+  const submitted = submits.reduce((n, [, o]) => n + o.requests, 0);
+  const accepted = submits.reduce((n, [, o]) => n + Object.entries(o.byStatus).reduce((a, [code, c]) => a + (code.startsWith('2') ? c : 0), 0), 0);
+  if (submitted > 0 && accepted === 0) out.push(`no job was accepted: ${String(submitted)} submits, none answered 2xx${statusHint(submits.map(([, o]) => o.byStatus))}`);
+  const fourxx = ops.reduce((n, [, o]) => n + o.count4xx + o.count429, 0);
+  if (answered > 0 && fourxx === answered) out.push(`every answer was a 4xx${statusHint(ops.map(([, o]) => o.byStatus))}`);
+  if (answered === 0 && ops.length === 0) out.push('no request was sent');
+  const empty = s.thresholds.filter((t) => t.value === null);
+  if (empty.length > 0) out.push(`no samples for threshold${empty.length === 1 ? '' : 's'} ${empty.map((t) => `"${t.expression}"`).join(', ')}: not a pass`);
+  const ids = Object.keys(s.coverage);
+  if (s.checks.length > 0 && ids.length > 0 && ids.every((id) => (s.coverage[id] ?? 0) === 0)) out.push('no check judged anything');
+  return out;
+}
+
+/** "(401 ×24)": the codes behind a 4xx-only run say what to fix (key, endpoint id, routes). */
+function statusHint(byStatus: Record<string, number>[]): string {
+  const all = new Map<string, number>();
+  for (const b of byStatus) for (const [code, n] of Object.entries(b)) all.set(code, (all.get(code) ?? 0) + n);
+  const top = [...all.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  if (top.length === 0) return '';
+  const hint = top[0]?.[0] === '401' ? ': the key was refused' : top[0]?.[0] === '404' ? ': wrong endpoint id or base URL?' : '';
+  return ` (${top.map(([code, n]) => `${code} ×${String(n)}`).join(', ')})${hint}`;
+}
+
+/** How many of the checks judged at least one observation, e.g. "34 of 60 checks exercised". */
+export function coverageLine(coverage: Record<string, number>): string {
+  const ids = Object.keys(coverage);
+  const exercised = ids.filter((id) => (coverage[id] ?? 0) > 0).length;
+  return `${String(exercised)} of ${String(ids.length)} checks exercised`;
+}
