@@ -25,11 +25,12 @@ function streamed(seq: number, at: number, ttft: number, tokens: number, gap: nu
 
 const records: JobstormRecord[] = [streamed(1, 0, 200, 11, 20), streamed(2, 100, 400, 21, 10), streamed(3, 200, 300, 1, 0)];
 
-function summaryOf(rs: readonly JobstormRecord[]): ReturnType<typeof buildSummary> {
+function summaryOf(rs: readonly JobstormRecord[], shard?: string): ReturnType<typeof buildSummary> {
+  const r0: RunRecord = shard === undefined ? run : { ...run, shard };
   const m = new RunMetrics();
-  m.add(run);
+  m.add(r0);
   for (const r of rs) m.add(r);
-  return buildSummary({ metrics: m, run });
+  return buildSummary({ metrics: m, run: r0 });
 }
 
 describe('streamed token metrics', () => {
@@ -53,7 +54,7 @@ describe('streamed token metrics', () => {
 
   it('merge exactly: two shards give the figures of one', () => {
     const whole = summaryOf(records);
-    const merged = mergeSummaries([summaryOf(records.slice(0, 1)), summaryOf(records.slice(1))]);
+    const merged = mergeSummaries([summaryOf(records.slice(0, 1), '1/2'), summaryOf(records.slice(1), '2/2')]);
     expect(merged.tokens).toEqual(whole.tokens);
     const back = parseSummary(JSON.parse(JSON.stringify(whole)), 'summary.json');
     expect(back.tokens).toEqual(whole.tokens);
