@@ -15,7 +15,6 @@ import {
   TOKEN_HEADER,
   tokenRows,
   verdictWord,
-  violationTotal,
 } from './report-view.js';
 import type { Summary } from './summary.js';
 
