@@ -17,6 +17,7 @@ const layers = {
   'src/metrics': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/report', 'src/capacity', 'src/emulator'],
   'src/report': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/capacity', 'src/emulator'],
   'src/emulator': ['src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/metrics', 'src/report', 'src/capacity'],
+  'src/compare': ['contracts', 'src/scenario', 'src/schedule', 'src/client', 'src/blast', 'src/runner', 'src/check', 'src/capacity', 'src/emulator'],
 };
 
 /** @param {string} folder */

@@ -13,6 +13,8 @@ export { runScenarioThreaded } from './runner/threaded-run.js';
 export type { RunOptions, RunOutcome, Target, ShardSpec } from './runner/run-options.js';
 export { Checker, checkRecordsFile, CHECK_CATALOG, loadOpenApiRules, readRecords, type CheckResult, type ViolationGroup } from './check/index.js';
 export { RunMetrics } from './metrics/index.js';
+export { LiveExports, METRICS, type LiveExportsOptions, type ExportStats, type ExportTarget, type ExportKind } from './export/index.js';
 export { buildSummary, mergeSummaries, parseThresholds, writeReports, renderTerminalSummary, readSummary, type Summary } from './report/index.js';
 export { startEmulator, startEmulatorInWorker, FAULTS, type EmulatorHandle, type EmulatorOptions } from './emulator/index.js';
 export { findCapacity, writeCapacityReports, type CapacityReport } from './capacity/index.js';
+export { compareRuns, parseGates, writeComparison, readRun, type Comparison, type CompareOptions } from './compare/index.js';

@@ -10,7 +10,7 @@ import { COMMANDS } from './commands.js';
  * flag, missing argument) are exit 2; a ConfigError lists every problem and is exit 2.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  let code: number = ExitCode.Ok;
+  let pending: (() => Promise<ExitCode>) | undefined;
   let usageError: string | undefined;
   const parser = yargs([...argv])
     .scriptName('jobstorm')
@@ -19,7 +19,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .demandCommand(1, 'Give a command; see jobstorm --help.')
     .recommendCommands()
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 ok, 1 thresholds or checks failed, 2 usage or configuration error, 3 target unreachable or run aborted, 130 interrupted.')
+    .epilogue('Exit codes: 0 passed, 1 failed (checks or thresholds), 2 usage or configuration error (nothing sent), 3 target unreachable, 4 inconclusive (nothing that could fail was exercised), 130 interrupted.')
     .fail((msg, err: Error | undefined) => {
       if (err) throw err;
       usageError = msg;
@@ -27,8 +27,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitProcess(false)
     .help();
   for (const cmd of COMMANDS) {
-    cmd.register(parser, io, (c) => {
-      code = c;
+    cmd.register(parser, io, (run) => {
+      pending = run;
     });
   }
   let helpText: string | undefined;
@@ -36,6 +36,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     await parser.parseAsync([...argv], {}, (_err, _argv, output) => {
       if (output) helpText = output;
     });
+    if (usageError !== undefined) {
+      io.err(`${helpText ?? ''}\n\n${usageError}`.trim());
+      return ExitCode.Usage;
+    }
+    if (helpText) io.out(helpText);
+    return pending ? await pending() : ExitCode.Ok;
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`configuration error (${String(err.issues.length)} problem${err.issues.length === 1 ? '' : 's'}):`);
@@ -44,10 +50,4 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     throw err;
   }
-  if (usageError !== undefined) {
-    io.err(`${helpText ?? ''}\n\n${usageError}`.trim());
-    return ExitCode.Usage;
-  }
-  if (helpText) io.out(helpText);
-  return code;
 }

@@ -29,16 +29,21 @@ export interface JobstormCommand<A = object> {
 export interface RegisteredCommand {
   command: string;
   describe: string;
-  register(y: Argv, io: CliIo, done: (code: ExitCode) => void): Argv;
+  /**
+   * `chosen` receives the command to run, not its result: yargs checks unknown flags only after a
+   * command's handler was called, so the command runs once parsing succeeded as a whole (a
+   * mistyped flag is exit 2 with nothing sent, never an error after the load).
+   */
+  register(y: Argv, io: CliIo, chosen: (run: () => Promise<ExitCode>) => void): Argv;
 }
 
 export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
   return {
     command: cmd.command,
     describe: cmd.describe,
-    register: (y, io, done) =>
-      y.command(cmd.command, cmd.describe, (b) => cmd.builder(b), async (args) => {
-        done(await cmd.run(args as A, io));
+    register: (y, io, chosen) =>
+      y.command(cmd.command, cmd.describe, (b) => cmd.builder(b), (args) => {
+        chosen(() => cmd.run(args as A, io));
       }),
   };
 }

@@ -1,6 +1,7 @@
 import { registered, type RegisteredCommand } from './command.js';
 import { capacityCommand } from './commands/capacity.js';
 import { checkCommand } from './commands/check.js';
+import { compareCommand } from './commands/compare.js';
 import { contractCommand } from './commands/contract.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
@@ -15,6 +16,7 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(checkCommand),
   registered(reportCommand),
   registered(mergeCommand),
+  registered(compareCommand),
   registered(capacityCommand),
   registered(contractCommand),
   registered(initCommand),

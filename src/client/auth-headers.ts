@@ -15,12 +15,13 @@ export class AuthHeaders {
 
   constructor(apiKey: string, form: AuthForm) {
     const wrong = apiKey === WRONG_KEY ? `${WRONG_KEY}-2` : WRONG_KEY;
-    const value = (key: string): string => (form === 'bearer' ? `Bearer ${key}` : key);
+    const value = (key: string): string => (form === 'bare' ? key : `Bearer ${key}`);
     const auth: Record<AuthMode, Record<string, string>> = {
       bearer: { authorization: `Bearer ${apiKey}` },
       bare: { authorization: apiKey },
       wrong: { authorization: value(wrong) },
       missing: {},
+      none: {},
     };
     const base = { 'user-agent': 'jobstorm' };
     const build = (extra: Record<string, string>): Record<AuthMode, HeaderSet> => ({
@@ -28,6 +29,7 @@ export class AuthHeaders {
       bare: Object.freeze({ ...base, ...extra, ...auth.bare }),
       wrong: Object.freeze({ ...base, ...extra, ...auth.wrong }),
       missing: Object.freeze({ ...base, ...extra }),
+      none: Object.freeze({ ...base, ...extra }),
     });
     this.plain = build({});
     this.json = build({ 'content-type': 'application/json' });

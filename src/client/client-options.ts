@@ -4,10 +4,10 @@ import type { ExchangeRecord, RequestFacts } from '../core/record.js';
 import type { RequestError } from '../core/request-error.js';
 
 /** How a request carries the key: the two forms the service accepts, or on purpose broken. */
-export type AuthMode = 'bearer' | 'bare' | 'missing' | 'wrong';
+export type AuthMode = 'bearer' | 'bare' | 'missing' | 'wrong' | 'none';
 
 /** The two forms a configured client may use for every request (SPEC "Authentication" 2). */
-export type AuthForm = 'bearer' | 'bare';
+export type AuthForm = 'bearer' | 'bare' | 'none';
 
 /**
  * Retrying 429s (SPEC "Errors": "clients implement retry with exponential backoff"). Each attempt

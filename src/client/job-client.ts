@@ -67,6 +67,7 @@ export class JobClient {
       bare: Object.freeze({ auth: 'bare' }),
       missing: Object.freeze({ auth: 'missing' }),
       wrong: Object.freeze({ auth: 'wrong' }),
+      none: Object.freeze({ auth: 'none' }),
     });
   }
 

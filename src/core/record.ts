@@ -12,7 +12,7 @@ export const RECORD_VERSION = 1;
 /** What the runner knows about the request it sent, so checks need not re-parse bodies. */
 export interface RequestFacts {
   /** How the key was sent: a good key in either form, or on purpose missing or wrong. */
-  auth?: 'bearer' | 'bare' | 'missing' | 'wrong';
+  auth?: 'bearer' | 'bare' | 'missing' | 'wrong' | 'none';
   wait?: number;
   ttl?: number;
   executionTimeout?: number;

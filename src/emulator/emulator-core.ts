@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
 import { Endpoint, type EndpointContext, type EndpointSettings } from './endpoint.js';
 import { FaultSet } from './faults.js';
+import { guardedClock } from './guarded-clock.js';
 import type { EmulatorConfig } from './options.js';
 import type { HandlerProfile } from './profile.js';
 import { SeededRandom } from './random.js';
@@ -21,6 +22,10 @@ export class EmulatorCore implements EndpointContext {
   readonly endpoints = new Map<string, Endpoint>();
   readonly records = new Map<string, EndpointRecord>();
   readonly pods: Set<string>;
+  /** The clock for timers: `clock`, with exceptions in callbacks caught and counted as bugs. */
+  readonly timers: Clock;
+  /** Exceptions caught in timer callbacks (none, unless the emulator has a bug); the admin state shows them. */
+  readonly bugs = { count: 0, last: '' };
   private currentProfile: HandlerProfile;
   private readonly t0: number;
 
@@ -30,17 +35,24 @@ export class EmulatorCore implements EndpointContext {
     poster: WebhookPoster,
   ) {
     this.t0 = clock.now();
+    this.timers = guardedClock(clock, (err) => this.noteBug(err));
     this.rng = new SeededRandom(config.seed);
     this.currentProfile = config.profile;
     this.pods = new Set(config.pods);
     for (const [name, value] of config.faults) this.faults.set(name, value);
-    this.webhooks = new WebhookScheduler(clock, () => this.now(), poster, this.faults);
+    this.webhooks = new WebhookScheduler(this.timers, () => this.now(), poster, this.faults);
     for (const id of config.endpoints) this.addEndpoint(this.defaultSettings(id, false));
     for (const id of config.models) if (!this.endpoints.has(id)) this.addEndpoint(this.defaultSettings(id, true));
   }
 
   /** Emulator time: integer milliseconds since start (job timings are integers, SPEC "Job"). */
   readonly now = (): number => Math.round(this.clock.now() - this.t0);
+
+  /** An exception where no request can be answered with it (a timer): counted, never thrown on. */
+  noteBug(err: unknown): void {
+    this.bugs.count++;
+    this.bugs.last = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  }
 
   profile(): HandlerProfile {
     return this.currentProfile;

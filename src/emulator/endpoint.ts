@@ -11,7 +11,8 @@ import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
 import { RecentJobs } from './recent-jobs.js';
-import { jobView, takeStream, type StreamFaultMemo } from './job-view.js';
+import { echoedInput, jobView, sharedInputs, takeStream, type StreamFaultMemo } from './job-view.js';
+import { serializePayload } from './json-payload.js';
 import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from './random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
@@ -29,7 +30,8 @@ export interface EndpointSettings extends ScalingSettings {
 
 /** What every endpoint shares with the emulator around it. */
 export interface EndpointContext {
-  clock: Clock;
+  /** The clock every timer of the emulator runs on (exceptions in callbacks are caught). */
+  timers: Clock;
   /** Emulator time: integer ms since start. */
   now(): number;
   faults: FaultSet;
@@ -86,8 +88,8 @@ export class Endpoint {
     private readonly ctx: EndpointContext,
   ) {
     this.limiter = new EndpointRateLimiter(settings.requestsPerWorker);
-    this.expiry = new ExpiryQueue(ctx.clock, () => ctx.now(), (job) => this.expire(job));
-    this.pool = new WorkerPool(ctx.clock, settings, {
+    this.expiry = new ExpiryQueue(ctx.timers, () => ctx.now(), (job) => this.expire(job));
+    this.pool = new WorkerPool(ctx.timers, settings, {
       nextJob: () => this.nextJob(),
       scalingDemand: () => this.queuedNormal,
       start: (job, worker) => this.start(job, worker),
@@ -99,7 +101,7 @@ export class Endpoint {
   }
 
   /** POST /run and /runsync: the job is queued and a worker may take it at once. */
-  submit(body: SubmissionBody, sync: boolean): Job {
+  submit(body: SubmissionBody, sync: boolean, bodyBytes = 0): Job {
     const now = this.ctx.now();
     const policy = body.policy;
     const job = new Job(
@@ -112,6 +114,7 @@ export class Endpoint {
       now,
       now + (policy?.ttl ?? LIMITS.ttl.default),
     );
+    job.inputBytes = bodyBytes;
     this.jobs.set(job.id, job);
     this.recent.push(job);
     this.expiry.update(job);
@@ -313,11 +316,12 @@ export class Endpoint {
     job.startedAt = this.ctx.now();
     job.workerId = worker.id;
     const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
+    if (this.ctx.faults.executionFactor !== 1) plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
     job.durationMs = plan.durationMs;
     const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
     const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
     const endsIn = timesOut ? limit : plan.durationMs;
-    const cancel = this.ctx.clock.schedule(endsIn, () => {
+    const cancel = this.ctx.timers.schedule(endsIn, () => {
       if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
       job.run = undefined;
       if (timesOut) this.finish(job, 'TIMED_OUT', `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`);
@@ -372,7 +376,7 @@ export class Endpoint {
     this.expiry.update(job);
     this.notify(job, job);
     if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
-      const body = JSON.stringify({ ...this.webhookView(job), input: job.input, webhook: job.webhook });
+      const body = serializePayload({ ...this.webhookView(job), input: echoedInput(job), webhook: job.webhook });
       this.ctx.webhooks.deliver(job.id, job.webhook, body);
     }
   }
@@ -412,6 +416,7 @@ export class Endpoint {
     }
     job.gone = true;
     this.jobs.delete(job.id);
+    sharedInputs.drop(job.input);
     this.notify(job, undefined);
     this.release(worker);
   }

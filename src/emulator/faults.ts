@@ -44,6 +44,7 @@ export const FAULTS = {
   'health-negative': 'GET /health reports jobs.inQueue as -1 when the queue is empty',
   'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
   'missing-routes': 'POST /cancel and POST /retry are not served: 404 {"detail":"Not Found"}, as partial implementations of this API answer',
+  'slow-execution': 'every job runs 30% longer than its handler asks (sleep_ms or the profile), as a slower build would: breaks no rule, proves `jobstorm compare` sees it',
   'openai-no-done': 'streamed /openai/* answers end without the final data: [DONE] event',
   'openai-bad-event': 'in streamed /openai/* answers the first token event is cut short, so its data is not JSON',
   'openai-after-done': 'streamed /openai/* answers send one more chunk event after data: [DONE]',
@@ -59,6 +60,9 @@ export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
+
+/** How much longer slow-execution makes every job. */
+export const SLOW_EXECUTION_FACTOR = 1.3;
 
 /** The fraction of 500s when `server-errors` is switched on without a value. */
 export const DEFAULT_SERVER_ERROR_RATE = 0.1;
@@ -105,6 +109,8 @@ export class FaultSet {
   streamDuplicate = false;
   healthNegative = false;
   healthDecrease = false;
+  /** Jobs run this many times as long as planned (slow-execution); 1 when off. */
+  executionFactor = 1;
   openaiNoDone = false;
   openaiBadEvent = false;
   openaiAfterDone = false;
@@ -171,6 +177,7 @@ export class FaultSet {
     this.openaiBadEvent = this.on.has('openai-bad-event');
     this.openaiAfterDone = this.on.has('openai-after-done');
     this.openaiErrorShape = this.on.has('openai-error-shape');
+    this.executionFactor = this.on.has('slow-execution') ? SLOW_EXECUTION_FACTOR : 1;
   }
 
   /** How the rate-table faults scale an operation's row (1: the table as it is). */

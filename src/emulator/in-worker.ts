@@ -58,6 +58,9 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}): Prom
   worker.on('message', (m: FromWorker) => {
     if (m.type === 'time') clock.moved(m.now);
   });
+  // An 'error' event without a listener would be thrown in the owner's thread: a dead emulator
+  // must not take the load generator (and its records) with it. Requests then fail as data.
+  worker.on('error', () => undefined);
   let closed: Promise<void> | undefined;
   return {
     url: ready.url,
@@ -88,6 +91,11 @@ function spawn(init: WorkerInit): Worker {
 
 function shutDown(worker: Worker): Promise<void> {
   return new Promise<void>((resolve) => {
+    if (worker.threadId === -1) {
+      // Already gone (it died): nothing to close.
+      resolve();
+      return;
+    }
     const timer = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
     worker.once('exit', () => {
       clearTimeout(timer);

@@ -3,6 +3,7 @@ import { isFinalStatus } from '../core/job-status.js';
 import type { FaultSet } from './faults.js';
 import { CHUNK_PIECE_MAX, chunkBytes, streamChunks } from './handler-plan.js';
 import type { Job } from './job.js';
+import { generatedText, SHARE_MIN_BYTES, SharedJsonCache } from './json-payload.js';
 
 /*
  * How a job looks on the wire (real-service.md "Shapes the real clients depend on"). Output is
@@ -43,13 +44,24 @@ export function workerName(id: number): string {
   return `emu-worker-${String(id)}`;
 }
 
-/** A COMPLETED job's output: a generated string, every streamed chunk, or the input echoed. */
+/**
+ * A COMPLETED job's output: a generated string, every streamed chunk, or the input echoed. Large
+ * generated strings are GeneratedText (see json-payload.ts), serialized without being built.
+ */
 export function jobOutput(job: Job, faults: FaultSet): unknown {
-  if (job.outputBytes >= 0) return 'x'.repeat(job.outputBytes);
+  if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
   if (n > 0) return streamPieces(job, faults, 0, piecesPerChunk(job, faults) * n);
-  return job.input;
+  return echoedInput(job);
 }
+
+/** The job's input as an answer holds it: a large one is serialized once and shared. */
+export function echoedInput(job: Job): unknown {
+  return job.inputBytes >= SHARE_MIN_BYTES ? sharedInputs.get(job.input) : job.input;
+}
+
+/** Serializations of large inputs, shared by every answer that echoes them. */
+export const sharedInputs = new SharedJsonCache();
 
 /** Stream pieces the job has produced by now (a chunk over 1 MB is split into pieces). */
 export function producedPieces(job: Job, faults: FaultSet, now: number): number {
@@ -103,11 +115,11 @@ function streamPieces(job: Job, faults: FaultSet, from: number, to: number): unk
   const out: unknown[] = [];
   for (let p = from; p < to; p++) {
     const chunk = Math.floor(p / per);
-    if (oversize) out.push('x'.repeat(Math.max(bytes, LIMITS.streamChunk.surelyRejected)));
+    if (oversize) out.push(generatedText(Math.max(bytes, LIMITS.streamChunk.surelyRejected)));
     else if (bytes < 0) out.push({ chunk, text: `chunk ${String(chunk)}` });
     else {
       const piece = p % per;
-      out.push('x'.repeat(Math.min(CHUNK_PIECE_MAX, bytes - piece * CHUNK_PIECE_MAX)));
+      out.push(generatedText(Math.min(CHUNK_PIECE_MAX, bytes - piece * CHUNK_PIECE_MAX)));
     }
   }
   return out;

@@ -27,6 +27,8 @@ export class Job {
   /** When the job goes: the earlier of ttlAt and, once final, the end of retention. */
   expiresAt: number;
   durationMs = 0;
+  /** Size of the submission body the input came in (an upper bound of the input's JSON). */
+  inputBytes = 0;
   /** Generated output size, -1 to echo the input. */
   outputBytes = -1;
   error: string | undefined = undefined;

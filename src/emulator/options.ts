@@ -17,6 +17,12 @@ const idList = (what: string) =>
     .min(1)
     .refine((ids) => new Set(ids).size === ids.length, `${what} ids must be unique`);
 
+/** Most simulated workers of one endpoint: each is an object and timers, so the count is bounded. */
+export const MAX_WORKERS = 10_000;
+
+/** Default stall timeout of a request body: slow links still send a packet every few seconds. */
+export const BODY_TIMEOUT_MS = 5000;
+
 /** Public models served at `/v2/<model>/runsync` (SPEC "What the service does" 3). */
 export const DEFAULT_PUBLIC_MODELS = ['qwen3-32b-awq', 'flux-1-schnell', 'whisper-v3-large'];
 
@@ -31,8 +37,8 @@ export const EmulatorOptionsSchema = z
     endpoints: idList('endpoint').default(['jobstorm']),
     pods: idList('pod').default(['jobstorm-pod']),
     models: idList('model').default(DEFAULT_PUBLIC_MODELS),
-    workersMin: z.number().int().min(0).max(10_000).default(1),
-    workersMax: z.number().int().min(1).max(10_000).default(10),
+    workersMin: z.number().int().min(0).max(MAX_WORKERS).default(1),
+    workersMax: z.number().int().min(1).max(MAX_WORKERS).default(10),
     /** Dynamic rate limit: effective limit = max(base, running workers × this). */
     requestsPerWorker: z.number().int().min(0).default(10),
     /** Seconds a worker stays idle before it stops (the REST v1 field of the same name is seconds). */
@@ -45,6 +51,8 @@ export const EmulatorOptionsSchema = z
     faults: FaultsInputSchema.default([]),
     streamShape: z.enum(['envelope', 'array']).default('envelope'),
     seed: z.number().int().default(1),
+    /** A request body that sends no byte for this long is answered 408 and its connection closed. */
+    bodyTimeoutMs: z.number().int().min(50).max(600_000).default(BODY_TIMEOUT_MS),
   })
   .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' });
 
@@ -68,6 +76,7 @@ export interface EmulatorConfig {
   faults: [FaultName, number][];
   streamShape: 'envelope' | 'array';
   seed: number;
+  bodyTimeoutMs: number;
 }
 
 /** Validates once, reporting every problem at once (DESIGN rule 5). */
@@ -104,6 +113,7 @@ export function resolveOptions(options: EmulatorOptions = {}): EmulatorConfig {
     faults: faults.faults,
     streamShape: o.streamShape,
     seed: o.seed,
+    bodyTimeoutMs: o.bodyTimeoutMs,
   };
 }
 

@@ -87,23 +87,36 @@ export class EndpointRateLimiter {
     }
   }
 
-  /** Admits the request; the caller must `release(op)` when its response is over, if admitted. */
-  admit(op: QueueOperation, now: number, runningWorkers: number, mode: LimiterMode): Admission {
+  /**
+   * Admits the request; the caller must `release(op)` when its response is over, if admitted. With
+   * `slot: false` the request is counted in the window and refused at a full concurrency cap, but
+   * takes no concurrency slot yet: a request still uploading its body takes one with `occupy`
+   * once the body is in, so stalled uploads cannot fill the cap.
+   */
+  admit(op: QueueOperation, now: number, runningWorkers: number, mode: LimiterMode, slot = true): Admission {
     const l = this.ops.get(op);
     if (l === undefined) return OK;
     if (mode.off) {
-      l.inFlight++;
+      if (slot) l.inFlight++;
       return OK;
     }
     const scale = mode.scale ?? 1;
-    const cap = l.base.concurrent === undefined ? undefined : Math.floor(l.base.concurrent * scale);
-    if (cap !== undefined && l.inFlight >= cap) {
-      return { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap };
-    }
+    const full = this.atCap(l, scale);
+    if (full !== undefined) return full;
     let limit = effectiveRateLimit(Math.floor(l.base.perWindow * scale), runningWorkers, this.requestsPerWorker);
     if (mode.early) limit = Math.floor(limit / 2);
     const wait = l.window.admit(now, limit);
     if (wait > 0) return { ok: false, reason: 'rate', retryAfterMs: wait, limit };
+    if (slot) l.inFlight++;
+    return OK;
+  }
+
+  /** Takes the concurrency slot of a request admitted with `slot: false`; `release(op)` when over. */
+  occupy(op: QueueOperation, mode: LimiterMode): Admission {
+    const l = this.ops.get(op);
+    if (l === undefined) return OK;
+    const full = mode.off ? undefined : this.atCap(l, mode.scale ?? 1);
+    if (full !== undefined) return full;
     l.inFlight++;
     return OK;
   }
@@ -111,6 +124,11 @@ export class EndpointRateLimiter {
   release(op: QueueOperation): void {
     const l = this.ops.get(op);
     if (l !== undefined && l.inFlight > 0) l.inFlight--;
+  }
+
+  private atCap(l: OperationLimiter, scale: number): Admission | undefined {
+    const cap = l.base.concurrent === undefined ? undefined : Math.floor(l.base.concurrent * scale);
+    return cap !== undefined && l.inFlight >= cap ? { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap } : undefined;
   }
 
   /** Admin view: per operation, requests in the current window and in flight. */

@@ -1,9 +1,10 @@
 import { LIMITS } from '../../contracts/queue/limits.js';
 import type { Clock } from '../core/clock.js';
 import type { FaultSet } from './faults.js';
+import type { JsonPayload } from './json-payload.js';
 
 /** Sends one POST; resolves with the receiver's status code, rejects on a network error. */
-export type WebhookPoster = (url: string, body: string) => Promise<number>;
+export type WebhookPoster = (url: string, body: JsonPayload) => Promise<number>;
 
 export interface WebhookAttempt {
   /** Emulator time (ms since start) the attempt was sent. */
@@ -46,7 +47,7 @@ export class WebhookScheduler {
     private readonly faults: FaultSet,
   ) {}
 
-  deliver(jobId: string, url: string, body: string): void {
+  deliver(jobId: string, url: string, body: JsonPayload): void {
     const d: WebhookDelivery = { jobId, url, state: 'in-flight', attempts: [] };
     this.log.push(d);
     if (this.log.length > LOG_SIZE) this.log.splice(0, this.log.length - LOG_SIZE);
@@ -68,13 +69,20 @@ export class WebhookScheduler {
     this.cancels.clear();
   }
 
-  private attempt(d: WebhookDelivery, body: string): void {
+  private attempt(d: WebhookDelivery, body: JsonPayload): void {
     if (this.closed) return;
     const a: WebhookAttempt = { at: this.now() };
     d.attempts.push(a);
     d.state = 'in-flight';
     this.inFlight++;
-    this.post(d.url, body).then(
+    let sent: Promise<number>;
+    try {
+      sent = this.post(d.url, body);
+    } catch (err) {
+      // A poster that throws instead of rejecting is still one failed attempt, never a crash.
+      sent = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    sent.then(
       (status) => {
         a.status = status;
         this.settle(d, body, status === 200);
@@ -86,7 +94,7 @@ export class WebhookScheduler {
     );
   }
 
-  private settle(d: WebhookDelivery, body: string, ok: boolean): void {
+  private settle(d: WebhookDelivery, body: JsonPayload, ok: boolean): void {
     this.inFlight--;
     if (ok || d.duplicate === true) {
       // webhook-duplicate: a delivered webhook is sent once more, 1 s later (never retried).
@@ -106,7 +114,7 @@ export class WebhookScheduler {
     this.later(this.faults.webhookFastRetry ? FAST_RETRY_SPACING_MS : LIMITS.webhookRetrySpacing, d, body);
   }
 
-  private later(ms: number, d: WebhookDelivery, body: string): void {
+  private later(ms: number, d: WebhookDelivery, body: JsonPayload): void {
     const cancel = this.clock.schedule(ms, () => {
       this.cancels.delete(cancel);
       this.attempt(d, body);

@@ -86,9 +86,15 @@ export class LatencyHistogram {
 
   /** Counts in log-spaced bins between the smallest and largest recorded values. */
   bins(binCount = 30): HistogramBin[] {
-    if (this.count === 0 || !(this.h instanceof hdr.JsHistogram)) return [];
-    const lo = Math.max(this.minMs, 0.001);
-    const hi = Math.max(this.maxMs, lo * 1.01);
+    if (this.count === 0) return [];
+    return this.binsBetween(this.minMs, this.maxMs, binCount);
+  }
+
+  /** Counts in log-spaced bins from `loMs` to `hiMs` (values outside go to the end bins), so two histograms share bins. */
+  binsBetween(loMs: number, hiMs: number, binCount = 30): HistogramBin[] {
+    if (!(this.h instanceof hdr.JsHistogram)) return [];
+    const lo = Math.max(loMs, 0.001);
+    const hi = Math.max(hiMs, lo * 1.01);
     const ratio = Math.pow(hi / lo, 1 / binCount);
     const bins: HistogramBin[] = [];
     for (let i = 0; i < binCount; i++) bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });

@@ -95,6 +95,16 @@ export class SparseHistogram {
     return h;
   }
 
+  /** (bucket index, count) pairs sorted by index, for resampling (src/compare). */
+  buckets(): [number, number][] {
+    return this.entries();
+  }
+
+  /** The value (ms) a bucket reports, as `percentileMs` does. */
+  static bucketMs(index: number): number {
+    return highestOf(index) / 1000;
+  }
+
   /** Sorted by bucket index. */
   private entries(): [number, number][] {
     if (this.live) return [...this.live.entries()].sort((a, b) => a[0] - b[0]);

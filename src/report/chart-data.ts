@@ -41,7 +41,7 @@ export interface ChartSpec {
 
 const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 
-function color(i: number): string {
+export function color(i: number): string {
   return PALETTE[i % PALETTE.length] ?? '#333';
 }
 
@@ -129,7 +129,8 @@ function percentileGrid(maxCount: number): number[] {
   return levels;
 }
 
-function percentileChart(id: string, title: string, named: readonly [string, LatencyHistogram][]): ChartSpec | undefined {
+/** Latency by percentile of each named histogram, on one chart (compare.html overlays two runs). */
+export function percentileChart(id: string, title: string, named: readonly [string, LatencyHistogram][]): ChartSpec | undefined {
   const present = named.filter(([, h]) => h.count > 0);
   if (!present.length) return undefined;
   const levels = percentileGrid(Math.max(...present.map(([, h]) => h.count)));

@@ -117,6 +117,7 @@ export function renderHtml(s: Summary): string {
 <h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
 ${forcedNote(s)}
+${s.preflight?.length ? `<h2>Preflight</h2><ul>${s.preflight.map((p) => `<li><span class="${p.ok ? 'ok' : 'fail'}">${p.ok ? '✓' : '✗'}</span> ${esc(p.check)}: ${esc(p.detail)}</li>`).join('')}</ul>` : ''}
 <h2>Thresholds</h2>
 ${thresholdsSection(s)}
 <h2>Operations</h2>

@@ -1,4 +1,5 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
+import { exportLines } from './export-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -72,14 +73,16 @@ export const markdownReporter: Reporter = {
   name: 'markdown',
   fileName: 'summary.md',
   render(s) {
-    const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), '', '### Operations', ''];
+    const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), ''];
+    if (s.preflight?.length) out.push('### Preflight', '', ...s.preflight.map((p) => `- ${p.ok ? '✅' : '⚠️'} ${p.check}: ${p.detail}`), '');
+    out.push('### Operations', '');
     out.push(...markdownTable(OPERATION_HEADER, operationRows(s)));
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     const tokens = tokenRows(s);
     if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '', '### Violations', '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
       out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));

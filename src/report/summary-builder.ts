@@ -27,6 +27,8 @@ export interface BuildSummaryInput {
   coverage?: Record<string, number>;
   /** How the run ended (default: completed). */
   end?: RunEnd;
+  /** What the preflight found before the load. */
+  preflight?: Summary['preflight'];
 }
 
 function operationSummary(d: OperationData, durationMs: number): OperationSummary {
@@ -165,5 +167,6 @@ export function buildSummary(input: BuildSummaryInput): Summary {
     for (const v of input.violations) extra.add(v, input.run.startedAtMs);
     data = { ...data, violations: ViolationTally.fromJSON(data.violations).merge(extra).toJSON() };
   }
-  return summarize(data, runInfo(input.run, data, input.durationMs, input.end), input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
+  const summary = summarize(data, runInfo(input.run, data, input.durationMs, input.end), input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
+  return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

@@ -125,9 +125,11 @@ export const summarySchema = z.object({
   ),
   series,
   coverage: z.record(z.string(), count).default({}),
+  preflight: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   verdict: z
     .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
     .optional(),
+  exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
   tokens: z
     .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })
     .optional(),

@@ -115,6 +115,16 @@ export interface TokensSummary {
   maxGap: TimingSummary;
 }
 
+/** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
+export interface ExportSummary {
+  kind: 'prometheus' | 'otlp';
+  /** Origin and path only, never credentials or query. */
+  url: string;
+  sent: number;
+  dropped: number;
+  lastError?: string;
+}
+
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   run: RunInfo;
@@ -133,6 +143,10 @@ export interface Summary {
   coverage: Record<string, number>;
   /** passed, failed, inconclusive, unreachable or interrupted, with the reasons. */
   verdict: Verdict;
+  /** What the preflight found before the load (key, endpoint, routes), when it ran. */
+  preflight?: { check: string; ok: boolean; detail: string }[];
+  /** Live metrics outputs, when the run had any. */
+  exports?: ExportSummary[];
   /** Present when the run streamed /openai/* answers. */
   tokens?: TokensSummary;
 }

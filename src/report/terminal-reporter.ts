@@ -1,4 +1,5 @@
 import { formatThreshold, textTable } from './format.js';
+import { exportLines } from './export-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   OPERATION_HEADER,
@@ -59,6 +60,7 @@ export const terminalReporter: Reporter = {
   name: 'terminal',
   render(s) {
     const out: string[] = [runLine(s), ''];
+    if (s.preflight?.length) out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));
     out.push('latency from the intended start (free of coordinated omission), all responses', '');
     out.push(`jobs: ${jobCountsLine(s)}`);
@@ -70,6 +72,7 @@ export const terminalReporter: Reporter = {
     out.push(`transport errors: ${countsLine(s.errors)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
+    out.push(...exportLines(s));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;
   },

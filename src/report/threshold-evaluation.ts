@@ -6,7 +6,7 @@ import { compare, type Aggregation, type Threshold } from './threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
 
 /** `transition.*` → /^transition\..*$/: only `*` is special, dots are literal. */
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 }
 
@@ -89,6 +89,16 @@ function violationCount(s: Summary, t: Threshold): number {
   return s.violations
     .filter((v) => (pattern === undefined || pattern.test(v.id)) && (t.tags.severity === undefined || v.severity === t.tags.severity))
     .reduce((n, v) => n + v.count, 0);
+}
+
+/**
+ * The run-wide histogram a latency or job-timing threshold reads (merged over its selection), or
+ * undefined for other metrics; src/compare resamples it.
+ */
+export function thresholdHistogram(s: Summary, t: Threshold): LatencyHistogram | undefined {
+  const family = THRESHOLD_METRICS.get(t.metric)?.family;
+  if (family === 'latency') return requestHistogram(s, t);
+  return family === 'job-timing' ? jobTiming(s, t) : undefined;
 }
 
 function ratio(numerator: number, denominator: number): number | null {

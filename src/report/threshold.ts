@@ -31,13 +31,14 @@ export interface ThresholdSource {
 
 const AGGREGATION_NAMES = ['p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'min', 'mean', 'avg', 'count', 'rate', 'rps'];
 const COMPARATOR = /(<=|>=|==|!=|<|>)/;
-const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%\u00b5\u03bc]*)\s*$/;
+export const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%\u00b5\u03bc]*)\s*$/;
 const CALL = /^\s*([A-Za-z][\w.]*)\s*\(\s*([^(){}\s]+)\s*(?:\{([^}]*)\})?\s*\)\s*$/;
 const BARE = /^\s*([^\s(){}]+)\s*(?:\{([^}]*)\})?\s*$/;
 // Microseconds three ways: the ASCII spelling, the micro sign (U+00B5) and the Greek mu (U+03BC).
 const MS_PER_UNIT: Record<string, number> = { us: 0.001, '\u00b5s': 0.001, '\u03bcs': 0.001, ms: 1, s: 1000, m: 60_000 };
 
-class ThresholdSyntaxError extends Error {}
+/** A problem with one expression; parsers built on this one (compare gates) reuse it. */
+export class ThresholdSyntaxError extends Error {}
 
 function fail(message: string): never {
   throw new ThresholdSyntaxError(message);
@@ -100,7 +101,8 @@ function checkTags(metric: string, spec: MetricSpec, tags: Record<string, string
   }
 }
 
-function toTarget(value: number, unitText: string, unit: ThresholdUnit): number {
+/** A parsed number with its unit text, converted into the metric's unit (ms, fraction, count). */
+export function toTarget(value: number, unitText: string, unit: ThresholdUnit): number {
   if (unit === 'ms') {
     if (unitText === '') return value;
     const factor = MS_PER_UNIT[unitText];

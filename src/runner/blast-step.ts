@@ -10,7 +10,7 @@ const EMPTY_SUBMISSION = JSON.stringify({ input: {} });
  */
 export async function runBlast(step: BlastStep, ctx: RunContext, label: { flow: string; step: string; jobId?: string }): Promise<void> {
   const path = step.op === 'health' ? '/health' : step.op === 'run' ? '/run' : `/status/${encodeURIComponent(label.jobId ?? '')}`;
-  const headers: Record<string, string> = { authorization: ctx.blastTarget.authorization };
+  const headers: Record<string, string> = ctx.blastTarget.authorization === '' ? {} : { authorization: ctx.blastTarget.authorization };
   if (step.op === 'run') headers['content-type'] = 'application/json';
   await blast({
     url: ctx.blastTarget.baseUrl,
@@ -29,7 +29,7 @@ export async function runBlast(step: BlastStep, ctx: RunContext, label: { flow: 
     step: label.step,
     // Each /run of a blast makes a job of its own; only /status is about the flow's job.
     ...(step.op === 'status' && label.jobId !== undefined ? { jobId: label.jobId } : {}),
-    req: { auth: ctx.blastTarget.authorization.startsWith('Bearer ') ? 'bearer' : 'bare' },
+    req: { auth: ctx.blastTarget.authorization === '' ? 'none' : ctx.blastTarget.authorization.startsWith('Bearer ') ? 'bearer' : 'bare' },
     signal: ctx.stop,
   });
 }

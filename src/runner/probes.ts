@@ -40,7 +40,9 @@ async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
 
 /** Missing and wrong keys must get 401; a good key must work in both header forms. */
 async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
-  for (const auth of ['missing', 'wrong', 'bearer', 'bare'] as const) {
+  // Without a key (`auth: none`) only the missing and wrong forms can be tried.
+  const forms = ctx.keyless ? (['missing', 'wrong'] as const) : (['missing', 'wrong', 'bearer', 'bare'] as const);
+  for (const auth of forms) {
     await ctx.client.send({ op: 'health', method: 'GET', path: '/health', auth }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
     await ctx.client.send({ op: 'run', method: 'POST', path: '/run', auth, body: json({ input: { probe: `auth.${auth}` } }), headers: { 'content-type': 'application/json' } }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
   }

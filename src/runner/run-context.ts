@@ -30,6 +30,8 @@ export interface RunContext {
   /** Uniform [0, 1), seeded. */
   random(): number;
   counters: LiveCounters;
+  /** The run sends no key (`auth: none`): probes that need a good key are skipped. */
+  keyless?: boolean;
   /** Routes the target was found not to serve: steps stop sending those operations. */
   routes: RouteWatch;
 }

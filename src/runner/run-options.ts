@@ -1,3 +1,4 @@
+import type { PreflightResult } from './preflight.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { LiveCounters, EmulatorControl } from './run-context.js';
@@ -56,6 +57,8 @@ export interface RunOptions {
   startAt?(): Promise<number>;
   /** Stop early when this many requests in a row could not connect and none ever did. */
   unreachableAfter?: number;
+  /** A few requests before the load: key accepted, endpoint there, routes served (the CLI's default). */
+  preflight?: boolean;
 }
 
 export interface ProgressSnapshot extends LiveCounters {
@@ -74,4 +77,6 @@ export interface RunOutcome {
   counters: LiveCounters;
   /** Scheduling lateness of arrivals (send − intended), for the bench and the progress line. */
   latenessP99Ms: number;
+  /** What the preflight found, when it ran; `fatal` means the load never started. */
+  preflight?: PreflightResult;
 }

@@ -8,6 +8,7 @@ import { Dispatcher } from './dispatcher.js';
 import { startHealthSampler } from './health-sampler.js';
 import { Lateness } from './lateness.js';
 import { pace } from './pacer.js';
+import { preflight } from './preflight.js';
 import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
 import { runClock } from './run-clock.js';
@@ -56,7 +57,9 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   if (o.interrupt?.aborted) onInterrupt();
 
-  const stopSampler = o.sampleHealth === false ? () => Promise.resolve() : startHealthSampler(ctx);
+  const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
+  if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
+  const stopSampler = o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
   await windDown(o, ctx, dispatcher, stop, abort, stopSampler);
@@ -70,9 +73,10 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     startedAtMs,
     durationMs: clock.now(),
     interrupted,
-    targetUnreachable: !tap.connected && counters.requests > 0,
+    targetUnreachable: (!tap.connected && counters.requests > 0) || checked?.fatal?.kind === 'unreachable',
     counters,
     latenessP99Ms: lateness.p99(),
+    ...(checked ? { preflight: checked } : {}),
   };
 }
 
@@ -109,7 +113,7 @@ async function setUp(
     emit,
     nextSeq,
     webhookUrl: receiver.url,
-    blastTarget: { baseUrl: o.target.baseUrl, authorization: scenario.target.auth === 'bare' ? o.target.apiKey : `Bearer ${o.target.apiKey}` },
+    blastTarget: { baseUrl: o.target.baseUrl, authorization: scenario.target.auth === 'none' ? '' : scenario.target.auth === 'bare' ? o.target.apiKey : `Bearer ${o.target.apiKey}` },
     ...(o.target.emulator ? { emulator: o.target.emulator } : {}),
     ...(scenario.data ? { data: scenario.data } : {}),
     ...(shard ? { shard } : {}),
@@ -117,6 +121,7 @@ async function setUp(
     abort,
     random: mulberry32(deriveSeed(scenario.arrivals.seed, 1000 + (o.shard?.index ?? 0))),
     ...shared,
+    ...(scenario.target.auth === 'none' ? { keyless: true } : {}),
   };
   return { ctx, client, closeReceiver: () => receiver.close() };
 }

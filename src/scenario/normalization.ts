@@ -110,5 +110,8 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,
+    ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
+    ...(out.export.length ? { exports: out.export } : {}),
+    ...(out.compare === undefined ? {} : { compare: { gates: out.compare.gates, ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }) } }),
   };
 }

@@ -11,7 +11,7 @@ import { StepSchema } from './step-schema.js';
 
 const TargetSchema = z
   .strictObject({
-    auth: z.enum(['bearer', 'bare']).default('bearer').describe('Authorization header form: "Bearer <key>" or the bare key.'),
+    auth: z.enum(['bearer', 'bare', 'none']).default('bearer').describe('Authorization header form: "Bearer <key>", the bare key, or none for a target without authentication.'),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
     timeout: PositiveDurationSchema.default(30_000).describe('Per-request timeout.'),
     maxInFlight: z
@@ -72,6 +72,26 @@ const DataSchema = z
   })
   .describe('A feed of rows for {{row.field}} in inputs.');
 
+/*
+ * Tags become labels on every exported series (Prometheus label names; OTLP takes them as they are).
+ * The names jobstorm's own labels use are taken, as are Prometheus' reserved `__` names.
+ */
+const RESERVED_TAGS = ['run_id', 'scenario', 'shard', 'operation', 'method', 'status_code', 'error_type', 'flow', 'state', 'check', 'severity', 'worker_state', 'queue_state', 'le', 'job', 'instance'];
+const TAG_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const TagsSchema = z.record(z.string(), z.string()).superRefine((tags, ctx) => {
+  for (const key of Object.keys(tags)) {
+    if (!TAG_NAME.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}": letters, digits and _ only, not starting with a digit` });
+    else if (key.startsWith('__') || RESERVED_TAGS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}" is taken (names starting with __ and ${RESERVED_TAGS.join(', ')})` });
+  }
+});
+
+const ExportSchema = z
+  .strictObject({
+    kind: z.enum(['prometheus', 'otlp']).describe('prometheus: remote write; otlp: OTLP/HTTP metrics.'),
+    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).describe('Remote-write URL (…/api/v1/write) or OTLP/HTTP metrics URL (…/v1/metrics).'),
+  })
+  .describe('A live metrics output; auth headers come from the environment (--export-header), never from this file.');
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
@@ -87,6 +107,15 @@ export const ScenarioSchema = z
       .array(z.string().min(1))
       .default([])
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
+    tags: TagsSchema.default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
+    export: z.array(ExportSchema).default([]).describe('Live metrics outputs, streamed while the run goes (also --export).'),
+    compare: z
+      .strictObject({
+        gates: z.array(z.string().min(1)).default([]).describe('Gates on the change from a baseline run, e.g. "delta(p99(run)) < 10%", "new(violations) == 0".'),
+        significance: z.number().gt(0).lt(1).optional().describe('A gate fails only on a change significant at this level, e.g. 0.95.'),
+      })
+      .optional()
+      .describe('What `jobstorm compare --scenario` gates on.'),
   })
   .describe('A jobstorm scenario.');
 

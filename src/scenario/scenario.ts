@@ -5,7 +5,8 @@ import type { JobStatus } from '../core/index.js';
  * milliseconds (fields named `…Ms`), phases and steps as discriminated unions on `kind`.
  */
 
-export type AuthForm = 'bearer' | 'bare';
+/** How requests carry the key; `none` for a target without authentication (no key at all). */
+export type AuthForm = 'bearer' | 'bare' | 'none';
 
 export interface Retry429Options {
   readonly attempts: number;
@@ -227,4 +228,15 @@ export interface Scenario {
   readonly data?: DataFeed;
   /** Unparsed threshold expressions, for the reporter. */
   readonly thresholds: readonly string[];
+  /** Labels for every exported series. */
+  readonly tags?: Readonly<Record<string, string>>;
+  /** Live metrics outputs (the file's `export:`). */
+  readonly exports?: readonly ExportOutput[];
+  /** Gates for `jobstorm compare` (unparsed), and the significance they require. */
+  readonly compare?: { readonly gates: readonly string[]; readonly significance?: number };
+}
+
+export interface ExportOutput {
+  readonly kind: 'prometheus' | 'otlp';
+  readonly url: string;
 }

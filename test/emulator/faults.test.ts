@@ -307,6 +307,15 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     return counts;
   },
   'health-negative': async (c) => ((await get(c, 'health-negative', 'health')).jobs as Body).inQueue,
+  /** The status of a 1 s job once 1 s has passed, and the executionTime it then reports. */
+  slow: async (c) => {
+    const id = await run(c, 'slow', { sleep_ms: 1000 });
+    c.clock.advance(0);
+    c.clock.advance(1000);
+    const first = (await statusOf(c, 'slow', id)).body.status;
+    c.clock.advance(1000);
+    return [first, Number((await statusOf(c, 'slow', id)).body.executionTime)];
+  },
   /** Changes of jobs.completed between three successive /health reads. */
   'health-decrease': async (c) => {
     await run(c, 'health-decrease', { sleep_ms: 0 });
@@ -406,6 +415,8 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'health-decrease': ['health-decrease'],
   // Every probe that calls /cancel or /retry sees the 404.
   'missing-routes': ['rate', 'cancel', 'retry', 'odd-status', 'malformed'],
+  // Longer jobs: every probe that reads a job's duration or waits on it sees them.
+  'slow-execution': ['types', 'timing', 'stream-duplicate', 'slow'],
   'openai-no-done': ['openai-stream'],
   'openai-bad-event': ['openai-stream'],
   'openai-after-done': ['openai-stream'],
@@ -484,6 +495,7 @@ describe('fault registry', () => {
       'stream-duplicate': [1, 0],
       'health-negative': 0,
       'health-decrease': [0, 0],
+      slow: ['COMPLETED', 1000],
       'openai-stream': { last: true, bad: 0, after: 0 },
       'openai-error': [true, true, true],
       'openai-rate': 0,

@@ -19,6 +19,7 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     ['src/metrics/x.ts', "import { y as z } from '../report/y.js';\nexport const y = z;\n"],
     ['src/report/x.ts', "import { y as z } from '../../contracts/index.js';\nexport const y = z;\n"],
     ['src/runner/x.ts', "import { runCli } from '../cli/cli.js';\nexport const y = runCli;\n"],
+    ['src/compare/x.ts', "import { y as z } from '../runner/y.js';\nexport const y = z;\n"],
   ])('%s may not import that', async (file, code) => {
     const messages = await lint(file, code);
     expect(messages.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
@@ -27,6 +28,7 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
   it.each([
     ['src/check/x.ts', "import { LIMITS } from '../../contracts/queue/limits.js';\nimport { ExitCode } from '../core/exit-code.js';\nexport const y = [LIMITS, ExitCode];\n"],
     ['src/report/x.ts', "import { y as z } from '../metrics/y.js';\nexport const y = z;\n"],
+    ['src/compare/x.ts', "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n"],
     ['src/cli/x.ts', "import { y as z } from '../runner/y.js';\nexport const y = [z, process.env.HOME];\nconsole.log(y);\n"],
   ])('%s may import inward', async (file, code) => {
     const messages = await lint(file, code);

@@ -23,11 +23,21 @@ export function probeCheck(): Check {
   const formRejected = (r: ExchangeRecord, form: 'bearer' | 'bare', ctx: CheckContext): void => {
     ctx.emit({ id: 'auth.form-rejected', record: r, message: `a good key sent in the ${form === 'bare' ? 'bare' : 'Bearer'} form was refused with 401, while the same key in the ${form === 'bare' ? 'Bearer' : 'bare'} form was let in` });
   };
+  let openReported = false;
   return {
     name: 'probe',
     add(r: JobstormRecord, ctx) {
       if (r.type !== 'exchange' || r.status === undefined || r.status === 429 || r.status >= 500) return;
       const auth = r.req?.auth;
+      if (auth === 'none') {
+        // A run without a key (`--auth none`): the target's openness is one finding, not one per request.
+        ctx.judged('auth.missing-key-accepted');
+        if (r.status !== 401 && !openReported) {
+          openReported = true;
+          ctx.emit({ id: 'auth.missing-key-accepted', record: r, message: `this target answers requests without a key (${String(r.status)} here, and the run sent none); the contract says 401` });
+        }
+        return;
+      }
       if (auth === 'missing' || auth === 'wrong') {
         ctx.judged(`auth.${auth}-key-accepted`);
         if (r.status !== 401) {

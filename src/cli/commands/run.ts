@@ -15,7 +15,7 @@ import { renderTerminalSummary, writeReports } from '../../report/report-writer.
 import { buildSummary } from '../../report/summary-builder.js';
 import { VERDICT_EXIT, type RunEnd } from '../../report/verdict.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
-import type { ProgressSnapshot, RunOutcome, ShardSpec } from '../../runner/run-options.js';
+import type { ProgressSnapshot, RunOutcome, ShardSpec, Target } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
 import { runScenarioThreaded } from '../../runner/threaded-run.js';
 import { parseDuration } from '../../scenario/duration.js';
@@ -25,16 +25,19 @@ import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { progressLine } from '../run/progress-line.js';
+import { parseExportSettings, type ExportArgs, type ExportSettings } from '../run/export-settings.js';
+import { startLiveExports } from '../run/live-export.js';
 import { RecordsWriter } from '../run/records-writer.js';
 import { withTargetOptions } from '../run/target-options.js';
-import { resolveTarget } from '../run/target.js';
+import { remoteTarget, resolveTarget } from '../run/target.js';
 
-export interface RunArgs {
+export interface RunArgs extends ExportArgs {
   scenario: string;
   target?: string;
   'api-key'?: string;
   'management-url'?: string;
-  auth?: 'bearer' | 'bare';
+  auth?: 'bearer' | 'bare' | 'none';
+  routes?: 'v2' | 'root';
   duration?: string;
   'rate-scale'?: number;
   shard?: string;
@@ -48,14 +51,18 @@ export interface RunArgs {
   quiet?: boolean;
   tolerance?: string[];
   'exclusive-endpoint'?: boolean;
+  preflight?: boolean;
 }
 
 interface Settings {
   scenario: Scenario;
+  /** A remote target (--target or $JOBSTORM_TARGET), validated; none means the embedded emulator. */
+  remote?: Target;
   shard?: ShardSpec;
   workers: number;
   thresholds: Threshold[];
   tolerances: Partial<Tolerances>;
+  exports: ExportSettings;
 }
 
 /** Validates every flag and the scenario at once; nothing is sent before this passes. */
@@ -78,7 +85,25 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
   const tolerances = collect(issues, () => parseTolerances(args.tolerance ?? []));
-  if (args.fault?.length && args.target !== undefined) issues.push({ where: '--fault', message: 'faults switch on the embedded emulator; they cannot apply to --target' });
+  const remoteUrl = args.target ?? io.env.JOBSTORM_TARGET;
+  if (args.fault?.length && remoteUrl !== undefined) issues.push({ where: '--fault', message: 'faults switch on the embedded emulator; they cannot apply to a remote target' });
+  if (args.routes !== undefined && remoteUrl === undefined) issues.push({ where: '--routes', message: 'applies to a remote target only: give --target (or set JOBSTORM_TARGET)' });
+  const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+  const remote =
+    remoteUrl === undefined || !scenario
+      ? undefined
+      : remoteTarget(
+          {
+            target: remoteUrl,
+            from: args.target === undefined ? 'JOBSTORM_TARGET' : '--target',
+            ...(apiKey ? { apiKey } : {}),
+            ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}),
+            ...(args.routes ? { routes: args.routes } : {}),
+            ...(args.auth ? { auth: args.auth } : {}),
+          },
+          scenario,
+          issues,
+        );
   const loaded = scenario;
   const thresholds = collect(issues, () =>
     parseThresholds([
@@ -86,11 +111,12 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
       ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
     ]),
   );
-  if (issues.length > 0 || !scenario || !thresholds || !tolerances) throw new ConfigError(issues);
+  const exports = collect(issues, () => parseExportSettings(args, loaded, io.env));
+  if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = fitDuration(scenario, durationMs);
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
-  return { scenario, workers, thresholds, tolerances, ...(shard ? { shard } : {}) };
+  return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}) };
 }
 
 function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
@@ -99,10 +125,9 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
-  const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
+  const { scenario, shard, workers, thresholds, tolerances, exports, remote } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
-  const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-  const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const resolved = remote ? { target: remote } : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}) });
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
   const runId = runIdFor(scenario, shard);
@@ -110,6 +135,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
+  const live = startLiveExports(exports, { runId, scenario, ...(args.shard ? { shard: args.shard } : {}), io });
   const writer = args.record ? new RecordsWriter(join(out, 'records.ndjson')) : undefined;
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;
@@ -121,9 +147,10 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const onRecord = (r: JobstormRecord): void => {
     if (r.type === 'run') {
       runRecord ??= r;
-      if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); } });
+      if (args.check !== false) checker ??= new Checker(r, { tolerances, ...(openapi ? { openapi } : {}), onViolation: (v) => { violations++; metrics.addViolation(v); live?.addViolation(v); } });
     }
     metrics.add(r);
+    live?.add(r);
     if (checker) toCheck.push(r);
     writer?.add(r);
   };
@@ -136,7 +163,9 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   let outcome: RunOutcome;
   try {
     const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
-    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario(common);
+    // One preflight per run: shard threads and further shards trust the first.
+    const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
+    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
   } finally {
     await emulator?.close();
   }
@@ -146,8 +175,15 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const result = checker?.finish();
   await writer?.close();
   if (!runRecord) throw new Error('the runner emitted no run record');
+  const fatal = outcome.preflight?.fatal;
+  if (fatal?.kind === 'key-refused') {
+    await writer?.close();
+    io.err(`jobstorm: preflight: ${fatal.message}. Check --api-key / JOBSTORM_API_KEY and --auth.`);
+    return ExitCode.Usage;
+  }
   const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}) });
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}) });
+  if (live) summary.exports = await live.stop();
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (!args.quiet) io.out(renderTerminalSummary(summary));
@@ -163,7 +199,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
   builder: (y: Argv) =>
     withTargetOptions(y)
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (.yaml, .json, .ts)' })
-      .option('auth', { choices: ['bearer', 'bare'] as const, describe: 'Authorization header form (overrides the scenario)' })
+      .option('auth', { choices: ['bearer', 'bare', 'none'] as const, describe: 'Authorization header form (overrides the scenario); none: a target without authentication, no key sent' })
       .option('duration', { type: 'string', describe: 'fit every phase proportionally into this time, e.g. 30s' })
       .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
       .option('shard', { type: 'string', describe: 'run shard i of n (1/n of every rate), e.g. 2/4' })
@@ -175,7 +211,11 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
+      .option('export', { type: 'string', array: true, describe: 'stream live metrics: prometheus=<remote-write URL> or otlp=<OTLP/HTTP metrics URL> (repeatable)' })
+      .option('export-header', { type: 'string', array: true, describe: 'auth header for --export as [prometheus:|otlp:]Name=ENV_VAR, its value read from that variable (repeatable)' })
+      .option('export-interval', { type: 'string', describe: 'how often live metrics are sent (default 5s)' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
+      .option('preflight', { type: 'boolean', default: true, describe: 'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)' })
       .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
       .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../core/config-error.js';
+import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { startEmulatorInWorker } from '../../emulator/in-worker.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorHandle } from '../../emulator/start.js';
@@ -11,31 +11,62 @@ export interface ResolvedTarget {
   emulator?: EmulatorHandle;
 }
 
+/** Where the operations live under the base URL: `/v2/<endpointId>` (the service), or the root (local servers). */
+export type RouteLayout = 'v2' | 'root';
+
+export interface RemoteChoice {
+  /** The base URL, and where it came from (named in errors). */
+  target: string;
+  from: string;
+  apiKey?: string;
+  managementUrl?: string;
+  routes?: RouteLayout;
+  auth?: 'bearer' | 'bare' | 'none';
+}
+
+/**
+ * Validates a remote target, adding every problem to `issues` (so flags, environment and scenario
+ * are reported together, before anything is sent). Returns the target when it is usable.
+ */
+export function remoteTarget(choice: RemoteChoice, scenario: Scenario, issues: ConfigIssue[]): Target | undefined {
+  const where = choice.from;
+  const before = issues.length;
+  let url: URL | undefined;
+  try {
+    url = new URL(choice.target);
+  } catch {
+    issues.push({ where, message: `not a URL: ${choice.target}; expected {serverless_url}/v2/<endpointId>, or any base URL with --routes root` });
+  }
+  if (url && url.protocol !== 'http:' && url.protocol !== 'https:') issues.push({ where, message: `expected an http or https URL, got ${url.protocol}` });
+  if (url && (url.username || url.password)) issues.push({ where, message: 'put the key in --api-key or JOBSTORM_API_KEY, not in the URL' });
+  if (url && (url.search || url.hash)) issues.push({ where, message: 'a base URL takes no query or fragment' });
+  if (url && (choice.routes ?? 'v2') === 'v2' && !/\/v2\/[^/]+\/?$/.test(url.pathname)) {
+    issues.push({ where, message: `expected a URL ending in /v2/<endpointId>, got ${url.pathname}; for a server that serves the operations directly under this URL (/run, /status/<id>…), add --routes root` });
+  }
+  const keyless = (choice.auth ?? scenario.target.auth) === 'none';
+  if (!choice.apiKey && !keyless) issues.push({ where: '--api-key', message: 'a key is needed for a remote target: give --api-key or set JOBSTORM_API_KEY (or --auth none for a target without authentication)' });
+  if (scenario.flows.some((f) => JSON.stringify(f.steps).includes('"kind":"advance"'))) issues.push({ where: scenario.source, message: 'advance steps move the embedded emulator\'s clock; they cannot run against a remote target' });
+  if (issues.length > before || !url) return undefined;
+  const base = choice.target.replace(/\/+$/, '');
+  const management = choice.managementUrl ?? `${url.origin}/v1`;
+  return { baseUrl: base, managementUrl: management, apiKey: choice.apiKey ?? '', ownsEndpoint: false };
+}
+
 /** `--target` as given, or the embedded emulator configured from the scenario's `emulator:` block. */
 export async function resolveTarget(opts: {
   scenario: Scenario;
   target?: string;
   apiKey?: string;
   managementUrl?: string;
+  routes?: RouteLayout;
   fault?: readonly string[];
 }): Promise<ResolvedTarget> {
   const { scenario } = opts;
   if (opts.target !== undefined) {
-    const issues = [];
-    let url: URL | undefined;
-    try {
-      url = new URL(opts.target);
-    } catch {
-      issues.push({ where: '--target', message: `not a URL: ${opts.target}; expected {serverless_url}/v2/<endpointId>` });
-    }
-    if (url && (url.username || url.password)) issues.push({ where: '--target', message: 'put the key in --api-key or JOBSTORM_API_KEY, not in the URL' });
-    if (url && !/\/v2\/[^/]+\/?$/.test(url.pathname)) issues.push({ where: '--target', message: `expected a URL ending in /v2/<endpointId>, got ${url.pathname}` });
-    if (!opts.apiKey) issues.push({ where: '--api-key', message: 'a key is needed for --target: give --api-key or set JOBSTORM_API_KEY' });
-    if (scenario.flows.some((f) => JSON.stringify(f.steps).includes('"kind":"advance"'))) issues.push({ where: scenario.source, message: 'advance steps move the embedded emulator\'s clock; they cannot run against --target' });
-    if (issues.length > 0 || !url || !opts.apiKey) throw new ConfigError(issues);
-    const base = opts.target.replace(/\/+$/, '');
-    const management = opts.managementUrl ?? `${url.origin}/v1`;
-    return { target: { baseUrl: base, managementUrl: management, apiKey: opts.apiKey, ownsEndpoint: false } };
+    const issues: ConfigIssue[] = [];
+    const target = remoteTarget({ target: opts.target, from: '--target', ...(opts.apiKey ? { apiKey: opts.apiKey } : {}), ...(opts.managementUrl ? { managementUrl: opts.managementUrl } : {}), ...(opts.routes ? { routes: opts.routes } : {}) }, scenario, issues);
+    if (!target) throw new ConfigError(issues);
+    return { target };
   }
   const e = scenario.emulator;
   const emulator = await startEmulatorInWorker({

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { ManualClock } from '../../core/manual-clock.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import { FaultsInputSchema, FAULTS, isFaultName, parseFaults } from '../faults.js';
-import { jobView } from '../job-view.js';
+import { echoedInput, jobView } from '../job-view.js';
 import { ProfileInputSchema, resolveProfile } from '../profile.js';
-import { readJson } from './json-body.js';
+import { readJson, stalledMessage } from './json-body.js';
 import { decodeSegment, describeIssues } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
@@ -38,10 +38,9 @@ export class AdminRoutes {
     private readonly onAdvance: (now: number) => void,
   ) {}
 
-  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
-    void this.route(req, res, path, query).catch((err: unknown) => {
-      sendError(res, 500, `admin error: ${err instanceof Error ? err.message : String(err)}`);
-    });
+  /** Answers the request; the promise settles when the answer is over (the server catches its errors). */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+    return this.route(req, res, path, query);
   }
 
   private async route(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
@@ -73,7 +72,7 @@ export class AdminRoutes {
           executionTimeout: job.executionTimeout,
           sync: job.sync,
           lowPriority: job.lowPriority,
-          input: job.input,
+          input: echoedInput(job),
           webhook: job.webhook ?? null,
           webhooks: this.core.webhooks.deliveries(job.id),
         });
@@ -102,6 +101,7 @@ export class AdminRoutes {
       pods: [...this.core.pods],
       endpoints: [...this.core.endpoints.values()].map((ep) => ({ id: ep.id, publicModel: ep.settings.publicModel, health: ep.health() })),
       webhooksPending: this.core.webhooks.pending,
+      bugs: this.core.bugs,
     };
   }
 
@@ -147,8 +147,12 @@ export class AdminRoutes {
   }
 
   private async body<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
-    const body = await readJson(req, ADMIN_BODY_LIMIT);
+    const body = await readJson(req, ADMIN_BODY_LIMIT, this.core.config.bodyTimeoutMs);
     if (body.kind === 'aborted') return undefined;
+    if (body.kind === 'stalled') {
+      sendError(res, 408, stalledMessage(body.ms), { connection: 'close' });
+      return undefined;
+    }
     if (body.kind === 'too-large') {
       sendError(res, 413, `admin body over ${String(ADMIN_BODY_LIMIT)} bytes`, { connection: 'close' });
       return undefined;

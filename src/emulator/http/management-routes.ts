@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EndpointCreateInputSchema } from '../../../contracts/management/schemas.js';
 import { LIMITS } from '../../../contracts/queue/limits.js';
 import type { EmulatorCore, EndpointRecord } from '../emulator-core.js';
-import { readJson } from './json-body.js';
+import { MAX_WORKERS } from '../options.js';
+import { readJson, stalledMessage } from './json-body.js';
 import { decodeSegment, describeIssues } from './params.js';
 import { sendJson, sendMessage } from './reply.js';
 
@@ -20,7 +21,8 @@ const CREATE_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 5, gpuCount
 export class ManagementRoutes {
   constructor(private readonly core: EmulatorCore) {}
 
-  handle(req: IncomingMessage, res: ServerResponse, path: string): void {
+  /** Answers the request; a returned promise settles when an asynchronous answer is over. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> | undefined {
     const parts = path.split('/');
     if (parts[parts.length - 1] === '' && parts.length > 3) parts.pop();
     if (req.method === 'POST' && parts.length === 5 && parts[2] === 'pods' && parts[4] === 'start') {
@@ -28,8 +30,7 @@ export class ManagementRoutes {
       return;
     }
     if (req.method === 'POST' && parts.length === 3 && parts[2] === 'endpoints') {
-      void this.createEndpoint(req, res);
-      return;
+      return this.createEndpoint(req, res);
     }
     sendMessage(res, 404, `${req.method ?? ''} ${path.slice(0, 200)} is not emulated (only POST /v1/pods/{podId}/start and POST /v1/endpoints)`);
   }
@@ -59,8 +60,12 @@ export class ManagementRoutes {
   }
 
   private async createEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readJson(req, MANAGEMENT_BODY_LIMIT);
+    const body = await readJson(req, MANAGEMENT_BODY_LIMIT, this.core.config.bodyTimeoutMs);
     if (body.kind === 'aborted') return;
+    if (body.kind === 'stalled') {
+      sendJson(res, 408, { message: stalledMessage(body.ms) }, { connection: 'close' });
+      return;
+    }
     if (body.kind === 'too-large') {
       this.refuse(res, 400, `request body over ${String(MANAGEMENT_BODY_LIMIT)} bytes`);
       return;
@@ -77,6 +82,9 @@ export class ManagementRoutes {
     const input = { ...CREATE_DEFAULTS, ...parsed.data };
     const problems: string[] = [];
     if (input.workersMin > input.workersMax) problems.push('workersMin must not exceed workersMax');
+    // Every simulated worker is an object with timers: an unbounded count would be a request that
+    // exhausts the emulator's memory.
+    if (input.workersMax > MAX_WORKERS) problems.push(`workersMax must be at most ${String(MAX_WORKERS)} in the emulator`);
     const timeout = input.executionTimeoutMs ?? LIMITS.executionTimeout.default;
     if (timeout < LIMITS.executionTimeout.min || timeout > LIMITS.executionTimeout.max) {
       problems.push(`executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`);

@@ -70,7 +70,7 @@ export class OpenAiAnswer {
   private scheduleNext(): void {
     if (this.finished || this.emitted >= this.o.tokens) return;
     const due = this.job.startedAt + Math.round((this.job.durationMs * (this.emitted + 1)) / this.o.tokens);
-    this.cancelTimer = this.core.clock.schedule(Math.max(0, due - this.core.now()), () => {
+    this.cancelTimer = this.core.timers.schedule(Math.max(0, due - this.core.now()), () => {
       if (this.finished || this.job.status !== 'IN_PROGRESS') return;
       this.token();
       this.scheduleNext();

@@ -7,6 +7,7 @@ const TYPES: Record<number, string> = {
   400: 'invalid_request_error',
   401: 'authentication_error',
   404: 'not_found_error',
+  408: 'timeout_error',
   413: 'invalid_request_error',
   429: 'rate_limit_error',
   500: 'server_error',

@@ -5,7 +5,8 @@ import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import { OpenAiAnswer } from './openai-answer.js';
 import { sendOpenAiError } from './openai-reply.js';
-import { readJson } from './json-body.js';
+import type { Admission, LimiterMode } from '../rate-limiter.js';
+import { readJson, stalledMessage } from './json-body.js';
 import { describeIssues } from './params.js';
 import { sendJson } from './reply.js';
 
@@ -35,8 +36,8 @@ const ROUTE_LIST = 'POST /openai/v1/chat/completions, POST /openai/v1/completion
 export class OpenAiRoutes {
   constructor(private readonly core: EmulatorCore) {}
 
-  /** `rest` is the path after `/openai/`. */
-  handle(req: IncomingMessage, res: ServerResponse, ep: Endpoint, rest: string): void {
+  /** `rest` is the path after `/openai/`; a returned promise settles when reading the body is over. */
+  handle(req: IncomingMessage, res: ServerResponse, ep: Endpoint, rest: string): Promise<void> | undefined {
     const faults = this.core.faults;
     const route = ROUTES[rest];
     if (route === undefined || route.method !== req.method) {
@@ -53,26 +54,48 @@ export class OpenAiRoutes {
       sendJson(res, faults.oddStatus ? 202 : 200, { object: 'list', data: [{ id: ep.id, object: 'model', created: 0, owned_by: 'jobstorm-emulator' }] });
       return;
     }
-    const admission = ep.limiter.admit('openai', this.core.now(), ep.runningWorkers(), { off: faults.no429, early: faults.early429, scale: faults.rateScale('openai') });
+    // Counted in the window now; the concurrency slot is taken once the body is in, as for /run.
+    const admission = ep.limiter.admit('openai', this.core.now(), ep.runningWorkers(), this.mode(), false);
     if (!admission.ok) {
-      const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
-      const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
-      sendOpenAiError(res, faults, 429, `rate limit of /openai/* exceeded (${what} for this endpoint); retry after ${retryAfter} s`, { code: 'rate_limit_exceeded' }, faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
-      req.resume();
+      this.refuse(req, res, admission);
       return;
     }
-    void this.complete(req, res, ep, route.kind);
+    return this.complete(req, res, ep, route.kind);
+  }
+
+  private mode(): LimiterMode {
+    const faults = this.core.faults;
+    return { off: faults.no429, early: faults.early429, scale: faults.rateScale('openai') };
+  }
+
+  private refuse(req: IncomingMessage, res: ServerResponse, admission: Exclude<Admission, { ok: true }>): void {
+    const faults = this.core.faults;
+    const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
+    const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
+    sendOpenAiError(res, faults, 429, `rate limit of /openai/* exceeded (${what} for this endpoint); retry after ${retryAfter} s`, { code: 'rate_limit_exceeded' }, faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
+    req.resume();
   }
 
   private async complete(req: IncomingMessage, res: ServerResponse, ep: Endpoint, kind: 'chat' | 'text'): Promise<void> {
     const faults = this.core.faults;
     const release = (): void => ep.limiter.release('openai');
+    let occupied = false;
     let handedOver = false;
     try {
       // The spec gives /openai/* no payload limit; a synchronous call gets /runsync's.
       const limit = LIMITS.runsyncPayload.surelyRejected - 1;
-      const body = await readJson(req, limit);
+      const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
       if (body.kind === 'aborted') return;
+      if (body.kind === 'stalled') {
+        sendOpenAiError(res, faults, 408, stalledMessage(body.ms), { code: 'timeout' }, { connection: 'close' });
+        return;
+      }
+      const slot = ep.limiter.occupy('openai', this.mode());
+      if (!slot.ok) {
+        this.refuse(req, res, slot);
+        return;
+      }
+      occupied = true;
       if (body.kind === 'too-large') {
         sendOpenAiError(res, faults, 413, `request body of ${String(body.bytes)} bytes exceeds the limit of ${String(limit)} bytes`);
         return;
@@ -96,7 +119,7 @@ export class OpenAiRoutes {
       answer.start();
       handedOver = true;
     } finally {
-      if (!handedOver) release();
+      if (occupied && !handedOver) release();
     }
   }
 }

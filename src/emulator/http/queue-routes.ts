@@ -7,7 +7,8 @@ import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
 import { delayTime, jobView } from '../job-view.js';
-import { readJson } from './json-body.js';
+import type { Admission, LimiterMode } from '../rate-limiter.js';
+import { readJson, stalledMessage } from './json-body.js';
 import { OpenAiRoutes } from './openai-routes.js';
 import { answerRequests } from './requests-route.js';
 import { decodeSegment, describeIssues, intParam } from './params.js';
@@ -52,7 +53,8 @@ export class QueueRoutes {
     this.openai = new OpenAiRoutes(core);
   }
 
-  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
+  /** Answers the request; a returned promise settles when an asynchronous answer is over. */
+  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> | undefined {
     const parts = path.split('/');
     if (parts[parts.length - 1] === '' && parts.length > 3) parts.pop();
     const epId = decodeSegment(parts[2] ?? '');
@@ -62,8 +64,7 @@ export class QueueRoutes {
       return;
     }
     if (parts[3] === 'openai') {
-      this.openai.handle(req, res, ep, parts.slice(4).join('/'));
-      return;
+      return this.openai.handle(req, res, ep, parts.slice(4).join('/'));
     }
     if (parts[3] === 'requests' && parts.length === 4 && req.method === 'GET' && !ep.settings.publicModel) {
       answerRequests(this.core, res, ep);
@@ -81,12 +82,11 @@ export class QueueRoutes {
       sendError(res, 500, 'internal server error (emulator fault server-errors)');
       return;
     }
-    const admission = ep.limiter.admit(route.op, this.core.now(), ep.runningWorkers(), { off: faults.no429, early: faults.early429 });
+    // A submission takes its concurrency slot only once its body is in (see submit).
+    const uploads = route.op === 'run' || route.op === 'runsync';
+    const admission = ep.limiter.admit(route.op, this.core.now(), ep.runningWorkers(), this.limiterMode(), !uploads);
     if (!admission.ok) {
-      const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
-      const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
-      const message = `rate limit of /${route.op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`;
-      sendError(res, 429, message, faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
+      this.refuseRate(res, route.op, admission);
       return;
     }
     const jobId = route.withId ? decodeSegment(parts[4] ?? '') : undefined;
@@ -98,8 +98,7 @@ export class QueueRoutes {
     switch (route.op) {
       case 'run':
       case 'runsync':
-        void this.submit(req, res, ep, route.op, query);
-        return;
+        return this.submit(req, res, ep, route.op, query);
       case 'status-sync':
         this.statusSync(res, ep, jobId ?? '', query);
         return;
@@ -114,6 +113,17 @@ export class QueueRoutes {
     if (op !== 'cancel' && op !== 'retry') return false;
     sendJson(res, 404, { detail: 'Not Found' });
     return true;
+  }
+
+  private limiterMode(): LimiterMode {
+    return { off: this.core.faults.no429, early: this.core.faults.early429 };
+  }
+
+  private refuseRate(res: ServerResponse, op: QueueOperation, admission: Extract<Admission, { ok: false }>): void {
+    const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
+    const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
+    const message = `rate limit of /${op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`;
+    sendError(res, 429, message, this.core.faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
   }
 
   /** A 200 answer (the odd-status fault sends it as 202). */
@@ -191,7 +201,9 @@ export class QueueRoutes {
 
   /** POST /run and /runsync. */
   private async submit(req: IncomingMessage, res: ServerResponse, ep: Endpoint, op: 'run' | 'runsync', query: string): Promise<void> {
-    // The concurrency slot is ours until we answer; a waiting /runsync hands it to the waiter.
+    // The concurrency slot is taken once the body is in (a stalled upload holds none) and is ours
+    // until we answer; a waiting /runsync hands it to the waiter.
+    let occupied = false;
     let handedOver = false;
     try {
       let wait: number | undefined;
@@ -206,8 +218,18 @@ export class QueueRoutes {
       }
       const band = op === 'run' ? LIMITS.runPayload : LIMITS.runsyncPayload;
       const limit = bodyLimit(band, this.core.faults.has('oversize-accepted'));
-      const body = await readJson(req, limit);
+      const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
       if (body.kind === 'aborted') return;
+      if (body.kind === 'stalled') {
+        sendError(res, 408, stalledMessage(body.ms), { connection: 'close' });
+        return;
+      }
+      const slot = ep.limiter.occupy(op, this.limiterMode());
+      if (!slot.ok) {
+        this.refuseRate(res, op, slot);
+        return;
+      }
+      occupied = true;
       if (body.kind === 'too-large') {
         // No `Connection: close`: the rest of the upload is still being read and dropped, and a
         // closed socket would meet the client's next write with EPIPE instead of this answer.
@@ -223,7 +245,7 @@ export class QueueRoutes {
         sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
         return;
       }
-      const job = ep.submit(parsed.data, op === 'runsync');
+      const job = ep.submit(parsed.data, op === 'runsync', body.bytes);
       if (op === 'run') {
         this.ok(res, { id: job.id, status: this.statusField('IN_QUEUE') });
         return;
@@ -231,7 +253,7 @@ export class QueueRoutes {
       this.waitAndAnswer(res, ep, job, wait ?? LIMITS.wait.default, () => ep.limiter.release(op));
       handedOver = true;
     } finally {
-      if (!handedOver) ep.limiter.release(op);
+      if (occupied && !handedOver) ep.limiter.release(op);
     }
   }
 
@@ -283,7 +305,7 @@ export class QueueRoutes {
             else this.ok(res, jobView(j, this.core.faults));
           });
         });
-    const cancelTimer = this.core.clock.schedule(overwait ? 2 * wait : wait, () => {
+    const cancelTimer = this.core.timers.schedule(overwait ? 2 * wait : wait, () => {
       finish(() => {
         if (job.gone) sendError(res, 404, `job ${job.id} was deleted (ttl expired) while waiting`);
         else this.ok(res, jobView(job, this.core.faults));

@@ -5,7 +5,7 @@ import { AdminRoutes } from './admin-routes.js';
 import { ManagementRoutes } from './management-routes.js';
 import { QueueRoutes } from './queue-routes.js';
 import { sendOpenAiError } from './openai-reply.js';
-import { sendError, sendMessage } from './reply.js';
+import { lastResort, sendError, sendMessage } from './reply.js';
 
 /** The OpenAI-compatible routes answer errors in OpenAI's shape, 401 included. */
 const OPENAI_PATH = /^\/v2\/[^/]+\/openai\//;
@@ -64,14 +64,14 @@ export class EmulatorServer {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     try {
-      this.route(req, res);
+      this.route(req, res)?.catch((err: unknown) => lastResort(res, err));
     } catch (err) {
-      // A bug of ours, never the client's: say so as a 500 rather than crash the emulator.
-      sendError(res, 500, `emulator bug: ${err instanceof Error ? err.message : String(err)}`);
+      lastResort(res, err);
     }
   }
 
-  private route(req: IncomingMessage, res: ServerResponse): void {
+  /** Routes the request; a returned promise is an answer still under way. */
+  private route(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -84,15 +84,16 @@ export class EmulatorServer {
       else sendError(res, 401, 'unauthorized: missing or wrong API key in the Authorization header (Bearer <key> or the bare key)');
       return;
     }
-    if (path.startsWith('/v2/')) this.queue.handle(req, res, path, query);
+    if (path.startsWith('/v2/')) return this.queue.handle(req, res, path, query);
     else if (isManagement) {
       if (this.core.faults.serverErrorRate > 0 && this.core.rng.next() < this.core.faults.serverErrorRate) {
         sendMessage(res, 500, 'internal server error (emulator fault server-errors)');
         return;
       }
-      this.management.handle(req, res, path);
-    } else if (isAdmin) this.admin.handle(req, res, path, query);
+      return this.management.handle(req, res, path);
+    } else if (isAdmin) return this.admin.handle(req, res, path, query);
     else sendError(res, 404, `no route ${path.slice(0, 200)}: the queue API is under /v2/<endpointId>/, management under /v1/, control under /_emulator/`);
+    return undefined;
   }
 
   private authorized(header: string | undefined, isAdmin: boolean): boolean {

@@ -1,0 +1,112 @@
+import type { ThresholdUnit } from '../report/summary.js';
+
+/**
+ * compare.json: a run lined up against its baseline. Versioned like summary.json;
+ * docs/compare-format.md documents every field.
+ */
+export const COMPARE_VERSION = 1;
+
+export type TargetKind = 'emulator' | 'url';
+
+/** One side of the comparison, as its summary described it. */
+export interface CompareRun {
+  /** The folder or file it was read from, as given. */
+  source: string;
+  id: string;
+  scenario: string;
+  target: string;
+  targetKind: TargetKind;
+  start: string;
+  durationMs: number;
+  /** Submissions (run, runsync) plus dropped arrivals; all requests when the run submits no jobs. */
+  offered: number;
+  /** `offered` per second of the run. */
+  offeredRate: number;
+  shards: string[];
+}
+
+/** worse/better say which way the change goes for the service; `changed` where neither applies. */
+export type Direction = 'worse' | 'better' | 'changed' | 'same';
+
+export type SignificanceMethod = 'per-second bootstrap' | 'order-statistic resampling' | 'binomial resampling' | 'exact';
+
+export interface Significance {
+  method: SignificanceMethod;
+  /** Confidence interval of `current − baseline` at the comparison's level; null for exact values. */
+  ci: [number, number] | null;
+  /** Two-sided p-value of "no change" from the resamples (exact counts: 0 when changed, 1 when not). */
+  p: number;
+  /** 1 − p: how sure the resamples are that the change is not noise. */
+  confidence: number;
+}
+
+export interface DeltaRow {
+  /** Where the row belongs: an operation name, `jobs`, `requests` or `violations`. */
+  group: string;
+  /** The threshold expression of the metric, as a gate names it (`p99(run)`). */
+  metric: string;
+  unit: ThresholdUnit;
+  baseline: number | null;
+  current: number | null;
+  /** current − baseline; null when either side lacks the metric. */
+  delta: number | null;
+  /** delta / baseline; null when the baseline is 0 or missing. */
+  relative: number | null;
+  direction: Direction | null;
+  /** null when neither side has data to resample, or for a maximum (not resampleable). */
+  significance: Significance | null;
+  /**
+   * The change is larger than run-to-run noise: significant at the level after Holm's correction
+   * for every row tested, and at least `minEffect` of the baseline for times and rates per second.
+   */
+  significant: boolean;
+}
+
+export type CheckChange = 'new' | 'vanished' | 'still' | 'clean' | 'not exercised now' | 'newly exercised';
+
+export interface CheckRow {
+  id: string;
+  baselineViolations: number;
+  currentViolations: number;
+  /** Observations judged (summary.json `coverage`); null when that summary has no coverage. */
+  baselineCoverage: number | null;
+  currentCoverage: number | null;
+  change: CheckChange;
+}
+
+export type GateStatus = 'passed' | 'failed' | 'inconclusive';
+
+export interface GateResult {
+  expression: string;
+  where: string;
+  status: GateStatus;
+  /** The gated value (a change, absolute or relative), in `unit`; null when a side lacks data. */
+  value: number | null;
+  /** `relative` when the limit was a percentage of the baseline. */
+  unit: ThresholdUnit | 'relative';
+  /** Unit of `baseline` and `current`: the gated metric's own. */
+  metricUnit: ThresholdUnit;
+  baseline: number | null;
+  current: number | null;
+  significance: Significance | null;
+  /** Why it passed, failed or could not decide, in one line. */
+  reason: string;
+}
+
+export type CompareStatus = 'passed' | 'failed' | 'inconclusive';
+
+export interface Comparison {
+  version: typeof COMPARE_VERSION;
+  baseline: CompareRun;
+  current: CompareRun;
+  /** Reasons the runs differ in kind, when compared anyway with --force. */
+  forced: string[];
+  settings: { level: number; minEffect: number; resamples: number; seed: number; jobNoise: number; significance: number | null };
+  /** Rows whose change is significant: what got worse, what got better. */
+  regressions: string[];
+  improvements: string[];
+  deltas: DeltaRow[];
+  checks: CheckRow[];
+  gates: GateResult[];
+  verdict: { status: CompareStatus; reasons: string[] };
+}

@@ -1,0 +1,73 @@
+import { formatValue } from '../report/format.js';
+import type { Summary } from '../report/summary.js';
+import { compare } from '../report/threshold.js';
+import { globToRegExp } from '../report/threshold-evaluation.js';
+import { VIOLATION_PREFIX } from '../report/threshold-metrics.js';
+import { measure, type BootstrapSettings } from './bootstrap.js';
+import type { GateResult } from './compare-data.js';
+import type { Gate } from './gate.js';
+
+export interface GateSettings extends BootstrapSettings {
+  /** When set, a gate fails only on a change significant at this level. */
+  significance: number | null;
+}
+
+function firingIds(s: Summary, g: Gate): Set<string> {
+  const m = g.metric.metric;
+  const pattern = m.startsWith(VIOLATION_PREFIX) ? globToRegExp(m.slice(VIOLATION_PREFIX.length)) : undefined;
+  const severity = g.metric.tags.severity;
+  return new Set(s.violations.filter((v) => v.count > 0 && (pattern === undefined || pattern.test(v.id)) && (severity === undefined || v.severity === severity)).map((v) => v.id));
+}
+
+function idGate(g: Gate, b: Summary, c: Summary): GateResult {
+  const [from, to] = g.kind === 'new' ? [firingIds(b, g), firingIds(c, g)] : [firingIds(c, g), firingIds(b, g)];
+  const ids = [...to].filter((id) => !from.has(id)).sort();
+  const ok = compare(ids.length, g.comparator, g.target);
+  const list = ids.length ? `: ${ids.join(', ')}` : '';
+  return {
+    expression: g.expression,
+    where: g.where,
+    status: ok ? 'passed' : 'failed',
+    value: ids.length,
+    unit: 'count',
+    metricUnit: 'count',
+    baseline: firingIds(b, g).size,
+    current: firingIds(c, g).size,
+    significance: null,
+    reason: `${ids.length} ${g.kind} check id${ids.length === 1 ? '' : 's'}${list}`,
+  };
+}
+
+function show(value: number, g: Gate): string {
+  if (g.unit === 'relative') return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)}%`;
+  const text = formatValue(Math.abs(value), g.unit);
+  return `${value < 0 ? '−' : '+'}${g.unit === 'ratio' ? text.replace('%', ' pp') : text}`;
+}
+
+function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult {
+  const m = measure(g.metric, b, c, o);
+  const base = { expression: g.expression, where: g.where, unit: g.unit, metricUnit: g.metric.unit, baseline: m.baseline, current: m.current, significance: m.significance };
+  if (m.baseline === null || m.current === null) {
+    const missing = [m.baseline === null ? 'the baseline' : '', m.current === null ? 'the current run' : ''].filter(Boolean).join(' and ');
+    return { ...base, status: 'inconclusive', value: null, reason: `no data for ${g.metric.expression} in ${missing}` };
+  }
+  const delta = m.current - m.baseline;
+  if (g.relative && m.baseline === 0 && delta !== 0) {
+    return { ...base, status: 'inconclusive', value: null, reason: `the baseline's ${g.metric.expression} is 0: a change relative to it is undefined` };
+  }
+  const value = g.relative ? (m.baseline === 0 ? 0 : delta / m.baseline) : delta;
+  if (compare(value, g.comparator, g.target)) return { ...base, status: 'passed', value, reason: `change ${show(value, g)}` };
+  if (o.significance !== null && m.significance) {
+    const p = m.significance.p;
+    if (p > 1 - o.significance) {
+      return { ...base, status: 'passed', value, reason: `change ${show(value, g)} is past the limit but within noise (confidence ${(100 * (1 - p)).toFixed(1)}% < ${(100 * o.significance).toFixed(0)}%)` };
+    }
+    return { ...base, status: 'failed', value, reason: `change ${show(value, g)}, significant (confidence ${(100 * (1 - p)).toFixed(1)}%)` };
+  }
+  const note = o.significance !== null ? ' (this metric cannot be resampled: judged on its value)' : '';
+  return { ...base, status: 'failed', value, reason: `change ${show(value, g)}${note}` };
+}
+
+export function evaluateGates(gates: readonly Gate[], b: Summary, c: Summary, o: GateSettings): GateResult[] {
+  return gates.map((g) => (g.kind === 'delta' ? deltaGate(g, b, c, o) : idGate(g, b, c)));
+}

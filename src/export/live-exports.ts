@@ -1,0 +1,158 @@
+import type { JobstormRecord, RecordSink } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import { LiveAggregate } from './live-aggregate.js';
+import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';
+import { OtlpSender } from './otlp-sender.js';
+import { PrometheusSender } from './prometheus-sender.js';
+
+/** What each export did, for summary.json's `exports`. The URL is shown without credentials or query. */
+export interface ExportStats {
+  kind: ExportKind;
+  url: string;
+  /** Flushes the backend accepted. */
+  sent: number;
+  /** Flushes that failed, timed out, or were skipped because the previous one was still in flight. */
+  dropped: number;
+  lastError?: string;
+}
+
+export interface LiveExportsOptions {
+  targets: readonly ExportTarget[];
+  /** Default 5 s. */
+  intervalMs?: number;
+  runId: string;
+  scenario: string;
+  /** The scenario's tags, as labels on every series. */
+  tags?: Readonly<Record<string, string>>;
+  /** Shard label for what no record labels itself (default `1/1`). */
+  shard?: string;
+  /** A backend failed or recovered; the caller prints it. */
+  onWarning(message: string): void;
+  /** Bound on the final flush at `stop` (default 5 s). */
+  stopTimeoutMs?: number;
+  /** Wall clock, epoch ms. */
+  now?: () => number;
+  maxTrackedJobs?: number;
+}
+
+export const DEFAULT_EXPORT_INTERVAL_MS = 5000;
+const DEFAULT_STOP_TIMEOUT_MS = 5000;
+
+interface Output {
+  sender: MetricSender;
+  stats: ExportStats;
+  busy: Promise<void> | undefined;
+  failing: boolean;
+}
+
+/** Origin and path only: credentials and query strings (some backends take keys there) stay out of reports. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+function senderFor(target: ExportTarget, timeoutMs: number): MetricSender {
+  return target.kind === 'prometheus' ? new PrometheusSender(target) : new OtlpSender(target, timeoutMs);
+}
+
+function message(err: unknown): string {
+  const e = err as { message?: unknown; cause?: { code?: unknown; message?: unknown } } | null;
+  const cause = e?.cause?.code ?? e?.cause?.message;
+  const text = typeof e?.message === 'string' ? e.message : String(err);
+  return typeof cause === 'string' && !text.includes(cause) ? `${text} (${cause})` : text;
+}
+
+/** Resolves after `ms` or when `p` settles, whichever is first; never rejects. */
+async function within(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
+
+/**
+ * Live outputs of a run, like k6's outputs: `start`, `add` each record, `flush` on an interval,
+ * `stop` with a last bounded flush. Records only update counters (see LiveAggregate); sending runs
+ * on the interval, one send per backend at a time, and a failure is counted and warned about, never
+ * thrown into the run.
+ */
+export class LiveExports implements RecordSink {
+  private readonly aggregate: LiveAggregate;
+  private readonly outputs: Output[];
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly o: LiveExportsOptions) {
+    this.intervalMs = o.intervalMs ?? DEFAULT_EXPORT_INTERVAL_MS;
+    this.now = o.now ?? Date.now;
+    this.aggregate = new LiveAggregate({ shard: o.shard ?? '1/1', common: { ...o.tags, run_id: o.runId, scenario: o.scenario }, startMs: this.now(), ...(o.maxTrackedJobs ? { maxTrackedJobs: o.maxTrackedJobs } : {}) });
+    this.outputs = o.targets.map((t) => ({ sender: senderFor(t, this.intervalMs), stats: { kind: t.kind, url: displayUrl(t.url), sent: 0, dropped: 0 }, busy: undefined, failing: false }));
+  }
+
+  start(): void {
+    if (this.timer || this.outputs.length === 0) return;
+    this.timer = setInterval(() => void this.flush(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  add(record: JobstormRecord): void {
+    this.aggregate.add(record);
+  }
+
+  addViolation(violation: Violation): void {
+    this.aggregate.addViolation(violation);
+  }
+
+  /** Sends the current totals to every backend that is not still busy with the previous flush. */
+  async flush(timeoutMs = this.intervalMs): Promise<void> {
+    if (this.outputs.length === 0) return;
+    const snapshot = this.aggregate.snapshot(this.now());
+    await Promise.all(this.outputs.map((out) => this.sendTo(out, snapshot, timeoutMs)));
+  }
+
+  /** Stops the interval, waits for sends in flight, sends the last totals; all within the bound. */
+  async stop(): Promise<ExportStats[]> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const deadline = this.now() + (this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
+    const left = () => Math.max(1, deadline - this.now());
+    await within(Promise.all(this.outputs.map((out) => out.busy ?? Promise.resolve())), left());
+    await this.flush(left());
+    await within(Promise.all(this.outputs.map((out) => out.sender.close())), left());
+    return this.stats();
+  }
+
+  stats(): ExportStats[] {
+    return this.outputs.map((out) => ({ ...out.stats }));
+  }
+
+  private async sendTo(out: Output, snapshot: Parameters<MetricSender['send']>[0], timeoutMs: number): Promise<void> {
+    if (out.busy) {
+      this.failed(out, 'the previous export is still in flight (slow backend)');
+      return;
+    }
+    const sending = out.sender.send(snapshot, timeoutMs);
+    out.busy = sending.then(() => undefined, () => undefined);
+    try {
+      await sending;
+      out.stats.sent++;
+      if (out.failing) this.o.onWarning(`export ${out.stats.kind} ${out.stats.url} recovered (${String(out.stats.dropped)} flush(es) dropped so far)`);
+      out.failing = false;
+    } catch (err) {
+      this.failed(out, message(err));
+    } finally {
+      out.busy = undefined;
+    }
+  }
+
+  private failed(out: Output, error: string): void {
+    out.stats.dropped++;
+    out.stats.lastError = error;
+    if (!out.failing) this.o.onWarning(`export ${out.stats.kind} ${out.stats.url} failed: ${error}; the run goes on, and the next export that gets through carries the totals`);
+    out.failing = true;
+  }
+}
