@@ -14,6 +14,7 @@ import {
   StreamResponseSchema,
   SubmissionBodySchema,
 } from './schemas.js';
+import { ChatRequestSchema, OpenAiErrorSchema, OpenAiResponseSchema, RequestsListSchema } from './openai-schemas.js';
 
 export interface QueryParam {
   name: string;
@@ -140,10 +141,32 @@ export const QUEUE_OPERATION_CONTRACTS: Record<QueueOperation, OperationContract
     responses: { 200: HealthResponseSchema, ...common },
     cite: 'SPEC "GET /health"',
   },
+  openai: {
+    name: 'openai',
+    method: 'POST',
+    // The `/openai/*` row of SPEC "Limits"; `:path` is `chat/completions`, `completions` or `models`
+    // (GET, as OpenAI serves it; the limits table names POST only, so GET /models is not limited).
+    path: '/openai/v1/:path',
+    summary: 'OpenAI-compatible API (chat completions, completions, models); `stream: true` answers server-sent events',
+    body: ChatRequestSchema,
+    query: [],
+    responses: { 200: OpenAiResponseSchema, 400: OpenAiErrorSchema, 401: OpenAiErrorSchema, 404: OpenAiErrorSchema, 413: OpenAiErrorSchema, 429: OpenAiErrorSchema, 500: OpenAiErrorSchema },
+    cite: 'SPEC "Limits" (/openai/*)',
+  },
+  requests: {
+    name: 'requests',
+    method: 'GET',
+    path: '/requests',
+    summary: "The endpoint's most recent requests (jobstorm's shape: the spec shows none)",
+    query: [],
+    responses: { 200: RequestsListSchema, ...common },
+    cite: 'SPEC "Limits" (/requests)',
+  },
 };
 
-/** Fills a path template: `/status/:id` → `/status/abc`. */
+/** Fills a path template: `/status/:id` → `/status/abc` (`/openai/v1/:path` → chat completions). */
 export function operationPath(op: QueueOperation, jobId?: string): string {
+  if (op === 'openai') return '/openai/v1/chat/completions';
   const template = QUEUE_OPERATION_CONTRACTS[op].path;
   return jobId === undefined ? template : template.replace(':id', encodeURIComponent(jobId));
 }

@@ -22,12 +22,9 @@ export const RATE_LIMITS: Partial<Record<QueueOperation, RateLimit>> = {
   stream: { perWindow: 2000, concurrent: 400 },
   cancel: { perWindow: 100, concurrent: 20 },
   'purge-queue': { perWindow: 2 },
-};
-
-/** Rows named only in the spec's limits table, kept for completeness of the contract. */
-export const OTHER_RATE_LIMITS: Record<string, RateLimit> = {
-  'POST /openai/*': { perWindow: 2000, concurrent: 400 },
-  'GET /requests': { perWindow: 10, concurrent: 2 },
+  // POST /openai/* only: GET /openai/v1/models is not in the table.
+  openai: { perWindow: 2000, concurrent: 400 },
+  requests: { perWindow: 10, concurrent: 2 },
 };
 
 /**

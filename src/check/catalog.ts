@@ -14,21 +14,28 @@ export interface CheckInfo {
 /** Operations whose bodies are the job view: the `wrong-types` fault breaks these. */
 const JOB_BODY_OPS: ReadonlySet<Operation> = new Set(['runsync', 'status', 'status-sync']);
 
+/** schema.<op> ids whose description and proof are their own. */
+const SCHEMA_SPECIAL: Partial<Record<Operation, { description: string; provenBy: string }>> = {
+  openai: { description: 'an /openai/* answer is not an OpenAI chat.completion, text_completion or model list (2xx), or a 4xx lacks the OpenAI error object {"error":{"message","type","param","code"}}', provenBy: 'openai-error-shape' },
+};
+
 const perOperation = (family: 'schema' | 'status', ops: readonly Operation[]): CheckInfo[] =>
   ops.map((op) => ({
     id: `${family}.${op}`,
     severity: 'error',
     description:
-      family === 'schema'
+      (family === 'schema' ? SCHEMA_SPECIAL[op]?.description : undefined) ??
+      (family === 'schema'
         ? `a ${op} response body does not match the contract's schema for its status code`
-        : `${op} answered a status code the contract does not allow for it`,
-    provenBy: family === 'status' ? 'odd-status' : JOB_BODY_OPS.has(op) ? 'wrong-types' : 'malformed-bodies',
+        : `${op} answered a status code the contract does not allow for it`),
+    provenBy: family === 'status' ? 'odd-status' : (SCHEMA_SPECIAL[op]?.provenBy ?? (JOB_BODY_OPS.has(op) ? 'wrong-types' : 'malformed-bodies')),
   }));
 
 /** Every check id jobstorm can report. The README's check table is generated from this list. */
 export const CHECK_CATALOG: readonly CheckInfo[] = [
   ...perOperation('schema', OPERATIONS),
   ...perOperation('status', OPERATIONS),
+  { id: 'schema.openai-stream', severity: 'error', description: 'a streamed /openai/* answer is not framed as OpenAI server-sent events: an event that is not JSON, no final data: [DONE], or an event after it', provenBy: 'openai-no-done' },
   { id: 'server.error', severity: 'error', description: 'a 5xx answer (endpoint or worker failure)', provenBy: 'server-errors' },
   { id: 'transition.backwards', severity: 'error', description: 'a job was seen going back to an earlier state (e.g. IN_PROGRESS then IN_QUEUE)', provenBy: 'backwards-queue' },
   { id: 'transition.left-final', severity: 'error', description: 'a job left a final state without a retry of ours (e.g. COMPLETED then IN_PROGRESS)', provenBy: 'backwards-status' },

@@ -148,6 +148,8 @@ export class Checker {
       return;
     }
     if (r.type !== 'exchange' || r.status === undefined) return;
+    // Their answers name no job of ours (an OpenAI completion id, a list of requests).
+    if (r.op === 'openai' || r.op === 'requests') return;
     if (r.op === 'purge-queue') {
       if (r.status === 200) this.markPurge(r);
       return;

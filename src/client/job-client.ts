@@ -122,6 +122,27 @@ export class JobClient {
     return this.transport.send(this.outgoing('health', 'GET', '/health', null, 0, undefined, this.form, ctx), ctx);
   }
 
+  /**
+   * `/openai/v1/<path>`: POST with `body` (`chat/completions`, `completions`), or GET `models`.
+   * A body with `stream: true` is read as server-sent events, timed event by event (record `sse`).
+   */
+  openai(path: string, body: Record<string, unknown> | undefined, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const clean = path.replace(/^\/+/, '');
+    const json = body === undefined ? null : JSON.stringify(body);
+    const method = json === null ? 'GET' : 'POST';
+    const x = this.outgoing('openai', method, `/openai/v1/${clean}`, json, json === null ? 0 : Buffer.byteLength(json), undefined, this.form, ctx);
+    x.noJobId = true;
+    if (body?.stream === true) x.sse = true;
+    return this.transport.send(x, ctx);
+  }
+
+  /** GET /requests: the endpoint's recent requests. */
+  requests(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+    const x = this.outgoing('requests', 'GET', '/requests', null, 0, undefined, this.form, ctx);
+    x.noJobId = true;
+    return this.transport.send(x, ctx);
+  }
+
   /** POST {base_url}/v1/pods/<podId>/start (management API: bearer form always). */
   startPod(podId: string, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
     const path = MANAGEMENT_OPERATION_CONTRACTS.StartPod.path.replace(':podId', encodeURIComponent(podId));

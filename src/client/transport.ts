@@ -7,6 +7,7 @@ import { trimBody } from '../core/trim-body.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
 import { DeadlineQueue } from './deadline-queue.js';
+import { emptySse, readSse, type SseResult } from './sse-reader.js';
 
 /** A base URL split into the pool that serves its origin and the path prefix of every request. */
 export interface Target {
@@ -26,6 +27,10 @@ export interface Outgoing {
   reqBytes: number;
   jobId: string | undefined;
   facts: RequestFacts;
+  /** Read a `text/event-stream` answer event by event (an OpenAI `stream: true` request). */
+  sse?: boolean;
+  /** The answer's `id` is not a job id (the OpenAI routes answer `chatcmpl-...`). */
+  noJobId?: boolean;
 }
 
 export interface TransportOptions {
@@ -125,6 +130,7 @@ export class Transport {
     let allow: string | undefined;
     let declaredBytes: string | undefined;
     let text = '';
+    let sse: SseResult | undefined;
     let error: RequestError | undefined;
     try {
       const res = await x.target.pool.request({
@@ -140,7 +146,12 @@ export class Transport {
       retryAfter = firstHeader(h['retry-after']);
       if (status === 405) allow = firstHeader(h.allow);
       declaredBytes = firstHeader(h['content-length']);
-      text = await res.body.text();
+      if (x.sse === true && status < 300 && firstHeader(h['content-type'])?.startsWith('text/event-stream') === true) {
+        sse = emptySse();
+        await readSse(res.body, () => clock.now(), sse);
+      } else {
+        text = await res.body.text();
+      }
     } catch (err) {
       error = this.describe(err);
     }
@@ -161,7 +172,8 @@ export class Transport {
         }
       }
     }
-    const resBytes = declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : Buffer.byteLength(text);
+    if (sse !== undefined) body = sse.first;
+    const resBytes = sse !== undefined ? sse.bytes : declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : Buffer.byteLength(text);
     const record: ExchangeRecord = {
       v: RECORD_VERSION,
       type: 'exchange',
@@ -175,7 +187,7 @@ export class Transport {
       endAt,
       status,
       error,
-      jobId: ctx.jobId ?? x.jobId ?? idOf(body),
+      jobId: ctx.jobId ?? x.jobId ?? (x.noJobId === true ? undefined : idOf(body)),
       flow: ctx.flow,
       step: ctx.step,
       shard: ctx.shard ?? this.o.shard,
@@ -188,6 +200,7 @@ export class Transport {
       req: x.facts,
     };
     if (allow !== undefined) record.allow = allow;
+    if (sse !== undefined) record.sse = sse.facts;
     this.o.onRecord(record);
     return { record, status, body, error };
   }

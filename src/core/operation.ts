@@ -12,6 +12,9 @@ export const QUEUE_OPERATIONS = [
   'retry',
   'purge-queue',
   'health',
+  // OpenAI-compatible routes under /openai/v1/* and the recent-requests list (SPEC "Limits").
+  'openai',
+  'requests',
 ] as const;
 
 export const MANAGEMENT_OPERATIONS = ['StartPod', 'CreateEndpoint'] as const;

@@ -28,6 +28,32 @@ export interface RequestFacts {
   sleepMs?: number;
 }
 
+/**
+ * What arrived on a server-sent-events answer (`/openai/*` with `stream: true`): the framing the
+ * checks judge and the token timings the reports show. Times are on the run's clock.
+ */
+export interface SseFacts {
+  /** `data:` events before `data: [DONE]` (role, token, final and error events alike). */
+  events: number;
+  /** Events that carried generated text (a token each: the OpenAI chunks stream one at a time). */
+  tokens: number;
+  /** Events whose data did not parse as JSON. */
+  badEvents: number;
+  /** The first such data, cut to 200 characters. */
+  badExample?: string;
+  /** `data: [DONE]` arrived. */
+  done: boolean;
+  /** Events after `[DONE]`. */
+  afterDone: number;
+  /** An `{"error": ...}` event came (the service gave up mid-stream). */
+  errorEvent?: boolean;
+  /** When the first and the last token arrived: time to first token is `firstTokenAt - sentAt`. */
+  firstTokenAt?: number;
+  lastTokenAt?: number;
+  /** Longest time between two successive tokens. */
+  maxGapMs?: number;
+}
+
 export interface ExchangeRecord {
   v: typeof RECORD_VERSION;
   type: 'exchange';
@@ -60,6 +86,8 @@ export interface ExchangeRecord {
   /** The `Allow` header of a 405: which methods the route does serve. */
   allow?: string;
   req?: RequestFacts;
+  /** Set for a server-sent-events answer; `body` then holds its first JSON event. */
+  sse?: SseFacts;
 }
 
 /** A webhook delivery our receiver took. */

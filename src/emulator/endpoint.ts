@@ -1,4 +1,5 @@
 import { LIMITS } from '../../contracts/queue/limits.js';
+import { REQUESTS_LIST_MAX } from '../../contracts/queue/openai-schemas.js';
 import type { SubmissionBody } from '../../contracts/queue/schemas.js';
 import { RETRYABLE } from '../../contracts/queue/states.js';
 import type { Clock } from '../core/clock.js';
@@ -10,6 +11,7 @@ import { planJob } from './handler-plan.js';
 import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
+import { RecentJobs } from './recent-jobs.js';
 import { echoedInput, jobView, sharedInputs, takeStream, type StreamFaultMemo } from './job-view.js';
 import { serializePayload } from './json-payload.js';
 import type { HandlerProfile } from './profile.js';
@@ -66,6 +68,10 @@ export class Endpoint {
   private readonly queue = new JobQueue();
   private readonly expiry: ExpiryQueue;
   private readonly waiters = new Map<Job, Set<JobWaiter>>();
+  /** Who wants to know when a worker starts a job (the OpenAI routes stream tokens from then). */
+  private readonly starters = new Map<Job, () => void>();
+  /** The latest submissions, for GET /requests. */
+  private readonly recent = new RecentJobs(REQUESTS_LIST_MAX);
   /**
    * /status reads of a job while a backwards fault applies to it: every second one goes backwards
    * (backwards-status while COMPLETED, backwards-queue while IN_PROGRESS).
@@ -131,6 +137,7 @@ export class Endpoint {
     );
     job.inputBytes = bodyBytes;
     this.jobs.set(job.id, job);
+    this.recent.push(job);
     this.expiry.update(job);
     if (this.ctx.faults.spuriousCancel && ++this.spuriousCount % 2 === 0) this.doomed.add(job);
     this.enqueue(job);
@@ -246,6 +253,24 @@ export class Endpoint {
     return { idle: a.idle + b.idle, running: a.running + b.running, initializing: a.initializing + b.initializing };
   }
 
+  /** Calls `fn` once a worker starts the job (not at all if it ends first); returns a function that stops waiting. */
+  onStart(job: Job, fn: () => void): () => void {
+    this.starters.set(job, fn);
+    return () => {
+      if (this.starters.get(job) === fn) this.starters.delete(job);
+    };
+  }
+
+  /** GET /requests: the latest submissions still retained, newest first. */
+  recentRequests(): Record<string, unknown>[] {
+    return this.recent.list().map((job) => {
+      const view: Record<string, unknown> = { id: job.id, status: job.status, createdAt: job.createdAt };
+      if (job.startedAt >= 0) view.startedAt = job.startedAt;
+      if (job.finishedAt >= 0) view.finishedAt = job.finishedAt;
+      return view;
+    });
+  }
+
   health(): Record<string, unknown> {
     const w = this.workerCounts();
     const completed = this.ctx.faults.healthDrift ? this.completed * 2 : this.completed;
@@ -343,6 +368,11 @@ export class Endpoint {
       this.pool.release(worker);
     });
     job.run = { worker, cancel };
+    const started = this.starters.get(job);
+    if (started !== undefined) {
+      this.starters.delete(job);
+      started();
+    }
   }
 
   /** A real worker took the job: IN_QUEUE → IN_PROGRESS; its end comes as a result post (or a stop). */
@@ -447,6 +477,7 @@ export class Endpoint {
   }
 
   private notify(job: Job, value: Job | undefined): void {
+    this.starters.delete(job);
     const set = this.waiters.get(job);
     if (set === undefined) return;
     this.waiters.delete(job);

@@ -45,6 +45,13 @@ export const FAULTS = {
   'health-decrease': 'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
   'missing-routes': 'POST /cancel and POST /retry are not served: 404 {"detail":"Not Found"}, as partial implementations of this API answer',
   'slow-execution': 'every job runs 30% longer than its handler asks (sleep_ms or the profile), as a slower build would: breaks no rule, proves `jobstorm compare` sees it',
+  'openai-no-done': 'streamed /openai/* answers end without the final data: [DONE] event',
+  'openai-bad-event': 'in streamed /openai/* answers the first token event is cut short, so its data is not JSON',
+  'openai-after-done': 'streamed /openai/* answers send one more chunk event after data: [DONE]',
+  'openai-error-shape': '4xx answers of /openai/* carry {"error": "<message>"} instead of the OpenAI error object',
+  'openai-limit-low': 'POST /openai/* is refused (429) at half the table: 1000 requests per 10 s and 200 concurrent',
+  'requests-limit-low': 'GET /requests is refused (429) at half the table: 5 requests per 10 s and 1 concurrent',
+  'requests-limit-high': 'GET /requests is limited at twice the table: 20 requests per 10 s and 4 concurrent',
 } as const satisfies Record<string, string>;
 
 export type FaultName = keyof typeof FAULTS;
@@ -104,6 +111,10 @@ export class FaultSet {
   healthDecrease = false;
   /** Jobs run this many times as long as planned (slow-execution); 1 when off. */
   executionFactor = 1;
+  openaiNoDone = false;
+  openaiBadEvent = false;
+  openaiAfterDone = false;
+  openaiErrorShape = false;
 
   has(name: FaultName): boolean {
     return this.on.has(name);
@@ -162,7 +173,18 @@ export class FaultSet {
     this.streamDuplicate = this.on.has('stream-duplicate');
     this.healthNegative = this.on.has('health-negative');
     this.healthDecrease = this.on.has('health-decrease');
+    this.openaiNoDone = this.on.has('openai-no-done');
+    this.openaiBadEvent = this.on.has('openai-bad-event');
+    this.openaiAfterDone = this.on.has('openai-after-done');
+    this.openaiErrorShape = this.on.has('openai-error-shape');
     this.executionFactor = this.on.has('slow-execution') ? SLOW_EXECUTION_FACTOR : 1;
+  }
+
+  /** How the rate-table faults scale an operation's row (1: the table as it is). */
+  rateScale(op: 'openai' | 'requests'): number {
+    if (op === 'openai') return this.on.has('openai-limit-low') ? 0.5 : 1;
+    if (this.on.has('requests-limit-low')) return 0.5;
+    return this.on.has('requests-limit-high') ? 2 : 1;
   }
 }
 

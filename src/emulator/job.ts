@@ -19,6 +19,8 @@ export class Job {
   heapIndex = -1;
   /** When the job (re)entered the queue; delayTime counts from here. */
   queuedAt: number;
+  /** When it was submitted (GET /requests); unlike queuedAt, a retry leaves it alone. */
+  readonly createdAt: number;
   startedAt = -1;
   finishedAt = -1;
   /** The ttl deadline: the job is deleted then, whatever its state. */
@@ -58,6 +60,7 @@ export class Job {
     ttlAt: number,
   ) {
     this.queuedAt = now;
+    this.createdAt = now;
     this.ttlAt = ttlAt;
     this.expiresAt = ttlAt;
   }

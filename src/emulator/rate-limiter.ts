@@ -69,6 +69,8 @@ export interface LimiterMode {
   off: boolean;
   /** Refuse at half the effective per-window limit (fault early-429). */
   early: boolean;
+  /** Multiplies the table's row, rate and concurrency (the rate-table faults); 1 when absent. */
+  scale?: number;
 }
 
 /**
@@ -98,9 +100,10 @@ export class EndpointRateLimiter {
       if (slot) l.inFlight++;
       return OK;
     }
-    const full = this.atCap(l);
+    const scale = mode.scale ?? 1;
+    const full = this.atCap(l, scale);
     if (full !== undefined) return full;
-    let limit = effectiveRateLimit(l.base.perWindow, runningWorkers, this.requestsPerWorker);
+    let limit = effectiveRateLimit(Math.floor(l.base.perWindow * scale), runningWorkers, this.requestsPerWorker);
     if (mode.early) limit = Math.floor(limit / 2);
     const wait = l.window.admit(now, limit);
     if (wait > 0) return { ok: false, reason: 'rate', retryAfterMs: wait, limit };
@@ -112,7 +115,7 @@ export class EndpointRateLimiter {
   occupy(op: QueueOperation, mode: LimiterMode): Admission {
     const l = this.ops.get(op);
     if (l === undefined) return OK;
-    const full = mode.off ? undefined : this.atCap(l);
+    const full = mode.off ? undefined : this.atCap(l, mode.scale ?? 1);
     if (full !== undefined) return full;
     l.inFlight++;
     return OK;
@@ -123,8 +126,8 @@ export class EndpointRateLimiter {
     if (l !== undefined && l.inFlight > 0) l.inFlight--;
   }
 
-  private atCap(l: OperationLimiter): Admission | undefined {
-    const cap = l.base.concurrent;
+  private atCap(l: OperationLimiter, scale: number): Admission | undefined {
+    const cap = l.base.concurrent === undefined ? undefined : Math.floor(l.base.concurrent * scale);
     return cap !== undefined && l.inFlight >= cap ? { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap } : undefined;
   }
 

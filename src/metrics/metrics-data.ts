@@ -1,5 +1,6 @@
 import type { Severity, Violation } from '../core/violation.js';
 import type { Outcome } from './outcome.js';
+import type { TokenData } from './token-stats.js';
 
 /**
  * The serialized form of `RunMetrics`: plain JSON, histograms as compressed base64 (`''` when
@@ -99,4 +100,6 @@ export interface MetricsData {
   webhooks: { received: number; byAnswer: Record<string, number> };
   violations: ViolationData[];
   series: SeriesData;
+  /** Streamed /openai/* answers; absent when the run streamed none. */
+  tokens?: TokenData;
 }

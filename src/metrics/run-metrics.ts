@@ -5,6 +5,7 @@ import { JobTracker } from './job-tracker.js';
 import { METRICS_DATA_VERSION, type JobsData, type MetricsData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
+import { TokenStats } from './token-stats.js';
 import { ViolationTally } from './violation-tally.js';
 
 /** The counting part of `JobsData`, without the histograms. */
@@ -41,6 +42,7 @@ export class RunMetrics implements RecordSink {
   private readonly violations = new ViolationTally();
   private readonly series = new SecondSeries();
   private readonly jobs: JobTracker;
+  private readonly tokens = new TokenStats();
   private readonly maxTrackedJobs: number;
 
   constructor(options: RunMetricsOptions = {}) {
@@ -93,6 +95,7 @@ export class RunMetrics implements RecordSink {
     this.violations.merge(other.violations);
     this.series.merge(other.series);
     this.jobs.merge(other.jobs);
+    this.tokens.merge(other.tokens);
     return this;
   }
 
@@ -113,6 +116,7 @@ export class RunMetrics implements RecordSink {
       webhooks: { received: this.webhooksReceived, byAnswer: sortedCounts(this.webhooksByAnswer) },
       violations: this.violations.toJSON(),
       series: this.series.toJSON(),
+      ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
     };
   }
 
@@ -130,6 +134,7 @@ export class RunMetrics implements RecordSink {
     m.violations.merge(ViolationTally.fromJSON(data.violations));
     m.series.merge(SecondSeries.fromJSON(data.series));
     m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
+    if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
     return m;
   }
 
@@ -150,6 +155,7 @@ export class RunMetrics implements RecordSink {
   private addExchange(r: ExchangeRecord): void {
     const anchor = this.anchor();
     this.operation(r.op).add(r);
+    if (r.sse) this.tokens.add(r);
     if (r.error) increment(this.errors, r.error.kind);
     this.series.addExchange(anchor, r);
     const event = this.jobs.add(r);

@@ -4,7 +4,7 @@ import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
-import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, verdictWord } from './report-view.js';
+import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
@@ -55,10 +55,11 @@ function jobsSection(s: Summary): string {
     ['first stream chunk', s.jobs.firstChunk.percentiles],
     ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles] as const),
   ] as const;
+  const tokens = tokenRows(s);
   return `<p>${esc(jobCountsLine(s))}</p>${table(
     ['timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
     rows.map(([label, p]) => [esc(label), String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => esc(formatMs(v)))]),
-  )}`;
+  )}${tokens.length ? `<p>Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.</p>${table(TOKEN_HEADER, tokens.map((row) => row.map(esc)))}` : ''}`;
 }
 
 function exampleHtml(e: ViolationSummary['examples'][number]): string {

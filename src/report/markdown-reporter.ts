@@ -13,6 +13,8 @@ import {
   operationRows,
   runLine,
   timingRows,
+  TOKEN_HEADER,
+  tokenRows,
   verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
@@ -78,6 +80,8 @@ export const markdownReporter: Reporter = {
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
+    const tokens = tokenRows(s);
+    if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {

@@ -44,6 +44,19 @@ export function timingRows(s: Summary): string[][] {
   return out;
 }
 
+export const TOKEN_HEADER = ['streamed tokens', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
+
+/** Streamed /openai/* answers: time to first token, tokens per second, time between tokens; none when nothing streamed. */
+export function tokenRows(s: Summary): string[][] {
+  const t = s.tokens;
+  if (!t) return [];
+  const rate = (p: Percentiles): string[] => ['tokens per second', String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => `${formatRate(v)}/s`)];
+  const rows = [timingRow('time to first token', t.firstToken.percentiles)];
+  if (t.tokensPerSecond.percentiles.count > 0) rows.push(rate(t.tokensPerSecond.percentiles));
+  if (t.tokenGap.percentiles.count > 0) rows.push(timingRow('time between tokens (mean)', t.tokenGap.percentiles), timingRow('time between tokens (max)', t.maxGap.percentiles));
+  return rows;
+}
+
 export function jobCountsLine(s: Summary): string {
   const j = s.jobs;
   const parts = [`submitted ${j.submitted}`, ...FINAL_STATES.map((st) => `${st} ${j.byState[st]}`), `lost ${j.lost}`, `unfinished ${j.unfinished}`];

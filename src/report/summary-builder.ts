@@ -136,6 +136,10 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     coverage,
     verdict: { status: 'passed', reasons: [] },
   };
+  if (data.tokens) {
+    const t = data.tokens;
+    summary.tokens = { streams: t.streams, tokens: t.tokens, firstToken: timing(t.firstToken), tokensPerSecond: timing(t.tokensPerSecond), tokenGap: timing(t.tokenGap), maxGap: timing(t.maxGap) };
+  }
   summary.thresholds = evaluateThresholds(thresholds, summary);
   summary.verdict = judgeVerdict(summary);
   return summary;

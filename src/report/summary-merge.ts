@@ -47,6 +47,9 @@ export function metricsDataOf(s: Summary): MetricsData {
     webhooks: s.webhooks,
     violations: s.violations.map((v) => ({ ...v, examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })) })),
     series: { ...s.series, ops },
+    ...(s.tokens
+      ? { tokens: { streams: s.tokens.streams, tokens: s.tokens.tokens, firstToken: s.tokens.firstToken.histogram, tokensPerSecond: s.tokens.tokensPerSecond.histogram, tokenGap: s.tokens.tokenGap.histogram, maxGap: s.tokens.maxGap.histogram } }
+      : {}),
   };
 }
 

@@ -131,6 +131,9 @@ export const summarySchema = z.object({
     .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
     .optional(),
   exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
+  tokens: z
+    .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })
+    .optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

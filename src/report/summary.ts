@@ -106,6 +106,17 @@ export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
   ops: Record<string, OperationSeriesSummary>;
 }
 
+/** Streamed /openai/* answers: time to first token, tokens per second, time between tokens. */
+export interface TokensSummary {
+  streams: number;
+  tokens: number;
+  firstToken: TimingSummary;
+  /** Values are tokens per second, not ms. */
+  tokensPerSecond: TimingSummary;
+  tokenGap: TimingSummary;
+  maxGap: TimingSummary;
+}
+
 /** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
 export interface ExportSummary {
   kind: 'prometheus' | 'otlp';
@@ -138,4 +149,6 @@ export interface Summary {
   preflight?: { check: string; ok: boolean; detail: string }[];
   /** Live metrics outputs, when the run had any. */
   exports?: ExportSummary[];
+  /** Present when the run streamed /openai/* answers. */
+  tokens?: TokensSummary;
 }

@@ -12,6 +12,8 @@ import {
   operationRows,
   runLine,
   timingRows,
+  TOKEN_HEADER,
+  tokenRows,
   violationTotal,
   verdictWord,
 } from './report-view.js';
@@ -64,6 +66,8 @@ export const terminalReporter: Reporter = {
     out.push(`jobs: ${jobCountsLine(s)}`);
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
+    const tokens = tokenRows(s);
+    if (tokens.length) out.push(`streamed answers: ${String(s.tokens?.streams ?? 0)} · tokens: ${String(s.tokens?.tokens ?? 0)}`, ...textTable(TOKEN_HEADER, tokens));
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);

@@ -12,6 +12,7 @@ export interface CompiledFlow {
 function collect(steps: readonly Step[], into: Map<Step, CompiledInput>): void {
   for (const step of steps) {
     if (step.kind === 'run' || step.kind === 'runsync') into.set(step, compileInput(step.input));
+    if (step.kind === 'openai' && step.body !== undefined) into.set(step, compileInput(step.body));
     if (step.kind === 'loop') collect(step.steps, into);
   }
 }

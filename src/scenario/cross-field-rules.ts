@@ -63,22 +63,27 @@ interface FlowState {
   hasJob: boolean;
 }
 
+/** Placeholders of a templated object (a job's input, an openai body) at `path`. */
+function templateRules(template: Record<string, unknown>, path: KeyPath, state: FlowState): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const { problems, rowUses } = inspectInput(template);
+  for (const p of problems) issues.push({ path: [...path, ...p.path], message: p.message });
+  const { columns } = state;
+  for (const use of rowUses) {
+    const at = [...path, ...use.path];
+    if (!state.hasData) {
+      issues.push({ path: at, message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)` });
+    } else if (columns !== undefined && !columns.has(use.field)) {
+      issues.push({ path: at, message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})` });
+    }
+  }
+  return issues;
+}
+
 function submissionRules(payload: unknown, path: KeyPath, state: FlowState): PathIssue[] {
   if (!isRecord(payload)) return [];
   const issues: PathIssue[] = [];
-  if (isRecord(payload.input)) {
-    const { problems, rowUses } = inspectInput(payload.input);
-    for (const p of problems) issues.push({ path: [...path, 'input', ...p.path], message: p.message });
-    const { columns } = state;
-    for (const use of rowUses) {
-      const at = [...path, 'input', ...use.path];
-      if (!state.hasData) {
-        issues.push({ path: at, message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)` });
-      } else if (columns !== undefined && !columns.has(use.field)) {
-        issues.push({ path: at, message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})` });
-      }
-    }
-  }
+  if (isRecord(payload.input)) issues.push(...templateRules(payload.input, [...path, 'input'], state));
   if (typeof payload.webhook === 'string' && !URL.canParse(payload.webhook)) {
     issues.push({ path: [...path, 'webhook'], message: `expected a URL or true, got "${payload.webhook}"` });
   }
@@ -101,6 +106,9 @@ function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number
     case 'runsync':
       issues.push(...submissionRules(payload, at, state));
       state.hasJob = true;
+      break;
+    case 'openai':
+      if (isRecord(payload) && isRecord(payload.body)) issues.push(...templateRules(payload.body, [...at, 'body'], state));
       break;
     case 'advance':
       if (!state.manualClock) issues.push({ path: at, message: 'advance needs emulator.clock: manual', atKey: true });

@@ -67,6 +67,11 @@ export function normalizeStep(step: StepOutput): Step {
     const s = step.sleep;
     return typeof s === 'number' ? { kind: 'sleep', minMs: s, maxMs: s } : { kind: 'sleep', minMs: s.min, maxMs: s.max };
   }
+  if ('openai' in step) {
+    const o = step.openai;
+    return { kind: 'openai', path: o.path, stream: o.stream, ...(o.body === undefined ? {} : { body: o.body }) };
+  }
+  if ('requests' in step) return { kind: 'requests' };
   if ('advance' in step) return { kind: 'advance', ms: step.advance };
   if ('loop' in step) return { kind: 'loop', times: step.loop.times, steps: step.loop.steps.map(normalizeStep) };
   if ('blast' in step) {

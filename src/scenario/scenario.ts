@@ -168,7 +168,20 @@ export interface BlastStep {
   readonly connections: number;
 }
 
+/** A call of the OpenAI-compatible API; `body` absent for the GET of `models`. */
+export interface OpenAiStep {
+  readonly kind: 'openai';
+  readonly path: 'chat/completions' | 'completions' | 'models';
+  readonly body?: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+}
+export interface RequestsStep {
+  readonly kind: 'requests';
+}
+
 export type Step =
+  | OpenAiStep
+  | RequestsStep
   | RunStep
   | RunsyncStep
   | PollStep

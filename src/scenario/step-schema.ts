@@ -127,6 +127,23 @@ const BlastSchema = z
   })
   .describe('Saturate one operation with autocannon (rate-limit probes, raw throughput); every answer is a record like any other.');
 
+export const OPENAI_PATHS = ['chat/completions', 'completions', 'models'] as const;
+
+const OpenAiSchema = z
+  .strictObject({
+    path: z.enum(OPENAI_PATHS).default('chat/completions').describe('The route under /openai/v1/: chat/completions and completions are POSTed with the body; models is a GET.'),
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}.'),
+    stream: z.boolean().default(false).describe('Send stream: true and read the answer as server-sent events; records time to first token, tokens per second and the longest gap between tokens.'),
+  })
+  .superRefine((o, ctx) => {
+    if (o.path === 'models' && (o.body !== undefined || o.stream)) ctx.addIssue({ code: 'custom', path: [o.body === undefined ? 'stream' : 'body'], message: 'openai path models is a GET: it takes no body and does not stream' });
+    if (o.path !== 'models' && o.body === undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: `openai path ${o.path} needs a body (at least model and ${o.path === 'completions' ? 'prompt' : 'messages'})` });
+  })
+  .describe('POST /openai/v1/<path> (the OpenAI-compatible API): a completion that runs as a job on the endpoint.');
+
 /** Each step's payload schema, by step name (the dispatcher validates a step against one of these). */
 export const STEP_PAYLOADS = {
   run: RunSchema,
@@ -143,6 +160,8 @@ export const STEP_PAYLOADS = {
   loop: LoopSchema,
   probe: ProbeSchema,
   blast: BlastSchema,
+  openai: OpenAiSchema,
+  requests: NoOptions.describe("GET /requests: the endpoint's recent requests."),
 } as const;
 
 export type StepName = keyof typeof STEP_PAYLOADS;
@@ -165,6 +184,8 @@ export const StepSchema = z
     z.strictObject({ loop: STEP_PAYLOADS.loop }),
     z.strictObject({ probe: STEP_PAYLOADS.probe }),
     z.strictObject({ blast: STEP_PAYLOADS.blast }),
+    z.strictObject({ openai: STEP_PAYLOADS.openai }),
+    z.strictObject({ requests: STEP_PAYLOADS.requests }),
   ])
   .describe('A step: an object with exactly one key naming it.')
   .meta({ id: 'Step' });

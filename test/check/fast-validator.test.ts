@@ -6,13 +6,24 @@ import { ErrorBodySchema, JobViewSchema, SubmissionBodySchema, WebhookBodySchema
 import { fastValidator } from '../../src/check/fast-validator.js';
 import { mulberry32 } from '../../src/schedule/prng.js';
 
-/** Every schema the checks validate answers with, and the submission body (a strict object). */
+/**
+ * Every schema the checks validate answers with, and the submission body (a strict object). Most
+ * error codes share one schema object: each distinct schema is tried once, under its first name.
+ */
 const schemas: [string, z.ZodType][] = [
-  ...Object.values(QUEUE_OPERATION_CONTRACTS).flatMap((c) => Object.entries(c.responses).map(([status, s]): [string, z.ZodType] => [`${c.name} ${status}`, s])),
-  ...Object.values(MANAGEMENT_OPERATION_CONTRACTS).flatMap((c) => Object.entries(c.responses).map(([status, s]): [string, z.ZodType] => [`${c.name} ${status}`, s])),
-  ['webhook', WebhookBodySchema],
-  ['submission', SubmissionBodySchema],
-];
+  ...new Map(
+    [
+      ...Object.values(QUEUE_OPERATION_CONTRACTS).flatMap((c) => Object.entries(c.responses).map(([status, s]): [string, z.ZodType] => [`${c.name} ${status}`, s])),
+      ...Object.values(MANAGEMENT_OPERATION_CONTRACTS).flatMap((c) => Object.entries(c.responses).map(([status, s]): [string, z.ZodType] => [`${c.name} ${status}`, s])),
+      ['webhook', WebhookBodySchema] as [string, z.ZodType],
+      ['submission', SubmissionBodySchema] as [string, z.ZodType],
+    ]
+      .reverse()
+      .map(([name, s]) => [s, name] as const),
+  ),
+]
+  .map(([s, name]): [string, z.ZodType] => [name, s])
+  .reverse();
 
 const id = 'b97f3c9c-e9f3-4623-8923-b25875afd415-u1';
 /** Bodies as the service answers them, valid for at least one schema each. */
@@ -28,6 +39,10 @@ const valid: unknown[] = [
   { status: 'COMPLETED', stream: [{ output: { chunk: 1 } }, { output: 'x', metrics: { stream_index: 1 } }], id, delayTime: 1, executionTime: 2 },
   [{ output: { index: 0 } }, { output: 'tail', metrics: { stream_index: 1 } }],
   { error: 'not found' },
+  { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } },
+  { object: 'list', data: [{ id: 'm', object: 'model', created: 0, owned_by: 'me' }] },
+  { error: { message: 'bad', type: 'invalid_request_error', param: null, code: null } },
+  { requests: [{ id, status: 'COMPLETED', createdAt: 1, startedAt: 2, finishedAt: 3 }] },
   { message: 'Unauthorized' },
   { id, status: 'COMPLETED', delayTime: 0, executionTime: 1, output: 1, input: { a: 1 }, webhook: 'http://127.0.0.1/h' },
   { input: { prompt: 'hi' }, webhook: 'http://127.0.0.1:9/h', policy: { executionTimeout: 1000, ttl: 20000 } },

@@ -6,7 +6,7 @@ import { loadOpenApiRules } from '../../src/check/openapi-rules.js';
 import { FAULT_NAMES } from '../../src/emulator/faults.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { proofRun } from './proof-run.js';
-import { ALL_OPS, CLOCKED, PROBES, RATE, RETRY_PURGE, RUNSYNC, STREAMS, WATCH, WEBHOOKS } from './proof-scenarios.js';
+import { ALL_OPS, CLOCKED, OPENAI, OPENAI_RATE, PROBES, RATE, REQUESTS_RATE, RETRY_PURGE, RUNSYNC, STREAMS, WATCH, WEBHOOKS } from './proof-scenarios.js';
 
 const vendorDoc = new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url).pathname;
 const FAILING_HOOK: WebhookAnswers = { status: 500, failAttempts: 99 };
@@ -62,6 +62,20 @@ const PROOFS: Proof[] = [
   { fault: 'stream-after-final', scenario: STREAMS, ids: ['stream.after-final'] },
   { fault: 'stream-duplicate', scenario: STREAMS, ids: ['stream.duplicate-chunk'] },
   { fault: 'missing-routes', scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'), ids: ['route.missing'] },
+  // Issue 18: the OpenAI-compatible routes and /requests.
+  { fault: 'openai-error-shape', scenario: OPENAI, ids: ['schema.openai'] },
+  { fault: 'openai-no-done', scenario: OPENAI, ids: ['schema.openai-stream'] },
+  { fault: 'openai-bad-event', scenario: OPENAI, ids: ['schema.openai-stream'] },
+  { fault: 'openai-after-done', scenario: OPENAI, ids: ['schema.openai-stream'] },
+  { fault: 'odd-status', scenario: OPENAI, ids: ['status.openai', 'status.requests'] },
+  { fault: 'malformed-bodies', scenario: OPENAI, ids: ['schema.requests'] },
+  // The rate-limit checks on both rows of the table, and on faults that break its numbers.
+  { fault: 'openai-limit-low', scenario: OPENAI_RATE, ids: ['ratelimit.early'] },
+  { fault: 'early-429', scenario: REQUESTS_RATE, ids: ['ratelimit.early'] },
+  { fault: 'requests-limit-low', scenario: REQUESTS_RATE, ids: ['ratelimit.early'] },
+  { fault: 'requests-limit-high', scenario: REQUESTS_RATE, ids: ['ratelimit.not-enforced'] },
+  { fault: 'no-429', scenario: REQUESTS_RATE, ids: ['ratelimit.not-enforced'] },
+  { fault: 'bad-retry-after', scenario: REQUESTS_RATE, ids: ['ratelimit.retry-after'] },
 ];
 
 const nameOf = (yaml: string): string => /name: (\S+)/.exec(yaml)?.[1] ?? '?';
@@ -105,12 +119,25 @@ describe('each check fires on the fault that breaks its rule', () => {
 });
 
 describe('the faithful emulator gives no violations on the same scenarios', () => {
-  const scenarios = [ALL_OPS, WATCH, CLOCKED, RUNSYNC, RETRY_PURGE, PROBES, RATE, WEBHOOKS, STREAMS];
+  const scenarios = [ALL_OPS, WATCH, CLOCKED, RUNSYNC, RETRY_PURGE, PROBES, RATE, WEBHOOKS, STREAMS, OPENAI];
   it.each(scenarios.map((s) => [nameOf(s), s] as const))('%s', async (_name, yaml) => {
     const result = await proofRun(yaml, { openapi: await loadOpenApiRules(vendorDoc) });
     expect(result.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
     expect(result.records.filter((r) => r.type === 'exchange').length).toBeGreaterThan(0);
   });
+
+  // The two rate scenarios are the next test's, with what they must show besides silence.
+  it('at the limits of the table: /requests refused from its 11th call in 10 s, /openai/* never below 400 at once, and no violation', async () => {
+    const requests = await proofRun(REQUESTS_RATE);
+    const answered = requests.records.flatMap((r) => (r.type === 'exchange' && r.op === 'requests' ? [r.status] : []));
+    expect(answered.filter((s) => s === 200)).toHaveLength(10);
+    expect(answered.filter((s) => s === 429)).toHaveLength(4);
+    expect(requests.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+    const openai = await proofRun(OPENAI_RATE);
+    const statuses = openai.records.flatMap((r) => (r.type === 'exchange' && r.op === 'openai' ? [r.status] : []));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(300);
+    expect(openai.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+  }, 60_000);
 
   it('webhooks answered 500: three attempts 10 s apart are not a violation', async () => {
     const result = await proofRun(WEBHOOKS, { webhookAnswers: FAILING_HOOK });

@@ -143,3 +143,43 @@ flows:
       - stream: { interval: 30ms, timeout: 5s }
       - stream: { interval: 30ms, timeout: 1s }
 `;
+
+/** Every /openai/* route, streamed and not, a refused request, and /requests (issue 18). */
+export const OPENAI = `
+name: openai
+emulator: { workersMin: 2, workersMax: 2, coldStart: 0, profile: { duration: { kind: fixed, ms: 100 } } }
+phases: [{ count: 2, rate: 5 }]
+flows:
+  - name: chat
+    steps:
+      - openai: { path: chat/completions, stream: true, body: { model: m, messages: [{ role: user, content: hi }], max_tokens: 5 } }
+      - openai: { path: chat/completions, body: { model: m, messages: [{ role: user, content: hi }], max_tokens: 3 } }
+      - openai: { path: completions, stream: true, body: { model: m, prompt: once, max_tokens: 4 } }
+      - openai: { path: completions, body: { model: m, prompt: once } }
+      - openai: { path: models }
+      - openai: { path: chat/completions, body: { model: m } }
+      - requests: {}
+`;
+
+/** 300 slow completions at once: under the table's 400 concurrent, over a halved table's 200. */
+export const OPENAI_RATE = `
+name: openai-rate
+target: { connections: 400 }
+emulator: { workersMin: 100, workersMax: 100, coldStart: 0, profile: { duration: { kind: fixed, ms: 1500 } } }
+phases: [{ count: 300, rate: 600 }]
+flows:
+  - name: chat
+    steps:
+      - openai: { path: chat/completions, body: { model: m, messages: [{ role: user, content: hi }], max_tokens: 2 } }
+`;
+
+/** 14 GET /requests in about a second: the table allows 10 per 10 s. */
+export const REQUESTS_RATE = `
+name: requests-rate
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 14, rate: 14 }]
+flows:
+  - name: look
+    steps:
+      - requests: {}
+`;

@@ -23,6 +23,8 @@ const CASES: Record<string, Case> = {
   // Probes submit jobs at the edges and do not follow them.
   limits: { args: [], followsJobs: false },
   // Slow jobs and two workers: a lower rate keeps the queue drainable in seconds.
+  // Streamed chat completions beside /run jobs it follows to the end.
+  'openai-chat': { args: ['--duration', '3s'], followsJobs: true },
   'purge-under-load': { args: ['--duration', '3s', '--rate-scale', '0.25'], followsJobs: true },
   ramp: { args: ['--duration', '3s'], followsJobs: true },
   // Submit-only by design: every 429 stays visible. Squeezed into 3 s, the rates need scaling up
@@ -72,6 +74,7 @@ describe('shipped scenarios', () => {
       if (name === 'rate-limit-probe') expect(summary.operations.run?.count429).toBeGreaterThan(0);
       if (name === 'retry-cycle') expect(summary.jobs.retried).toBeGreaterThan(0);
       if (name === 'webhooks') expect(summary.webhooks.received).toBeGreaterThan(0);
+      if (name === 'openai-chat') expect(records.some((r) => r.type === 'exchange' && r.op === 'openai' && r.sse?.done === true)).toBe(true);
       if (name === 'cancel-storm') expect(summary.jobs.byState.CANCELLED).toBeGreaterThan(0);
     }, 60_000);
   }

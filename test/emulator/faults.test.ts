@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../contracts/queue/limits.js';
+import { OpenAiErrorSchema } from '../../contracts/queue/openai-schemas.js';
 import { ErrorBodySchema } from '../../contracts/queue/schemas.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { FAULT_NAMES, FAULTS, type EmulatorHandle, type FaultName } from '../../src/emulator/index.js';
-import { call, manualEmulator, until, valid, webhookReceiver, webhooksPending } from './helpers.js';
+import { call, manualEmulator, openAiEvents, until, valid, webhookReceiver, webhooksPending } from './helpers.js';
 
 /*
  * Each fault must change exactly the behaviour it names. A fingerprint runs one probe per rule,
@@ -323,12 +324,62 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     for (let i = 0; i < 3; i++) seen.push(Number(((await get(c, 'health-decrease', 'health')).jobs as Body).completed));
     return seen.slice(1).map((n, i) => n - (seen[i] ?? 0));
   },
+  /** The framing of a streamed chat completion: ends with [DONE], events that are not JSON, events after [DONE]. */
+  'openai-stream': async (c) => {
+    const events = await openAiEvents(c.h, c.clock, `${c.base('openai-stream')}/openai/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 3 });
+    const done = events.indexOf('[DONE]');
+    const bad = events.filter((e) => {
+      if (e === '[DONE]') return false;
+      try {
+        JSON.parse(e);
+        return false;
+      } catch {
+        return true;
+      }
+    }).length;
+    return { last: events.at(-1) === '[DONE]', bad, after: done < 0 ? -1 : events.length - done - 1 };
+  },
+  /** Whether /openai/* 400, 401 and 404 answers carry the OpenAI error object. */
+  'openai-error': async (c) => {
+    const url = `${c.base('openai-error')}/openai/v1/chat/completions`;
+    const replies = [
+      await call(c.h, 'POST', url, { body: { model: 'm' } }),
+      await call(c.h, 'POST', url, { body: { model: 'm', messages: [] }, auth: 'wrong' }),
+      await call(c.h, 'POST', `${c.base('openai-error')}/openai/v1/embeddings`, { body: { model: 'm' } }),
+    ];
+    return replies.map((r) => OpenAiErrorSchema.safeParse(r.body).success);
+  },
+  /**
+   * 429s among 210 concurrent chat completions: none under the table's 400 at once, some under a
+   * halved table (410 would probe the cap itself, at twice the cost in every fingerprint; the cap
+   * is proven in openai.test.ts).
+   */
+  'openai-rate': async (c) => {
+    let refused = 0;
+    const url = `${c.base('openai-rate')}/openai/v1/chat/completions`;
+    const all = Array.from({ length: 210 }, () =>
+      call(c.h, 'POST', url, { body: { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 } }).then((r) => {
+        if (r.status === 429) refused++;
+        return r;
+      }),
+    );
+    await until(async () => refused + (await adminEndpoint(c, 'openai-rate')).jobsRetained >= 210, 'openai admissions', 20_000);
+    c.clock.advance(60_000);
+    await Promise.all(all);
+    return refused;
+  },
+  /** GET /requests accepted among 14 in a row (the table: 10 per 10 s). */
+  'requests-rate': async (c) => {
+    let accepted = 0;
+    for (let i = 0; i < 14; i++) if ((await call(c.h, 'GET', `${c.base('requests-rate')}/requests`)).status !== 429) accepted++;
+    return accepted;
+  },
 };
 
 /** Which probes each fault must change (and no others). */
 const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
-  'early-429': ['rate'],
-  'no-429': ['rate'],
+  'early-429': ['rate', 'requests-rate'],
+  'no-429': ['rate', 'requests-rate'],
   'cancel-ignored': ['cancel'],
   'retry-any': ['retry'],
   'purge-running': ['purge'],
@@ -366,6 +417,13 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'missing-routes': ['rate', 'cancel', 'retry', 'odd-status', 'malformed'],
   // Longer jobs: every probe that reads a job's duration or waits on it sees them.
   'slow-execution': ['types', 'timing', 'stream-duplicate', 'slow'],
+  'openai-no-done': ['openai-stream'],
+  'openai-bad-event': ['openai-stream'],
+  'openai-after-done': ['openai-stream'],
+  'openai-error-shape': ['openai-error'],
+  'openai-limit-low': ['openai-rate'],
+  'requests-limit-low': ['requests-rate'],
+  'requests-limit-high': ['requests-rate'],
 };
 
 async function fingerprint(faults: string[]): Promise<Record<string, unknown>> {
@@ -438,6 +496,10 @@ describe('fault registry', () => {
       'health-negative': 0,
       'health-decrease': [0, 0],
       slow: ['COMPLETED', 1000],
+      'openai-stream': { last: true, bad: 0, after: 0 },
+      'openai-error': [true, true, true],
+      'openai-rate': 0,
+      'requests-rate': 10,
     });
   });
 });

@@ -123,3 +123,23 @@ export async function webhooksPending(h: EmulatorHandle): Promise<number> {
   const r = await call(h, 'GET', `${h.adminUrl}/webhooks`);
   return (r.body as { pending: number }).pending;
 }
+
+/**
+ * POSTs a streamed /openai/* request, moves the manual clock until the answer is over (the job
+ * starts, its tokens come, it ends), and returns the data of each event in order.
+ */
+export async function openAiEvents(h: Pick<EmulatorHandle, 'apiKey'>, clock: ManualClock, url: string, body: unknown): Promise<string[]> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    dispatcher: agent,
+  });
+  clock.advance(0);
+  clock.advance(60_000);
+  const text = await res.body.text();
+  return text
+    .split('\n\n')
+    .filter((e) => e.startsWith('data: '))
+    .map((e) => e.slice(6));
+}

@@ -23,6 +23,7 @@ describe('shipped scenarios', () => {
       [
         'cancel-storm',
         'limits',
+        'openai-chat',
         'purge-under-load',
         'ramp',
         'rate-limit-probe',
@@ -54,6 +55,9 @@ describe('shipped scenarios', () => {
     expect(await kinds('cancel-storm')).toContain('cancel');
     expect(await kinds('stream-consumers')).toContain('stream');
     expect(await kinds('purge-under-load')).toContain('purge');
+    const chat = stepsOf(await load('openai-chat'));
+    expect(chat.some((s) => s.kind === 'openai' && s.stream)).toBe(true);
+    expect(chat.map((s) => s.kind)).toContain('requests');
 
     const ramp = await load('ramp');
     expect(ramp.phases.some((p) => p.kind === 'ramp')).toBe(true);

@@ -53,7 +53,15 @@ export function healthCheck(): Check {
   return {
     name: 'health',
     add(r: JobstormRecord, ctx) {
-      if (r.type !== 'exchange' || r.status !== 200) return;
+      if (r.type !== 'exchange') return;
+      // An /openai/* completion is a job from the moment it is admitted; a 5xx or a cut read may
+      // still have been one (an upper bound may count too many, never too few).
+      if (r.op === 'openai' && r.method === 'POST' && (r.status === undefined || r.status === 200 || r.status >= 500)) {
+        const b = Math.floor(r.sentAt / 100);
+        sends.set(b, (sends.get(b) ?? 0) + 1);
+        return;
+      }
+      if (r.status !== 200) return;
       if (r.op === 'run' || r.op === 'runsync' || r.op === 'retry') {
         const b = Math.floor(r.sentAt / 100);
         sends.set(b, (sends.get(b) ?? 0) + 1);

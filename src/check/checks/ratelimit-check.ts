@@ -1,3 +1,4 @@
+import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
 import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
@@ -86,12 +87,25 @@ class OperationWindow {
         this.inFlight.push(log.endAt(this.next));
         this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
-        this.notEnforced(this.next, ctx, running, rpw);
+        this.notEnforced(this.next, this.acceptedInWindow - this.sentTooEarly(edge), ctx, running, rpw);
       }
       this.next++;
     }
     // Entries before both window starts are out of every later window.
     log.release(Math.min(this.lo, this.allLo));
+  }
+
+  /**
+   * Accepted requests in the window that may still lie in another window of the service's: it
+   * counted the judged request when it arrived, some time before its answer ended, so one sent
+   * more than a window before that end may be a window away, however late the judged send went
+   * out (a loaded client queues sends). Only slow answers leave any.
+   */
+  private sentTooEarly(edge: number): number {
+    const bound = this.log.endAt(this.next) - RATE_WINDOW_MS + edge;
+    let n = 0;
+    for (let k = this.lo; k < this.next && this.log.sentAt(k) < bound; k++) if (this.log.accepted(k)) n++;
+    return n;
   }
 
   /**
@@ -106,7 +120,7 @@ class OperationWindow {
     else ctx.emit({ id: 'ratelimit.early', record: r, severity: 'warning', message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)` });
   }
 
-  private notEnforced(i: number, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
+  private notEnforced(i: number, acceptedInWindow: number, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
     const sentAt = this.log.sentAt(i);
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
@@ -114,11 +128,11 @@ class OperationWindow {
     ctx.judged('ratelimit.not-enforced');
     const high = effectiveRateLimit(this.row.perWindow, maxRunning, rpw ?? 0);
     const over = 1 + ctx.tolerances.rateOverrun;
-    if (this.acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
+    if (acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
       const record = this.keptAcceptedNear(i);
       if (!record) return;
       this.lastNotEnforced = sentAt;
-      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(this.acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them` });
+      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them` });
     }
   }
 
@@ -251,6 +265,8 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
       // Probes with missing or wrong keys are refused before any limit is counted.
       if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return;
+      // A row covers its operation's method only: GET /openai/v1/models is not in the table.
+      if (r.method !== QUEUE_OPERATION_CONTRACTS[r.op].method) return;
       const w = windowFor(r.op);
       if (!w) return;
       const throttled = r.status === 429;

@@ -3,6 +3,7 @@ import type { OpenApiRules } from '../openapi-rules.js';
 import { healthCheck } from './health-check.js';
 import { lifecycleCheck } from './lifecycle-check.js';
 import { managementCheck } from './management-check.js';
+import { openAiStreamCheck } from './openai-stream-check.js';
 import { probeCheck } from './probe-check.js';
 import { purgeCheck } from './purge-check.js';
 import { rateLimitCheck } from './ratelimit-check.js';
@@ -22,6 +23,7 @@ export function defaultChecks(openapi?: OpenApiRules): Check[] {
     rateLimitCheck(),
     webhookCheck(),
     streamCheck,
+    openAiStreamCheck,
     healthCheck(),
     ...(openapi ? [managementCheck(openapi)] : []),
   ];

@@ -45,6 +45,8 @@ export const responseCheck: Check = {
       ctx.emit({ id: `status.${r.op}`, record: r, message: `${r.op} answered ${String(r.status)}, which the contract does not allow (allowed: ${Object.keys(responsesOf(r.op)).join(', ')})` });
       return;
     }
+    // A streamed /openai/* answer is events, not one body: schema.openai-stream judges it.
+    if (r.sse !== undefined) return;
     if (r.bodyUnread) return;
     ctx.judged(`schema.${r.op}`);
     if (r.body === undefined) {

@@ -9,6 +9,8 @@ import type { Job } from '../job.js';
 import { delayTime, jobView } from '../job-view.js';
 import type { Admission, LimiterMode } from '../rate-limiter.js';
 import { readJson, stalledMessage } from './json-body.js';
+import { OpenAiRoutes } from './openai-routes.js';
+import { answerRequests } from './requests-route.js';
 import { decodeSegment, describeIssues, intParam } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
@@ -45,7 +47,11 @@ const ROUTES: Record<string, Route | undefined> = {
  * server-errors fault (500), rate limits (429), then parameters and body (400/413).
  */
 export class QueueRoutes {
-  constructor(private readonly core: EmulatorCore) {}
+  private readonly openai: OpenAiRoutes;
+
+  constructor(private readonly core: EmulatorCore) {
+    this.openai = new OpenAiRoutes(core);
+  }
 
   /** Answers the request; a returned promise settles when an asynchronous answer is over. */
   handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> | undefined {
@@ -57,10 +63,17 @@ export class QueueRoutes {
       sendError(res, 404, `endpoint ${JSON.stringify(epId ?? parts[2])} not found`);
       return;
     }
+    if (parts[3] === 'openai') {
+      return this.openai.handle(req, res, ep, parts.slice(4).join('/'));
+    }
+    if (parts[3] === 'requests' && parts.length === 4 && req.method === 'GET' && !ep.settings.publicModel) {
+      answerRequests(this.core, res, ep);
+      return;
+    }
     const route = ROUTES[parts[3] ?? ''];
     const idCount = parts.length - 4;
     if (route === undefined || route.method !== req.method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
-      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health)`);
+      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health, requests, openai/v1/...)`);
       return;
     }
     const faults = this.core.faults;

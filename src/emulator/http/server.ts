@@ -4,8 +4,12 @@ import type { EmulatorCore } from '../emulator-core.js';
 import { AdminRoutes } from './admin-routes.js';
 import { ManagementRoutes } from './management-routes.js';
 import { QueueRoutes } from './queue-routes.js';
+import { sendOpenAiError } from './openai-reply.js';
 import { lastResort, sendError, sendMessage } from './reply.js';
 import { isWorkerPath, WorkerRoutes } from './worker-routes.js';
+
+/** The OpenAI-compatible routes answer errors in OpenAI's shape, 401 included. */
+const OPENAI_PATH = /^\/v2\/[^/]+\/openai\//;
 
 const MALFORMED_BODY = '{"error":"malformed HTTP request"}';
 const MALFORMED = `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${String(MALFORMED_BODY.length)}\r\n\r\n${MALFORMED_BODY}`;
@@ -81,6 +85,7 @@ export class EmulatorServer {
     const isWorker = path.startsWith('/v2/') && isWorkerPath(path);
     if (!this.authorized(req.headers.authorization, isAdmin || isWorker)) {
       if (isManagement) sendMessage(res, 401, 'unauthorized: missing or wrong API key in the Authorization header');
+      else if (OPENAI_PATH.test(path)) sendOpenAiError(res, this.core.faults, 401, 'unauthorized: missing or wrong API key in the Authorization header', { code: 'invalid_api_key' });
       else sendError(res, 401, 'unauthorized: missing or wrong API key in the Authorization header (Bearer <key> or the bare key)');
       return;
     }

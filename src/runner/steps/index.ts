@@ -4,6 +4,7 @@ import { advance, loop, sleep } from './control.js';
 import { health, purge } from './endpoint-call.js';
 import type { IterationState, StepRunner } from './iteration-state.js';
 import { retry, status } from './job-call.js';
+import { openai, requests } from './openai.js';
 import { poll } from './poll.js';
 import { blast, probe } from './probe.js';
 import { stream } from './stream.js';
@@ -25,6 +26,8 @@ const STEP_RUNNERS: { [K in StepKind]: StepRunner<Extract<Step, { kind: K }>> } 
   loop,
   probe,
   blast,
+  openai,
+  requests,
 };
 
 export function runStep(step: Step, it: IterationState): Promise<boolean> {

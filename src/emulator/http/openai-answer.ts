@@ -1,0 +1,161 @@
+import type { ServerResponse } from 'node:http';
+import { isFinalStatus } from '../../core/job-status.js';
+import type { EmulatorCore } from '../emulator-core.js';
+import type { Endpoint } from '../endpoint.js';
+import type { Job } from '../job.js';
+import { openAiError, sendOpenAiError } from './openai-reply.js';
+import { sendJson } from './reply.js';
+
+export interface OpenAiRequest {
+  kind: 'chat' | 'text';
+  model: string;
+  /** Completion tokens to generate (max_tokens, capped). */
+  tokens: number;
+  promptTokens: number;
+  stream: boolean;
+}
+
+const noop = (): void => undefined;
+
+/**
+ * One /openai/* completion: a job on the endpoint's queue and workers, answered when it ends, or
+ * with `stream: true` as server-sent events whose tokens are spread evenly over the job's
+ * execution time (the handler profile's duration). The client closing the connection cancels
+ * the job. `done` runs exactly once, when the answer is over (it frees the concurrency slot).
+ */
+export class OpenAiAnswer {
+  private finished = false;
+  private emitted = 0;
+  private stopWaiting: () => void = noop;
+  private stopStart: () => void = noop;
+  private cancelTimer: () => void = noop;
+  private readonly id: string;
+  private readonly created: number;
+
+  constructor(
+    private readonly core: EmulatorCore,
+    private readonly ep: Endpoint,
+    private readonly job: Job,
+    private readonly res: ServerResponse,
+    private readonly o: OpenAiRequest,
+    private readonly done: () => void,
+  ) {
+    this.id = `${o.kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${job.id}`;
+    // Seconds on the emulator's clock: the injected clock is the only time the emulator knows.
+    this.created = Math.floor(core.now() / 1000);
+  }
+
+  start(): void {
+    this.res.on('close', this.onClose);
+    if (this.o.stream) {
+      this.res.writeHead(this.core.faults.oddStatus ? 202 : 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      this.res.flushHeaders();
+    }
+    if (isFinalStatus(this.job.status)) {
+      this.end(this.job);
+      return;
+    }
+    this.stopWaiting = this.ep.wait(this.job, (j) => this.end(j));
+    if (!this.o.stream) return;
+    if (this.job.status === 'IN_PROGRESS') this.started();
+    else this.stopStart = this.ep.onStart(this.job, () => this.started());
+  }
+
+  /** A worker took the job: the role event, then the tokens over its execution time. */
+  private started(): void {
+    this.event(this.chunk(this.o.kind === 'chat' ? { role: 'assistant', content: '' } : '', null));
+    this.scheduleNext();
+  }
+
+  private scheduleNext(): void {
+    if (this.finished || this.emitted >= this.o.tokens) return;
+    const due = this.job.startedAt + Math.round((this.job.durationMs * (this.emitted + 1)) / this.o.tokens);
+    this.cancelTimer = this.core.timers.schedule(Math.max(0, due - this.core.now()), () => {
+      if (this.finished || this.job.status !== 'IN_PROGRESS') return;
+      this.token();
+      this.scheduleNext();
+    });
+  }
+
+  private token(): void {
+    const text = tokenText(this.emitted);
+    this.emitted++;
+    const chunk = this.chunk(this.o.kind === 'chat' ? { content: text } : text, null);
+    // openai-bad-event: the first token's event is cut in half, so its data is not JSON.
+    if (this.emitted === 1 && this.core.faults.openaiBadEvent) {
+      const json = JSON.stringify(chunk);
+      this.res.write(`data: ${json.slice(0, json.length >> 1)}\n\n`);
+      return;
+    }
+    this.event(chunk);
+  }
+
+  private end(j: Job | undefined): void {
+    if (this.finished) return;
+    this.finish();
+    const completed = j !== undefined && j.status === 'COMPLETED';
+    const failure = j === undefined ? 'the request was deleted (ttl expired) before it finished' : `the request ended ${j.status}${j.error === undefined ? '' : `: ${j.error}`}`;
+    if (!this.o.stream) {
+      if (completed) sendJson(this.res, this.core.faults.oddStatus ? 202 : 200, this.completion());
+      else sendOpenAiError(this.res, this.core.faults, 500, failure, { code: 'server_error' });
+    } else {
+      const faults = this.core.faults;
+      if (completed) {
+        while (this.emitted < this.o.tokens) this.token();
+        this.event(this.chunk(this.o.kind === 'chat' ? {} : '', 'stop'));
+      } else {
+        this.event(openAiError(500, failure, { code: 'server_error' }));
+      }
+      if (!faults.openaiNoDone) this.res.write('data: [DONE]\n\n');
+      if (faults.openaiAfterDone) this.event(this.chunk(this.o.kind === 'chat' ? { content: '' } : '', 'stop'));
+      this.res.end();
+    }
+    this.done();
+  }
+
+  /** The client went away before the answer was over: the job is cancelled, as the service would. */
+  private readonly onClose = (): void => {
+    if (this.finished) return;
+    this.finish();
+    if (!this.job.gone && !isFinalStatus(this.job.status)) this.ep.cancel(this.job);
+    this.done();
+  };
+
+  private finish(): void {
+    this.finished = true;
+    this.stopWaiting();
+    this.stopStart();
+    this.cancelTimer();
+    this.res.off('close', this.onClose);
+  }
+
+  private event(body: unknown): void {
+    if (!this.res.destroyed) this.res.write(`data: ${JSON.stringify(body)}\n\n`);
+  }
+
+  private chunk(delta: Record<string, unknown> | string, finish: string | null): Record<string, unknown> {
+    const choice = typeof delta === 'string' ? { index: 0, text: delta, finish_reason: finish } : { index: 0, delta, finish_reason: finish };
+    return { id: this.id, object: this.o.kind === 'chat' ? 'chat.completion.chunk' : 'text_completion', created: this.created, model: this.o.model, choices: [choice] };
+  }
+
+  private completion(): Record<string, unknown> {
+    let text = '';
+    for (let i = 0; i < this.o.tokens; i++) text += tokenText(i);
+    const choice = this.o.kind === 'chat' ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
+    return {
+      id: this.id,
+      object: this.o.kind === 'chat' ? 'chat.completion' : 'text_completion',
+      created: this.created,
+      model: this.o.model,
+      choices: [choice],
+      usage: { prompt_tokens: this.o.promptTokens, completion_tokens: this.o.tokens, total_tokens: this.o.promptTokens + this.o.tokens },
+    };
+  }
+}
+
+const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit'];
+
+/** The i-th generated token: a word and a space, so the text reads as words. */
+function tokenText(i: number): string {
+  return `${WORDS[i % WORDS.length] ?? 'x'} `;
+}
