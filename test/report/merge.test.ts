@@ -8,6 +8,7 @@ import { writeReports } from '../../src/report/report-writer.js';
 import type { Summary } from '../../src/report/summary.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { readSummary } from '../../src/report/summary-schema.js';
+import { judgeVerdict } from '../../src/report/verdict.js';
 import { fixtureSummary, shardSummary, withoutRun } from './fixtures/fixture-summary.js';
 
 describe('mergeSummaries', () => {
@@ -116,7 +117,7 @@ describe('jobstorm merge refuses what cannot be merged', () => {
 
     const parts = await folders(withRun(shardSummary('1/2'), { id: 'night-1' }), withRun(shardSummary('2/2'), { id: 'night-2' }));
     const first = await merge(parts);
-    expect(first.code, first.err).toBe(0);
+    expect(first.code, first.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     const again = await merge([first.dir, parts[1] ?? '']);
     expect(again.code).toBe(2);
     expect(again.err).toContain(`${file(first.dir)} and ${file(parts[1])} both hold run night-2 shard 2/2`);
@@ -131,14 +132,15 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     expect(existsSync(refused.dir)).toBe(false);
 
     const forced = await merge(dirs, '--force');
-    expect(forced.code, forced.err).toBe(0);
+    expect(forced.code, forced.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     const merged = await readSummary(file(forced.dir));
     expect(merged.run.scenario).toBe('fixture + other');
     expect(merged.run.forced).toEqual([`${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`]);
     expect(forced.err).toContain('merged with --force: ');
     expect(readFileSync(join(forced.dir, 'report.html'), 'utf8')).toContain('Merged with --force from inputs that are not shards of one run');
     // Forcing changes the labels, never the numbers.
-    expect(withoutRun(merged)).toEqual(withoutRun({ ...fixtureSummary(), thresholds: [] }));
+    const unforced = { ...fixtureSummary(), thresholds: [] };
+    expect(withoutRun(merged)).toEqual(withoutRun({ ...unforced, verdict: judgeVerdict(unforced) }));
   });
 
   it('different targets are exit 2 naming both targets', async () => {
@@ -162,7 +164,7 @@ describe('jobstorm merge refuses what cannot be merged', () => {
       expect(refused.err).toContain(file(dirs[0]));
       expect(refused.err).toContain(file(dirs[1]));
       const forced = await merge(dirs, '--force');
-      expect(forced.code, forced.err).toBe(0);
+      expect(forced.code, forced.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
       expect((await readSummary(file(forced.dir))).run.forced?.join('\n')).toContain(reason);
     }
   });
@@ -170,7 +172,7 @@ describe('jobstorm merge refuses what cannot be merged', () => {
   it('shards of one run with their own run ids (as --shard names them) merge without --force and say nothing of forcing', async () => {
     const dirs = await folders(withRun(shardSummary('1/2'), { id: 'fixture-shard1of2' }), withRun(shardSummary('2/2'), { id: 'fixture-shard2of2' }));
     const r = await merge(dirs);
-    expect(r.code, r.err).toBe(0);
+    expect(r.code, r.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     expect(r.err).toBe('');
     const merged = await readSummary(file(r.dir));
     expect(merged.run.forced).toBeUndefined();
