@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { CHECK_CATALOG } from '../../check/catalog.js';
@@ -11,7 +10,7 @@ import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../core/record.js';
 import { TurnBatch } from '../../core/turn-batch.js';
 import { RunMetrics } from '../../metrics/run-metrics.js';
-import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
+import { renderTerminalSummary } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
 import { VERDICT_EXIT, type RunEnd } from '../../report/verdict.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
@@ -25,7 +24,7 @@ import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { progressLine } from '../run/progress-line.js';
-import { RecordsWriter } from '../run/records-writer.js';
+import { RunOutputs } from '../run/run-outputs.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { resolveTarget } from '../run/target.js';
 
@@ -102,15 +101,15 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { scenario, shard, workers, thresholds, tolerances } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+  // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
+  const runId = runIdFor(scenario, shard);
+  const out = resolve(args.out ?? join('reports', runId));
+  const outputs = new RunOutputs(out, args.record === true, io.interrupt, io.err);
   const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
-  const runId = runIdFor(scenario, shard);
-  const out = resolve(args.out ?? join('reports', runId));
-  await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
-  const writer = args.record ? new RecordsWriter(join(out, 'records.ndjson')) : undefined;
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;
   let violations = 0;
@@ -125,7 +124,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     }
     metrics.add(r);
     if (checker) toCheck.push(r);
-    writer?.add(r);
+    outputs.add(r);
   };
   const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
     if (io.isTty) io.liveLine?.(progressLine(p, violations, metrics.jobCounts()));
@@ -133,9 +132,12 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   };
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
+  outputs.whenForcedToExit(() => runRecord && buildSummary({ run: runRecord, metrics, thresholds, durationMs: Date.now() - runRecord.startedAtMs, end: 'interrupted' }), stepSummary);
   let outcome: RunOutcome;
   try {
-    const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
+    const common = { scenario, target, runId, onRecord, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}) };
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario(common);
   } finally {
     await emulator?.close();
@@ -144,17 +146,17 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
 
   toCheck.flush();
   const result = checker?.finish();
-  await writer?.close();
+  await outputs.closeRecords();
   if (!runRecord) throw new Error('the runner emitted no run record');
-  const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
+  const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
   const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}) });
-  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
-  await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  outputs.writeReports(summary, stepSummary);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
   if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
-  return VERDICT_EXIT[summary.verdict.status];
+  // Issue 12: a run stopped by a failed write is "interrupted (output failed)", exit 3, not a Ctrl-C.
+  return end === 'output-failed' ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
 }
 
 export const runCommand: JobstormCommand<RunArgs> = {

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import type { JobstormRecord } from '../../core/record.js';
+import type { Summary } from '../../report/summary.js';
+import { onForcedExit } from './forced-exit.js';
+import { prepareOutFolder } from './out-folder.js';
+import { RecordsWriter } from './records-writer.js';
+import { writeReportsSafely } from './safe-reports.js';
+
+/**
+ * A run's outputs, from before the first request to the last report: the folder is proven
+ * writable up front (a ConfigError otherwise, before the emulator starts), records are written
+ * whole lines at a time, a failed write stops the run (`interrupt` aborts, `failure` says why),
+ * and a forced exit still flushes records and writes what reports it can.
+ */
+export class RunOutputs {
+  readonly interrupt: AbortSignal;
+  private readonly failed = new AbortController();
+  private readonly writer: RecordsWriter | undefined;
+  private releaseForcedExit: (() => void) | undefined;
+  private failureReason: string | undefined;
+
+  constructor(
+    readonly out: string,
+    record: boolean,
+    userInterrupt: AbortSignal,
+    private readonly err: (text: string) => void,
+  ) {
+    prepareOutFolder(out);
+    this.interrupt = AbortSignal.any([userInterrupt, this.failed.signal]);
+    if (record) this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) => this.fail(`records.ndjson: ${describe(e)}`));
+  }
+
+  /** Why the output failed mid-run (the run then ends as `output-failed`), if it did. */
+  get failure(): string | undefined {
+    return this.failureReason;
+  }
+
+  add(r: JobstormRecord): void {
+    this.writer?.add(r);
+  }
+
+  /** On a second Ctrl-C: flush the records, then write the reports `summary()` gives, at once. */
+  whenForcedToExit(summary: () => Summary | undefined, stepSummaryPath?: string): void {
+    this.releaseForcedExit = onForcedExit(() => {
+      this.writer?.flush();
+      void this.writer?.close();
+      const s = summary();
+      if (s) this.report(s, stepSummaryPath);
+    });
+  }
+
+  /** Closes the records file: call once the run is over, before the reports. */
+  async closeRecords(): Promise<void> {
+    await this.writer?.close();
+  }
+
+  /** Writes each report that fits; says on stderr which did not. */
+  writeReports(summary: Summary, stepSummaryPath?: string): void {
+    this.releaseForcedExit?.();
+    this.report(summary, stepSummaryPath);
+  }
+
+  private report(summary: Summary, stepSummaryPath: string | undefined): void {
+    const { failed } = writeReportsSafely(summary, this.out, stepSummaryPath);
+    for (const f of failed) this.err(`jobstorm: could not write ${f.path}: ${f.reason}`);
+  }
+
+  private fail(reason: string): void {
+    if (this.failureReason !== undefined) return;
+    this.failureReason = reason;
+    this.err(`\njobstorm: output failed (${reason}); stopping the run and writing what reports fit`);
+    this.failed.abort(new Error(`output failed: ${reason}`));
+  }
+}
+
+function describe(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return typeof code === 'string' ? `${code}: ${err.message}` : err.message;
+}
