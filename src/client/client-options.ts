@@ -34,8 +34,11 @@ export interface JobClientOptions {
   auth: AuthForm;
   /** Keep-alive connections per origin. */
   connections: number;
-  /** Per request: connect, headers, idle body and the whole exchange each end by this. */
-  timeoutMs: number;
+  /**
+   * Per request: connect, headers, idle body and the whole exchange each end by this. Left out,
+   * each operation gets the timeout that fits it (operation-timeout.ts).
+   */
+  timeoutMs?: number;
   /**
    * Record times are `clock.now()` readings: hand in a clock whose zero is the run's start
    * (DESIGN "Records").

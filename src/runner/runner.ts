@@ -95,7 +95,7 @@ async function setUp(
     apiKey: o.target.apiKey,
     auth: scenario.target.auth,
     connections: scenario.target.connections,
-    timeoutMs: scenario.target.timeoutMs,
+    ...(scenario.target.timeoutMs === undefined ? {} : { timeoutMs: scenario.target.timeoutMs }),
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),
     onRecord: emit,

@@ -13,7 +13,7 @@ const TargetSchema = z
   .strictObject({
     auth: z.enum(['bearer', 'bare']).default('bearer').describe('Authorization header form: "Bearer <key>" or the bare key.'),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
-    timeout: PositiveDurationSchema.default(30_000).describe('Per-request timeout.'),
+    timeout: PositiveDurationSchema.optional().describe('One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.'),
     maxInFlight: z
       .number()
       .int()

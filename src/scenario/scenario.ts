@@ -16,7 +16,8 @@ export interface Retry429Options {
 export interface TargetDefaults {
   readonly auth: AuthForm;
   readonly connections: number;
-  readonly timeoutMs: number;
+  /** One timeout for every request; left out, each operation gets its own (client operation-timeout). */
+  readonly timeoutMs?: number;
   readonly maxInFlight: number;
   readonly retry429?: Retry429Options;
 }

@@ -40,7 +40,7 @@ flows:
     const expected: Scenario = {
       name: 'full',
       source: 'full.yaml',
-      target: { auth: 'bearer', connections: 64, timeoutMs: 30_000, maxInFlight: 1000 },
+      target: { auth: 'bearer', connections: 64, maxInFlight: 1000 },
       emulator: {
         workersMin: 0,
         workersMax: 10,

@@ -1,4 +1,6 @@
+import { closeSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../../core/config-error.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Summary } from '../../report/summary.js';
 import { onForcedExit } from './forced-exit.js';
@@ -18,6 +20,7 @@ export class RunOutputs {
   private readonly writer: RecordsWriter | undefined;
   private releaseForcedExit: (() => void) | undefined;
   private failureReason: string | undefined;
+  private reserve: (() => void) | undefined;
 
   constructor(
     readonly out: string,
@@ -27,7 +30,14 @@ export class RunOutputs {
   ) {
     prepareOutFolder(out);
     this.interrupt = AbortSignal.any([userInterrupt, this.failed.signal]);
-    if (record) this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) => this.fail(`records.ndjson: ${describe(e)}`));
+    if (record) {
+      try {
+        this.reserve = reserveSpace(join(out, RESERVE_NAME));
+      } catch (e) {
+        throw new ConfigError([{ where: '--out', message: `no room in ${out} for records and reports (${String(RESERVE_BYTES / 1024)} KiB kept for the reports): ${describe(e as Error)}` }]);
+      }
+      this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) => this.fail(`records.ndjson: ${describe(e)}`));
+    }
   }
 
   /** Why the output failed mid-run (the run then ends as `output-failed`), if it did. */
@@ -61,6 +71,8 @@ export class RunOutputs {
   }
 
   private report(summary: Summary, stepSummaryPath: string | undefined): void {
+    this.reserve?.();
+    this.reserve = undefined;
     const { failed } = writeReportsSafely(summary, this.out, stepSummaryPath);
     for (const f of failed) this.err(`jobstorm: could not write ${f.path}: ${f.reason}`);
   }
@@ -75,5 +87,33 @@ export class RunOutputs {
 
 function describe(err: Error): string {
   const code = (err as NodeJS.ErrnoException).code;
-  return typeof code === 'string' ? `${code}: ${err.message}` : err.message;
+  return typeof code === 'string' && !err.message.startsWith(code) ? `${code}: ${err.message}` : err.message;
+}
+
+/**
+ * Records can fill a disk; the reports must still fit afterwards. The space they need (about
+ * 120 KiB for a large run) is taken up front in a placeholder file and given back just before
+ * the reports are written.
+ */
+const RESERVE_NAME = '.jobstorm-reserve';
+const RESERVE_BYTES = 256 * 1024;
+
+function reserveSpace(path: string): () => void {
+  const fd = openSync(path, 'w');
+  try {
+    writeSync(fd, Buffer.alloc(RESERVE_BYTES));
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkSync(path);
+    throw err;
+  }
+  closeSync(fd);
+  return () => {
+    try {
+      unlinkSync(path);
+    } catch {
+      // Already gone: nothing to give back.
+    }
+  };
 }
