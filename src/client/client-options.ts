@@ -46,6 +46,8 @@ export interface JobClientOptions {
   clock: Clock;
   retry429?: RetryPolicy;
   onRecord: (record: ExchangeRecord) => void;
+  /** Told as each request goes out (its record comes when it ends): requests in flight, for the stall watch. */
+  onSend?: () => void;
   /** Stamped on every record unless the call context says otherwise. */
   shard?: string;
   /** Sequence numbers of records; shared with other producers so a run's `seq` is unique. */

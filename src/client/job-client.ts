@@ -54,6 +54,7 @@ export class JobClient {
       ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       retry429: o.retry429,
       onRecord: o.onRecord,
+      onSend: o.onSend,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
       secret: o.apiKey,

@@ -36,6 +36,7 @@ export interface TransportOptions {
   timeoutMs?: number;
   retry429: RetryPolicy | undefined;
   onRecord: (record: ExchangeRecord) => void;
+  onSend?: (() => void) | undefined;
   shard: string | undefined;
   nextSeq: () => number;
   /** Scrubbed from error messages, in case a transport error ever quotes a header. */
@@ -132,6 +133,7 @@ export class Transport {
     const queue = this.deadlineQueue(x);
     const deadline = queue.start(ctx.signal);
     const sentAt = clock.now();
+    this.o.onSend?.();
     let status: number | undefined;
     let firstByteAt: number | undefined;
     let retryAfter: string | undefined;

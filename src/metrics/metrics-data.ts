@@ -87,6 +87,13 @@ export interface ViolationData {
   examples: ViolationExampleData[];
 }
 
+/** A stall of the target (StallRecord), its start on the wall clock (epoch ms). */
+export interface StallData {
+  atMs: number;
+  durationMs: number;
+  inFlight: number;
+}
+
 export interface MetricsData {
   version: typeof METRICS_DATA_VERSION;
   /** Earliest run anchor and latest record, wall clock (epoch ms); null before any record. */
@@ -99,4 +106,6 @@ export interface MetricsData {
   webhooks: { received: number; byAnswer: Record<string, number> };
   violations: ViolationData[];
   series: SeriesData;
+  /** Present when the target stalled: each stall, in time order. */
+  stalls?: StallData[];
 }

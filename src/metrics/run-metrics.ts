@@ -1,8 +1,8 @@
-import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, WebhookRecord } from '../core/record.js';
+import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, StallRecord, WebhookRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type JobsData, type MetricsData } from './metrics-data.js';
+import { METRICS_DATA_VERSION, type JobsData, type MetricsData, type StallData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { ViolationTally } from './violation-tally.js';
@@ -34,6 +34,7 @@ export class RunMetrics implements RecordSink {
   private wallEndMs: number | null = null;
   private readonly operations = new Map<string, OperationStats>();
   private readonly errors: Counts = {};
+  private stalls: StallData[] = [];
   private droppedTotal = 0;
   private readonly droppedByFlow: Counts = {};
   private webhooksReceived = 0;
@@ -62,6 +63,9 @@ export class RunMetrics implements RecordSink {
         return;
       case 'dropped':
         this.addDropped(record);
+        return;
+      case 'stall':
+        this.addStall(record);
         return;
     }
   }
@@ -93,6 +97,7 @@ export class RunMetrics implements RecordSink {
     this.violations.merge(other.violations);
     this.series.merge(other.series);
     this.jobs.merge(other.jobs);
+    this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     return this;
   }
 
@@ -113,6 +118,7 @@ export class RunMetrics implements RecordSink {
       webhooks: { received: this.webhooksReceived, byAnswer: sortedCounts(this.webhooksByAnswer) },
       violations: this.violations.toJSON(),
       series: this.series.toJSON(),
+      ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
     };
   }
 
@@ -130,6 +136,7 @@ export class RunMetrics implements RecordSink {
     m.violations.merge(ViolationTally.fromJSON(data.violations));
     m.series.merge(SecondSeries.fromJSON(data.series));
     m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
+    m.stalls = sortedStalls(data.stalls ?? []);
     return m;
   }
 
@@ -173,6 +180,12 @@ export class RunMetrics implements RecordSink {
     this.seen(anchor + r.intendedAt);
   }
 
+  private addStall(r: StallRecord): void {
+    const anchor = this.anchor();
+    this.stalls = sortedStalls([...this.stalls, { atMs: anchor + r.at, durationMs: r.durationMs, inFlight: r.inFlight }]);
+    this.seen(anchor + r.at + r.durationMs);
+  }
+
   private seen(wallMs: number): void {
     this.wallEndMs = maxOf(this.wallEndMs, wallMs);
   }
@@ -195,4 +208,9 @@ function minOf(a: number | null, b: number | null): number | null {
 function maxOf(a: number | null, b: number | null): number | null {
   if (a === null) return b;
   return b === null ? a : Math.max(a, b);
+}
+
+/** Time order whatever order shards were merged in; a run has a handful of stalls at most. */
+function sortedStalls(stalls: StallData[]): StallData[] {
+  return stalls.sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs);
 }

@@ -1,4 +1,5 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
+import { stallLines } from './stall-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -75,7 +76,10 @@ export const markdownReporter: Reporter = {
     out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '', '### Violations', '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.`, '');
+    const stalls = stallLines(s);
+    if (stalls.length) out.push(...stalls.map((l) => `**${l}**`), '');
+    out.push('### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
       out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));

@@ -1,4 +1,5 @@
 import { formatThreshold, textTable } from './format.js';
+import { stallLines } from './stall-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   OPERATION_HEADER,
@@ -65,6 +66,7 @@ export const terminalReporter: Reporter = {
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
+    out.push(...stallLines(s));
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;

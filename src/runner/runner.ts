@@ -13,6 +13,7 @@ import { RecordTap } from './record-tap.js';
 import { runClock } from './run-clock.js';
 import { newCounters, type RunContext } from './run-context.js';
 import type { RunOptions, RunOutcome } from './run-options.js';
+import { StallWatch } from './stall-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -33,11 +34,15 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const lateness = new Lateness();
   const routes = new RouteWatch();
   const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
+  let watch: StallWatch | undefined;
   const emit = (r: JobstormRecord): void => {
-    if (r.type === 'exchange') tap.exchange(r);
+    if (r.type === 'exchange') {
+      tap.exchange(r);
+      watch?.exchange(r);
+    }
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal);
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal, () => watch?.sent());
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -47,6 +52,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   clock.start(epochZeroMs);
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
+  watch = new StallWatch(clock, o.scenario.target.stallAfterMs, o.onRecord, ctx.nextSeq);
 
   let interrupted = false;
   const onInterrupt = (): void => {
@@ -59,7 +65,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const stopSampler = o.sampleHealth === false ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
-  await windDown(o, ctx, dispatcher, stop, abort, stopSampler);
+  await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
+  watch.close();
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await closeReceiver();
@@ -84,6 +91,7 @@ async function setUp(
   shared: Pick<RunContext, 'counters' | 'routes'>,
   stop: AbortSignal,
   abort: AbortSignal,
+  onSend: () => void,
 ): Promise<{ ctx: RunContext; client: JobClient; closeReceiver: () => Promise<void> }> {
   const { scenario } = o;
   let seq = 0;
@@ -99,6 +107,7 @@ async function setUp(
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),
     onRecord: emit,
+    onSend,
     ...(shard ? { shard } : {}),
     nextSeq,
   });
@@ -132,11 +141,15 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
 
 /**
  * After the last arrival: let flows finish on their own (graceful stop), then stop them at their
- * next step, then give requests in flight the drain time, then abort what is left.
+ * next step, then give requests in flight the drain time, then abort what is left. A stalled
+ * target (dead or frozen) cannot finish flows: the graceful stop ends as soon as the stall is seen.
  */
-async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>): Promise<void> {
+async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>, watch: StallWatch): Promise<void> {
   const { clock } = ctx;
-  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), stop.signal);
+  const stalled = new AbortController();
+  if (watch.stalled) stalled.abort();
+  else watch.onStall(() => stalled.abort());
+  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), AbortSignal.any([stop.signal, stalled.signal]));
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));
   const drainMs = o.drainMs ?? 3000;
   const drainEnd = clock.now() + drainMs;

@@ -86,6 +86,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       auth: t.auth,
       connections: t.connections,
       ...(t.timeout === undefined ? {} : { timeoutMs: t.timeout }),
+      stallAfterMs: t.stallAfter,
       maxInFlight: t.maxInFlight,
       ...(t.retry429 === undefined ? {} : { retry429: { attempts: t.retry429.attempts, baseMs: t.retry429.base, maxMs: t.retry429.max } }),
     },

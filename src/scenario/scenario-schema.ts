@@ -14,6 +14,7 @@ const TargetSchema = z
     auth: z.enum(['bearer', 'bare']).default('bearer').describe('Authorization header form: "Bearer <key>" or the bare key.'),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
     timeout: PositiveDurationSchema.optional().describe('One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.'),
+    stallAfter: PositiveDurationSchema.default(5000).describe('Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).'),
     maxInFlight: z
       .number()
       .int()

@@ -18,6 +18,8 @@ export interface TargetDefaults {
   readonly connections: number;
   /** One timeout for every request; left out, each operation gets its own (client operation-timeout). */
   readonly timeoutMs?: number;
+  /** No answer at all for this long while requests wait: a stall. */
+  readonly stallAfterMs: number;
   readonly maxInFlight: number;
   readonly retry429?: Retry429Options;
 }
