@@ -34,15 +34,16 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const lateness = new Lateness();
   const routes = new RouteWatch();
   const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
-  let watch: StallWatch | undefined;
+  // Made once time 0 is set; requests can only go out after that.
+  const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
     if (r.type === 'exchange') {
       tap.exchange(r);
-      watch?.exchange(r);
+      stalls.watch?.exchange(r);
     }
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal, () => watch?.sent());
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal, () => stalls.watch?.sent());
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -52,7 +53,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   clock.start(epochZeroMs);
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
-  watch = new StallWatch(clock, o.scenario.target.stallAfterMs, o.onRecord, ctx.nextSeq);
+  const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
+  stalls.watch = watch;
 
   let interrupted = false;
   const onInterrupt = (): void => {

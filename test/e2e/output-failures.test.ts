@@ -57,8 +57,8 @@ function runBin(args: string[], onStart?: (child: ChildProcess, stderr: () => st
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (b: Buffer) => (stdout += b.toString()));
-  child.stderr?.on('data', (b: Buffer) => (stderr += b.toString()));
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   onStart?.(child, () => stderr);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
@@ -72,7 +72,7 @@ async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> 
   children.push(child);
   let text = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (b: Buffer) => {
+    child.stdout.on('data', (b: Buffer) => {
       text += b.toString();
       const m = /^(http:\/\/\S+\/v2\/\S+)$/m.exec(text);
       if (m?.[1]) resolve(m[1]);

@@ -104,7 +104,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
-  const outputs = new RunOutputs(out, args.record === true, io.interrupt, io.err);
+  const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
