@@ -155,8 +155,8 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   io.out(`reports: ${out}`);
 
   if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
-  // Issue 12: a run stopped by a failed write is "interrupted (output failed)", exit 3, not a Ctrl-C.
-  return end === 'output-failed' ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
+  // Issue 12: a run stopped by a failed write, or a report not written, is exit 3, not a Ctrl-C.
+  return end === 'output-failed' || outputs.reportsFailed ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
 }
 
 export const runCommand: JobstormCommand<RunArgs> = {

@@ -21,6 +21,7 @@ export class RunOutputs {
   private releaseForcedExit: (() => void) | undefined;
   private failureReason: string | undefined;
   private reserve: (() => void) | undefined;
+  private reportFailures = 0;
 
   constructor(
     readonly out: string,
@@ -38,6 +39,11 @@ export class RunOutputs {
       }
       this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) => this.fail(`records.ndjson: ${describe(e)}`));
     }
+  }
+
+  /** True when a report could not be written (the run's results are then not all kept). */
+  get reportsFailed(): boolean {
+    return this.reportFailures > 0;
   }
 
   /** Why the output failed mid-run (the run then ends as `output-failed`), if it did. */
@@ -74,6 +80,7 @@ export class RunOutputs {
     this.reserve?.();
     this.reserve = undefined;
     const { failed } = writeReportsSafely(summary, this.out, stepSummaryPath);
+    this.reportFailures += failed.length;
     for (const f of failed) this.err(`jobstorm: could not write ${f.path}: ${f.reason}`);
   }
 
