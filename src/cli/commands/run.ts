@@ -105,7 +105,10 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
-  const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) });
+  const resolved = await resolveTarget({ scenario, ...(args.target ? { target: args.target } : {}), ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}), ...(args.fault ? { fault: args.fault } : {}) }).catch((err: unknown) => {
+    outputs.discard();
+    throw err;
+  });
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
 

@@ -65,6 +65,21 @@ export class RunOutputs {
     });
   }
 
+  /** Nothing will be sent after all (a configuration error came later): take back what was made. */
+  discard(): void {
+    this.releaseForcedExit?.();
+    this.reserve?.();
+    this.reserve = undefined;
+    if (this.writer) {
+      void this.writer.close();
+      try {
+        unlinkSync(join(this.out, 'records.ndjson'));
+      } catch {
+        // Not there: nothing to take back.
+      }
+    }
+  }
+
   /** Closes the records file: call once the run is over, before the reports. */
   async closeRecords(): Promise<void> {
     await this.writer?.close();
