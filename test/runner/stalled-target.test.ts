@@ -4,6 +4,8 @@ import type { RunRecord, StallRecord } from '../../src/core/record.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
+import { mergeSummaries } from '../../src/report/summary-merge.js';
+import { parseSummary } from '../../src/report/summary-schema.js';
 import { bareServer, exchanges, inlineScenario, runCollecting } from './helpers.js';
 
 /*
@@ -68,6 +70,10 @@ describe('a stalled target', () => {
     expect(summary.stalls?.[0]?.at).toBeCloseTo(stall.at, 3);
     expect(summary.stalls?.[0]).toMatchObject({ durationMs: stall.durationMs, inFlight: stall.inFlight });
     expect(renderTerminalSummary(summary)).toMatch(/target stalled for \d+\.\d s from t\+1s with \d+ requests in flight/);
+    // summary.json keeps it through a read-back (jobstorm report) and a merge of shards.
+    const read = parseSummary(JSON.parse(JSON.stringify(summary)), 'summary.json');
+    expect(read.stalls).toEqual(summary.stalls);
+    expect(mergeSummaries([read]).stalls?.map((x) => x.durationMs)).toEqual([stall.durationMs]);
   }, 30_000);
 
   it('slow (each answer 800 ms, under stallAfter) but answering is no stall', async () => {
