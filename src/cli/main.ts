@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ExitCode } from '../core/exit-code.js';
 import { runCli } from './cli.js';
+import { runForcedExitHooks } from './run/forced-exit.js';
 
 // A closed pipe (`jobstorm ... | head`) is the reader's choice, not our failure.
 for (const stream of [process.stdout, process.stderr]) {
@@ -18,6 +19,8 @@ process.on('SIGINT', () => {
     controller.abort(new Error('interrupted'));
     process.stderr.write('\njobstorm: interrupted; finishing up (Ctrl-C again to quit at once)\n');
   } else {
+    // Second Ctrl-C: quit now, but keep what was exchanged (records flushed, reports if they fit).
+    for (const err of runForcedExitHooks()) process.stderr.write(`jobstorm: while quitting: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(ExitCode.Interrupted);
   }
 });

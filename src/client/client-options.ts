@@ -34,8 +34,11 @@ export interface JobClientOptions {
   auth: AuthForm;
   /** Keep-alive connections per origin. */
   connections: number;
-  /** Per request: connect, headers, idle body and the whole exchange each end by this. */
-  timeoutMs: number;
+  /**
+   * Per request: connect, headers, idle body and the whole exchange each end by this. Left out,
+   * each operation gets the timeout that fits it (operation-timeout.ts).
+   */
+  timeoutMs?: number;
   /**
    * Record times are `clock.now()` readings: hand in a clock whose zero is the run's start
    * (DESIGN "Records").
@@ -43,6 +46,8 @@ export interface JobClientOptions {
   clock: Clock;
   retry429?: RetryPolicy;
   onRecord: (record: ExchangeRecord) => void;
+  /** Told as each request goes out (its record comes when it ends): requests in flight, for the stall watch. */
+  onSend?: () => void;
   /** Stamped on every record unless the call context says otherwise. */
   shard?: string;
   /** Sequence numbers of records; shared with other producers so a run's `seq` is unique. */

@@ -45,15 +45,16 @@ export class JobClient {
 
   constructor(o: JobClientOptions) {
     if (!(o.connections >= 1)) throw new RangeError('connections must be at least 1');
-    if (!(o.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
+    if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
     if (o.retry429 && !(o.retry429.attempts >= 1)) throw new RangeError('retry429.attempts must be at least 1');
     let seq = 0;
     this.transport = new Transport({
       clock: o.clock,
       connections: o.connections,
-      timeoutMs: o.timeoutMs,
+      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
       retry429: o.retry429,
       onRecord: o.onRecord,
+      onSend: o.onSend,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").

@@ -8,6 +8,7 @@ import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
 import { DeadlineQueue } from './deadline-queue.js';
 import { emptySse, readSse, type SseResult } from './sse-reader.js';
+import { QUICK_TIMEOUT_MS, operationTimeoutMs } from './operation-timeout.js';
 
 /** A base URL split into the pool that serves its origin and the path prefix of every request. */
 export interface Target {
@@ -36,9 +37,11 @@ export interface Outgoing {
 export interface TransportOptions {
   clock: Clock;
   connections: number;
-  timeoutMs: number;
+  /** One timeout for every request; left out, each operation gets its own (operation-timeout.ts). */
+  timeoutMs?: number;
   retry429: RetryPolicy | undefined;
   onRecord: (record: ExchangeRecord) => void;
+  onSend?: (() => void) | undefined;
   shard: string | undefined;
   nextSeq: () => number;
   /** Scrubbed from error messages, in case a transport error ever quotes a header. */
@@ -54,10 +57,19 @@ const NO_CONTEXT: CallContext = Object.freeze({});
  */
 export class Transport {
   private readonly pools = new Map<string, Pool>();
-  private readonly deadlines: DeadlineQueue;
+  // One queue per timeout value: each stays first-in first-out (see DeadlineQueue).
+  private readonly deadlines = new Map<number, DeadlineQueue>();
 
-  constructor(private readonly o: TransportOptions) {
-    this.deadlines = new DeadlineQueue(o.timeoutMs);
+  constructor(private readonly o: TransportOptions) {}
+
+  private deadlineQueue(x: Outgoing): DeadlineQueue {
+    const ms = this.o.timeoutMs ?? operationTimeoutMs(x.op, x.facts.wait);
+    let q = this.deadlines.get(ms);
+    if (!q) {
+      q = new DeadlineQueue(ms);
+      this.deadlines.set(ms, q);
+    }
+    return q;
   }
 
   /** The pool and base path for a base URL; throws for a URL we must not use (config error). */
@@ -69,12 +81,13 @@ export class Transport {
     let pool = this.pools.get(url.origin);
     if (!pool) {
       const t = this.o.timeoutMs;
+      // Without one timeout for all, the per-operation deadline ends each exchange (0: undici's off).
       pool = new Pool(url.origin, {
         connections: this.o.connections,
         pipelining: 1,
-        connectTimeout: t,
-        headersTimeout: t,
-        bodyTimeout: t,
+        connectTimeout: t ?? QUICK_TIMEOUT_MS,
+        headersTimeout: t ?? 0,
+        bodyTimeout: t ?? 0,
       });
       this.pools.set(url.origin, pool);
     }
@@ -91,12 +104,12 @@ export class Transport {
   /** Lets requests in flight finish (their deadlines still apply), then closes the pools. */
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.close()));
-    this.deadlines.close();
+    for (const q of this.deadlines.values()) q.close();
   }
 
   async destroy(): Promise<void> {
     await Promise.all([...this.pools.values()].map((p) => p.destroy()));
-    this.deadlines.close();
+    for (const q of this.deadlines.values()) q.close();
   }
 
   private async sendRetrying(x: Outgoing, ctx: CallContext, retry: RetryPolicy): Promise<ClientResult> {
@@ -122,8 +135,10 @@ export class Transport {
     intendedAt: number | undefined,
   ): Promise<ClientResult> {
     const clock = this.o.clock;
-    const deadline = this.deadlines.start(ctx.signal);
+    const queue = this.deadlineQueue(x);
+    const deadline = queue.start(ctx.signal);
     const sentAt = clock.now();
+    this.o.onSend?.();
     let status: number | undefined;
     let firstByteAt: number | undefined;
     let retryAfter: string | undefined;
@@ -155,7 +170,7 @@ export class Transport {
     } catch (err) {
       error = this.describe(err);
     }
-    this.deadlines.finish(deadline);
+    queue.finish(deadline);
     const endAt = clock.now();
 
     let body: unknown;

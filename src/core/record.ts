@@ -127,6 +127,21 @@ export interface ClockRecord {
   advancedMs: number;
 }
 
+/**
+ * The target gave no answer for a while although requests were waiting on it: a frozen or dead
+ * target, told apart from a slow one. Emitted when the stall ends (an answer, or the run's end).
+ */
+export interface StallRecord {
+  v: typeof RECORD_VERSION;
+  type: 'stall';
+  seq: number;
+  /** When the target last had a request it did not answer (the stall's start). */
+  at: number;
+  durationMs: number;
+  /** The most requests in flight at once while the target did not answer. */
+  inFlight: number;
+}
+
 /** First line of a records file: what the run was, and the wall-clock anchor of its times. */
 export interface RunRecord {
   v: typeof RECORD_VERSION;
@@ -151,7 +166,7 @@ export interface RunRecord {
   targetClock?: 'manual';
 }
 
-export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | RunRecord;
+export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | StallRecord | RunRecord;
 
 /** Where a record sits in time, whatever its kind. */
 export function recordTime(r: JobstormRecord): number {
@@ -164,6 +179,8 @@ export function recordTime(r: JobstormRecord): number {
       return r.intendedAt;
     case 'clock':
       return r.at;
+    case 'stall':
+      return r.at + r.durationMs;
     case 'run':
       return 0;
   }

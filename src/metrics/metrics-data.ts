@@ -88,6 +88,13 @@ export interface ViolationData {
   examples: ViolationExampleData[];
 }
 
+/** A stall of the target (StallRecord), its start on the wall clock (epoch ms). */
+export interface StallData {
+  atMs: number;
+  durationMs: number;
+  inFlight: number;
+}
+
 export interface MetricsData {
   version: typeof METRICS_DATA_VERSION;
   /** Earliest run anchor and latest record, wall clock (epoch ms); null before any record. */
@@ -102,4 +109,6 @@ export interface MetricsData {
   series: SeriesData;
   /** Streamed /openai/* answers; absent when the run streamed none. */
   tokens?: TokenData;
+  /** Present when the target stalled: each stall, in time order. */
+  stalls?: StallData[];
 }

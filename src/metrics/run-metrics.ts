@@ -1,8 +1,8 @@
-import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, WebhookRecord } from '../core/record.js';
+import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, StallRecord, WebhookRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type JobsData, type MetricsData } from './metrics-data.js';
+import { METRICS_DATA_VERSION, type JobsData, type MetricsData, type StallData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { TokenStats } from './token-stats.js';
@@ -35,6 +35,7 @@ export class RunMetrics implements RecordSink {
   private wallEndMs: number | null = null;
   private readonly operations = new Map<string, OperationStats>();
   private readonly errors: Counts = {};
+  private stalls: StallData[] = [];
   private droppedTotal = 0;
   private readonly droppedByFlow: Counts = {};
   private webhooksReceived = 0;
@@ -64,6 +65,9 @@ export class RunMetrics implements RecordSink {
         return;
       case 'dropped':
         this.addDropped(record);
+        return;
+      case 'stall':
+        this.addStall(record);
         return;
     }
   }
@@ -96,6 +100,7 @@ export class RunMetrics implements RecordSink {
     this.series.merge(other.series);
     this.jobs.merge(other.jobs);
     this.tokens.merge(other.tokens);
+    this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     return this;
   }
 
@@ -117,6 +122,7 @@ export class RunMetrics implements RecordSink {
       violations: this.violations.toJSON(),
       series: this.series.toJSON(),
       ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
+      ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
     };
   }
 
@@ -135,6 +141,7 @@ export class RunMetrics implements RecordSink {
     m.series.merge(SecondSeries.fromJSON(data.series));
     m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
     if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
+    m.stalls = sortedStalls(data.stalls ?? []);
     return m;
   }
 
@@ -179,6 +186,12 @@ export class RunMetrics implements RecordSink {
     this.seen(anchor + r.intendedAt);
   }
 
+  private addStall(r: StallRecord): void {
+    const anchor = this.anchor();
+    this.stalls = sortedStalls([...this.stalls, { atMs: anchor + r.at, durationMs: r.durationMs, inFlight: r.inFlight }]);
+    this.seen(anchor + r.at + r.durationMs);
+  }
+
   private seen(wallMs: number): void {
     this.wallEndMs = maxOf(this.wallEndMs, wallMs);
   }
@@ -201,4 +214,9 @@ function minOf(a: number | null, b: number | null): number | null {
 function maxOf(a: number | null, b: number | null): number | null {
   if (a === null) return b;
   return b === null ? a : Math.max(a, b);
+}
+
+/** Time order whatever order shards were merged in; a run has a handful of stalls at most. */
+function sortedStalls(stalls: StallData[]): StallData[] {
+  return stalls.sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs);
 }

@@ -1,5 +1,6 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
+import { stallLines } from './stall-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -82,7 +83,10 @@ export const markdownReporter: Reporter = {
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     const tokens = tokenRows(s);
     if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '', '### Violations', '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '');
+    const stalls = stallLines(s);
+    if (stalls.length) out.push(...stalls.map((l) => `**${l}**`), '');
+    out.push('### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
       out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));

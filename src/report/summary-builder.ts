@@ -128,6 +128,7 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     jobs: jobsSummary(data.jobs),
     errors: data.errors,
     dropped: data.dropped,
+    ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight })) } : {}),
     webhooks: data.webhooks,
     violations,
     checks: [...new Set([...checks, ...violations.map((v) => v.id)])].sort(),

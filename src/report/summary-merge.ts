@@ -44,6 +44,7 @@ export function metricsDataOf(s: Summary): MetricsData {
     },
     errors: s.errors,
     dropped: s.dropped,
+    ...(s.stalls ? { stalls: s.stalls.map((x) => ({ atMs: s.run.startMs + x.at, durationMs: x.durationMs, inFlight: x.inFlight })) } : {}),
     webhooks: s.webhooks,
     violations: s.violations.map((v) => ({ ...v, examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })) })),
     series: { ...s.series, ops },

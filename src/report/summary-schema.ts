@@ -118,6 +118,7 @@ export const summarySchema = z.object({
   jobs,
   errors: counts,
   dropped: z.object({ total: count, byFlow: counts }),
+  stalls: z.array(z.object({ at: z.number(), durationMs: count, inFlight: count })).optional(),
   webhooks: z.object({ received: count, byAnswer: counts }),
   violations: z.array(z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) })),
   checks: z.array(z.string()),

@@ -127,6 +127,12 @@ export interface ExportSummary {
   lastError?: string;
 }
 
+export interface StallSummary {
+  at: number;
+  durationMs: number;
+  inFlight: number;
+}
+
 export interface Summary {
   version: typeof SUMMARY_VERSION;
   run: RunInfo;
@@ -135,6 +141,8 @@ export interface Summary {
   /** Transport errors by kind, all operations. */
   errors: Record<string, number>;
   dropped: { total: number; byFlow: Record<string, number> };
+  /** Present when the target stalled: no answer at all while requests waited (`at`: ms from the run's start). */
+  stalls?: StallSummary[];
   webhooks: { received: number; byAnswer: Record<string, number> };
   violations: ViolationSummary[];
   /** Ids of every check that ran, so passing checks show as passing JUnit test cases. */

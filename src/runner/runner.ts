@@ -14,6 +14,7 @@ import { RecordTap } from './record-tap.js';
 import { runClock } from './run-clock.js';
 import { newCounters, type RunContext } from './run-context.js';
 import type { RunOptions, RunOutcome } from './run-options.js';
+import { StallWatch } from './stall-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -34,11 +35,16 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const lateness = new Lateness();
   const routes = new RouteWatch();
   const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
+  // Made once time 0 is set; requests can only go out after that.
+  const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
-    if (r.type === 'exchange') tap.exchange(r);
+    if (r.type === 'exchange') {
+      tap.exchange(r);
+      stalls.watch?.exchange(r);
+    }
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal);
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal, () => stalls.watch?.sent());
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -48,6 +54,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   clock.start(epochZeroMs);
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
+  const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
+  stalls.watch = watch;
 
   let interrupted = false;
   const onInterrupt = (): void => {
@@ -62,7 +70,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const stopSampler = o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
-  const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler);
+  const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
+  watch.close();
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await closeReceiver();
@@ -89,6 +98,7 @@ async function setUp(
   shared: Pick<RunContext, 'counters' | 'routes'>,
   stop: AbortSignal,
   abort: AbortSignal,
+  onSend: () => void,
 ): Promise<{ ctx: RunContext; client: JobClient; closeReceiver: () => Promise<void> }> {
   const { scenario } = o;
   let seq = 0;
@@ -100,10 +110,11 @@ async function setUp(
     apiKey: o.target.apiKey,
     auth: scenario.target.auth,
     connections: scenario.target.connections,
-    timeoutMs: scenario.target.timeoutMs,
+    ...(scenario.target.timeoutMs === undefined ? {} : { timeoutMs: scenario.target.timeoutMs }),
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),
     onRecord: emit,
+    onSend,
     ...(shard ? { shard } : {}),
     nextSeq,
   });
@@ -138,11 +149,15 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
 
 /**
  * After the last arrival: let flows finish on their own (graceful stop), then stop them at their
- * next step, then give requests in flight the drain time, then abort what is left.
+ * next step, then give requests in flight the drain time, then abort what is left. A stalled
+ * target (dead or frozen) cannot finish flows: the graceful stop ends as soon as the stall is seen.
  */
-async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>): Promise<number> {
+async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>, watch: StallWatch): Promise<number> {
   const { clock } = ctx;
-  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), stop.signal);
+  const stalled = new AbortController();
+  if (watch.stalled) stalled.abort();
+  else watch.onStall(() => stalled.abort());
+  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), AbortSignal.any([stop.signal, stalled.signal]));
   // Iterations still going when the graceful stop ran out are cut at their next step (k6's gracefulStop).
   const cut = stop.signal.aborted ? 0 : ctx.counters.inFlight;
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));

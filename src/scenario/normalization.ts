@@ -91,7 +91,8 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     target: {
       auth: t.auth,
       connections: t.connections,
-      timeoutMs: t.timeout,
+      ...(t.timeout === undefined ? {} : { timeoutMs: t.timeout }),
+      stallAfterMs: t.stallAfter,
       maxInFlight: t.maxInFlight,
       ...(t.retry429 === undefined ? {} : { retry429: { attempts: t.retry429.attempts, baseMs: t.retry429.base, maxMs: t.retry429.max } }),
     },

@@ -14,7 +14,8 @@ const TargetSchema = z
   .strictObject({
     auth: z.enum(['bearer', 'bare', 'none']).default('bearer').describe('Authorization header form: "Bearer <key>", the bare key, or none for a target without authentication.'),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
-    timeout: PositiveDurationSchema.default(30_000).describe('Per-request timeout.'),
+    timeout: PositiveDurationSchema.optional().describe('One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.'),
+    stallAfter: PositiveDurationSchema.default(5000).describe('Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).'),
     maxInFlight: z
       .number()
       .int()

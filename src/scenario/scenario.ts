@@ -18,7 +18,10 @@ export interface Retry429Options {
 export interface TargetDefaults {
   readonly auth: AuthForm;
   readonly connections: number;
-  readonly timeoutMs: number;
+  /** One timeout for every request; left out, each operation gets its own (client operation-timeout). */
+  readonly timeoutMs?: number;
+  /** No answer at all for this long while requests wait: a stall. */
+  readonly stallAfterMs: number;
   readonly maxInFlight: number;
   readonly retry429?: Retry429Options;
 }

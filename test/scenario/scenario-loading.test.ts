@@ -40,7 +40,7 @@ flows:
     const expected: Scenario = {
       name: 'full',
       source: 'full.yaml',
-      target: { auth: 'bearer', connections: 64, timeoutMs: 30_000, maxInFlight: 1000 },
+      target: { auth: 'bearer', connections: 64, stallAfterMs: 5000, maxInFlight: 1000 },
       emulator: {
         workersMin: 0,
         workersMax: 10,
@@ -98,7 +98,7 @@ flows:
     const s = parseScenario(
       `name: x
 description: for a test
-target: { auth: bare, connections: 8, timeout: 2s, maxInFlight: 5, retry429: { attempts: 2 } }
+target: { auth: bare, connections: 8, timeout: 2s, stallAfter: 1500ms, maxInFlight: 5, retry429: { attempts: 2 } }
 emulator: { clock: manual, streamShape: array, faults: [late-429], profile: { sleep_ms: 5 }, idleTimeout: 1m, coldStart: 0 }
 arrivals: { process: poisson, seed: 7 }
 phases: [{ count: 1 }]
@@ -108,7 +108,7 @@ thresholds: ["p99(run) < 500ms"]
       'x.yaml',
     );
     expect(s.description).toBe('for a test');
-    expect(s.target).toEqual({ auth: 'bare', connections: 8, timeoutMs: 2000, maxInFlight: 5, retry429: { attempts: 2, baseMs: 100, maxMs: 5000 } });
+    expect(s.target).toEqual({ auth: 'bare', connections: 8, timeoutMs: 2000, stallAfterMs: 1500, maxInFlight: 5, retry429: { attempts: 2, baseMs: 100, maxMs: 5000 } });
     expect(s.emulator).toMatchObject({ clock: 'manual', streamShape: 'array', faults: ['late-429'], profile: { sleep_ms: 5 }, idleTimeoutMs: 60_000, coldStartMs: 0 });
     expect(s.arrivals).toEqual({ process: 'poisson', seed: 7 });
     expect(s.flows[0]?.steps[1]).toEqual({ kind: 'advance', ms: 1_860_000 });

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { CHECK_CATALOG } from '../../check/catalog.js';
@@ -11,7 +10,7 @@ import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../core/record.js';
 import { TurnBatch } from '../../core/turn-batch.js';
 import { RunMetrics } from '../../metrics/run-metrics.js';
-import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
+import { renderTerminalSummary } from '../../report/report-writer.js';
 import { buildSummary } from '../../report/summary-builder.js';
 import { VERDICT_EXIT, type RunEnd } from '../../report/verdict.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
@@ -29,7 +28,7 @@ import { collect, loadScenarioInto } from '../run/collect.js';
 import { progressLine } from '../run/progress-line.js';
 import { parseExportSettings, type ExportArgs, type ExportSettings } from '../run/export-settings.js';
 import { startLiveExports } from '../run/live-export.js';
-import { RecordsWriter } from '../run/records-writer.js';
+import { RunOutputs } from '../run/run-outputs.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
 import { writeWorkerReport } from '../run/worker-report.js';
@@ -141,17 +140,22 @@ function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { scenario, shard, workers, thresholds, tolerances, exports, remote, worker, gracefulStopMs } = await settle(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
+  // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
   const runId = runIdFor(scenario, shard);
   const out = resolve(args.out ?? join('reports', runId));
+  const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const emulatorOptions = worker ? workerEmulatorOptions(worker, io.env, out) : undefined;
-  const resolved = remote ? { target: remote } : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}) });
+  const resolved = remote
+    ? { target: remote }
+    : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}) }).catch((err: unknown) => {
+        outputs.discard();
+        throw err;
+      });
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
-  await mkdir(out, { recursive: true });
 
   const metrics = new RunMetrics();
   const live = startLiveExports(exports, { runId, scenario, ...(args.shard ? { shard: args.shard } : {}), io });
-  const writer = args.record ? new RecordsWriter(join(out, 'records.ndjson')) : undefined;
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;
   let violations = 0;
@@ -167,7 +171,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     metrics.add(r);
     live?.add(r);
     if (checker) toCheck.push(r);
-    writer?.add(r);
+    outputs.add(r);
   };
   const onProgress = args.quiet ? undefined : (p: ProgressSnapshot): void => {
     if (io.isTty) io.liveLine?.(progressLine(p, violations, metrics.jobCounts()));
@@ -175,10 +179,13 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   };
   if (!args.quiet) io.err(`jobstorm: running ${scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}${shard ? ` as shard ${String(shard.index)}/${String(shard.count)}` : ''}${workers > 1 ? ` with ${String(workers)} worker threads` : ''}`);
 
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
+  outputs.whenForcedToExit(() => runRecord && buildSummary({ run: runRecord, metrics, thresholds, durationMs: Date.now() - runRecord.startedAtMs, end: 'interrupted' }), stepSummary);
   let outcome: RunOutcome;
   let workerStats: ExternalPoolSnapshot | undefined;
   try {
-    const common = { scenario, target, runId, onRecord, interrupt: io.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
+    const common = { scenario, target, runId, onRecord, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
@@ -190,25 +197,24 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
 
   toCheck.flush();
   const result = checker?.finish();
-  await writer?.close();
+  await outputs.closeRecords();
   if (!runRecord) throw new Error('the runner emitted no run record');
   const fatal = outcome.preflight?.fatal;
   if (fatal?.kind === 'key-refused') {
-    await writer?.close();
     io.err(`jobstorm: preflight: ${fatal.message}. Check --api-key / JOBSTORM_API_KEY and --auth.`);
     return ExitCode.Usage;
   }
-  const end: RunEnd = outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
+  const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
   const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}) });
   if (live) summary.exports = await live.stop();
-  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
-  await writeReports(summary, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  outputs.writeReports(summary, stepSummary);
   if (workerStats) await writeWorkerReport(out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
   if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
-  return VERDICT_EXIT[summary.verdict.status];
+  // Issue 12: a run stopped by a failed write, or a report not written, is exit 3, not a Ctrl-C.
+  return end === 'output-failed' || outputs.reportsFailed ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
 }
 
 export const runCommand: JobstormCommand<RunArgs> = {

@@ -1,0 +1,76 @@
+import type { Clock } from '../core/clock.js';
+import { RECORD_VERSION, type ExchangeRecord, type StallRecord } from '../core/record.js';
+
+/**
+ * Tells a stalled target from a slow one: when requests have waited `stallAfterMs` without any
+ * answer from the target (a status line; errors and timeouts are not answers), a stall begins at
+ * the first of them; it ends at the next answer or the run's end, as one `stall` record.
+ */
+export class StallWatch {
+  private inFlight = 0;
+  /** The first request since the last answer; undefined while the target keeps up. */
+  private waitingSince: number | undefined;
+  private stallStart: number | undefined;
+  private peak = 0;
+  private cancelTick: (() => void) | undefined;
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly stallAfterMs: number,
+    private readonly emit: (r: StallRecord) => void,
+    private readonly nextSeq: () => number,
+  ) {
+    this.tick();
+  }
+
+  get stalled(): boolean {
+    return this.stallStart !== undefined;
+  }
+
+  /** Called once when a stall begins (the wind-down stops waiting on a target that will not answer). */
+  onStall(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  sent(): void {
+    this.inFlight++;
+    if (this.waitingSince === undefined) {
+      this.waitingSince = this.clock.now();
+      this.peak = 0;
+    }
+    this.peak = Math.max(this.peak, this.inFlight);
+  }
+
+  exchange(r: ExchangeRecord): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (r.status === undefined) return;
+    this.end(r.firstByteAt ?? r.endAt);
+    this.waitingSince = this.inFlight > 0 ? this.clock.now() : undefined;
+    this.peak = this.inFlight;
+  }
+
+  /** Ends the watch: a stall still going on is reported up to now. */
+  close(): void {
+    this.cancelTick?.();
+    this.cancelTick = undefined;
+    this.end(this.clock.now());
+  }
+
+  private readonly tick = (): void => {
+    const now = this.clock.now();
+    // In flight or failed without an answer (a dead target refuses at once): either way, waiting.
+    if (this.stallStart === undefined && this.waitingSince !== undefined && now - this.waitingSince >= this.stallAfterMs) {
+      this.stallStart = this.waitingSince;
+      for (const l of this.listeners) l();
+    }
+    this.cancelTick = this.clock.schedule(Math.min(250, this.stallAfterMs / 4), this.tick);
+  };
+
+  private end(at: number): void {
+    if (this.stallStart === undefined) return;
+    const start = this.stallStart;
+    this.stallStart = undefined;
+    this.emit({ v: RECORD_VERSION, type: 'stall', seq: this.nextSeq(), at: start, durationMs: Math.max(0, Math.round(at - start)), inFlight: this.peak });
+  }
+}

@@ -1,0 +1,272 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/core/exit-code.js';
+import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
+import type { Summary } from '../../src/report/summary.js';
+import { readRecords, readSummary, root, tempDir } from './helpers.js';
+
+/*
+ * Issue 12, through the built bin as a user runs it: a bad --out is exit 2 before anything is sent
+ * (and the process ends, embedded emulator or not); a full disk stops the run as "interrupted
+ * (output failed)" with the reports that fit and only whole record lines; a second Ctrl-C against
+ * a frozen target still leaves every exchanged record and the reports; a frozen target is reported
+ * as a stall with /status timing out in seconds; a killed target does not hold the run.
+ */
+
+const bin = join(root, 'dist/src/cli/main.js');
+const scenario = join(root, 'scenarios/steady-load.yaml');
+const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at file:/m;
+const children: ChildProcess[] = [];
+const mounts: string[] = [];
+let counter: Server | undefined;
+
+beforeAll(async () => {
+  // The bin must be the current sources (tsc emits even when another folder has a type error).
+  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => undefined);
+  expect(existsSync(bin)).toBe(true);
+}, 180_000);
+
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode === null && c.signalCode === null) {
+      c.kill('SIGCONT');
+      c.kill('SIGKILL');
+    }
+  }
+  for (const m of mounts.splice(0)) execFileSync('umount', [m]);
+  await new Promise<void>((r) => (counter ? counter.close(() => r()) : r()));
+  counter = undefined;
+});
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function runBin(args: string[], onStart?: (child: ChildProcess, stderr: () => string) => void): Promise<Exit> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: 'k' } });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  onStart?.(child, () => stderr);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+/** `jobstorm emulate --port 0` in its own process, so it can be frozen (SIGSTOP) or killed. */
+async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, 'emulate', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: 'k' } });
+  children.push(child);
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (b: Buffer) => {
+      text += b.toString();
+      const m = /^(http:\/\/\S+\/v2\/\S+)$/m.exec(text);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', () => reject(new Error(`the emulator exited: ${text}`)));
+    setTimeout(() => reject(new Error('the emulator did not start within 30 s')), 30_000).unref();
+  });
+  return { child, url };
+}
+
+/** A target that counts what it is sent: bad output must mean nothing sent. */
+async function countingTarget(): Promise<{ url: string; received: () => number }> {
+  let n = 0;
+  counter = createServer((req, res) => {
+    n++;
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((r) => counter?.listen(0, '127.0.0.1', r));
+  const { port } = counter.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${String(port)}/v2/ep`, received: () => n };
+}
+
+function tryMount(dir: string, options: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'ignore' });
+    mounts.push(dir);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Every line parses, and the exchanges recorded are exactly the requests the summary counts. */
+function expectRecordsMatch(records: JobstormRecord[], summary: Summary): void {
+  const exchanges = records.filter((r): r is ExchangeRecord => r.type === 'exchange');
+  const counted = Object.values(summary.operations).reduce((n, o) => n + o.requests, 0);
+  expect(exchanges.length).toBeGreaterThan(0);
+  expect(exchanges.length).toBe(counted);
+}
+
+async function expectBadOut(out: string, reason: RegExp, withTarget: boolean): Promise<void> {
+  const target = withTarget ? await countingTarget() : undefined;
+  const exit = await runBin(['run', scenario, '--duration', '3s', '--record', '--out', out, ...(target ? ['--target', target.url] : [])]);
+  expect(exit.code, exit.stderr).toBe(ExitCode.Usage);
+  expect(exit.stderr).toContain(out);
+  expect(exit.stderr).toMatch(reason);
+  expect(exit.stderr).not.toMatch(STACK);
+  expect(exit.stderr).not.toMatch(/running steady-load/);
+  // Exits on its own (no emulator thread left running), well before the 3 s load would end.
+  expect(exit.ms).toBeLessThan(20_000);
+  if (target) expect(target.received()).toBe(0);
+}
+
+describe('--out is checked before the load', () => {
+  it('under /proc: exit 2 at once, nothing sent', async () => {
+    await expectBadOut('/proc/nope/reports', /ENOENT/, true);
+  }, 60_000);
+
+  it('under /proc with the embedded emulator: exit 2 and the process ends', async () => {
+    await expectBadOut('/proc/nope', /ENOENT/, false);
+  }, 60_000);
+
+  it('a file where a folder is expected: exit 2 naming it', async () => {
+    const dir = await tempDir('outfile');
+    await writeFile(join(dir, 'taken'), 'x');
+    await expectBadOut(join(dir, 'taken', 'out'), /ENOTDIR/, true);
+  }, 60_000);
+
+  it('read-only (a read-only tmpfs as root, else a folder without write permission): exit 2, nothing sent', async () => {
+    const dir = await tempDir('readonly');
+    const ro = join(dir, 'ro');
+    await mkdir(ro);
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) expect(tryMount(ro, 'size=1m,ro'), 'mount a read-only tmpfs as root').toBe(true);
+    else execFileSync('chmod', ['555', ro]);
+    await expectBadOut(ro, asRoot ? /EROFS/ : /EACCES/, true);
+    await expectBadOut(join(ro, 'sub'), asRoot ? /EROFS/ : /EACCES/, false);
+  }, 90_000);
+});
+
+describe('a full disk during the run', () => {
+  it('stops the run as interrupted (output failed), writes the reports that fit, no half line', async () => {
+    const dir = await tempDir('full');
+    const disk = join(dir, 'disk');
+    await mkdir(disk);
+    const out = join(disk, 'out');
+    // A 1 MiB tmpfs, mostly filled, when this runs as root; else records.ndjson on /dev/full.
+    if (tryMount(disk, 'size=1m')) {
+      await writeFile(join(disk, 'filler'), Buffer.alloc(600 * 1024));
+    } else {
+      await mkdir(out);
+      await symlink('/dev/full', join(out, 'records.ndjson'));
+    }
+    const exit = await runBin(['run', scenario, '--duration', '20s', '--record', '--out', out]);
+    expect(exit.code, exit.stderr).toBe(ExitCode.Aborted);
+    expect(exit.stderr).toMatch(/output failed \(records\.ndjson: ENOSPC/);
+    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+    // Stopped early: well short of the 20 s of load.
+    expect(exit.ms).toBeLessThan(19_000);
+    const summary = await readSummary(out);
+    expect(summary.run.end).toBe('output-failed');
+    expect(summary.verdict.status).toBe('interrupted');
+    if (mounts.length > 0) {
+      const text = await readFile(join(out, 'records.ndjson'), 'utf8');
+      expect(text.length).toBeGreaterThan(0);
+      await readRecords(out);
+    }
+  }, 90_000);
+});
+
+describe('a frozen or dead target', () => {
+  it('a second Ctrl-C exits 130 at once with every exchanged record and the reports', async () => {
+    const emu = await emulatorProcess();
+    const out = join(await tempDir('double-sigint'), 'out');
+    let secondAt = 0;
+    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '60s', '--record', '--out', out], (child, stderr) => {
+      void until(() => /running steady-load/.test(stderr()), 30_000)
+        .then(() => new Promise((r) => setTimeout(r, 1500)))
+        .then(() => {
+          emu.child.kill('SIGSTOP');
+          return new Promise((r) => setTimeout(r, 1000));
+        })
+        .then(() => {
+          child.kill('SIGINT');
+          return new Promise((r) => setTimeout(r, 300));
+        })
+        .then(() => {
+          secondAt = Date.now();
+          child.kill('SIGINT');
+        });
+    });
+    expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
+    expect(secondAt).toBeGreaterThan(0);
+    // Sooner than the first Ctrl-C's own drain (3 s, which a frozen target uses up): the forced path.
+    expect(Date.now() - secondAt).toBeLessThan(2500);
+    const records = await readRecords(out);
+    const summary = await readSummary(out);
+    expect(summary.verdict.status).toBe('interrupted');
+    expect(summary.run.end).toBe('interrupted');
+    expectRecordsMatch(records, summary);
+  }, 90_000);
+
+  it('is reported as a stall, and /status gives up after its own timeout (about 10 s), not 30 s', async () => {
+    const emu = await emulatorProcess();
+    const out = join(await tempDir('frozen'), 'out');
+    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '14s', '--record', '--out', out], (_child, stderr) => {
+      void until(() => /running steady-load/.test(stderr()), 30_000)
+        .then(() => new Promise((r) => setTimeout(r, 1500)))
+        .then(() => emu.child.kill('SIGSTOP'));
+    });
+    expect([ExitCode.Ok, ExitCode.Failed, ExitCode.Inconclusive]).toContain(exit.code);
+    const summary = await readSummary(out);
+    expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
+    const stall = summary.stalls?.[0];
+    expect(stall?.durationMs).toBeGreaterThan(5000);
+    expect(stall?.inFlight).toBeGreaterThan(10);
+    expect(exit.stdout).toMatch(/target stalled for \d+\.\d s from t\+\d+s with \d+ requests in flight/);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/target stalled for/);
+    const records = await readRecords(out);
+    expectRecordsMatch(records, summary);
+    expect(records.filter((r) => r.type === 'stall').length).toBe(summary.stalls?.length);
+    const statusTimeouts = records.filter((r): r is ExchangeRecord => r.type === 'exchange' && r.op === 'status' && r.error?.kind === 'timeout');
+    expect(statusTimeouts.length).toBeGreaterThan(0);
+    for (const r of statusTimeouts) {
+      expect(r.endAt - r.sentAt).toBeGreaterThanOrEqual(9_900);
+      expect(r.endAt - r.sentAt).toBeLessThan(14_000);
+    }
+    // The wind-down does not wait its 30 s graceful stop on a target that will not answer.
+    expect(summary.run.durationMs).toBeLessThan(14_000 + 3_000 + 6_000);
+  }, 120_000);
+
+  it('killed mid-run: the run ends well within its graceful stop, with its reports', async () => {
+    const emu = await emulatorProcess();
+    const out = join(await tempDir('killed'), 'out');
+    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out], (_child, stderr) => {
+      void until(() => /running steady-load/.test(stderr()), 30_000)
+        .then(() => new Promise((r) => setTimeout(r, 2000)))
+        .then(() => emu.child.kill('SIGKILL'));
+    });
+    expect(exit.code, exit.stderr).not.toBeNull();
+    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+    const summary = await readSummary(out);
+    // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
+    expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 6_000);
+    expectRecordsMatch(await readRecords(out), summary);
+    // The kill did happen mid-run: requests after it failed without an answer.
+    expect(Object.values(summary.errors).reduce((n, c) => n + c, 0)).toBeGreaterThan(0);
+  }, 120_000);
+});

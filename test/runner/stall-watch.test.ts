@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { RECORD_VERSION, type ExchangeRecord, type StallRecord } from '../../src/core/record.js';
+import { StallWatch } from '../../src/runner/stall-watch.js';
+
+/* Issue 12: no answer at all while requests wait is a stall, reported with its length and load. */
+
+function answer(clock: ManualClock, status: number | undefined): ExchangeRecord {
+  const now = clock.now();
+  return { v: RECORD_VERSION, type: 'exchange', seq: 0, op: 'status', method: 'GET', path: '/status/x', intendedAt: now, sentAt: now, endAt: now, status, ...(status === undefined ? { error: { kind: 'timeout', message: 't' } } : { firstByteAt: now }), reqBytes: 0, resBytes: 0 };
+}
+
+function watch(stallAfterMs = 5000): { clock: ManualClock; w: StallWatch; stalls: StallRecord[]; began: number[] } {
+  const clock = new ManualClock();
+  const stalls: StallRecord[] = [];
+  let seq = 0;
+  const w = new StallWatch(clock, stallAfterMs, (r) => stalls.push(r), () => ++seq);
+  const began: number[] = [];
+  w.onStall(() => began.push(clock.now()));
+  return { clock, w, stalls, began };
+}
+
+describe('StallWatch', () => {
+  it('a slow but answering target is no stall', () => {
+    const { clock, w, stalls } = watch();
+    for (let i = 0; i < 20; i++) {
+      w.sent();
+      w.sent();
+      clock.advance(1000);
+      w.exchange(answer(clock, 200));
+    }
+    w.close();
+    expect(stalls).toEqual([]);
+  });
+
+  it('requests with no answer for stallAfter: one stall from the first of them to the next answer', () => {
+    const { clock, w, stalls, began } = watch();
+    w.sent();
+    w.exchange(answer(clock, 200));
+    clock.advance(2000);
+    for (let i = 0; i < 40; i++) w.sent();
+    clock.advance(4000);
+    expect(began).toEqual([]);
+    clock.advance(1500);
+    expect(began).toHaveLength(1);
+    expect(w.stalled).toBe(true);
+    clock.advance(6800);
+    w.exchange(answer(clock, 200));
+    expect(stalls).toEqual([{ v: RECORD_VERSION, type: 'stall', seq: 1, at: 2000, durationMs: 12_300, inFlight: 40 }]);
+    w.close();
+    expect(stalls).toHaveLength(1);
+  });
+
+  it('errors are not answers: a dead target refusing at once stalls too, reported up to the end', () => {
+    const { clock, w, stalls } = watch(1000);
+    for (let i = 0; i < 30; i++) {
+      w.sent();
+      w.exchange(answer(clock, undefined));
+      clock.advance(100);
+    }
+    w.close();
+    expect(stalls).toHaveLength(1);
+    expect(stalls[0]).toMatchObject({ at: 0, durationMs: 3000, inFlight: 1 });
+  });
+
+  it('idle time with nothing in flight is no stall', () => {
+    const { clock, w, stalls } = watch(1000);
+    w.sent();
+    w.exchange(answer(clock, 200));
+    clock.advance(10_000);
+    w.close();
+    expect(stalls).toEqual([]);
+  });
+});
