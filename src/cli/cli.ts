@@ -19,7 +19,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .demandCommand(1, 'Give a command; see jobstorm --help.')
     .recommendCommands()
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 passed, 1 failed (checks or thresholds), 2 usage or configuration error (nothing sent), 3 target unreachable, 4 inconclusive (nothing that could fail was exercised), 130 interrupted.')
+    .epilogue('Exit codes: 0 passed, 1 failed, 2 usage or configuration error (nothing sent), 3 target unreachable, 4 inconclusive, 130 interrupted.')
     .fail((msg, err: Error | undefined) => {
       if (err) throw err;
       usageError = msg;

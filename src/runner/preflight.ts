@@ -26,11 +26,11 @@ const MADE_UP_ID = 'jobstorm-preflight-no-such-job';
 export async function preflight(ctx: RunContext, target: string): Promise<PreflightResult> {
   const call = { flow: '_preflight', signal: ctx.abort };
   const findings: PreflightFinding[] = [];
-  const health = await ctx.client.health({ ...call, step: '1:preflight-health' });
+  const health = await ctx.client.health({ ...call, step: 'preflight:health' });
   if (health.status === undefined) {
     return { findings, fatal: { kind: 'unreachable', message: `${target} did not answer GET /health (${health.error?.kind ?? 'no answer'}${health.error?.code ? ` ${health.error.code}` : ''})` } };
   }
-  const status = await ctx.client.status(MADE_UP_ID, {}, { ...call, step: '2:preflight-status' });
+  const status = await ctx.client.status(MADE_UP_ID, {}, { ...call, step: 'preflight:status' });
   const refused = [health, status].find((r) => r.status === 401 || r.status === 403);
   if (refused) {
     const how = ctx.keyless ? 'a request without a key was' : 'the key was';

@@ -1,4 +1,4 @@
-import type { Step, Phase, Scenario } from './scenario.js';
+import type { Phase, Scenario } from './scenario.js';
 
 /*
  * Pure transforms behind `--duration` and `--rate-scale`, so any shipped scenario runs as a quick
@@ -29,17 +29,7 @@ export function fitDuration(scenario: Scenario, totalMs: number): Scenario {
     if (p.kind !== 'count') return { ...p, durationMs: p.durationMs * factor };
     return p.rate === undefined || p.rate === 0 ? p : { ...p, rate: p.rate / factor };
   });
-  // A poll or stream that may outlive the whole run would keep a short run going long after it.
-  const flows = scenario.flows.map((f) => ({ ...f, steps: capTimeouts(f.steps, totalMs) }));
-  return { ...scenario, phases, flows };
-}
-
-function capTimeouts(steps: readonly Step[], maxMs: number): Step[] {
-  return steps.map((s): Step => {
-    if ((s.kind === 'poll' || s.kind === 'stream') && s.timeoutMs > maxMs) return { ...s, timeoutMs: maxMs };
-    if (s.kind === 'loop') return { ...s, steps: capTimeouts(s.steps, maxMs) };
-    return s;
-  });
+  return { ...scenario, phases };
 }
 
 /**
