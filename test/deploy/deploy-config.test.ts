@@ -149,7 +149,8 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     // Inside one scenario the shards run together (they are its load) and the merge waits for them.
     expect(obj(shardJob.strategy, 'strategy')['max-parallel']).toBeUndefined();
     expect(mergeJob.needs).toBe('shard');
-    expect(Object.keys(obj(called.jobs, 'jobs'))).toEqual(['shard', 'merge']);
+    // Then tonight's merged run against the last good one (issue 15), after the merge.
+    expect(Object.keys(obj(called.jobs, 'jobs'))).toEqual(['shard', 'merge', 'compare']);
   });
 
   it('the matrix has shards 1..N and every runner passes --shard i/N with that N', async () => {

@@ -18,7 +18,7 @@ async function issuesOf(file: string, env: Record<string, string> = {}): Promise
 describe('broken scenario files report every problem at once', () => {
   it('YAML with many mistakes', async () => {
     expect(await issuesOf('broken-fields.yaml')).toEqual([
-      'broken-fields.yaml:4:9  target.auth: expected one of bearer | bare, got "beerer" (did you mean "bearer"?)',
+      'broken-fields.yaml:4:9  target.auth: expected one of bearer | bare | none, got "beerer" (did you mean "bearer"?)',
       'broken-fields.yaml:5:3  target.timout: unknown key "timout" (did you mean "timeout"?)',
       'broken-fields.yaml:9:27  phases[1].ramp.to: expected a number, got "fast"',
       'broken-fields.yaml:10:18  phases[2].ramp: a count phase takes a rate or nothing, not ramp',
