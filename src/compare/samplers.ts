@@ -162,7 +162,8 @@ function binomial(k: number, n: number): Sampler | undefined {
 }
 
 function selectedOps(s: Summary, t: Threshold): string[] {
-  const named = (OPERATIONS as readonly string[]).includes(t.metric) ? t.metric : t.tags.op;
+  // `requests` and `latency` are metrics over every operation (as in thresholds), not /requests.
+  const named = (OPERATIONS as readonly string[]).includes(t.metric) && t.metric !== 'requests' && t.metric !== 'latency' ? t.metric : t.tags.op;
   return Object.keys(s.operations).filter((op) => named === undefined || op === named);
 }
 
