@@ -20,6 +20,8 @@ interface Command {
   text: string;
   /** Long-running server commands: started, checked for their first line, then stopped. */
   server: boolean;
+  /** $JOBSTORM_TARGET is set for it: its block exports it, or the command names it (jobstorm honours it). */
+  target: boolean;
 }
 
 function readmeCommands(readme: string): Command[] {
@@ -27,12 +29,14 @@ function readmeCommands(readme: string): Command[] {
   const commands: Command[] = [];
   for (const block of blocks) {
     const joined = block.replace(/\\\n\s*/g, ' ');
+    let exported = false;
     for (const raw of joined.split('\n')) {
       const line = raw.replace(/\s+#.*$/, '').trim();
+      if (line.startsWith('export JOBSTORM_TARGET=')) exported = true;
       if (!line || line.startsWith('export ')) continue;
       for (const part of line.split('&&').map((p) => p.trim())) {
         if (part === 'npm ci' || part === 'npm test') continue;
-        commands.push({ text: part, server: /\bjobstorm emulate\b/.test(part) });
+        commands.push({ text: part, server: /\bjobstorm emulate\b/.test(part), target: exported || part.includes('JOBSTORM_TARGET') });
       }
     }
   }
@@ -71,7 +75,9 @@ describe('README commands', async () => {
   });
 
   it.each(commands.map((c) => [c.text, c] as const))('%s', async (_text, c) => {
-    const env = { ...process.env, JOBSTORM_TARGET: emulator.url, JOBSTORM_API_KEY: emulator.apiKey, GITHUB_STEP_SUMMARY: '' };
+    const env: NodeJS.ProcessEnv = { ...process.env, JOBSTORM_API_KEY: emulator.apiKey, GITHUB_STEP_SUMMARY: '' };
+    if (c.target) env.JOBSTORM_TARGET = emulator.url;
+    else delete env.JOBSTORM_TARGET;
     if (c.server) {
       const child = spawn('bash', ['-c', `exec ${c.text.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)}`], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
       const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
