@@ -69,4 +69,4 @@ for (let step = 1; step <= 18; step++) {
 }
 const steady = soak.slice(3);
 console.log(`soak heap from step 4 on: min ${Math.min(...steady).toFixed(1)} MB, max ${Math.max(...steady).toFixed(1)} MB, last − first ${((steady.at(-1) ?? 0) - (steady[0] ?? 0)).toFixed(1)} MB`);
-core.close();
+await core.close();
