@@ -19,7 +19,9 @@ describe('scenarioJsonSchema', () => {
     expect(schema.title).toBe('jobstorm scenario');
     expect(schema.required).toEqual(['name', 'phases', 'flows']);
     const target = schema.properties?.target?.properties ?? {};
-    expect(target.timeout?.default).toBe(30_000);
+    // No default timeout: unset, each operation gets its own (issue 12); stalls are seen after 5 s.
+    expect(target.timeout?.default).toBeUndefined();
+    expect(target.stallAfter?.default).toBe(5000);
     expect(target.auth?.default).toBe('bearer');
     expect(target.timeout?.anyOf?.map((n) => (n as { type?: string }).type)).toEqual(['number', 'string']);
   });
