@@ -55,7 +55,7 @@ export function workerName(id: number): string {
 export function jobOutput(job: Job, faults: FaultSet): unknown {
   if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
-  if (n > 0) return streamPieces(job, faults, 0, piecesPerChunk(job, faults) * n);
+  if (n > 0) return streamPieces(job, faults, 0, Math.min(piecesPerChunk(job, faults) * n, piecesWithinBudget(job, faults)));
   return echoedInput(job);
 }
 
@@ -101,10 +101,25 @@ export function takeStream(job: Job, faults: FaultSet, now: number, memo: Stream
     start = Math.min(from, memo.lastFrom.get(job) ?? from);
     memo.lastFrom.set(job, from);
   }
-  if (produced > from) job.streamDelivered = produced;
+  // One answer holds at most ANSWER_BUDGET_BYTES of pieces; the rest come with the next calls.
+  const end = Math.min(produced, start + piecesWithinBudget(job, faults));
+  if (end > from) job.streamDelivered = end;
   if (faults.streamAfterFinal && isFinalStatus(job.status)) memo.finalDrained.add(job);
-  if (produced <= start) return [];
-  return streamPieces(job, faults, start, produced).map((output) => ({ output }));
+  if (end <= start) return [];
+  return streamPieces(job, faults, start, end).map((output) => ({ output }));
+}
+
+/**
+ * Bytes of generated pieces one answer may carry. A job's own stream is at most 64 MiB (its input is
+ * checked), but the chunk-too-large fault pads every chunk past 1 MiB: 100,000 chunks would make one
+ * answer of 100 GB. Memory stays bounded per answer whatever the job and faults.
+ */
+const ANSWER_BUDGET_BYTES = 80 * 1024 * 1024;
+
+function piecesWithinBudget(job: Job, faults: FaultSet): number {
+  const bytes = chunkBytes(job.input);
+  const piece = faults.chunkTooLarge ? Math.max(bytes, LIMITS.streamChunk.surelyRejected) : bytes < 0 ? 64 : Math.max(64, Math.min(CHUNK_PIECE_MAX, bytes));
+  return Math.max(1, Math.floor(ANSWER_BUDGET_BYTES / piece));
 }
 
 function piecesPerChunk(job: Job, faults: FaultSet): number {
