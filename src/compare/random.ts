@@ -1,23 +1,11 @@
+import { SeededRandom as CoreRandom } from '../core/seeded-random.js';
+
 /**
- * A seeded generator (mulberry32), so a comparison of the same two files always reports the same
- * intervals: golden files and CI reruns agree.
+ * The shared seeded generator, so a comparison of the same two files always reports the same
+ * intervals (golden files and CI reruns agree), with what the bootstrap draws besides.
  */
-export class SeededRandom {
-  private state: number;
+export class SeededRandom extends CoreRandom {
   private spare: number | undefined;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
 
   /** Uniform integer in [0, n). */
   below(n: number): number {
@@ -25,7 +13,7 @@ export class SeededRandom {
   }
 
   /** Standard normal (Box–Muller, both values used). */
-  normal(): number {
+  override normal(): number {
     if (this.spare !== undefined) {
       const s = this.spare;
       this.spare = undefined;

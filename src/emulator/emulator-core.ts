@@ -5,7 +5,7 @@ import { FaultSet } from './faults.js';
 import { guardedClock } from './guarded-clock.js';
 import type { EmulatorConfig } from './options.js';
 import type { HandlerProfile } from './profile.js';
-import { SeededRandom } from './random.js';
+import { SeededRandom } from '../core/seeded-random.js';
 import { WebhookScheduler, type WebhookPoster } from './webhooks.js';
 
 /** A record made by POST /v1/endpoints, returned as the REST v1 `Endpoint`. */

@@ -15,7 +15,7 @@ import { RecentJobs } from './recent-jobs.js';
 import { echoedInput, jobView, sharedInputs, takeStream, type StreamFaultMemo } from './job-view.js';
 import { serializePayload } from './json-payload.js';
 import type { HandlerProfile } from './profile.js';
-import type { SeededRandom } from './random.js';
+import type { SeededRandom } from '../core/seeded-random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
 import type { WebhookScheduler } from './webhooks.js';
 import { WorkerPool, type ScalingSettings, type SimWorker } from './worker-pool.js';

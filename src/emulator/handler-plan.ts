@@ -1,6 +1,6 @@
 import { LIMITS } from '../../contracts/queue/limits.js';
 import { drawDuration, type HandlerProfile } from './profile.js';
-import type { SeededRandom } from './random.js';
+import type { SeededRandom } from '../core/seeded-random.js';
 
 /*
  * The simulated handler. It reads these `input` keys, exactly so named (users and tests rely on

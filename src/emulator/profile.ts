@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SeededRandom } from './random.js';
+import type { SeededRandom } from '../core/seeded-random.js';
 
 /*
  * A handler profile decides what the simulated handler does for a job whose input does not say

@@ -6,7 +6,7 @@ import { EmulatorCore } from '../../src/emulator/emulator-core.js';
 import { ExpiryQueue } from '../../src/emulator/expiry-queue.js';
 import { Job } from '../../src/emulator/job.js';
 import { resolveOptions } from '../../src/emulator/options.js';
-import { SeededRandom } from '../../src/emulator/random.js';
+import { SeededRandom } from '../../src/core/seeded-random.js';
 import { SlidingWindow } from '../../src/emulator/rate-limiter.js';
 
 describe('options', () => {

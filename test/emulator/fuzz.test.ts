@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from '
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
-import { SeededRandom } from '../../src/emulator/random.js';
+import { SeededRandom } from '../../src/core/seeded-random.js';
 import { call } from './helpers.js';
 
 /*

@@ -1,6 +1,7 @@
 /**
- * A small seeded generator (mulberry32): profiles and the server-errors fault draw from it, so a
- * run with the same seed and the same requests fails the same jobs.
+ * A small seeded generator (mulberry32), shared by the emulator (profiles and the server-errors
+ * fault draw from it, so a run with the same seed and the same requests fails the same jobs) and by
+ * compare's bootstrap (its own subclass).
  */
 export class SeededRandom {
   private state: number;
