@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSummary, root, tempDir } from '../e2e/helpers.js';
 
@@ -32,8 +31,6 @@ function jobstorm(args: string[], cwd: string): Promise<Exit> {
 let work = '';
 
 beforeAll(async () => {
-  // tsc emits even when another folder has a type error; the bin must be the current sources.
-  await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: root }).catch(() => undefined);
   expect(existsSync(bin)).toBe(true);
   work = await tempDir('init');
 }, 180_000);
