@@ -73,7 +73,10 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'health.negative', severity: 'error', description: 'a /health counter below zero', provenBy: 'health-negative' },
   { id: 'health.counter-decreased', severity: 'error', description: 'jobs.completed, jobs.failed or jobs.retried went down between two samples', provenBy: 'health-decrease' },
   { id: 'health.jobs-mismatch', severity: 'error', description: '/health job counts contradict what we submitted on an endpoint we own', provenBy: 'health-drift' },
-  { id: 'route.missing', severity: 'error', description: 'an operation the contract promises is not served: 405, or 404 where the endpoint or the job demonstrably exists (reported once per operation; the run stops sending it)', provenBy: 'missing-routes' },
+  { id: 'route.missing', severity: 'error', description: 'an operation the contract promises is not served: 404 where the endpoint or the job demonstrably exists (reported once per operation; the run stops sending it)', provenBy: 'missing-routes' },
+  { id: 'request.method', severity: 'error', description: "an operation is served, but not to the contract's method: 405 (the Allow header names another), or the requests probe's GET of /status or /stream answered 404 where POST to the same path answered 2xx (once per operation; the run stops sending it)", provenBy: 'stream-post-only' },
+  { id: 'request.unknown-job', severity: 'error', description: '/status of a job id that never existed was not answered 404 (a 200 with a FAILED body is the usual mistake)', provenBy: 'unknown-job-found' },
+  { id: 'request.missing-input', severity: 'error', description: 'a /run or /runsync body without input was not answered 400', provenBy: 'input-optional' },
   { id: 'management.openapi', severity: 'error', description: 'a management response that the given OpenAPI document does not allow (status code or body)', provenBy: 'odd-status' },
 ];
 

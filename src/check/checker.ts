@@ -100,12 +100,23 @@ export class Checker {
     return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name), coverage, missingRoutes: this.routes.missingRoutes().map((m) => m.op) };
   }
 
-  /** `route.missing`: judged before the checks, so they can leave a missing route's answers to it. */
+  /**
+   * `route.missing` and `request.method`: judged before the checks, so they can leave a missing
+   * route's answers to them. Every answered request could have shown either.
+   */
   private watchRoutes(r: ExchangeRecord): void {
-    if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint' || r.req?.probe !== undefined) return;
-    this.ctx.judged('route.missing');
+    if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
+    const probe = r.req?.probe;
+    if (probe === undefined || probe.startsWith('request.method')) {
+      this.ctx.judged('route.missing');
+      this.ctx.judged('request.method');
+    }
     for (const m of this.routes.add(r)) {
-      this.emit({ id: 'route.missing', record: m.record, message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+      if (m.kind === 'method') {
+        this.emit({ id: 'request.method', record: m.record, message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+      } else {
+        this.emit({ id: 'route.missing', record: m.record, message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+      }
     }
   }
 

@@ -9,7 +9,27 @@ export interface MissingRoute {
   record: ExchangeRecord;
   /** Why the answer means "no such route" rather than "no such job". */
   reason: string;
+  /**
+   * `route`: not served at all (`route.missing`); `method`: served, but not to the method the
+   * contract gives it (`request.method`), as a server that takes /status only by POST.
+   */
+  kind: 'route' | 'method';
 }
+
+/**
+ * Probe records that are ordinary requests of their operation (the probe's job, and its GETs of
+ * that job): the other probes send bad requests on purpose, whose 404s say nothing of routes.
+ */
+const ROUTE_PROBES = new Set(['request.job', 'request.method', 'request.method.post']);
+
+/** Whether a record is an ordinary request of its operation (no probe, or one of ROUTE_PROBES). */
+export function isOrdinaryRequest(r: ExchangeRecord): boolean {
+  const probe = r.req?.probe;
+  return probe === undefined || ROUTE_PROBES.has(probe);
+}
+
+/** The requests probe's POST to a GET route: a wrong method on purpose, judged only by the route watch. */
+export const WRONG_METHOD_PROBE = 'request.method.post';
 
 /** Operations about one job, whose 404 may mean "no such job" as well as "no such route". */
 const JOB_ROUTES = new Set<QueueOperation>(['cancel', 'retry', 'stream', 'status-sync']);
@@ -25,7 +45,8 @@ const MIN_LIFE_MS = 10_000;
  * must be one finding, not a `lifecycle.lost` per job). Pure and driven by records in order, so the
  * runner (to stop sending the operation) and the checks (to report it once, live or offline)
  * reach the same conclusions from the same stream:
- * - 405 on an operation's own method: missing (the `Allow` header says what is served);
+ * - 405 on an operation's own method: served with another method only (the `Allow` header says which);
+ * - 404 to the requests probe's GET of a job, while a POST to the same path is answered 2xx: the same;
  * - 404 from /health or /purge-queue while the endpoint answers other operations: missing;
  * - 404 from /cancel, /retry, /stream or /status-sync for a job that a 2xx then shows to exist: missing;
  * - 404 from /status for the first few jobs, each asked for within the shortest ttl of its accept,
@@ -40,6 +61,8 @@ export class RouteWatch {
   /** Endpoint-wide 404s seen before the endpoint answered anything. */
   private readonly early: ExchangeRecord[] = [];
   private readonly status404Jobs = new Set<string>();
+  /** The requests probe's GETs answered 404, waiting for the POST to the same path. */
+  private readonly refusedGets = new Map<QueueOperation, ExchangeRecord>();
   private firstStatus404: ExchangeRecord | undefined;
   /** When each recent job was accepted (end of its submit), for the /status rule. */
   private readonly acceptedAt = new CappedMap<string, number>(10_000);
@@ -47,11 +70,14 @@ export class RouteWatch {
 
   /** Takes one exchange; returns the routes this record shows to be missing (usually none). */
   add(r: ExchangeRecord): MissingRoute[] {
-    if (r.status === undefined || !isQueueOp(r.op) || r.req?.probe !== undefined) return NONE;
+    const probe = r.req?.probe;
+    if (r.status === undefined || !isQueueOp(r.op) || !isOrdinaryRequest(r)) return NONE;
     if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return NONE;
     const op = r.op;
+    if (probe === WRONG_METHOD_PROBE) return this.postAnswered(op, r);
+    if (probe === 'request.method' && r.status === 404) this.refusedGets.set(op, r);
     if (r.status >= 200 && r.status < 300) return this.answered(r, op);
-    if (r.status === 405) return this.found(op, r, `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`);
+    if (r.status === 405) return this.found(op, r, `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`, 'method');
     if (r.status !== 404 || this.served.has(op) || this.missing.has(op)) return NONE;
     if (ENDPOINT_ROUTES.has(op)) {
       if (this.endpointAnswers) return this.found(op, r, 'answered 404 while the endpoint answered other operations');
@@ -108,9 +134,17 @@ export class RouteWatch {
     return out;
   }
 
-  private found(op: QueueOperation, record: ExchangeRecord, reason: string): MissingRoute[] {
+  /** The POST that follows a refused GET: 2xx shows the route is served, to the wrong method. */
+  private postAnswered(op: QueueOperation, post: ExchangeRecord): MissingRoute[] {
+    const get = this.refusedGets.get(op);
+    this.refusedGets.delete(op);
+    if (get === undefined || post.status === undefined || post.status < 200 || post.status >= 300) return NONE;
+    return this.found(op, get, `answered 404 to GET ${get.path}, while POST to the same path answered ${String(post.status)} (record ${String(post.seq)})`, 'method');
+  }
+
+  private found(op: QueueOperation, record: ExchangeRecord, reason: string, kind: MissingRoute['kind'] = 'route'): MissingRoute[] {
     if (this.missing.has(op) || this.served.has(op)) return NONE;
-    const m = { op, record, reason };
+    const m = { op, record, reason, kind };
     this.missing.set(op, m);
     return [m];
   }

@@ -2,6 +2,8 @@ import { LIMITS } from '../../contracts/queue/limits.js';
 import type { CallContext } from '../client/client-options.js';
 import { payloadProbe } from '../client/sized-submission.js';
 import type { RequestFacts } from '../core/record.js';
+import { WRONG_METHOD_PROBE } from '../core/route-watch.js';
+import type { ProbeStep } from '../scenario/scenario.js';
 import type { RunContext } from './run-context.js';
 
 type CallFor = (kind: string, req?: RequestFacts) => CallContext;
@@ -57,8 +59,45 @@ async function managementProbe(ctx: RunContext, call: CallFor): Promise<void> {
   await ctx.client.send({ op: 'CreateEndpoint', method: 'POST', path: '/endpoints', management: true, body: json({ name: 'jobstorm-probe' }), headers: { 'content-type': 'application/json' } }, call('probe:management.create-endpoint', { probe: 'management.create-endpoint' }));
 }
 
-export function runProbe(name: 'limits' | 'auth' | 'management', ctx: RunContext, call: CallFor): Promise<void> {
+/** A job id no service can have issued. */
+const NEVER_ISSUED = 'jobstorm-probe-never-issued';
+
+/**
+ * What partial and local servers most often get wrong (issue "Real targets, first try"), a few
+ * requests labelled `request.*` for the probe check:
+ * - `/status` of a job id that never existed must be 404 (not 200 with a FAILED body);
+ * - a /run or /runsync body without `input` must be 400;
+ * - `/status` and `/stream` of a job that exists must answer GET. Where GET is refused with 404
+ *   or 405, the same path is tried with POST: its answer tells "served with another method" from
+ *   "not served at all" (the latter is `route.missing`'s, not this probe's).
+ */
+async function requestsProbe(ctx: RunContext, call: CallFor): Promise<void> {
+  const { client } = ctx;
+  // A job that exists first, for the method probes: a plain submission, checked like any other. Its
+  // answer also shows /run is served, so a later refusal of a body without input is about the body.
+  const job = await client.send({ op: 'run', method: 'POST', path: '/run', body: json({ input: { probe: 'request.method' } }), headers: { 'content-type': 'application/json' } }, call('probe:request.job', { probe: 'request.job' }));
+  const post = (op: 'run' | 'runsync', path: string, body: string) =>
+    client.send({ op, method: 'POST', path, body, headers: { 'content-type': 'application/json' } }, call('probe:request.missing-input', { probe: 'request.missing-input', expect: 'reject' }));
+  // No jobId on the record: it names no job of this run, and the lifecycle checks must not track it.
+  // An operation found missing (or served to another method) is not asked again.
+  if (!ctx.routes.isMissing('status')) await client.send({ op: 'status', method: 'GET', path: `/status/${NEVER_ISSUED}` }, call('probe:request.unknown-job', { probe: 'request.unknown-job', expect: 'reject' }));
+  // Should a server take it anyway, the policy keeps the job it made short-lived.
+  await post('run', '/run', json({ policy: { ttl: LIMITS.ttl.min } }));
+  await post('runsync', `/runsync?wait=${String(LIMITS.wait.min)}`, json({}));
+  const id = (job.body as { id?: unknown } | null | undefined)?.id;
+  if (typeof id !== 'string' || id === '') return;
+  for (const op of ['status', 'stream'] as const) {
+    if (ctx.routes.isMissing(op)) continue;
+    const path = `/${op}/${encodeURIComponent(id)}`;
+    const got = await client.send({ op, method: 'GET', path, jobId: id }, call(`probe:request.method`, { probe: 'request.method' }));
+    if (got.status === 404 || got.status === 405) await client.send({ op, method: 'POST', path, jobId: id }, call(`probe:${WRONG_METHOD_PROBE}`, { probe: WRONG_METHOD_PROBE }));
+  }
+}
+
+export function runProbe(name: ProbeStep['probe'], ctx: RunContext, call: CallFor): Promise<void> {
   switch (name) {
+    case 'requests':
+      return requestsProbe(ctx, call);
     case 'limits':
       return limitsProbe(ctx, call);
     case 'auth':

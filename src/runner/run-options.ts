@@ -35,7 +35,7 @@ export interface RunOptions {
   shard?: ShardSpec;
   /** First Ctrl-C: stop arrivals, drain, still hand over every record. */
   interrupt?: AbortSignal;
-  /** After the last phase, how long flows may take to finish on their own (k6's gracefulStop). */
+  /** After the last phase, how long flows may take to finish on their own (k6's gracefulStop; default DEFAULT_GRACEFUL_STOP_MS). */
   gracefulStopMs?: number;
   /** After arrivals stop for good, how long in-flight requests may take before they are aborted. */
   drainMs?: number;
@@ -82,3 +82,6 @@ export interface RunOutcome {
   /** What the preflight found, when it ran; `fatal` means the load never started. */
   preflight?: PreflightResult;
 }
+
+/** k6's default gracefulStop: running iterations get this long after the last arrival. */
+export const DEFAULT_GRACEFUL_STOP_MS = 30_000;

@@ -13,7 +13,7 @@ import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
 import { runClock } from './run-clock.js';
 import { newCounters, type RunContext } from './run-context.js';
-import type { RunOptions, RunOutcome } from './run-options.js';
+import { DEFAULT_GRACEFUL_STOP_MS, type RunOptions, type RunOutcome } from './run-options.js';
 import { StallWatch } from './stall-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
@@ -157,7 +157,7 @@ async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, 
   const stalled = new AbortController();
   if (watch.stalled) stalled.abort();
   else watch.onStall(() => stalled.abort());
-  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? 30_000), AbortSignal.any([stop.signal, stalled.signal]));
+  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS), AbortSignal.any([stop.signal, stalled.signal]));
   // Iterations still going when the graceful stop ran out are cut at their next step (k6's gracefulStop).
   const cut = stop.signal.aborted ? 0 : ctx.counters.inFlight;
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));

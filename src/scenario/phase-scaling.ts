@@ -1,4 +1,4 @@
-import type { Phase, Scenario } from './scenario.js';
+import type { Phase, Scenario, Step } from './scenario.js';
 
 /*
  * Pure transforms behind `--duration` and `--rate-scale`, so any shipped scenario runs as a quick
@@ -51,4 +51,20 @@ export function scaleRates(scenario: Scenario, factor: number): Scenario {
     }
   });
   return { ...scenario, phases };
+}
+
+/**
+ * Caps the poll and stream timeouts (loops included) at `maxMs`: with `--duration`, a step's own
+ * timeout cannot outlive the run (its duration plus the graceful stop), whatever the scenario was
+ * written for. Capped at the run's bound and no lower, a step never times out before the graceful
+ * stop would have cut it, so shortening a run adds no timeouts of its own.
+ */
+export function capStepTimeouts(scenario: Scenario, maxMs: number): Scenario {
+  const cap = (steps: readonly Step[]): Step[] =>
+    steps.map((s): Step => {
+      if (s.kind === 'loop') return { ...s, steps: cap(s.steps) };
+      if ((s.kind === 'poll' || s.kind === 'stream') && s.timeoutMs > maxMs) return { ...s, timeoutMs: maxMs };
+      return s;
+    });
+  return { ...scenario, flows: scenario.flows.map((f) => ({ ...f, steps: cap(f.steps) })) };
 }

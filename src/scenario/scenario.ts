@@ -1,5 +1,6 @@
 import type { WorkerSpec } from './worker-schema.js';
 import type { JobStatus } from '../core/index.js';
+import type { PROBE_NAMES } from './step-schema.js';
 
 /*
  * The typed, normalized scenario the runner consumes: every default filled in, every duration in
@@ -159,7 +160,7 @@ export interface LoopStep {
 }
 export interface ProbeStep {
   readonly kind: 'probe';
-  readonly probe: 'limits' | 'auth' | 'management';
+  readonly probe: (typeof PROBE_NAMES)[number];
 }
 
 /** autocannon saturating one operation for a while. */

@@ -103,11 +103,11 @@ const SleepSchema = z
   ])
   .describe('Think time: a fixed duration or a uniform range {min, max}.');
 
-export const PROBE_NAMES = ['limits', 'auth', 'management'] as const;
+export const PROBE_NAMES = ['limits', 'auth', 'management', 'requests'] as const;
 
 const ProbeSchema = z
   .enum(PROBE_NAMES)
-  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges), auth (missing/wrong key, both header forms) or management (StartPod of an unknown pod, CreateEndpoint with an invalid body: both must be refused with 400, and change nothing).");
+  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges), auth (missing/wrong key, both header forms) management (StartPod of an unknown pod, CreateEndpoint with an invalid body: both must be refused with 400, and change nothing), or requests (what partial servers get wrong: /status of a job id that never existed must be 404, a body without input must be 400, /status and /stream must answer GET).");
 
 const LoopSchema = z
   .strictObject({

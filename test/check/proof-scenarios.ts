@@ -104,6 +104,7 @@ flows:
     steps:
       - probe: limits
       - probe: auth
+      - probe: requests
 `;
 
 export const RATE = `

@@ -85,16 +85,21 @@ describe('compare against the embedded emulator', () => {
     expect(flagged.length, JSON.stringify(flagged)).toBeLessThanOrEqual(1);
   }, 120_000);
 
-  it('5 of 5 runs with slow-execution (+30% execution time) are significant regressions of executionTime, and of nothing else', () => {
+  it('5 of 5 runs with slow-execution (+30% execution time) are significant regressions of executionTime, and (but for noise) of nothing else', () => {
+    const noisy: string[] = [];
     for (let k = 0; k < SLOW_RUNS; k++) {
       const c = compare(quiet[k] as Summary, slow[k] as Summary, ['delta(p50(executionTime)) < 10%', 'delta(p99(run)) < 50%']);
       expect(c.regressions.some((r) => r.startsWith('p50(executionTime)')), `pair ${k}: ${JSON.stringify(c.regressions)}`).toBe(true);
-      for (const r of c.regressions) expect(r, `pair ${k}`).toMatch(/executionTime|e2e/);
-      expect(c.improvements, `pair ${k}`).toEqual([]);
+      // The client-side latencies are not the fault's: a pair where one moved is the machine's
+      // load changing between the two runs, which the quiet pairs above allow once in 20. With 2
+      // test files at once on 2 cores, once in these 5 is allowed too; twice is not noise.
+      const other = [...c.regressions, ...c.improvements].filter((r) => !/executionTime|e2e/.test(r));
+      if (other.length > 0) noisy.push(`pair ${k}: ${other.join(', ')}`);
       const gate = c.gates[0];
       expect(gate?.status, gate?.reason).toBe('failed');
       expect(gate?.reason).toMatch(/significant/);
     }
+    expect(noisy.length, noisy.join('; ')).toBeLessThanOrEqual(1);
   }, 120_000);
 
   it('a fault that breaks a rule shows up as new violation ids and fails new(violations) == 0', () => {

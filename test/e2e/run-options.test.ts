@@ -101,6 +101,30 @@ describe('jobstorm run options', () => {
     expect(gap(steady(b))).toBeCloseTo(2 * gap(steady(a)), 6);
   }, 60_000);
 
+  it('--duration ends the run near its duration: a 120 s poll timeout is capped at duration + graceful stop, and what is still running is cut and counted', async () => {
+    const dir = await tempDir('cap');
+    const file = join(dir, 'long-polls.yaml');
+    // Jobs that never finish within the run, polled with a timeout far longer than it.
+    await writeFile(file, `name: long-polls
+phases: [{ duration: 60s, rate: 2 }]
+flows:
+  - name: wait-long
+    steps:
+      - run: { input: { sleep_ms: 600000 } }
+      - poll: { until: final, interval: 200ms, timeout: 120s }
+`);
+    const started = Date.now();
+    const { code, out } = await runRecorded(['run', file, '--duration', '2s', '--graceful-stop', '2s']);
+    const elapsed = Date.now() - started;
+    const summary = await readSummary(out);
+    expect(code, summary.verdict.reasons.join('; ')).toBeLessThanOrEqual(1);
+    // 2 s of arrivals + 2 s of graceful stop, plus the emulator's start and the reports: far from 120 s.
+    expect(elapsed).toBeLessThan(15_000);
+    expect(summary.run.durationMs).toBeLessThan(6_000);
+    expect(summary.jobs.submitted).toBeGreaterThan(0);
+    expect((summary.run.iterationsCut ?? 0) + summary.jobs.unfinished).toBeGreaterThan(0);
+  }, 60_000);
+
   it('a broken scenario file is exit 2 with every error and its line, and nothing is sent', async () => {
     server = await flowServer();
     const dir = await tempDir('broken');

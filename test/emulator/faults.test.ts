@@ -51,7 +51,8 @@ async function post(c: Ctx, url: string, body?: unknown): Promise<Body> {
 /** Chunks in each of `n` successive /stream answers. */
 async function streamCounts(c: Ctx, probe: string, id: string, n: number): Promise<number[]> {
   const counts: number[] = [];
-  for (let i = 0; i < n; i++) counts.push(((await get(c, probe, `stream/${id}`)).stream as unknown[]).length);
+  // -1: the answer had no stream (stream-post-only refuses the GET).
+  for (let i = 0; i < n; i++) counts.push(((await get(c, probe, `stream/${id}`)).stream as unknown[] | undefined)?.length ?? -1);
   return counts;
 }
 
@@ -165,8 +166,8 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   chunk: async (c) => {
     const id = await run(c, 'chunk', { stream: 1, chunk_bytes: 1_500_000, sleep_ms: 0 });
     c.clock.advance(0);
-    const stream = (await get(c, 'chunk', `stream/${id}`)).stream as unknown[];
-    return stream.every((ch) => Buffer.byteLength(JSON.stringify(ch)) <= LIMITS.streamChunk.surelyAccepted);
+    const stream = (await get(c, 'chunk', `stream/${id}`)).stream as unknown[] | undefined;
+    return stream?.every((ch) => Buffer.byteLength(JSON.stringify(ch)) <= LIMITS.streamChunk.surelyAccepted);
   },
   server: async (c) => {
     let fives = 0;
@@ -307,6 +308,23 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     return counts;
   },
   'health-negative': async (c) => ((await get(c, 'health-negative', 'health')).jobs as Body).inQueue,
+  /** /status of an id no emulator issued, and of one in the shape of its ids. */
+  'unknown-job': async (c) => [
+    (await call(c.h, 'GET', `${c.base('unknown-job')}/status/jobstorm-never-issued`)).status,
+    (await call(c.h, 'GET', `${c.base('unknown-job')}/status/00000000-0000-4000-8000-000000000000-u1`)).status,
+  ],
+  /** Bodies without input, to /run and /runsync. */
+  'no-input': async (c) => [
+    (await call(c.h, 'POST', `${c.base('no-input')}/run`, { body: { policy: { ttl: 10_000 } } })).status,
+    (await call(c.h, 'POST', `${c.base('no-input')}/run`, { body: {} })).status,
+  ],
+  /** GET and POST of /status and /stream of a job that exists. */
+  methods: async (c) => {
+    const id = await run(c, 'methods', { sleep_ms: 0 });
+    c.clock.advance(0);
+    const b = c.base('methods');
+    return [(await call(c.h, 'GET', `${b}/status/${id}`)).status, (await call(c.h, 'GET', `${b}/stream/${id}`)).status, (await call(c.h, 'POST', `${b}/status/${id}`)).status, (await call(c.h, 'POST', `${b}/stream/${id}`)).status];
+  },
   /** The status of a 1 s job once 1 s has passed, and the executionTime it then reports. */
   slow: async (c) => {
     const id = await run(c, 'slow', { sleep_ms: 1000 });
@@ -393,7 +411,7 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'auth-open': ['auth'],
   'health-drift': ['health'],
   'chunk-too-large': ['chunk'],
-  'odd-status': ['odd-status'],
+  'odd-status': ['odd-status', 'methods'],
   'malformed-bodies': ['malformed'],
   'backwards-queue': ['backwards-queue'],
   'spurious-cancel': ['spurious'],
@@ -415,6 +433,11 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'health-decrease': ['health-decrease'],
   // Every probe that calls /cancel or /retry sees the 404.
   'missing-routes': ['rate', 'cancel', 'retry', 'odd-status', 'malformed'],
+  // Every probe that reads a /stream by GET sees the 405.
+  'stream-post-only': ['chunk', 'odd-status', 'malformed', 'stream-final', 'stream-duplicate', 'methods'],
+  // Ids of the emulator's own shape keep their 404: lose, ttl and retention are untouched.
+  'unknown-job-found': ['unknown-job'],
+  'input-optional': ['no-input'],
   // Longer jobs: every probe that reads a job's duration or waits on it sees them.
   'slow-execution': ['types', 'timing', 'stream-duplicate', 'slow'],
   'openai-no-done': ['openai-stream'],
@@ -494,6 +517,9 @@ describe('fault registry', () => {
       'stream-final': [2, 0],
       'stream-duplicate': [1, 0],
       'health-negative': 0,
+      'unknown-job': [404, 404],
+      'no-input': [400, 400],
+      methods: [200, 200, 404, 404],
       'health-decrease': [0, 0],
       slow: ['COMPLETED', 1000],
       'openai-stream': { last: true, bad: 0, after: 0 },

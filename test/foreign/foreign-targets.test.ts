@@ -92,16 +92,41 @@ describe('a target without /cancel, /retry, /health and /purge-queue (404 {"deta
 });
 
 describe('a target that serves /status and /stream only to POST (405, Allow: POST)', () => {
-  it('smoke: route.missing names the allowed methods; polls stop at once instead of running to their timeout', async () => {
+  it('smoke: request.method names the allowed methods; polls stop at once instead of running to their timeout', async () => {
     server = await startPartialServer({ postOnly: ['status', 'stream', 'status-sync'] });
     const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
-    expect(o.fired).toEqual(['route.missing']);
+    // Served, to the wrong method: not "missing", and nothing about unknown jobs from a refused GET.
+    expect(o.fired).toEqual(['request.method']);
     const status = o.summary.violations[0]?.examples.find((e) => e.op === 'status');
     expect(status?.message).toContain('Allow: POST');
     // The preflight's GET /status is the one that shows it: not one poll per job after that.
     expect(requestsOf(o, 'status')).toBeLessThanOrEqual(2);
     expect(o.fired).not.toContain('lifecycle.lost');
     expectRealEvidence(o);
+  }, 90_000);
+});
+
+describe('what partial servers get wrong, found by the requests probe in smoke (issue 13)', () => {
+  it('unknown job answered 200 FAILED, input optional, /stream GET answered 404 "Cannot GET" while POST works', async () => {
+    server = await startPartialServer({ unknownJobFound: true, inputOptional: true, postOnly404: ['stream'] });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s', '--no-preflight']);
+    expect(o.fired).toEqual(['request.method', 'request.missing-input', 'request.unknown-job']);
+    const byId = new Map(o.summary.violations.map((v) => [v.id, v]));
+    expect(byId.get('request.unknown-job')?.examples[0]?.message).toContain('with status FAILED in its body; the contract says 404');
+    expect(byId.get('request.missing-input')?.examples[0]?.message).toMatch(/body without input was answered 200; the contract says 400/);
+    const method = byId.get('request.method')?.examples.map((e) => e.message) ?? [];
+    expect(method.join('\n')).toMatch(/answered 404 to GET \/stream\/\S+, while POST to the same path answered 200/);
+    // The refused GETs are method findings, not lost jobs.
+    expect(o.fired).not.toContain('lifecycle.lost');
+    expectRealEvidence(o);
+    expect(o.code).toBe(1);
+  }, 90_000);
+
+  it('the same probe is silent on a server that gets them right', async () => {
+    server = await startPartialServer({});
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
+    expect(o.fired).toEqual([]);
+    for (const id of ['request.unknown-job', 'request.missing-input', 'request.method']) expect(o.summary.coverage[id], id).toBeGreaterThan(0);
   }, 90_000);
 });
 

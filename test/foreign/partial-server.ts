@@ -10,6 +10,12 @@ export interface PartialOptions {
   missing?: string[];
   /** Operations served only to POST: GET answers 405 with `Allow: POST`. */
   postOnly?: string[];
+  /** Operations served only to POST, and GET answered 404 "Cannot GET" (as Express answers). */
+  postOnly404?: string[];
+  /** /status of an unknown job answers 200 {"status":"FAILED"} instead of 404. */
+  unknownJobFound?: boolean;
+  /** A submission without `input` is accepted. */
+  inputOptional?: boolean;
   /** Operations at the root (/run) instead of under /v2/<endpointId>. */
   root?: boolean;
   /** The endpoint id served under /v2/ (another id answers 404). */
@@ -66,6 +72,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     }
     if (o.missing?.includes(op)) return send(res, 404, { detail: 'Not Found' });
     if (o.postOnly?.includes(op) && req.method !== 'POST') return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
+    if (o.postOnly404?.includes(op) && req.method !== 'POST') return send(res, 404, { error: `Cannot ${req.method ?? ''} ${url.pathname}` });
     const job = id === undefined ? undefined : jobs.get(id);
     switch (op) {
       case 'run':
@@ -73,6 +80,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
         let input: unknown;
         try {
           input = (JSON.parse(body) as { input?: unknown }).input;
+          if (input === undefined && o.inputOptional) input = {};
         } catch {
           return send(res, 400, { error: 'malformed JSON' });
         }
@@ -86,6 +94,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       }
       case 'status':
       case 'status-sync':
+        if (!job && o.unknownJobFound) return send(res, 200, { id, status: 'FAILED', error: 'job not found' });
         return job ? send(res, 200, view(job)) : send(res, 404, { error: `job ${String(id)} not found` });
       case 'stream':
         return job ? send(res, 200, { id: job.id, status: statusOf(job), stream: [] }) : send(res, 404, { error: 'job not found' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitDuration, parseScenario, scaleRates, totalDurationMs, type Phase, type Scenario } from '../../src/scenario/index.js';
+import { capStepTimeouts, fitDuration, parseScenario, scaleRates, totalDurationMs, type Phase, type Scenario } from '../../src/scenario/index.js';
 
 function scenarioWith(phases: Phase[]): Scenario {
   const base = parseScenario('name: s\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml');
@@ -79,5 +79,32 @@ describe('scaleRates', () => {
   it('rejects a factor that is not positive', () => {
     expect(() => scaleRates(scenarioWith(mixed), 0)).toThrow(RangeError);
     expect(() => scaleRates(scenarioWith(mixed), -1)).toThrow(RangeError);
+  });
+});
+
+describe('capStepTimeouts', () => {
+  it('caps poll and stream timeouts (in loops too) at the bound, and leaves shorter ones and other steps alone', () => {
+    const s = parseScenario(
+      `name: s
+phases: [{ count: 1 }]
+flows:
+  - name: f
+    steps:
+      - run: { input: {} }
+      - poll: { until: final, timeout: 120s }
+      - stream: { timeout: 2s }
+      - loop: { times: 2, steps: [{ poll: { until: final, timeout: 60s } }, { stream: { timeout: 90s } }] }
+      - runsync: { input: {}, wait: 60s }
+`,
+      's.yaml',
+    );
+    const capped = capStepTimeouts(s, 40_000);
+    const [, poll, stream, loop, runsync] = capped.flows[0]?.steps ?? [];
+    expect(poll).toMatchObject({ kind: 'poll', timeoutMs: 40_000 });
+    expect(stream).toMatchObject({ kind: 'stream', timeoutMs: 2000 });
+    expect(loop?.kind === 'loop' ? loop.steps.map((x) => ('timeoutMs' in x ? x.timeoutMs : undefined)) : undefined).toEqual([40_000, 40_000]);
+    expect(runsync).toEqual(s.flows[0]?.steps[4]);
+    // Pure: the scenario it was given is unchanged.
+    expect(s.flows[0]?.steps[1]).toMatchObject({ timeoutMs: 120_000 });
   });
 });

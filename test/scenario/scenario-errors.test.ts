@@ -69,7 +69,7 @@ describe('broken scenario files report every problem at once', () => {
 
   it('a JavaScript module, by key path', async () => {
     expect(await issuesOf('broken-module.js')).toEqual([
-      'broken-module.js  flows[0].steps[1].probe: expected one of limits | auth | management, got "everything"',
+      'broken-module.js  flows[0].steps[1].probe: expected one of limits | auth | management | requests, got "everything"',
       'broken-module.js  phases[0]: a phase needs one of rate, ramp, vus (each with a duration) or count',
       'broken-module.js  phases[0].rat: unknown key "rat" (did you mean "rate"?)',
     ]);

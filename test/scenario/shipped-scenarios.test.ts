@@ -77,7 +77,7 @@ describe('shipped scenarios', () => {
     expect(submits.every((w) => w === true)).toBe(true);
 
     const limits = await load('limits');
-    expect(stepsOf(limits).flatMap((s) => (s.kind === 'probe' ? [s.probe] : []))).toEqual(['limits', 'auth']);
+    expect(stepsOf(limits).flatMap((s) => (s.kind === 'probe' ? [s.probe] : []))).toEqual(['limits', 'auth', 'requests']);
 
     const probe = await load('rate-limit-probe');
     // 429s must stay visible, so the probe never retries them.

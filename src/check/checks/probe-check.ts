@@ -1,3 +1,4 @@
+import type { QueueOperation } from '../../core/operation.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 
@@ -28,6 +29,7 @@ export function probeCheck(): Check {
     name: 'probe',
     add(r: JobstormRecord, ctx) {
       if (r.type !== 'exchange' || r.status === undefined || r.status === 429 || r.status >= 500) return;
+      if (judgeRequestProbe(r, r.status, ctx)) return;
       const auth = r.req?.auth;
       if (auth === 'none') {
         // A run without a key (`--auth none`): the target's openness is one finding, not one per request.
@@ -80,4 +82,27 @@ export function probeCheck(): Check {
     }
     },
   };
+}
+
+/**
+ * The requests probe's `request.unknown-job` and `request.missing-input` (its method probes are
+ * the route watch's). True when `r` was one of them.
+ */
+function judgeRequestProbe(r: ExchangeRecord, status: number, ctx: CheckContext): boolean {
+  const probe = r.req?.probe;
+  if (probe !== 'request.unknown-job' && probe !== 'request.missing-input') return false;
+  // A refused key says nothing of either rule, nor does a refused method (request.method's).
+  if (status === 401 || status === 403 || status === 405) return true;
+  // A 404 to a body without input, from a route never seen answering, is the route's
+  // (route.missing) or a wrong endpoint id's. (For an unknown job 404 is the right answer anyway.)
+  if (probe === 'request.missing-input' && status === 404 && !ctx.routes.hasServed(r.op as QueueOperation)) return true;
+  ctx.judged(probe);
+  if (probe === 'request.unknown-job' && status !== 404) {
+    const shown = (r.body as { status?: unknown } | null | undefined)?.status;
+    ctx.emit({ id: probe, record: r, message: `${r.method} ${r.path}, a job id that never existed, was answered ${String(status)}${typeof shown === 'string' ? ` with status ${shown} in its body` : ''}; the contract says 404` });
+  }
+  if (probe === 'request.missing-input' && status !== 400) {
+    ctx.emit({ id: probe, record: r, message: `a ${r.op} body without input was answered ${String(status)}; the contract says 400` });
+  }
+  return true;
 }

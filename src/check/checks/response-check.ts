@@ -3,6 +3,7 @@ import { MANAGEMENT_OPERATION_CONTRACTS } from '../../../contracts/management/op
 import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
 import type { Operation, QueueOperation } from '../../core/operation.js';
 import type { JobstormRecord } from '../../core/record.js';
+import { WRONG_METHOD_PROBE } from '../../core/route-watch.js';
 import type { Check } from '../check.js';
 import { fastValidator } from '../fast-validator.js';
 import { untrim } from '../untrim.js';
@@ -38,7 +39,9 @@ export const responseCheck: Check = {
     }
     // A route the target lacks is one `route.missing`, not a wrong status or error body per answer;
     // nor does a 404/405 from a route never seen working say anything about the contract's error body.
-    if ((r.status === 404 || r.status === 405) && r.req?.probe === undefined && (ctx.routes.isMissing(r.op) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))) return;
+    // The requests probe's POST to a GET route is a wrong method on purpose: the route watch's alone.
+    if (r.req?.probe === WRONG_METHOD_PROBE) return;
+    if ((r.status === 404 || r.status === 405) && (ctx.routes.isMissing(r.op) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))) return;
     ctx.judged(`status.${r.op}`);
     const schema = responsesOf(r.op)[r.status];
     if (!schema) {

@@ -6,6 +6,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
+import { isJobId } from '../job-id.js';
 import { delayTime, jobView } from '../job-view.js';
 import type { Admission, LimiterMode } from '../rate-limiter.js';
 import { readJson, stalledMessage } from './json-body.js';
@@ -72,7 +73,15 @@ export class QueueRoutes {
     }
     const route = ROUTES[parts[3] ?? ''];
     const idCount = parts.length - 4;
-    if (route === undefined || route.method !== req.method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
+    let method = req.method;
+    if (route?.op === 'stream' && this.core.faults.has('stream-post-only')) {
+      if (method === 'GET') {
+        sendError(res, 405, 'method GET not allowed for /stream', { allow: 'POST' });
+        return;
+      }
+      if (method === 'POST') method = 'GET';
+    }
+    if (route === undefined || route.method !== method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
       sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health, requests, openai/v1/...)`);
       return;
     }
@@ -157,6 +166,10 @@ export class QueueRoutes {
       ttl = p.value;
     }
     const job = ep.get(jobId);
+    if (job === undefined && op === 'status' && this.core.faults.has('unknown-job-found') && !isJobId(jobId)) {
+      this.ok(res, { id: jobId, status: 'FAILED', error: 'job not found' });
+      return;
+    }
     if (job === undefined) {
       sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
       return;
@@ -240,7 +253,8 @@ export class QueueRoutes {
         sendError(res, 400, body.message);
         return;
       }
-      const parsed = SubmissionBodySchema.safeParse(this.core.faults.paramsUnchecked ? clampPolicy(body.value) : body.value);
+      const value = this.core.faults.has('input-optional') ? withInput(body.value) : body.value;
+      const parsed = SubmissionBodySchema.safeParse(this.core.faults.paramsUnchecked ? clampPolicy(value) : value);
       if (!parsed.success) {
         sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
         return;
@@ -332,4 +346,10 @@ function clampPolicy(body: unknown): unknown {
     if (typeof v === 'number' && Number.isInteger(v)) clamped[key] = Math.min(range.max, Math.max(range.min, v));
   }
   return { ...body, policy: clamped };
+}
+
+/** The input-optional fault: a submission object without `input` gets an empty one. */
+function withInput(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'input' in value) return value;
+  return { ...value, input: {} };
 }
