@@ -142,6 +142,25 @@ export interface StallRecord {
   inFlight: number;
 }
 
+/**
+ * jobstorm itself was the bottleneck for a while (its event loop saturated, arrivals or callbacks
+ * late): latencies measured then include its own queueing. Emitted when the stretch ends.
+ */
+export interface GeneratorRecord {
+  v: typeof RECORD_VERSION;
+  type: 'generator';
+  seq: number;
+  /** Start of the first limited second. */
+  at: number;
+  durationMs: number;
+  /** Highest event-loop utilisation of a second in the stretch, 0..1. */
+  busy: number;
+  /** Highest per-second event-loop delay p99, ms. */
+  loopDelayP99Ms: number;
+  /** Highest per-second arrival lateness p99, ms. */
+  latenessP99Ms: number;
+}
+
 /** First line of a records file: what the run was, and the wall-clock anchor of its times. */
 export interface RunRecord {
   v: typeof RECORD_VERSION;
@@ -166,7 +185,7 @@ export interface RunRecord {
   targetClock?: 'manual';
 }
 
-export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | StallRecord | RunRecord;
+export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | StallRecord | GeneratorRecord | RunRecord;
 
 /** Where a record sits in time, whatever its kind. */
 export function recordTime(r: JobstormRecord): number {
@@ -180,6 +199,7 @@ export function recordTime(r: JobstormRecord): number {
     case 'clock':
       return r.at;
     case 'stall':
+    case 'generator':
       return r.at + r.durationMs;
     case 'run':
       return 0;

@@ -95,6 +95,15 @@ export interface StallData {
   inFlight: number;
 }
 
+/** A stretch where jobstorm itself was the bottleneck (GeneratorRecord), its start on the wall clock. */
+export interface GeneratorLimitData {
+  atMs: number;
+  durationMs: number;
+  busy: number;
+  loopDelayP99Ms: number;
+  latenessP99Ms: number;
+}
+
 export interface MetricsData {
   version: typeof METRICS_DATA_VERSION;
   /** Earliest run anchor and latest record, wall clock (epoch ms); null before any record. */
@@ -111,4 +120,6 @@ export interface MetricsData {
   tokens?: TokenData;
   /** Present when the target stalled: each stall, in time order. */
   stalls?: StallData[];
+  /** Present when jobstorm was the bottleneck: each stretch, in time order. */
+  generatorLimited?: GeneratorLimitData[];
 }

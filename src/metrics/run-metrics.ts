@@ -1,8 +1,8 @@
-import type { DroppedRecord, ExchangeRecord, JobstormRecord, RecordSink, StallRecord, WebhookRecord } from '../core/record.js';
+import type { DroppedRecord, ExchangeRecord, GeneratorRecord, JobstormRecord, RecordSink, StallRecord, WebhookRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type JobsData, type MetricsData, type StallData } from './metrics-data.js';
+import { METRICS_DATA_VERSION, type GeneratorLimitData, type JobsData, type MetricsData, type StallData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { TokenStats } from './token-stats.js';
@@ -36,6 +36,7 @@ export class RunMetrics implements RecordSink {
   private readonly operations = new Map<string, OperationStats>();
   private readonly errors: Counts = {};
   private stalls: StallData[] = [];
+  private generatorLimited: GeneratorLimitData[] = [];
   private droppedTotal = 0;
   private readonly droppedByFlow: Counts = {};
   private webhooksReceived = 0;
@@ -69,6 +70,9 @@ export class RunMetrics implements RecordSink {
       case 'stall':
         this.addStall(record);
         return;
+      case 'generator':
+        this.addGeneratorLimit(record);
+        return;
     }
   }
 
@@ -101,6 +105,7 @@ export class RunMetrics implements RecordSink {
     this.jobs.merge(other.jobs);
     this.tokens.merge(other.tokens);
     this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
+    this.generatorLimited = byStart([...this.generatorLimited, ...other.generatorLimited]);
     return this;
   }
 
@@ -123,6 +128,7 @@ export class RunMetrics implements RecordSink {
       series: this.series.toJSON(),
       ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
       ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
+      ...(this.generatorLimited.length > 0 ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) } : {}),
     };
   }
 
@@ -142,6 +148,7 @@ export class RunMetrics implements RecordSink {
     m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
     if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
     m.stalls = sortedStalls(data.stalls ?? []);
+    m.generatorLimited = byStart((data.generatorLimited ?? []).map((x) => ({ ...x })));
     return m;
   }
 
@@ -192,6 +199,12 @@ export class RunMetrics implements RecordSink {
     this.seen(anchor + r.at + r.durationMs);
   }
 
+  private addGeneratorLimit(r: GeneratorRecord): void {
+    const anchor = this.anchor();
+    this.generatorLimited = byStart([...this.generatorLimited, { atMs: anchor + r.at, durationMs: r.durationMs, busy: r.busy, loopDelayP99Ms: r.loopDelayP99Ms, latenessP99Ms: r.latenessP99Ms }]);
+    this.seen(anchor + r.at + r.durationMs);
+  }
+
   private seen(wallMs: number): void {
     this.wallEndMs = maxOf(this.wallEndMs, wallMs);
   }
@@ -219,4 +232,9 @@ function maxOf(a: number | null, b: number | null): number | null {
 /** Time order whatever order shards were merged in; a run has a handful of stalls at most. */
 function sortedStalls(stalls: StallData[]): StallData[] {
   return stalls.sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs);
+}
+
+/** Time order whatever order shards were merged in (each shard reports its own stretches). */
+function byStart(list: GeneratorLimitData[]): GeneratorLimitData[] {
+  return list.sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs);
 }

@@ -1,6 +1,6 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
-import { stallLines } from './stall-lines.js';
+import { generatorLines, stallLines } from './stall-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -84,7 +84,7 @@ export const markdownReporter: Reporter = {
     const tokens = tokenRows(s);
     if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '');
-    const stalls = stallLines(s);
+    const stalls = [...stallLines(s), ...generatorLines(s)];
     if (stalls.length) out.push(...stalls.map((l) => `**${l}**`), '');
     out.push('### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');

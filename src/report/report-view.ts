@@ -91,7 +91,7 @@ export function atLabel(ms: number): string {
 
 /** The verdict's headline, the same words in every format: "PASSED", "INCONCLUSIVE"… */
 export function verdictWord(s: Summary): string {
-  return s.verdict.status.toUpperCase();
+  return `${s.verdict.status.toUpperCase()}${s.verdict.generatorLimited ? ' (generator-limited)' : ''}`;
 }
 
 /** Check ids that judged nothing, in catalog order. */

@@ -9,3 +9,16 @@ export function stallLines(s: Pick<Summary, 'stalls'>): string[] {
   if (stalls.length > SHOWN) lines.push(`... and ${String(stalls.length - SHOWN)} more stalls (summary.json "stalls")`);
   return lines;
 }
+
+/** "jobstorm was the bottleneck for 4.0 s from t+3s (…)", one line per stretch. */
+export function generatorLines(s: Pick<Summary, 'generatorLimited'>): string[] {
+  const stretches = s.generatorLimited ?? [];
+  const lines = stretches
+    .slice(0, SHOWN)
+    .map(
+      (x) =>
+        `jobstorm itself was the bottleneck for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s (event loop ${String(Math.round(x.busy * 100))}% busy, callbacks late by up to ${x.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${x.latenessP99Ms.toFixed(0)} ms): latencies there are partly its own`,
+    );
+  if (stretches.length > SHOWN) lines.push(`... and ${String(stretches.length - SHOWN)} more (summary.json "generatorLimited")`);
+  return lines;
+}

@@ -31,6 +31,8 @@ export interface BuildSummaryInput {
   preflight?: Summary['preflight'];
   /** Iterations cut at the graceful stop. */
   iterationsCut?: number;
+  /** The generator's own figures. */
+  generator?: Summary['run']['generator'];
 }
 
 function operationSummary(d: OperationData, durationMs: number): OperationSummary {
@@ -129,6 +131,7 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     errors: data.errors,
     dropped: data.dropped,
     ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight })) } : {}),
+    ...(data.generatorLimited?.length ? { generatorLimited: data.generatorLimited.map(({ atMs, ...x }) => ({ at: atMs - run.startMs, ...x })) } : {}),
     webhooks: data.webhooks,
     violations,
     checks: [...new Set([...checks, ...violations.map((v) => v.id)])].sort(),
@@ -172,6 +175,7 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   }
   const info = runInfo(input.run, data, input.durationMs, input.end);
   if (input.iterationsCut) info.iterationsCut = input.iterationsCut;
+  if (input.generator) info.generator = input.generator;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

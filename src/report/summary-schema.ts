@@ -112,6 +112,7 @@ export const summarySchema = z.object({
     // Summaries written before verdicts existed ended as far as they knew.
     end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed']).default('completed'),
     iterationsCut: count.optional(),
+    generator: z.object({ latenessP99Ms: z.number().nonnegative(), loopDelayP99Ms: z.number().nonnegative(), busyMax: z.number().min(0).max(1) }).optional(),
     forced: z.array(z.string()).optional(),
   }),
   operations: z.record(z.string(), operation),
@@ -119,6 +120,7 @@ export const summarySchema = z.object({
   errors: counts,
   dropped: z.object({ total: count, byFlow: counts }),
   stalls: z.array(z.object({ at: z.number(), durationMs: count, inFlight: count })).optional(),
+  generatorLimited: z.array(z.object({ at: z.number(), durationMs: count, busy: z.number().min(0).max(1), loopDelayP99Ms: z.number().nonnegative(), latenessP99Ms: z.number().nonnegative() })).optional(),
   webhooks: z.object({ received: count, byAnswer: counts }),
   violations: z.array(z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) })),
   checks: z.array(z.string()),
@@ -129,7 +131,7 @@ export const summarySchema = z.object({
   coverage: z.record(z.string(), count).default({}),
   preflight: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   verdict: z
-    .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()) })
+    .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()), generatorLimited: z.literal(true).optional() })
     .optional(),
   exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
   tokens: z

@@ -40,6 +40,8 @@ export interface RunInfo {
   end: RunEnd;
   /** Flow iterations cut when the graceful stop after the last arrival ran out. */
   iterationsCut?: number;
+  /** The generator's own figures (its event loop and the arrivals' lateness), when the runner measured them. */
+  generator?: { latenessP99Ms: number; loopDelayP99Ms: number; busyMax: number };
   /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */
   forced?: string[];
 }
@@ -143,6 +145,11 @@ export interface Summary {
   dropped: { total: number; byFlow: Record<string, number> };
   /** Present when the target stalled: no answer at all while requests waited (`at`: ms from the run's start). */
   stalls?: StallSummary[];
+  /**
+   * Present when jobstorm itself was the bottleneck: each stretch (`at`: ms from the run's start)
+   * where its event loop was saturated and work waited for it. Latencies then include its own queueing.
+   */
+  generatorLimited?: GeneratorLimitSummary[];
   webhooks: { received: number; byAnswer: Record<string, number> };
   violations: ViolationSummary[];
   /** Ids of every check that ran, so passing checks show as passing JUnit test cases. */
@@ -159,4 +166,14 @@ export interface Summary {
   exports?: ExportSummary[];
   /** Present when the run streamed /openai/* answers. */
   tokens?: TokensSummary;
+}
+
+export interface GeneratorLimitSummary {
+  /** ms from the run's start. */
+  at: number;
+  durationMs: number;
+  /** Highest event-loop utilisation of a second in the stretch, 0..1. */
+  busy: number;
+  loopDelayP99Ms: number;
+  latenessP99Ms: number;
 }

@@ -20,6 +20,11 @@ export interface Verdict {
   status: VerdictStatus;
   /** Why, in a few plain sentences: the first is the headline. */
   reasons: string[];
+  /**
+   * jobstorm itself was the bottleneck for part of the run: whatever the status, its latencies
+   * then include the generator's own queueing (summary `generatorLimited` says when).
+   */
+  generatorLimited?: true;
 }
 
 export const VERDICT_EXIT: Record<VerdictStatus, ExitCode> = {
@@ -30,9 +35,22 @@ export const VERDICT_EXIT: Record<VerdictStatus, ExitCode> = {
   interrupted: ExitCode.Interrupted,
 };
 
-type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks'>;
+type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited'>;
 
 export function judgeVerdict(s: Judged): Verdict {
+  const v = judgeStatus(s);
+  const limited = s.generatorLimited ?? [];
+  if (limited.length === 0) return v;
+  const seconds = limited.reduce((n, x) => n + x.durationMs, 0) / 1000;
+  const from = Math.max(0, Math.round((limited[0]?.at ?? 0) / 1000));
+  return {
+    ...v,
+    generatorLimited: true,
+    reasons: [...v.reasons, `generator-limited: jobstorm itself was the bottleneck for ${seconds.toFixed(0)} s of the run (from t+${String(from)}s); latencies then include its own queueing, not only the target's: run again with --workers 2 (or more), or at a lower rate`],
+  };
+}
+
+function judgeStatus(s: Judged): Verdict {
   const failures = failureReasons(s);
   const gaps = inconclusiveReasons(s);
   const end = s.run.end;

@@ -17,7 +17,7 @@ export class RecordTap {
 
   constructor(
     private readonly counters: LiveCounters,
-    private readonly lateness: Lateness,
+    private readonly lateness: Pick<Lateness, 'add'>,
     private readonly unreachableAfter: number,
     private readonly onUnreachable: () => void,
     private readonly routes: RouteWatch,

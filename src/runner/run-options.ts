@@ -1,3 +1,4 @@
+import type { GeneratorFigures } from './generator-watch.js';
 import type { PreflightResult } from './preflight.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -59,6 +60,8 @@ export interface RunOptions {
   unreachableAfter?: number;
   /** A few requests before the load: key accepted, endpoint there, routes served (the CLI's default). */
   preflight?: boolean;
+  /** Called when jobstorm itself becomes the bottleneck (GeneratorWatch), with what to tell the user. */
+  onGeneratorLimited?: (message: string) => void;
 }
 
 export interface ProgressSnapshot extends LiveCounters {
@@ -77,6 +80,8 @@ export interface RunOutcome {
   counters: LiveCounters;
   /** Scheduling lateness of arrivals (send − intended), for the bench and the progress line. */
   latenessP99Ms: number;
+  /** The generator's own figures over the run (its event loop, arrival lateness per second). */
+  generator: GeneratorFigures;
   /** Iterations still in flight when the graceful stop ran out, cut at their next step. */
   iterationsCut?: number;
   /** What the preflight found, when it ran; `fatal` means the load never started. */

@@ -15,6 +15,7 @@ import { runClock } from './run-clock.js';
 import { newCounters, type RunContext } from './run-context.js';
 import { DEFAULT_GRACEFUL_STOP_MS, type RunOptions, type RunOutcome } from './run-options.js';
 import { StallWatch } from './stall-watch.js';
+import { eventLoopProbe, GeneratorWatch } from './generator-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
 /**
@@ -34,7 +35,15 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   setMaxListeners(0, stop.signal, abort.signal);
   const lateness = new Lateness();
   const routes = new RouteWatch();
-  const tap = new RecordTap(counters, lateness, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
+  // Made once time 0 is set, like the stall watch.
+  const generator: { watch?: GeneratorWatch } = {};
+  const arrivals = {
+    add: (ms: number): void => {
+      lateness.add(ms);
+      generator.watch?.arrival(ms);
+    },
+  };
+  const tap = new RecordTap(counters, arrivals, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
   // Made once time 0 is set; requests can only go out after that.
   const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
@@ -56,6 +65,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
   const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
   stalls.watch = watch;
+  generator.watch = new GeneratorWatch(clock, eventLoopProbe(), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message));
 
   let interrupted = false;
   const onInterrupt = (): void => {
@@ -72,6 +82,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
   const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
   watch.close();
+  const generatorFigures = generator.watch.close();
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await closeReceiver();
@@ -85,6 +96,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     targetUnreachable: (!tap.connected && counters.requests > 0) || checked?.fatal?.kind === 'unreachable',
     counters,
     latenessP99Ms: lateness.p99(),
+    generator: { ...generatorFigures, latenessP99Ms: lateness.p99() },
     ...(checked ? { preflight: checked } : {}),
     iterationsCut,
   };

@@ -19,6 +19,7 @@ export type FromShard =
   | { type: 'ready' }
   | { type: 'records'; records: unknown[] }
   | { type: 'done'; outcome: RunOutcome }
+  | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 
 export type ToShard = { type: 'interrupt' } | { type: 'start'; epochZeroMs: number };

@@ -38,6 +38,7 @@ runScenario({
   interrupt: interrupt.signal,
   ...(init.gracefulStopMs === undefined ? {} : { gracefulStopMs: init.gracefulStopMs }),
   ...(init.drainMs === undefined ? {} : { drainMs: init.drainMs }),
+  onGeneratorLimited: (message) => port.postMessage({ type: 'warning', message } satisfies FromShard),
   onRecord: (r) => {
     batch.push(r);
     if (batch.length >= 512) flush();

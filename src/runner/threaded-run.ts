@@ -55,6 +55,12 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
     targetUnreachable: outcomes.every((x) => x.targetUnreachable),
     counters,
     latenessP99Ms: Math.max(...outcomes.map((x) => x.latenessP99Ms)),
+    // Each shard has its own event loop: the busiest one is the run's.
+    generator: {
+      latenessP99Ms: Math.max(...outcomes.map((x) => x.generator.latenessP99Ms)),
+      loopDelayP99Ms: Math.max(...outcomes.map((x) => x.generator.loopDelayP99Ms)),
+      busyMax: Math.max(...outcomes.map((x) => x.generator.busyMax)),
+    },
   };
 }
 
@@ -89,6 +95,7 @@ function runShard(init: ShardInit, o: ThreadedRunOptions): Shard {
       else if (m.type === 'records') {
         for (const r of m.records as JobstormRecord[]) if (r.type !== 'run') o.onRecord(r);
       } else if (m.type === 'done') outcome = m.outcome;
+      else if (m.type === 'warning') o.onGeneratorLimited?.(`${name}: ${m.message}`);
       else fail(new Error(`${name} failed: ${m.message}`));
     });
     worker.on('error', fail);

@@ -185,7 +185,12 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   let outcome: RunOutcome;
   let workerStats: ExternalPoolSnapshot | undefined;
   try {
-    const common = { scenario, target, runId, onRecord, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
+    // Live, even with --quiet: from then on the latencies are partly jobstorm's own (issue 17).
+    const onGeneratorLimited = (message: string): void => {
+      if (io.isTty && !args.quiet) io.liveLine?.('');
+      io.err(`jobstorm: warning: ${message}`);
+    };
+    const common = { scenario, target, runId, onRecord, onGeneratorLimited, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
     outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
@@ -205,7 +210,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     return ExitCode.Usage;
   }
   const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}) });
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), generator: outcome.generator });
   if (live) summary.exports = await live.stop();
   outputs.writeReports(summary, stepSummary);
   if (workerStats) await writeWorkerReport(out, workerStats);

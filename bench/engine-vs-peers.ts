@@ -1,0 +1,267 @@
+/**
+ * "An engine whose cost follows its load": jobstorm's whole CLI process side by side with its
+ * peers, on the same flow, server and machine. The bare flow server (bench/runner-bare-server.ts)
+ * runs on CPU 1; each generator runs in turn on CPU 0 (taskset), as a whole process under
+ * `/usr/bin/time`, so its CPU (user + sys) includes start-up, exit and, for jobstorm, the checks
+ * (on by default: all checks on) and the reports it writes. The flow: POST /run, then ONE GET
+ * /status of its id (two requests per arrival), open model at a fixed arrival rate.
+ *
+ *   (a) Pool: bench/pool-generator.ts, a bare undici `Pool` open-model loop: the floor. It is
+ *       transpiled to plain JavaScript first, so it does not pay tsx's start-up, as jobstorm's
+ *       built dist/ does not.
+ *   (b) jobstorm: `node dist/src/cli/main.js run <scenario> --no-preflight --quiet` (build first).
+ *   (c) Artillery 2 (bench/artillery/run-status.yml) at the first rate only, when installed.
+ *
+ * Printed per run: offered arrivals/s, achieved requests/s, CPU seconds, CPU % of one core (CPU
+ * seconds over the test's seconds), CPU µs per request, arrival lateness p99, and p99 latency from
+ * the intended start (/run from the arrival's intended time, /status from when it was due).
+ * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5; jobstorm
+ * CPU/request ÷ Pool CPU/request at the highest rate ≤ 1.5; jobstorm ≥ 8× Artillery's requests/s
+ * when Artillery is saturated.
+ *
+ * Artillery is not a dependency: install it aside, e.g.
+ *   mkdir -p /tmp/jobstorm-artillery && cd /tmp/jobstorm-artillery && npm init -y && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i artillery@2
+ * (or set ARTILLERY to its binary). Without it the Artillery row and goal are skipped.
+ *
+ *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,8000]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import type { Summary } from '../src/report/summary.js';
+import { canPin, startFlowServer } from './runner-bench-setup.js';
+
+const seconds = Number(process.argv[2] ?? 10);
+const rates = (process.argv[3] ?? '1000,8000').split(',').map(Number);
+const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules/.bin/artillery';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'dist/src/cli/main.js');
+const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
+
+if (!Number.isFinite(seconds) || seconds <= 0 || rates.length === 0 || rates.some((r) => !Number.isFinite(r) || r <= 0)) {
+  console.error('usage: npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,8000]');
+  process.exit(2);
+}
+if (!existsSync('/usr/bin/time')) {
+  console.error('needs /usr/bin/time (GNU time) for whole-process CPU');
+  process.exit(2);
+}
+if (!existsSync(cli)) {
+  console.error(`no ${cli}: run npm run build first`);
+  process.exit(2);
+}
+
+interface Timed {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** user + sys of the whole process, from /usr/bin/time. */
+  cpuSeconds: number;
+  wallSeconds: number;
+}
+
+/** Runs `cmd` on CPU 0 (when taskset is there) under /usr/bin/time. */
+function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
+  const args = ['-f', '%U %S %e', ...(canPin ? ['taskset', '-c', '0'] : []), ...cmd];
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      const [user = Number.NaN, sys = Number.NaN, wall = Number.NaN] = (stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+      if (Number.isNaN(user + sys + wall)) reject(new Error(`no timing from /usr/bin/time for ${cmd.join(' ')}:\n${stderr.slice(-2000)}`));
+      else resolve({ code, stdout, stderr, cpuSeconds: user + sys, wallSeconds: wall });
+    });
+  });
+}
+
+interface Row {
+  tool: string;
+  offered: number;
+  requests: number;
+  errors: number;
+  /** Requests per second over the test's seconds (or longer, when the tool ran on after). */
+  rps: number;
+  cpuSeconds: number;
+  wallSeconds: number;
+  latenessP99?: number;
+  runP99?: number;
+  statusP99?: number;
+  note: string;
+}
+
+const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number): Row => ({ ...r, rps: r.requests / Math.max(seconds, spanSeconds) });
+
+function field(o: unknown, key: string): unknown {
+  return typeof o === 'object' && o !== null && key in o ? (o as Record<string, unknown>)[key] : undefined;
+}
+const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
+
+/** pool-generator.ts as plain JavaScript in a temporary folder, its `undici` import made absolute. */
+async function transpilePool(dir: string): Promise<string> {
+  const source = await readFile(fileURLToPath(new URL('./pool-generator.ts', import.meta.url)), 'utf8');
+  const js = ts
+    .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+    .outputText.replace(/from ['"]undici['"]/, `from '${import.meta.resolve('undici')}'`);
+  const file = join(dir, 'pool-generator.mjs');
+  await writeFile(file, js);
+  return file;
+}
+
+interface PoolJson {
+  requests: number;
+  errors: number;
+  unfinished: number;
+  seconds: number;
+  latenessP99Ms: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  runP99Ms: number;
+  statusP99Ms: number;
+}
+
+async function runPool(poolJs: string, origin: string, rate: number, s = seconds): Promise<Row> {
+  const t = await timed([process.execPath, poolJs, origin, String(rate), String(s)]);
+  const line = t.stdout.trim().split('\n').pop() ?? '';
+  if (t.code !== 0 || !line.startsWith('{')) throw new Error(`pool generator failed (${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  const j = JSON.parse(line) as PoolJson;
+  return rowOf(
+    { tool: 'pool', offered: rate, requests: j.requests, errors: j.errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, latenessP99: j.latenessP99Ms, runP99: j.runP99Ms, statusP99: j.statusP99Ms, note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}` },
+    j.seconds,
+  );
+}
+
+async function runJobstorm(dir: string, origin: string, rate: number): Promise<Row> {
+  const scenario = join(dir, `engine-vs-peers-${String(rate)}.yaml`);
+  const out = join(dir, `out-${String(rate)}`);
+  await writeFile(
+    scenario,
+    `name: engine-vs-peers
+target: { connections: 64, maxInFlight: 20000, timeout: 10s }
+phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
+flows:
+  - name: run-status
+    steps:
+      - run: { input: { prompt: "a short prompt for the bench", max_tokens: 16 } }
+      - status: {}
+`,
+  );
+  const t = await timed([process.execPath, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
+  const file = join(out, 'summary.json');
+  if (!existsSync(file)) throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  const s = JSON.parse(await readFile(file, 'utf8')) as Summary;
+  const run = s.operations.run;
+  const status = s.operations.status;
+  const failed = (o: Summary['operations'][string] | undefined): number => (o ? o.countErrors + o.count4xx + o.count5xx + o.count429 : 0);
+  // Optional fields the engine work adds: run.generator.latenessP99Ms and a top-level generatorLimited list.
+  const lateness = num(field(field(s.run, 'generator'), 'latenessP99Ms'));
+  const limited = field(s, 'generatorLimited');
+  const notes = [`exit ${String(t.code)}`, `verdict ${s.verdict.status}`, `${String(s.checks.length)} checks`, `${String(s.violations.length)} violations`];
+  // The summary leaves generatorLimited out when the generator kept up; run.generator says it was measured.
+  if (Array.isArray(limited)) notes.push(`generator-limited: ${limited.length > 0 ? `yes (${String(limited.length)})` : 'no'}`);
+  else if (lateness !== undefined) notes.push('generator-limited: no');
+  if (s.dropped.total > 0) notes.push(`${String(s.dropped.total)} dropped`);
+  return rowOf(
+    { tool: 'jobstorm', offered: rate, requests: (run?.requests ?? 0) + (status?.requests ?? 0), errors: failed(run) + failed(status), cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, latenessP99: lateness, runP99: run?.latency.p99, statusP99: status?.latency.p99, note: notes.join(', ') },
+    s.run.durationMs / 1000,
+  );
+}
+
+interface ArtilleryReport {
+  aggregate: { counters: Record<string, number | undefined>; summaries?: Record<string, { p99?: number } | undefined>; firstMetricAt?: number; lastMetricAt?: number };
+}
+
+async function runArtillery(dir: string, origin: string, rate: number): Promise<Row> {
+  const output = join(dir, 'artillery-report.json');
+  const overrides = JSON.stringify({ config: { phases: [{ duration: seconds, arrivalRate: rate }] } });
+  const t = await timed([artillery, 'run', '--quiet', '--target', origin, '--overrides', overrides, '--output', output, artilleryScript], { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true' });
+  if (!existsSync(output)) throw new Error(`artillery wrote no report (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  const report = JSON.parse(await readFile(output, 'utf8')) as ArtilleryReport;
+  const c = report.aggregate.counters;
+  const errors = Object.entries(c).filter(([k]) => k.startsWith('errors.')).reduce((sum, [, v]) => sum + (v ?? 0), 0);
+  const p99 = report.aggregate.summaries?.['http.response_time']?.p99;
+  // Its own first and last metric: Artillery finishes its virtual users after the phase.
+  const spanS = ((report.aggregate.lastMetricAt ?? 0) - (report.aggregate.firstMetricAt ?? 0)) / 1000;
+  const note = `exit ${String(t.code)}, ${String(c['http.requests'] ?? 0)} sent, ${String(c['vusers.failed'] ?? 0)} vusers failed, p99 ${p99 === undefined ? 'n/a' : String(p99)} ms all requests from send (not intended start)`;
+  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, note }, spanS);
+}
+
+/** Kept the pace: ≥ 95% of the offered requests per second (two per arrival) achieved. */
+const keptUp = (r: Row): boolean => r.rps >= 0.95 * 2 * r.offered;
+const ms = (x: number | undefined): string => (x === undefined ? 'n/a' : x.toFixed(2));
+const usPerRequest = (r: Row): number => (r.cpuSeconds * 1e6) / r.requests;
+
+function printRow(r: Row): void {
+  const cells = [
+    r.tool.padEnd(9),
+    String(r.offered).padStart(7),
+    r.rps.toFixed(0).padStart(8),
+    r.cpuSeconds.toFixed(2).padStart(6),
+    ((r.cpuSeconds / seconds) * 100).toFixed(1).padStart(6),
+    usPerRequest(r).toFixed(1).padStart(7),
+    ms(r.latenessP99).padStart(9),
+    ms(r.runP99).padStart(8),
+    ms(r.statusP99).padStart(8),
+    String(r.errors).padStart(6),
+    r.wallSeconds.toFixed(1).padStart(5),
+  ];
+  console.log(`${cells.join(' ')}  ${keptUp(r) ? '' : 'fell behind (< 95% of offered req/s); '}${r.note}`);
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'jobstorm-engine-vs-peers-'));
+const server = await startFlowServer(1);
+const rows: Row[] = [];
+try {
+  const poolJs = await transpilePool(dir);
+  console.log(`pinned: ${canPin ? 'generators CPU 0, server CPU 1' : 'NO (taskset unavailable or < 2 CPUs): figures are not comparable'}; ${String(seconds)} s per run; rates ${rates.join(', ')} arrivals/s`);
+  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on CPUs 0 and 1 skews every figure)`);
+  console.log('flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit');
+  await runPool(poolJs, server.origin, rates[0] ?? 1000, 1); // warms the server up
+  console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall  notes (ms)');
+  for (const rate of rates) {
+    const p = await runPool(poolJs, server.origin, rate);
+    printRow(p);
+    rows.push(p);
+    const j = await runJobstorm(dir, server.origin, rate);
+    printRow(j);
+    rows.push(j);
+  }
+  const first = rates[0] ?? 1000;
+  let art: Row | undefined;
+  if (existsSync(artillery)) {
+    art = await runArtillery(dir, server.origin, first);
+    printRow(art);
+  } else console.log(`artillery: skipped, not installed at ${artillery} (see this file's header)`);
+
+  const find = (tool: string, rate: number): Row | undefined => rows.find((r) => r.tool === tool && r.offered === rate);
+  const high = Math.max(...rates);
+  const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+  console.log('\ngoals');
+  const [p1, j1, ph, jh] = [find('pool', first), find('jobstorm', first), find('pool', high), find('jobstorm', high)];
+  if (p1 && j1) {
+    const r = j1.cpuSeconds / p1.cpuSeconds;
+    console.log(`  jobstorm CPU ÷ Pool CPU at ${String(first)}/s: ${j1.cpuSeconds.toFixed(2)} s ÷ ${p1.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
+  }
+  if (ph && jh) {
+    const r = usPerRequest(jh) / usPerRequest(ph);
+    console.log(`  jobstorm CPU/request ÷ Pool CPU/request at ${String(high)}/s: ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
+  }
+  if (art && j1) {
+    const r = j1.rps / art.rps;
+    // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
+    const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;
+    const best = Math.max(...rows.filter((x) => x.tool === 'jobstorm').map((x) => x.rps));
+    console.log(`  jobstorm req/s ÷ Artillery req/s at ${String(first)} arrivals/s offered: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8× when Artillery is saturated; saturated: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a'}`);
+    console.log(`    (at ${String(first)} arrivals/s jobstorm can do at most ${String(2 * first)} req/s, so this ratio is capped at ${((2 * first) / art.rps).toFixed(2)}×; jobstorm's best req/s here, ${best.toFixed(0)}, ÷ Artillery's = ${(best / art.rps).toFixed(2)}×)`);
+  } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
+} finally {
+  server.stop();
+  await rm(dir, { recursive: true, force: true });
+}

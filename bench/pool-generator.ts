@@ -1,0 +1,90 @@
+/**
+ * The floor that bench/engine-vs-peers.ts measures jobstorm against: a bare open-model generator
+ * on an undici `Pool` (64 connections), with nothing but the flow. Arrival i is due at i/rate s;
+ * a setTimeout loop sends every arrival that is due on each tick. An arrival is POST /v2/ep/run,
+ * then GET /v2/ep/status/<id> as soon as the id is read. Latency is counted as jobstorm counts it:
+ * /run from the arrival's intended time, /status from when it was due (the /run answer). After
+ * the last arrival it waits at most 5 s for requests in flight, then prints one JSON line:
+ * {requests, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
+ *
+ *   npx tsx bench/pool-generator.ts http://127.0.0.1:PORT [rate=1000] [seconds=10]
+ */
+import { Pool } from 'undici';
+
+const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
+const rate = Number(process.argv[3] ?? 1000);
+const seconds = Number(process.argv[4] ?? 10);
+const total = Math.floor(rate * seconds);
+const pool = new Pool(origin, { connections: 64 });
+const auth = { authorization: 'Bearer bench-key' };
+const headers = { ...auth, 'content-type': 'application/json' };
+const body = JSON.stringify({ input: { prompt: 'a short prompt for the bench', max_tokens: 16 } });
+const lateness: number[] = [];
+const runLatency: number[] = [];
+const statusLatency: number[] = [];
+let requests = 0;
+let errors = 0;
+let inFlight = 0;
+let lastEnd = 0;
+const t0 = performance.now();
+const now = (): number => performance.now() - t0;
+
+async function call(path: string, post: boolean, from: number, into: number[]): Promise<unknown> {
+  try {
+    const res = await pool.request(post ? { path, method: 'POST', headers, body } : { path, method: 'GET', headers: auth });
+    const text = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) return JSON.parse(text) as unknown;
+    errors++;
+    return undefined;
+  } catch {
+    errors++;
+    return undefined;
+  } finally {
+    lastEnd = now();
+    into.push(lastEnd - from);
+    requests++;
+  }
+}
+
+async function arrival(intended: number): Promise<void> {
+  lateness.push(now() - intended);
+  inFlight++;
+  const run = await call('/v2/ep/run', true, intended, runLatency);
+  const id = typeof run === 'object' && run !== null && 'id' in run ? run.id : undefined;
+  if (typeof id === 'string') await call(`/v2/ep/status/${encodeURIComponent(id)}`, false, now(), statusLatency);
+  else if (run !== undefined) errors++;
+  inFlight--;
+}
+
+await new Promise<void>((resolve) => {
+  let next = 0;
+  const tick = (): void => {
+    const t = now();
+    for (; next < total && (next * 1000) / rate <= t; next++) void arrival((next * 1000) / rate);
+    if (next < total) setTimeout(tick, Math.max(0, (next * 1000) / rate - now()));
+    else resolve();
+  };
+  tick();
+});
+const deadline = now() + 5000;
+while (inFlight > 0 && now() < deadline) await new Promise((r) => setTimeout(r, 5));
+
+function p(xs: number[], q: number): number {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.floor((q / 100) * s.length))] ?? Number.NaN;
+}
+const all = [...runLatency, ...statusLatency];
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+console.log(JSON.stringify({
+  requests,
+  errors,
+  unfinished: inFlight,
+  seconds: round(lastEnd / 1000),
+  latenessP99Ms: round(p(lateness, 99)),
+  latencyP50Ms: round(p(all, 50)),
+  latencyP99Ms: round(p(all, 99)),
+  runP99Ms: round(p(runLatency, 99)),
+  statusP99Ms: round(p(statusLatency, 99)),
+}));
+await pool.destroy();
+process.exit(0);

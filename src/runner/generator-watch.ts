@@ -1,0 +1,164 @@
+import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import type { Clock } from '../core/clock.js';
+import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
+
+/** What one second of the generator's own process looked like. */
+export interface GeneratorSample {
+  /** Event-loop utilisation over the second, 0..1: the share of it the loop spent running code. */
+  busy: number;
+  /** Event-loop delay p99 over the second, ms: how late a callback ready to run got to run. */
+  loopDelayP99Ms: number;
+}
+
+/** Reads the process's event loop; injected so a test can play a saturated second. */
+export interface GeneratorProbe {
+  /** The second since the previous call. */
+  sample(): GeneratorSample;
+  close(): void;
+}
+
+/** The whole run's figures, for summary.json `run.generator` (and the benches). */
+export interface GeneratorFigures {
+  /** Arrivals: send − intended, p99 over the run. */
+  latenessP99Ms: number;
+  /** Highest per-second event-loop delay p99. */
+  loopDelayP99Ms: number;
+  /** Highest per-second event-loop utilisation, 0..1. */
+  busyMax: number;
+}
+
+/**
+ * A second is generator-limited when the loop was nearly always busy AND work waited for it:
+ * callbacks ran late, or arrivals left late. Either alone is not enough: a busy loop that keeps up
+ * is a well-used generator, and a single late callback on an idle loop is a GC pause.
+ */
+const BUSY = 0.9;
+const LOOP_DELAY_MS = 10;
+/** An arrival this late counts as late; a second with more than LATE_SHARE of them late is behind. */
+const LATE_MS = 10;
+const LATE_SHARE = 0.01;
+/** Seconds in a row before it is a stretch worth a warning and a report line (one slow GC is not). */
+const SUSTAINED_S = 2;
+
+/** The real process: perf_hooks' event-loop utilisation and delay histogram, reset every second. */
+export function eventLoopProbe(): GeneratorProbe {
+  const delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let last: EventLoopUtilization = performance.eventLoopUtilization();
+  return {
+    sample() {
+      const now = performance.eventLoopUtilization();
+      const busy = performance.eventLoopUtilization(now, last).utilization;
+      last = now;
+      // The histogram is in ns and counts the monitor's own resolution as delay: take it off.
+      const p99 = delay.count > 0 ? Math.max(0, delay.percentile(99) / 1e6 - 10) : 0;
+      delay.reset();
+      return { busy, loopDelayP99Ms: p99 };
+    },
+    close: () => delay.disable(),
+  };
+}
+
+/**
+ * Knows when jobstorm itself is the bottleneck (issue "An engine whose cost follows its load"):
+ * every second it samples its own event loop and the arrivals' lateness. Two or more limited
+ * seconds in a row are a stretch: `onLimited` is called when one begins (the CLI warns live), and
+ * a `generator` record is emitted when it ends, for the report and the verdict. Latencies measured
+ * in such a stretch include jobstorm's own queueing, not only the target's.
+ */
+export class GeneratorWatch {
+  private cancelTick: (() => void) | undefined;
+  private arrivals = 0;
+  private late = 0;
+  private run: { start: number; seconds: number; busy: number; loopDelayP99Ms: number; latenessP99Ms: number; warned: boolean } | undefined;
+  private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
+  private secondStart: number;
+  /** This second's arrival lateness, ms (kept only while the second lasts). */
+  private lateness: number[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly probe: GeneratorProbe,
+    private readonly emit: (r: GeneratorRecord) => void,
+    private readonly nextSeq: () => number,
+    private readonly onLimited: (message: string) => void,
+  ) {
+    this.secondStart = clock.now();
+    this.schedule();
+  }
+
+  /** One arrival left `lateMs` after its intended time. */
+  arrival(lateMs: number): void {
+    this.arrivals++;
+    if (lateMs > LATE_MS) this.late++;
+    // A bounded sample for the per-second p99: enough at any rate, and no growth at 10,000/s.
+    if (this.lateness.length < 2048) this.lateness.push(lateMs);
+  }
+
+  /** Ends the watch: a stretch still going on is reported up to now. */
+  close(): GeneratorFigures {
+    this.cancelTick?.();
+    this.cancelTick = undefined;
+    this.endStretch();
+    this.probe.close();
+    return { ...this.figures };
+  }
+
+  private schedule(): void {
+    this.cancelTick = this.clock.schedule(1000, this.tick);
+  }
+
+  private readonly tick = (): void => {
+    const now = this.clock.now();
+    const s = this.probe.sample();
+    const latenessP99 = p99(this.lateness);
+    const behind = this.arrivals > 0 && this.late / this.arrivals > LATE_SHARE;
+    const limited = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || behind);
+    this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
+    this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);
+    this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
+    if (limited) this.limitedSecond(this.secondStart, s, latenessP99);
+    else this.endStretch();
+    this.arrivals = 0;
+    this.late = 0;
+    this.lateness = [];
+    this.secondStart = now;
+    this.schedule();
+  };
+
+  private limitedSecond(start: number, s: GeneratorSample, latenessP99Ms: number): void {
+    const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, warned: false });
+    r.seconds++;
+    r.busy = Math.max(r.busy, s.busy);
+    r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);
+    r.latenessP99Ms = Math.max(r.latenessP99Ms, latenessP99Ms);
+    if (r.seconds >= SUSTAINED_S && !r.warned) {
+      r.warned = true;
+      this.onLimited(
+        `jobstorm itself is the bottleneck since ${(r.start / 1000).toFixed(0)} s into the run (event loop ${String(Math.round(r.busy * 100))}% busy, callbacks late by up to ${r.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${r.latenessP99Ms.toFixed(0)} ms): latencies from here include its own queueing, not only the target's; spread the load with --workers 2 (or more), or lower the rate`,
+      );
+    }
+  }
+
+  private endStretch(): void {
+    const r = this.run;
+    this.run = undefined;
+    if (!r || r.seconds < SUSTAINED_S) return;
+    this.emit({
+      v: RECORD_VERSION,
+      type: 'generator',
+      seq: this.nextSeq(),
+      at: r.start,
+      durationMs: Math.max(0, Math.round(this.clock.now() - r.start)),
+      busy: Math.round(r.busy * 1000) / 1000,
+      loopDelayP99Ms: Math.round(r.loopDelayP99Ms * 10) / 10,
+      latenessP99Ms: Math.round(r.latenessP99Ms * 10) / 10,
+    });
+  }
+}
+
+function p99(values: number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}

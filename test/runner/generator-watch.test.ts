@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/cli.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import type { GeneratorRecord } from '../../src/core/record.js';
+import type { Summary } from '../../src/report/summary.js';
+import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator-watch.js';
+import { tempDir } from '../e2e/helpers.js';
+import { captureIo } from '../helpers/cli-io.js';
+
+/*
+ * Issue 17, "It knows when it is the bottleneck": the watch's rule on played seconds, then a real
+ * run whose event loop a busy-loop hook in the same process saturates (the test runs the CLI
+ * in-process, so the hook competes with jobstorm's own work exactly as a too-high rate would).
+ */
+
+function watchWith(samples: GeneratorSample[]): { clock: ManualClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
+  const clock = new ManualClock();
+  const records: GeneratorRecord[] = [];
+  const warnings: string[] = [];
+  let i = 0;
+  let seq = 0;
+  const probe = { sample: () => samples[Math.min(i++, samples.length - 1)] ?? { busy: 0, loopDelayP99Ms: 0 }, close: () => undefined };
+  const watch = new GeneratorWatch(clock, probe, (r) => records.push(r), () => ++seq, (m) => warnings.push(m));
+  return { clock, records, warnings, watch };
+}
+
+const SATURATED: GeneratorSample = { busy: 0.99, loopDelayP99Ms: 40 };
+const QUIET: GeneratorSample = { busy: 0.3, loopDelayP99Ms: 0.5 };
+
+describe('GeneratorWatch', () => {
+  it('a stretch of saturated seconds warns once when it reaches two seconds and is one record when it ends', () => {
+    const { clock, records, warnings, watch } = watchWith([QUIET, SATURATED, SATURATED, SATURATED, QUIET, QUIET]);
+    clock.advance(2000);
+    expect(warnings).toEqual([]);
+    clock.advance(1000);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('--workers 2');
+    clock.advance(3000);
+    expect(warnings).toHaveLength(1);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ type: 'generator', at: 1000, durationMs: 4000, busy: 0.99, loopDelayP99Ms: 40 });
+    expect(watch.close()).toMatchObject({ busyMax: 0.99, loopDelayP99Ms: 40 });
+  });
+
+  it('one saturated second (a GC pause) is not a stretch; a busy loop that keeps up is not limited', () => {
+    const { clock, records, warnings, watch } = watchWith([QUIET, SATURATED, QUIET, { busy: 0.99, loopDelayP99Ms: 2 }, { busy: 0.99, loopDelayP99Ms: 2 }, QUIET]);
+    for (let s = 0; s < 6; s++) {
+      // The busy seconds' arrivals left on time.
+      for (let n = 0; n < 100; n++) watch.arrival(0.5);
+      clock.advance(1000);
+    }
+    watch.close();
+    expect(warnings).toEqual([]);
+    expect(records).toEqual([]);
+  });
+
+  it('a busy loop whose arrivals leave late is limited even when its callbacks are not', () => {
+    const { clock, records, watch } = watchWith([{ busy: 0.97, loopDelayP99Ms: 1 }]);
+    for (let s = 0; s < 3; s++) {
+      for (let n = 0; n < 100; n++) watch.arrival(n < 5 ? 50 : 1);
+      clock.advance(1000);
+    }
+    watch.close();
+    expect(records).toHaveLength(1);
+    expect(records[0]?.latenessP99Ms).toBe(50);
+  });
+});
+
+const SCENARIO = `name: generator-watch
+emulator: { workersMin: 2, workersMax: 2, coldStart: 0 }
+phases: [{ duration: 5s, rate: 40 }]
+flows:
+  - name: health
+    steps:
+      - health: {}
+thresholds:
+  - "p99(health) < 10s"
+`;
+
+async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string }> {
+  const dir = await tempDir('generator');
+  const file = join(dir, 'scenario.yaml');
+  await writeFile(file, SCENARIO);
+  const io = captureIo();
+  // The hook: 48 ms of every 50 spent spinning on this thread, jobstorm's own thread.
+  const hook = busyLoop
+    ? setInterval(() => {
+        const end = performance.now() + 48;
+        while (performance.now() < end);
+      }, 50)
+    : undefined;
+  try {
+    const out = join(dir, 'out');
+    const code = await runCli(['run', file, '--out', out, '--quiet', '--no-preflight'], io);
+    const read = (f: string): string => readFileSync(join(out, f), 'utf8');
+    return { code, summary: JSON.parse(read('summary.json')) as Summary, stderr: io.stderr.join('\n'), md: read('summary.md'), junit: read('junit.xml') };
+  } finally {
+    clearInterval(hook);
+  }
+}
+
+describe('a run whose generator is saturated', () => {
+  it('warns live, marks the seconds in the report and the verdict generator-limited', async () => {
+    const { summary, stderr, md, junit } = await runOnce(true);
+    expect(stderr).toContain('jobstorm: warning: jobstorm itself is the bottleneck');
+    expect(summary.generatorLimited?.length).toBeGreaterThan(0);
+    const stretch = summary.generatorLimited?.[0];
+    expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
+    expect(stretch?.busy).toBeGreaterThanOrEqual(0.9);
+    expect(summary.verdict.generatorLimited).toBe(true);
+    expect(summary.verdict.reasons.join(' ')).toContain('generator-limited: jobstorm itself was the bottleneck');
+    expect(md).toContain('(generator-limited)');
+    expect(md).toContain('jobstorm itself was the bottleneck for');
+    expect(junit).toContain('<property name="generator-limited" value="true"/>');
+    expect(summary.run.generator?.busyMax).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  it('the same run without the hook is never marked', async () => {
+    const { code, summary, stderr, md } = await runOnce(false);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain('bottleneck');
+    expect(summary.generatorLimited).toBeUndefined();
+    expect(summary.verdict.generatorLimited).toBeUndefined();
+    expect(md).not.toContain('generator-limited');
+    expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
+  }, 60_000);
+});
