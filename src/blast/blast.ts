@@ -1,4 +1,3 @@
-import autocannon from 'autocannon';
 import type { Client, Options, Result } from 'autocannon';
 import { systemClock } from '../core/clock.js';
 import type { BlastOptions, BlastResult } from './blast-options.js';
@@ -25,6 +24,8 @@ export async function blast(o: BlastOptions): Promise<BlastResult> {
   let endedAt: number | undefined;
   const durationMs = o.durationMs ?? 0;
 
+  // Loaded here, not at start-up: only blast steps and probes need it.
+  const { default: autocannon } = await import('autocannon');
   const totals = await new Promise<Result>((resolve, reject) => {
     const options = autocannonOptions(o, recorder, (client) => clients.push(client));
     const instance = autocannon(options, (err: unknown, result: Result) => {

@@ -1,4 +1,3 @@
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
 
@@ -32,6 +31,8 @@ function bodySchema(response: Json): z.ZodType | undefined {
 export async function loadOpenApiRules(file: string): Promise<OpenApiRules> {
   let api: Json;
   try {
+    // Loaded here, not at start-up: only runs given an OpenAPI document need it.
+    const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     api = (await SwaggerParser.dereference(file)) as unknown as Json;
   } catch (err) {
     throw new ConfigError([{ where: file, message: `not a usable OpenAPI document: ${err instanceof Error ? err.message : String(err)}` }]);

@@ -2,8 +2,7 @@ import type { JobstormRecord, RecordSink } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { LiveAggregate } from './live-aggregate.js';
 import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';
-import { OtlpSender } from './otlp-sender.js';
-import { PrometheusSender } from './prometheus-sender.js';
+import type { MetricSnapshot } from './metric-snapshot.js';
 
 /** What each export did, for summary.json's `exports`. The URL is shown without credentials or query. */
 export interface ExportStats {
@@ -56,7 +55,28 @@ export function displayUrl(url: string): string {
 }
 
 function senderFor(target: ExportTarget, timeoutMs: number): MetricSender {
-  return target.kind === 'prometheus' ? new PrometheusSender(target) : new OtlpSender(target, timeoutMs);
+  return new LazySender(target.kind, async () => (target.kind === 'prometheus' ? new (await import('./prometheus-sender.js')).PrometheusSender(target) : new (await import('./otlp-sender.js')).OtlpSender(target, timeoutMs)));
+}
+
+/**
+ * A sender whose library loads on its first flush: the OpenTelemetry SDK and the remote-write
+ * encoder cost every `jobstorm` start about a tenth of a second of CPU, and most runs export nothing.
+ */
+class LazySender implements MetricSender {
+  private inner: Promise<MetricSender> | undefined;
+
+  constructor(
+    readonly kind: ExportKind,
+    private readonly make: () => Promise<MetricSender>,
+  ) {}
+
+  async send(snapshot: MetricSnapshot, timeoutMs: number): Promise<void> {
+    await (await (this.inner ??= this.make())).send(snapshot, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.inner) await (await this.inner).close();
+  }
 }
 
 function message(err: unknown): string {

@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { register as registerCjs } from 'tsx/cjs/api';
-import { register as registerEsm } from 'tsx/esm/api';
 
 const COMMONJS_EXTENSIONS = new Set(['.cts', '.cjs']);
 
@@ -18,7 +16,10 @@ const COMMONJS_EXTENSIONS = new Set(['.cts', '.cjs']);
  * asynchronous ESM hooks, which cannot load an ES module synchronously ("not in cache").
  */
 export async function importModule(file: string): Promise<unknown> {
-  if (COMMONJS_EXTENSIONS.has(extname(file).toLowerCase())) return requireModule(file);
+  // tsx (and esbuild under it) load only for a scenario module: YAML runs start without them.
+  const { register: registerCjs } = await import('tsx/cjs/api');
+  if (COMMONJS_EXTENSIONS.has(extname(file).toLowerCase())) return requireModule(file, registerCjs);
+  const { register: registerEsm } = await import('tsx/esm/api');
   const unregisterCjs = registerCjs();
   const unregisterEsm = registerEsm();
   try {
@@ -29,7 +30,7 @@ export async function importModule(file: string): Promise<unknown> {
   }
 }
 
-function requireModule(file: string): unknown {
+function requireModule(file: string, registerCjs: () => () => void): unknown {
   const unregister = registerCjs();
   try {
     // Shaped like an import's namespace, so defaultExport reads both the same way.
