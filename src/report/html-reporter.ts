@@ -4,7 +4,7 @@ import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
-import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictWord } from './report-view.js';
+import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictMark, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
@@ -107,7 +107,7 @@ function forcedNote(s: Summary): string {
 export function renderHtml(s: Summary): string {
   const charts = chartSpecs(s);
   const [headline, ...more] = s.verdict.reasons;
-  const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
+  const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${esc(verdictMark(s))}${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
   return chartPage({
     title: `jobstorm report ${s.run.id}`,
     script: HTML_APP_SCRIPT,

@@ -16,6 +16,7 @@ import {
   timingRows,
   TOKEN_HEADER,
   tokenRows,
+  verdictMark,
   verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
@@ -30,7 +31,7 @@ const VERDICT_MARK = { passed: '✅', failed: '❌', inconclusive: '⚠️', unr
 
 function verdict(s: Summary): string {
   const [headline, ...more] = s.verdict.reasons;
-  return [`${VERDICT_MARK[s.verdict.status]} **${verdictWord(s)}**${headline ? `: ${headline}` : ''}`, ...more.map((r) => `- ${r}`)].join('\n');
+  return [`${VERDICT_MARK[s.verdict.status]} **${verdictWord(s)}**${verdictMark(s)}${headline ? `: ${headline}` : ''}`, ...more.map((r) => `- ${r}`)].join('\n');
 }
 
 function coverageSection(s: Summary): string[] {

@@ -91,7 +91,12 @@ export function atLabel(ms: number): string {
 
 /** The verdict's headline, the same words in every format: "PASSED", "INCONCLUSIVE"… */
 export function verdictWord(s: Summary): string {
-  return `${s.verdict.status.toUpperCase()}${s.verdict.generatorLimited ? ' (generator-limited)' : ''}`;
+  return s.verdict.status.toUpperCase();
+}
+
+/** " (generator-limited)" after the verdict word, outside its emphasis: the status stays greppable. */
+export function verdictMark(s: Summary): string {
+  return s.verdict.generatorLimited ? ' (generator-limited)' : '';
 }
 
 /** Check ids that judged nothing, in catalog order. */

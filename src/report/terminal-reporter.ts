@@ -16,13 +16,14 @@ import {
   TOKEN_HEADER,
   tokenRows,
   violationTotal,
+  verdictMark,
   verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
 
 function verdictLines(s: Summary): string[] {
   const [headline, ...more] = s.verdict.reasons;
-  return [`verdict: ${verdictWord(s)}${headline ? ` — ${headline}` : ''}`, ...more.map((r) => `  ${r}`)];
+  return [`verdict: ${verdictWord(s)}${verdictMark(s)}${headline ? ` — ${headline}` : ''}`, ...more.map((r) => `  ${r}`)];
 }
 
 function coverageLine(s: Summary): string {
