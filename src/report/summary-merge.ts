@@ -64,6 +64,11 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
   const endMs = Math.max(...summaries.map((s) => s.run.startMs + s.run.durationMs));
   const shards = [...new Set(summaries.flatMap((s) => (s.run.shard !== null ? [s.run.shard] : s.run.shards)))].sort();
   const forced = [...new Set([...summaries.flatMap((s) => s.run.forced ?? []), ...forcedNow])];
+  // Each shard had its own event loop: the busiest one speaks for the whole.
+  const figures = summaries.flatMap((s) => (s.run.generator ? [s.run.generator] : []));
+  const generator = figures.length
+    ? { latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)), loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)), busyMax: Math.max(...figures.map((g) => g.busyMax)) }
+    : undefined;
   return {
     id: joined(summaries.map((s) => s.run.id)),
     scenario: joined(summaries.map((s) => s.run.scenario)),
@@ -76,6 +81,7 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
     ownsEndpoint: summaries.every((s) => s.run.ownsEndpoint),
     end: worstEnd(summaries.map((s) => s.run.end)),
     ...(forced.length ? { forced } : {}),
+    ...(generator ? { generator } : {}),
   };
 }
 

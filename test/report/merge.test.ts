@@ -211,3 +211,22 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     expect(merged.run.forced?.length).toBe(2);
   });
 });
+
+describe('merging shards that were generator-limited', () => {
+  it("keeps every stretch in time order, the busiest shard's figures, and the verdict mark", () => {
+    const one = shardSummary('1/2');
+    const two = shardSummary('2/2');
+    one.run.generator = { latenessP99Ms: 3, loopDelayP99Ms: 2, busyMax: 0.5 };
+    two.run.generator = { latenessP99Ms: 40, loopDelayP99Ms: 25, busyMax: 0.98 };
+    two.generatorLimited = [{ at: 2000, durationMs: 3000, busy: 0.98, loopDelayP99Ms: 25, latenessP99Ms: 40 }];
+    const merged = mergeSummaries([one, two]);
+    expect(merged.run.generator).toEqual({ latenessP99Ms: 40, loopDelayP99Ms: 25, busyMax: 0.98 });
+    expect(merged.generatorLimited).toHaveLength(1);
+    // At the same wall time as in the shard, counted from the merged run's start.
+    expect((merged.generatorLimited?.[0]?.at ?? 0) + merged.run.startMs).toBe(two.run.startMs + 2000);
+    expect(merged.verdict.generatorLimited).toBe(true);
+    expect(merged.verdict.reasons.at(-1)).toContain('generator-limited');
+    // A shard that was never limited leaves a merge of it unmarked.
+    expect(mergeSummaries([one, shardSummary('2/2')]).verdict.generatorLimited).toBeUndefined();
+  });
+});
