@@ -1,5 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeTextFiles } from '../report/report-writer.js';
 import { renderCapacityHtml } from './capacity-html.js';
 import { renderCapacityMarkdown } from './capacity-markdown.js';
 import type { CapacityReport } from './capacity-report.js';
@@ -13,21 +12,11 @@ export interface WriteCapacityOptions {
 
 /** Writes capacity.json, capacity.md and capacity.html into `dir`; returns the paths written. */
 export async function writeCapacityReports(report: CapacityReport, dir: string, options: WriteCapacityOptions = {}): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  const markdown = renderCapacityMarkdown(report);
   const files: [string, string][] = [
     [CAPACITY_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
-    [CAPACITY_FILES.markdown, renderCapacityMarkdown(report)],
+    [CAPACITY_FILES.markdown, markdown],
     [CAPACITY_FILES.html, renderCapacityHtml(report)],
   ];
-  const written: string[] = [];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    written.push(path);
-  }
-  if (options.stepSummaryPath) {
-    await appendFile(options.stepSummaryPath, `${renderCapacityMarkdown(report)}\n`);
-    written.push(options.stepSummaryPath);
-  }
-  return written;
+  return writeTextFiles(dir, files, options.stepSummaryPath ? { path: options.stepSummaryPath, markdown } : undefined);
 }

@@ -1,5 +1,4 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeTextFiles } from '../report/report-writer.js';
 import type { Summary } from '../report/summary.js';
 import type { Comparison } from './compare-data.js';
 import { renderCompareHtml } from './compare-html.js';
@@ -15,7 +14,6 @@ export interface CompareWriteOptions {
 
 /** Writes compare.json, compare.md, compare.html and compare-junit.xml into `dir`; returns the paths. */
 export async function writeComparison(cmp: Comparison, baseline: Summary, current: Summary, dir: string, o: CompareWriteOptions = {}): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const markdown = renderCompareMarkdown(cmp);
   const files: [string, string][] = [
     ['compare.json', `${JSON.stringify(cmp, null, 2)}\n`],
@@ -23,15 +21,5 @@ export async function writeComparison(cmp: Comparison, baseline: Summary, curren
     ['compare.html', renderCompareHtml(cmp, baseline, current)],
     ['compare-junit.xml', renderCompareJunit(cmp)],
   ];
-  const written: string[] = [];
-  for (const [name, text] of files) {
-    const path = join(dir, name);
-    await writeFile(path, text);
-    written.push(path);
-  }
-  if (o.stepSummaryPath) {
-    await appendFile(o.stepSummaryPath, `${markdown}\n`);
-    written.push(o.stepSummaryPath);
-  }
-  return written;
+  return writeTextFiles(dir, files, o.stepSummaryPath ? { path: o.stepSummaryPath, markdown } : undefined);
 }

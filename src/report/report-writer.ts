@@ -17,16 +17,27 @@ export interface WriteReportsOptions {
 export async function writeReports(summary: Summary, dir: string, options: WriteReportsOptions = {}): Promise<string[]> {
   const names = options.reporters ?? reporterNames();
   const chosen = names.map(getReporter).filter((r) => r.fileName !== undefined);
+  const files = chosen.map((r): [string, string] => [r.fileName ?? r.name, r.render(summary)]);
+  const stepSummary = options.stepSummaryPath ? { path: options.stepSummaryPath, markdown: getReporter('markdown').render(summary) } : undefined;
+  return writeTextFiles(dir, files, stepSummary);
+}
+
+/**
+ * Writes each `[name, text]` into `dir` (made if missing) and appends `stepSummary.markdown` to its
+ * path when given (`$GITHUB_STEP_SUMMARY`); returns the paths written. Shared by the run, compare
+ * and capacity reports.
+ */
+export async function writeTextFiles(dir: string, files: readonly (readonly [string, string])[], stepSummary?: { path: string; markdown: string }): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
-  for (const r of chosen) {
-    const path = join(dir, r.fileName ?? r.name);
-    await writeFile(path, r.render(summary));
+  for (const [name, text] of files) {
+    const path = join(dir, name);
+    await writeFile(path, text);
     written.push(path);
   }
-  if (options.stepSummaryPath) {
-    await appendFile(options.stepSummaryPath, `${getReporter('markdown').render(summary)}\n`);
-    written.push(options.stepSummaryPath);
+  if (stepSummary) {
+    await appendFile(stepSummary.path, `${stepSummary.markdown}\n`);
+    written.push(stepSummary.path);
   }
   return written;
 }
