@@ -1,8 +1,7 @@
 import { LatencyHistogram } from '../metrics/histogram.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
-import { color, percentileChart, type ChartSpec } from '../report/chart-data.js';
-import { formatMs } from '../report/format.js';
+import { binBars, percentileChart, type ChartSpec } from '../report/chart-data.js';
 import type { Summary } from '../report/summary.js';
 
 /** compare.html's charts: both runs on each, baseline first, drawn by report.html's page script. */
@@ -28,21 +27,11 @@ function overlaidBars(id: string, title: string, b: LatencyHistogram, c: Latency
   if (!present.length) return undefined;
   const lo = Math.min(...present.map((h) => h.minMs));
   const hi = Math.max(...present.map((h) => h.maxMs));
-  const [bb, cb] = [b, c].map((h) => h.binsBetween(lo, hi, 30));
-  const bins = bb ?? [];
-  return {
-    id,
-    title,
-    kind: 'bars',
-    yLabel: 'jobs',
-    yLog: false,
-    x: bins.map((_, i) => i),
-    xLabels: bins.map((x) => formatMs(x.fromMs)),
-    series: [
-      { label: 'baseline', values: bins.map((x) => x.count), color: color(0) },
-      { label: 'current', values: (cb ?? []).map((x) => x.count), color: color(1) },
-    ],
-  };
+  const bins = b.binsBetween(lo, hi, 30);
+  return binBars(id, title, bins, [
+    ['baseline', bins],
+    ['current', c.binsBetween(lo, hi, 30)],
+  ]);
 }
 
 export function compareCharts(b: Summary, c: Summary): ChartSpec[] {

@@ -1,4 +1,4 @@
-import { LatencyHistogram } from '../metrics/histogram.js';
+import { LatencyHistogram, type HistogramBin } from '../metrics/histogram.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { formatMs } from './format.js';
@@ -166,16 +166,23 @@ function operationHistograms(o: OperationSummary): [LatencyHistogram, LatencyHis
 
 function barsChart(id: string, title: string, encoded: string): ChartSpec | undefined {
   const bins = LatencyHistogram.decode(encoded).bins(30);
-  if (!bins.length) return undefined;
+  return bins.length ? binBars(id, title, bins, [['jobs', bins]]) : undefined;
+}
+
+/**
+ * Job counts per latency bin as bars, one series per `[label, bins]`; the bins are the first
+ * series' (the others must share them, as `binsBetween` over one range gives).
+ */
+export function binBars(id: string, title: string, axis: readonly HistogramBin[], series: readonly (readonly [string, readonly HistogramBin[]])[]): ChartSpec {
   return {
     id,
     title,
     kind: 'bars',
     yLabel: 'jobs',
     yLog: false,
-    x: bins.map((_, i) => i),
-    xLabels: bins.map((b) => formatMs(b.fromMs)),
-    series: [{ label: 'jobs', values: bins.map((b) => b.count), color: color(0) }],
+    x: axis.map((_, i) => i),
+    xLabels: axis.map((b) => formatMs(b.fromMs)),
+    series: series.map(([label, bins], i) => ({ label, values: bins.map((b) => b.count), color: color(i) })),
   };
 }
 
