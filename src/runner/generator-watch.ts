@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
+import { Lateness } from './lateness.js';
 
 /** What one second of the generator's own process looked like. */
 export interface GeneratorSample {
@@ -73,8 +74,8 @@ export class GeneratorWatch {
   private run: { start: number; seconds: number; busy: number; loopDelayP99Ms: number; latenessP99Ms: number; warned: boolean } | undefined;
   private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
   private secondStart: number;
-  /** This second's arrival lateness, ms (kept only while the second lasts). */
-  private lateness: number[] = [];
+  /** This second's arrival lateness (emptied every second). */
+  private readonly lateness = new Lateness();
 
   constructor(
     private readonly clock: Clock,
@@ -91,8 +92,7 @@ export class GeneratorWatch {
   arrival(lateMs: number): void {
     this.arrivals++;
     if (lateMs > LATE_MS) this.late++;
-    // A bounded sample for the per-second p99: enough at any rate, and no growth at 10,000/s.
-    if (this.lateness.length < 2048) this.lateness.push(lateMs);
+    this.lateness.add(lateMs);
   }
 
   /** Ends the watch: a stretch still going on is reported up to now. */
@@ -111,7 +111,7 @@ export class GeneratorWatch {
   private readonly tick = (): void => {
     const now = this.clock.now();
     const s = this.probe.sample();
-    const latenessP99 = p99(this.lateness);
+    const latenessP99 = this.lateness.p99();
     const behind = this.arrivals > 0 && this.late / this.arrivals > LATE_SHARE;
     const limited = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || behind);
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
@@ -121,7 +121,7 @@ export class GeneratorWatch {
     else this.endStretch();
     this.arrivals = 0;
     this.late = 0;
-    this.lateness = [];
+    this.lateness.reset();
     this.secondStart = now;
     this.schedule();
   };
@@ -155,10 +155,4 @@ export class GeneratorWatch {
       latenessP99Ms: Math.round(r.latenessP99Ms * 10) / 10,
     });
   }
-}
-
-function p99(values: number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
 }

@@ -12,6 +12,13 @@ export class Lateness {
     this.count++;
   }
 
+  /** Empties it for reuse (the generator watch keeps one per second). */
+  reset(): void {
+    if (this.count === 0) return;
+    this.buckets.fill(0);
+    this.count = 0;
+  }
+
   p99(): number {
     if (this.count === 0) return 0;
     const target = Math.ceil(this.count * 0.99);
