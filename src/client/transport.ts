@@ -6,7 +6,8 @@ import { toRequestError, type RequestError } from '../core/request-error.js';
 import { trimBody } from '../core/trim-body.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
-import { DeadlineQueue } from './deadline-queue.js';
+import { BufferedResponse, type Answer } from './buffered-response.js';
+import { DeadlineQueue, type Deadline } from './deadline-queue.js';
 import { emptySse, readSse, type SseResult } from './sse-reader.js';
 import { QUICK_TIMEOUT_MS, operationTimeoutMs } from './operation-timeout.js';
 
@@ -139,39 +140,12 @@ export class Transport {
     const deadline = queue.start(ctx.signal);
     const sentAt = clock.now();
     this.o.onSend?.();
-    let status: number | undefined;
-    let firstByteAt: number | undefined;
-    let retryAfter: string | undefined;
-    let allow: string | undefined;
-    let declaredBytes: string | undefined;
-    let text = '';
-    let sse: SseResult | undefined;
-    let error: RequestError | undefined;
-    try {
-      const res = await x.target.pool.request({
-        method: x.method,
-        path: x.target.basePath + x.path,
-        headers: x.headers,
-        body: x.body,
-        signal: deadline.signal,
-      });
-      firstByteAt = clock.now();
-      status = res.statusCode;
-      const h = res.headers;
-      retryAfter = firstHeader(h['retry-after']);
-      if (status === 405) allow = firstHeader(h.allow);
-      declaredBytes = firstHeader(h['content-length']);
-      if (x.sse === true && status < 300 && firstHeader(h['content-type'])?.startsWith('text/event-stream') === true) {
-        sse = emptySse();
-        await readSse(res.body, () => clock.now(), sse);
-      } else {
-        text = await res.body.text();
-      }
-    } catch (err) {
-      error = this.describe(err);
-    }
+    const answer: Answer & { sse?: SseResult } = x.sse === true ? await this.receiveStream(x, deadline) : await this.receive(x, deadline);
     queue.finish(deadline);
     const endAt = clock.now();
+    const { status, firstByteAt, retryAfter, allow, declaredBytes, sse } = answer;
+    let { text } = answer;
+    let error = answer.error === undefined ? undefined : this.describe(answer.error);
 
     let body: unknown;
     // A server may echo the Authorization header back (401 pages do); records leave the machine.
@@ -218,6 +192,40 @@ export class Transport {
     if (sse !== undefined) record.sse = sse.facts;
     this.o.onRecord(record);
     return { record, status, body, error };
+  }
+
+  /** An answer read whole (every request but an OpenAI stream). */
+  private receive(x: Outgoing, deadline: Deadline): Promise<Answer> {
+    const answer = new BufferedResponse(deadline, () => this.o.clock.now());
+    x.target.pool.dispatch({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body }, answer);
+    return answer.done();
+  }
+
+  /** An answer that may be a `text/event-stream`, read event by event as it arrives. */
+  private async receiveStream(x: Outgoing, deadline: Deadline): Promise<Answer & { sse?: SseResult }> {
+    const clock = this.o.clock;
+    const answer: Answer & { sse?: SseResult } = { status: undefined, firstByteAt: undefined, retryAfter: undefined, allow: undefined, contentType: undefined, declaredBytes: undefined, text: '', error: undefined };
+    try {
+      const res = await x.target.pool.request({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body, signal: deadline.signal });
+      answer.firstByteAt = clock.now();
+      const status = res.statusCode;
+      answer.status = status;
+      const h = res.headers;
+      answer.retryAfter = firstHeader(h['retry-after']);
+      if (status === 405) answer.allow = firstHeader(h.allow);
+      answer.declaredBytes = firstHeader(h['content-length']);
+      answer.contentType = firstHeader(h['content-type']);
+      if (status < 300 && answer.contentType?.startsWith('text/event-stream') === true) {
+        const sse = emptySse();
+        answer.sse = sse;
+        await readSse(res.body, () => clock.now(), sse);
+      } else {
+        answer.text = await res.body.text();
+      }
+    } catch (err) {
+      answer.error = err;
+    }
+    return answer;
   }
 
   private describe(err: unknown): RequestError {

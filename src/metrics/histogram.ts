@@ -77,7 +77,11 @@ export class LatencyHistogram {
   }
 
   get meanMs(): number {
-    return this.count === 0 ? 0 : this.h.mean / 1000;
+    const n = this.count;
+    if (n === 0) return 0;
+    let total = 0;
+    this.eachRecorded((valueUs, count) => (total += valueUs * count));
+    return total / n / 1000;
   }
 
   encode(): string {
@@ -98,15 +102,29 @@ export class LatencyHistogram {
     const ratio = Math.pow(hi / lo, 1 / binCount);
     const bins: HistogramBin[] = [];
     for (let i = 0; i < binCount; i++) bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });
-    const it = this.h.recordedValuesIterator;
-    it.reset();
-    while (it.hasNext()) {
-      const v = it.next();
-      const ms = Math.max(v.valueIteratedTo / 1000, lo);
-      const index = Math.min(binCount - 1, Math.max(0, Math.floor(Math.log(ms / lo) / Math.log(ratio))));
-      const bin = bins[index];
-      if (bin) bin.count += v.countAtValueIteratedTo;
-    }
+    const h = this.h;
+    this.eachRecorded((_valueUs, count, index) => {
+      const ms = Math.max(h.highestEquivalentValue(h.valueFromIndex(index)) / 1000, lo);
+      const bin = bins[Math.min(binCount - 1, Math.max(0, Math.floor(Math.log(ms / lo) / Math.log(ratio))))];
+      if (bin) bin.count += count;
+    });
     return bins;
+  }
+
+  /**
+   * Every non-empty bucket, smallest first, as its median equivalent value (µs) and count. A plain
+   * walk of the counts: hdr's recordedValuesIterator (behind its `mean`) costs five times as much,
+   * and summaries read dozens of histograms at the end of every run.
+   */
+  private eachRecorded(fn: (valueUs: number, count: number, index: number) => void): void {
+    const h = this.h as hdr.JsHistogram;
+    const n = h.totalCount;
+    let seen = 0;
+    for (let i = 0; i < h.countsArrayLength && seen < n; i++) {
+      const c = h.getCountAtIndex(i);
+      if (c === 0) continue;
+      seen += c;
+      fn(h.medianEquivalentValue(h.valueFromIndex(i)), c, i);
+    }
   }
 }

@@ -1,23 +1,7 @@
-import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { findCapacity } from '../../capacity/capacity-search.js';
-import type { SearchMode, StepPlan } from '../../capacity/capacity-options.js';
-import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
-import { writeCapacityReports } from '../../capacity/capacity-writer.js';
-import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
-import { ExitCode } from '../../core/exit-code.js';
-import { parseThresholds, type Threshold } from '../../report/threshold.js';
-import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
-import { parseDuration } from '../../scenario/duration.js';
-import type { Phase, Scenario } from '../../scenario/scenario.js';
-import type { CliIo, JobstormCommand } from '../command.js';
-import { collect, loadScenarioInto } from '../run/collect.js';
+import type { SearchMode } from '../../capacity/capacity-options.js';
+import type { JobstormCommand } from '../command.js';
 import { withTargetOptions } from '../run/target-options.js';
-import { resolveTarget, type ResolvedTarget } from '../run/target.js';
-import { writeWorkersJson } from '../run/worker-report.js';
-import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
-import type { ExternalPoolSnapshot } from '../../emulator/index.js';
-import type { WorkerSpec } from '../../scenario/index.js';
 
 export interface CapacityArgs {
   scenario: string;
@@ -38,136 +22,7 @@ export interface CapacityArgs {
   worker?: string;
 }
 
-interface Settings {
-  scenario: Scenario;
-  worker?: WorkerSpec;
-  slo: Threshold[];
-  steps: StepPlan;
-  /** Set when --target was given (validated with everything else); the emulator starts later. */
-  remote?: ResolvedTarget;
-  notes: string[];
-}
-
-/** The capacity search runs no contract checks, so violation counts would always read 0. */
-function judgesViolations(t: Threshold): boolean {
-  return t.metric === 'violations' || t.metric.startsWith(VIOLATION_PREFIX);
-}
-
-function peakRate(phases: readonly Phase[]): number | undefined {
-  const rates = phases.flatMap((p) => (p.kind === 'constant' ? [p.rate] : p.kind === 'ramp' ? [p.from, p.to] : p.kind === 'count' && p.rate !== undefined ? [p.rate] : []));
-  const peak = Math.max(0, ...rates);
-  return peak > 0 ? peak : undefined;
-}
-
-function positive(issues: ConfigIssue[], where: string, v: number | undefined, min = 0): void {
-  if (v !== undefined && !(Number.isFinite(v) && v > min)) issues.push({ where, message: `expected a number above ${String(min)}, got ${String(v)}` });
-}
-
-function duration(issues: ConfigIssue[], where: string, text: string, allowZero: boolean): number {
-  const ms = parseDuration(text);
-  if (ms === undefined || ms < 0 || (!allowZero && ms === 0)) {
-    issues.push({ where, message: `expected a duration like 20s, 1m or 500ms, got "${text}"` });
-    return 0;
-  }
-  return ms;
-}
-
-/** Parses each expression on its own, so one bad expression does not hide the next one's problem. */
-function parseEach(sources: readonly { expression: string; where: string }[], issues: ConfigIssue[]): Threshold[] {
-  return sources.flatMap((source) => collect(issues, () => parseThresholds([source])) ?? []);
-}
-
-function sloOf(args: CapacityArgs, scenario: Scenario | undefined, issues: ConfigIssue[], notes: string[]): Threshold[] {
-  if (args.slo?.length) {
-    const slo = parseEach(args.slo.map((expression) => ({ expression, where: '--slo' })), issues);
-    for (const t of slo.filter(judgesViolations)) issues.push({ where: '--slo', message: `"${t.expression}": capacity runs no contract checks, so violations cannot be judged; use jobstorm run for that` });
-    return slo;
-  }
-  if (!scenario) return [];
-  const all = parseEach(scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario.source}: thresholds[${String(i)}]` })), issues);
-  const skipped = all.filter(judgesViolations);
-  if (skipped.length) notes.push(`skipping ${skipped.map((t) => `"${t.expression}"`).join(', ')}: capacity runs no contract checks`);
-  const slo = all.filter((t) => !judgesViolations(t));
-  if (!slo.length && all.length === scenario.thresholds.length) issues.push({ where: '--slo', message: 'no SLO: give --slo (e.g. --slo "p95(e2e) < 10s") or thresholds in the scenario' });
-  return slo;
-}
-
-/** Validates every flag, the scenario and the SLO at once; nothing is sent before this passes. */
-async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
-  const issues: ConfigIssue[] = [];
-  const notes: string[] = [];
-  const scenario = await loadScenarioInto(issues, args.scenario, io.env);
-  const slo = sloOf(args, scenario, issues, notes);
-  positive(issues, '--start', args.start);
-  positive(issues, '--factor', args.factor, 1);
-  positive(issues, '--increment', args.increment);
-  positive(issues, '--max', args.max);
-  positive(issues, '--resolution', args.resolution);
-  if (args.factor !== undefined && args.increment !== undefined) issues.push({ where: '--increment', message: 'give --factor or --increment, not both' });
-  const start = args.start ?? (scenario ? (peakRate(scenario.phases) ?? 10) : 10);
-  const max = args.max ?? start * 20;
-  if (start > 0 && max > 0 && max < start) issues.push({ where: '--max', message: `must be at least the start rate (${String(start)}/s), got ${String(max)}` });
-  const stepDurationMs = duration(issues, '--step-duration', args['step-duration'] ?? '20s', false);
-  const warmupMs = duration(issues, '--warmup', args.warmup ?? '5s', true);
-  let remote: ResolvedTarget | undefined;
-  if (scenario && args.target !== undefined) {
-    const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-    try {
-      remote = await resolveTarget({ scenario, target: args.target, ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}) });
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      issues.push(...err.issues);
-    }
-  }
-  const worker = scenario ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined) : undefined;
-  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
-  const growth = args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
-  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, notes, ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
-}
-
-function stamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-}
-
-async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
-  const s = await settle(args, io);
-  for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
-  const runId = `capacity-${s.scenario.name}-${stamp()}`;
-  const out = resolve(args.out ?? join('reports', runId));
-  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
-  const { target, emulator } = s.remote ?? (await resolveTarget({ scenario: s.scenario, ...(emulatorOptions ? { emulatorOptions } : {}) }));
-  let workerStats: ExternalPoolSnapshot | undefined;
-  if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
-  let report;
-  try {
-    report = await findCapacity({
-      scenario: s.scenario,
-      target,
-      slo: s.slo,
-      steps: s.steps,
-      mode: args.mode ?? 'binary',
-      runId,
-      interrupt: io.interrupt,
-      ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
-      ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
-    });
-  } finally {
-    if (s.worker && emulator) workerStats = await readWorkers(emulator);
-    await emulator?.close();
-  }
-  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
-  await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
-  if (workerStats) await writeWorkersJson(out, workerStats);
-  if (!args.quiet) io.out(renderCapacityText(report));
-  io.out(`reports: ${out}`);
-  if (report.targetUnreachable) {
-    io.err(`jobstorm capacity: the target ${target.baseUrl} could not be reached.`);
-    return ExitCode.Aborted;
-  }
-  if (report.interrupted) return ExitCode.Interrupted;
-  return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
-}
-
+/** The `capacity` command's flags; what it does (capacity-action.ts) loads only when it runs, so start-up pays for one command. */
 export const capacityCommand: JobstormCommand<CapacityArgs> = {
   command: 'capacity <scenario>',
   describe: 'Find the highest sustainable arrival rate within an SLO',
@@ -188,5 +43,5 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
       .option('worker', { type: 'string', describe: 'search the capacity of your own worker: a command that starts one; the emulator scales its processes' })
       .example('$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"', 'against the embedded emulator')
       .example('$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400', 'against a real endpoint'),
-  run: execute,
+  run: async (args, io) => (await import('./capacity-action.js')).capacityAction.run(args, io),
 };

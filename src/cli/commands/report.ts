@@ -1,25 +1,13 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
-import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
-import { getReporter, reporterNames } from '../../report/reporter-registry.js';
-import { readSummary } from '../../report/summary-schema.js';
-import { withThresholds } from '../../report/summary-thresholds.js';
-import { VERDICT_EXIT } from '../../report/verdict.js';
-import { parseThresholds } from '../../report/threshold.js';
 import type { JobstormCommand } from '../command.js';
 
-interface ReportArgs {
+export interface ReportArgs {
   dir?: string;
   out?: string;
   threshold?: string[];
 }
 
-/** `--threshold` values, parsed together so every bad one is reported at once. */
-export function thresholdFlags(values: readonly string[] | undefined): ReturnType<typeof parseThresholds> {
-  return parseThresholds((values ?? []).map((expression) => ({ expression, where: '--threshold' })));
-}
-
+/** The `report` command's flags; what it does (report-action.ts) loads only when it runs, so start-up pays for one command. */
 export const reportCommand: JobstormCommand<ReportArgs> = {
   command: 'report <dir>',
   describe: 'Rebuild every report of a run from its summary.json (which it never changes)',
@@ -30,23 +18,5 @@ export const reportCommand: JobstormCommand<ReportArgs> = {
       .option('threshold', { type: 'string', array: true, describe: 'extra threshold for this rendering only, e.g. "p99(run) < 500ms" (repeatable; summary.json keeps the run\'s own)' })
       .example('$0 report reports/2024-05-01T10-00-00', 'rebuild summary.md, report.html and junit.xml')
       .example('$0 report out --threshold "rate(429) < 1%"', 'judge a finished run against another threshold'),
-  run: async (args, io) => {
-    const dir = args.dir ?? '.';
-    const extra = thresholdFlags(args.threshold);
-    const file = join(dir, 'summary.json');
-    const summary = withThresholds(await readSummary(file), extra, file);
-    const outDir = args.out ?? dir;
-    // summary.json is the run's record: extra thresholds judge this rendering only, so a later
-    // plain `report` gives the run's own verdict again.
-    const reporters = reporterNames().filter((n) => getReporter(n).fileName !== 'summary.json');
-    const written = await writeReports(summary, outDir, { reporters, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
-    if (resolve(outDir) !== resolve(dir)) {
-      await mkdir(outDir, { recursive: true });
-      await copyFile(file, join(outDir, 'summary.json'));
-      written.unshift(join(outDir, 'summary.json'));
-    }
-    io.out(renderTerminalSummary(summary).trimEnd());
-    io.out(`\nreports: ${written.join(', ')}`);
-    return VERDICT_EXIT[summary.verdict.status];
-  },
+  run: async (args, io) => (await import('./report-action.js')).reportAction.run(args, io),
 };
