@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
-import type { Deadline } from './deadline-queue.js';
+import type { Clock } from '../core/clock.js';
+import type { Deadline, DeadlineWatcher } from './deadline-queue.js';
 
 /** What an exchange keeps of an answer: the status, four headers, the body as text, or the error. */
 export interface Answer {
@@ -9,6 +10,8 @@ export interface Answer {
   allow: string | undefined;
   contentType: string | undefined;
   declaredBytes: string | undefined;
+  /** Body bytes as received (before decoding), when known. */
+  receivedBytes?: number;
   text: string;
   error: unknown;
 }
@@ -25,13 +28,14 @@ type Headers = Record<string, string | string[] | undefined>;
  * The deadline aborts the exchange wherever it is: before the request left (it is aborted as soon
  * as undici starts it, as `request()` does) or while the answer arrives.
  */
-export class BufferedResponse implements Dispatcher.DispatchHandler, Answer {
+export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, DeadlineWatcher {
   status: number | undefined = undefined;
   firstByteAt: number | undefined = undefined;
   retryAfter: string | undefined = undefined;
   allow: string | undefined = undefined;
   contentType: string | undefined = undefined;
   declaredBytes: string | undefined = undefined;
+  receivedBytes = 0;
   text = '';
   error: unknown = undefined;
   private controller: Controller | undefined = undefined;
@@ -41,9 +45,9 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer {
 
   constructor(
     private readonly deadline: Deadline,
-    private readonly now: () => number,
+    private readonly clock: Clock,
   ) {
-    deadline.addEventListener('abort', this.onAbort);
+    deadline.watcher = this;
   }
 
   /** Resolves once the answer is read whole or failed; never rejects. */
@@ -62,7 +66,7 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer {
   onResponseStart(_controller: Controller, statusCode: number, headers: Headers): void {
     // 1xx answers are interim; the final status follows.
     if (statusCode < 200) return;
-    this.firstByteAt = this.now();
+    this.firstByteAt = this.clock.now();
     this.status = statusCode;
     this.retryAfter = first(headers['retry-after']);
     if (statusCode === 405) this.allow = first(headers.allow);
@@ -71,6 +75,7 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer {
   }
 
   onResponseData(_controller: Controller, chunk: Buffer): void {
+    this.receivedBytes += chunk.length;
     const c = this.chunks;
     if (c === undefined) this.chunks = chunk;
     else if (Array.isArray(c)) c.push(chunk);
@@ -94,14 +99,14 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer {
     this.end();
   }
 
-  private readonly onAbort = (): void => {
-    this.controller?.abort(this.deadline.reason ?? new Error('aborted'));
-  };
+  onDeadline(reason: Error): void {
+    this.controller?.abort(reason);
+  }
 
   private end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.deadline.removeEventListener('abort', this.onAbort);
+    this.deadline.watcher = null;
     this.settle?.();
   }
 }

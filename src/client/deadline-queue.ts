@@ -12,6 +12,11 @@ export class DeadlineError extends Error {
 
 type AbortListener = () => void;
 
+/** Told first when a deadline aborts; a plain object, so an exchange needs no closure for it. */
+export interface DeadlineWatcher {
+  onDeadline(reason: Error): void;
+}
+
 /**
  * One exchange in flight: when it expires, who may abort it, and the abort signal undici watches.
  * It is that signal itself: undici's request() reads only `aborted`, `reason` and one 'abort'
@@ -22,6 +27,7 @@ export class Deadline {
   done = false;
   aborted = false;
   reason: Error | undefined = undefined;
+  watcher: DeadlineWatcher | null = null;
   private listener: AbortListener | null = null;
   /** Only if someone ever adds a second listener; undici adds one. */
   private more: AbortListener[] | null = null;
@@ -49,6 +55,9 @@ export class Deadline {
     const more = this.more;
     this.listener = null;
     this.more = null;
+    const watcher = this.watcher;
+    this.watcher = null;
+    watcher?.onDeadline(reason);
     first?.();
     if (more) for (const l of more) l();
   }

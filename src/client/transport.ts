@@ -143,7 +143,7 @@ export class Transport {
     const answer: Answer & { sse?: SseResult } = x.sse === true ? await this.receiveStream(x, deadline) : await this.receive(x, deadline);
     queue.finish(deadline);
     const endAt = clock.now();
-    const { status, firstByteAt, retryAfter, allow, declaredBytes, sse } = answer;
+    const { status, firstByteAt, retryAfter, allow, declaredBytes, receivedBytes, sse } = answer;
     let { text } = answer;
     let error = answer.error === undefined ? undefined : this.describe(answer.error);
 
@@ -162,7 +162,7 @@ export class Transport {
       }
     }
     if (sse !== undefined) body = sse.first;
-    const resBytes = sse !== undefined ? sse.bytes : declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : Buffer.byteLength(text);
+    const resBytes = sse !== undefined ? sse.bytes : declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : (receivedBytes ?? Buffer.byteLength(text));
     const record: ExchangeRecord = {
       v: RECORD_VERSION,
       type: 'exchange',
@@ -196,7 +196,7 @@ export class Transport {
 
   /** An answer read whole (every request but an OpenAI stream). */
   private receive(x: Outgoing, deadline: Deadline): Promise<Answer> {
-    const answer = new BufferedResponse(deadline, () => this.o.clock.now());
+    const answer = new BufferedResponse(deadline, this.o.clock);
     x.target.pool.dispatch({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body }, answer);
     return answer.done();
   }

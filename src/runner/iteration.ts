@@ -6,6 +6,16 @@ import type { CompiledFlow } from './compiled-flow.js';
 import type { RunContext } from './run-context.js';
 import { runStep, type IterationState } from './steps/index.js';
 
+// Step labels (`index:kind`) of the first steps, made once instead of once per request.
+const LABELS: Record<string, string>[] = [];
+const LABELLED_STEPS = 64;
+
+function stepLabel(index: number, kind: string): string {
+  if (index >= LABELLED_STEPS) return `${String(index)}:${kind}`;
+  const byKind = (LABELS[index] ??= {});
+  return (byKind[kind] ??= `${String(index)}:${kind}`);
+}
+
 /** The state of one pass through a flow; each step kind's behaviour lives in `steps/`. */
 class Iteration implements IterationState {
   jobId: string | undefined;
@@ -34,7 +44,7 @@ class Iteration implements IterationState {
   }
 
   call(kind: string, req?: RequestFacts, forJob = true): CallContext {
-    const c: CallContext = { intendedAt: this.intendedAt, flow: this.flow.name, step: `${String(this.stepIndex)}:${kind}`, signal: this.ctx.abort };
+    const c: CallContext = { intendedAt: this.intendedAt, flow: this.flow.name, step: stepLabel(this.stepIndex, kind), signal: this.ctx.abort };
     if (forJob && this.jobId !== undefined) c.jobId = this.jobId;
     if (req) c.req = req;
     return c;
@@ -62,6 +72,6 @@ class Iteration implements IterationState {
 }
 
 /** Runs one flow iteration to its end; never throws for a failed request (records say what happened). */
-export async function runIteration(flow: CompiledFlow, ctx: RunContext, intendedAt: number, n: number, row?: DataRow): Promise<void> {
-  await new Iteration(flow, ctx, intendedAt, n, row).steps(flow.steps);
+export function runIteration(flow: CompiledFlow, ctx: RunContext, intendedAt: number, n: number, row?: DataRow): Promise<boolean> {
+  return new Iteration(flow, ctx, intendedAt, n, row).steps(flow.steps);
 }
