@@ -7,8 +7,8 @@ import * as hdr from 'hdr-histogram-js';
 const LOWEST_US = 1;
 const HIGHEST_US = 3_600_000_000;
 
-function create(): hdr.Histogram {
-  return hdr.build({
+function create(): hdr.JsHistogram {
+  const h = hdr.build({
     lowestDiscernibleValue: LOWEST_US,
     highestTrackableValue: HIGHEST_US,
     numberOfSignificantValueDigits: 3,
@@ -18,6 +18,9 @@ function create(): hdr.Histogram {
     // thousand records a second recording is far from the bottleneck (see bench/metrics-memory.ts).
     useWebAssembly: false,
   });
+  // The walks below read the counts directly, which only the JS histograms allow.
+  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('hdr-histogram-js built a WebAssembly histogram; a JS one was asked for');
+  return h;
 }
 
 /** A count of values in `[fromMs, toMs)`, for bar charts. */
@@ -32,7 +35,7 @@ export interface HistogramBin {
  * record's own units while sub-millisecond loopback latencies keep their resolution.
  */
 export class LatencyHistogram {
-  private constructor(private readonly h: hdr.Histogram) {}
+  private constructor(private readonly h: hdr.JsHistogram) {}
 
   static create(): LatencyHistogram {
     return new LatencyHistogram(create());
@@ -42,7 +45,12 @@ export class LatencyHistogram {
   static decode(encoded: string): LatencyHistogram {
     if (encoded === '') return LatencyHistogram.create();
     const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false);
-    // Re-home into a histogram of our own configuration so later merges never resize.
+    // Ours as encoded: used as it is. Anything else is re-homed into our configuration, so later
+    // merges never resize.
+    if (!(decoded instanceof hdr.JsHistogram)) throw new TypeError('hdr-histogram-js decoded a WebAssembly histogram; a JS one was asked for');
+    if (decoded.highestTrackableValue === HIGHEST_US && decoded.numberOfSignificantValueDigits === 3 && !decoded.autoResize && decoded.lowestDiscernibleValue === LOWEST_US) {
+      return new LatencyHistogram(decoded);
+    }
     const target = LatencyHistogram.create();
     target.h.add(decoded);
     return target;
@@ -76,6 +84,40 @@ export class LatencyHistogram {
     return this.h.getValueAtPercentile(0) / 1000;
   }
 
+  /**
+   * Min, mean and the given percentiles (ms) in one walk of the counts, each as `percentileMs`
+   * (hdr's getValueAtPercentile) gives it: a summary asks for five per histogram, and each of
+   * hdr's walks starts again from the first bucket.
+   */
+  summaryMs(percentiles: readonly number[]): { min: number; mean: number; at: number[] } {
+    const n = this.count;
+    if (n === 0) return { min: 0, mean: 0, at: percentiles.map(() => 0) };
+    const h = this.h;
+    // The count each percentile is reached at, rounded as getValueAtPercentile rounds it.
+    const wanted = percentiles.map((p) => {
+      const fp = (Math.min(p, 100) / 100) * n;
+      return Math.max(Math.ceil(fp - (fp > 0 ? Math.pow(2, Math.floor(Math.log2(fp)) - 52) : 0)), 1);
+    });
+    const at = percentiles.map(() => 0);
+    let min = -1;
+    let total = 0;
+    let seen = 0;
+    for (let i = 0; i < h.countsArrayLength && seen < n; i++) {
+      const c = h.getCountAtIndex(i);
+      if (c === 0) continue;
+      const value = h.valueFromIndex(i);
+      if (min < 0) min = h.lowestEquivalentValue(value);
+      total += h.medianEquivalentValue(value) * c;
+      const before = seen;
+      seen += c;
+      for (let k = 0; k < wanted.length; k++) {
+        const w = wanted[k] ?? 1;
+        if (w > before && w <= seen) at[k] = (percentiles[k] === 0 ? h.lowestEquivalentValue(value) : h.highestEquivalentValue(value)) / 1000;
+      }
+    }
+    return { min: Math.max(min, 0) / 1000, mean: total / n / 1000, at };
+  }
+
   get meanMs(): number {
     const n = this.count;
     if (n === 0) return 0;
@@ -96,7 +138,6 @@ export class LatencyHistogram {
 
   /** Counts in log-spaced bins from `loMs` to `hiMs` (values outside go to the end bins), so two histograms share bins. */
   binsBetween(loMs: number, hiMs: number, binCount = 30): HistogramBin[] {
-    if (!(this.h instanceof hdr.JsHistogram)) return [];
     const lo = Math.max(loMs, 0.001);
     const hi = Math.max(hiMs, lo * 1.01);
     const ratio = Math.pow(hi / lo, 1 / binCount);
@@ -117,7 +158,7 @@ export class LatencyHistogram {
    * and summaries read dozens of histograms at the end of every run.
    */
   private eachRecorded(fn: (valueUs: number, count: number, index: number) => void): void {
-    const h = this.h as hdr.JsHistogram;
+    const h = this.h;
     const n = h.totalCount;
     let seen = 0;
     for (let i = 0; i < h.countsArrayLength && seen < n; i++) {

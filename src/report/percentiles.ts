@@ -6,17 +6,12 @@ function us(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+const LEVELS = [50, 90, 95, 99] as const;
+
 export function percentilesOf(h: LatencyHistogram): Percentiles {
-  return {
-    count: h.count,
-    min: us(h.minMs),
-    mean: us(h.meanMs),
-    p50: us(h.percentileMs(50)),
-    p90: us(h.percentileMs(90)),
-    p95: us(h.percentileMs(95)),
-    p99: us(h.percentileMs(99)),
-    max: us(h.maxMs),
-  };
+  const { min, mean, at } = h.summaryMs(LEVELS);
+  const [p50 = 0, p90 = 0, p95 = 0, p99 = 0] = at;
+  return { count: h.count, min: us(min), mean: us(mean), p50: us(p50), p90: us(p90), p95: us(p95), p99: us(p99), max: us(h.maxMs) };
 }
 
 export function percentilesOfEncoded(encoded: string): Percentiles {

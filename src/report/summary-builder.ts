@@ -35,18 +35,28 @@ export interface BuildSummaryInput {
   generator?: Summary['run']['generator'];
 }
 
+/** One histogram of them all: the only one as it is (most operations have one outcome), else merged. */
+function mergedOf(hs: readonly LatencyHistogram[]): LatencyHistogram {
+  if (hs.length === 1 && hs[0]) return hs[0];
+  const all = LatencyHistogram.create();
+  for (const h of hs) all.merge(h);
+  return all;
+}
+
 function operationSummary(d: OperationData, durationMs: number): OperationSummary {
-  const intended = LatencyHistogram.create();
-  const sent = LatencyHistogram.create();
+  const intendedParts: LatencyHistogram[] = [];
+  const sentParts: LatencyHistogram[] = [];
   const outcomes: OperationSummary['outcomes'] = {};
   for (const name of OUTCOMES) {
     const o = d.outcomes[name];
     if (!o) continue;
     const hi = LatencyHistogram.decode(o.intended);
-    intended.merge(hi);
-    sent.merge(LatencyHistogram.decode(o.sent));
+    intendedParts.push(hi);
+    sentParts.push(LatencyHistogram.decode(o.sent));
     outcomes[name] = { ...o, latency: percentilesOf(hi) };
   }
+  const intended = mergedOf(intendedParts);
+  const sent = mergedOf(sentParts);
   return {
     requests: d.requests,
     rate: durationMs > 0 ? Math.round((d.requests / (durationMs / 1000)) * 1000) / 1000 : 0,
