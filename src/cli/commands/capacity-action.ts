@@ -18,7 +18,6 @@ import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
 
-
 interface Settings {
   scenario: Scenario;
   worker?: WorkerSpec;

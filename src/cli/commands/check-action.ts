@@ -6,12 +6,10 @@ import { coverageLine } from '../../report/verdict.js';
 import type { JobstormCommand } from '../command.js';
 import type { CheckArgs } from './check.js';
 
-
 /**
  * `jobstorm check <records.ndjson>`: the same checks as a live run, over a saved records file.
  * Exit 1 when a check of severity error fired.
  */
-/** What `check` does once its arguments parsed; loaded only when the command runs. */
 export const checkAction: Pick<JobstormCommand<CheckArgs>, 'run'> = {
   run: async (args, io) => {
     const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);

@@ -11,7 +11,6 @@ import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { JobstormCommand } from '../command.js';
 import type { CompareArgs } from './compare.js';
 
-
 const EXIT = { passed: ExitCode.Ok, failed: ExitCode.Failed, inconclusive: ExitCode.Inconclusive } as const;
 
 /** Reads both inputs before failing, so one run names every bad file. */

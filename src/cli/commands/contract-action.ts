@@ -7,7 +7,6 @@ import { JOBSTORM_VERSION } from '../../version.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import type { ContractArgs } from './contract.js';
 
-
 async function exportDocs(args: ContractArgs, io: CliIo): Promise<ExitCode> {
   if (!args.openapi && !args['json-schema']) {
     io.err('jobstorm contract export: give --openapi <file> and/or --json-schema <file>');

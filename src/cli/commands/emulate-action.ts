@@ -6,7 +6,6 @@ import { DEFAULT_WORKER_PING_INTERVAL_MS, exportBlock, PROFILES, startEmulator, 
 import type { CliIo, JobstormCommand } from '../command.js';
 import type { EmulateArgs } from './emulate.js';
 
-
 /** Option keys of startEmulator → the flag a user typed, so errors name what they can fix. */
 const FLAGS: Record<string, string> = {
   host: '--host',

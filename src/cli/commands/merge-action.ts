@@ -10,7 +10,6 @@ import type { JobstormCommand } from '../command.js';
 import type { MergeArgs } from './merge.js';
 import { thresholdFlags } from './report-action.js';
 
-
 /** The `version` a file declares, or undefined when it cannot be read (readSummary says why). */
 async function declaredVersion(file: string): Promise<unknown> {
   try {

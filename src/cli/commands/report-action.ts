@@ -9,7 +9,6 @@ import { parseThresholds } from '../../report/threshold.js';
 import type { JobstormCommand } from '../command.js';
 import type { ReportArgs } from './report.js';
 
-
 /** `--threshold` values, parsed together so every bad one is reported at once. */
 export function thresholdFlags(values: readonly string[] | undefined): ReturnType<typeof parseThresholds> {
   return parseThresholds((values ?? []).map((expression) => ({ expression, where: '--threshold' })));

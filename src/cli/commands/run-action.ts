@@ -33,7 +33,6 @@ import { remoteTarget, resolveTarget } from '../run/target.js';
 import { writeWorkerReport } from '../run/worker-report.js';
 import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
-
 interface Settings {
   scenario: Scenario;
   /** A remote target (--target or $JOBSTORM_TARGET), validated; none means the embedded emulator. */
