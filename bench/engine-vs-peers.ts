@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import type { Summary } from '../src/report/summary.js';
-import { canPin, startFlowServer } from './runner-bench-setup.js';
+import { canPin, runStatusScenarioYaml, startFlowServer } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,8000').split(',').map(Number);
@@ -141,18 +141,7 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
 async function runJobstorm(dir: string, origin: string, rate: number): Promise<Row> {
   const scenario = join(dir, `engine-vs-peers-${String(rate)}.yaml`);
   const out = join(dir, `out-${String(rate)}`);
-  await writeFile(
-    scenario,
-    `name: engine-vs-peers
-target: { connections: 64, maxInFlight: 20000, timeout: 10s }
-phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
-flows:
-  - name: run-status
-    steps:
-      - run: { input: { prompt: "a short prompt for the bench", max_tokens: 16 } }
-      - status: {}
-`,
-  );
+  await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, seconds));
   const t = await timed([process.execPath, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
   const file = join(out, 'summary.json');
   if (!existsSync(file)) throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);

@@ -41,6 +41,19 @@ export async function startFlowServer(cpu = 1): Promise<FlowServer> {
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
 }
 
+/** Issue 17's flow as a scenario file: POST /run, then one GET /status, at `rate` arrivals/s. */
+export function runStatusScenarioYaml(name: string, rate: number, seconds: number): string {
+  return `name: ${name}
+target: { connections: 64, maxInFlight: 20000, timeout: 10s }
+phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
+flows:
+  - name: run-status
+    steps:
+      - run: { input: { prompt: "a short prompt for the bench", max_tokens: 16 } }
+      - status: {}
+`;
+}
+
 /** Issue 4's flow: `run`, then `poll` until final (the server finishes a job on its 2nd poll). */
 export function flowScenario(arrivalsPerSecond: number, seconds: number, opts: { pollIntervalMs?: number; connections?: number } = {}): Scenario {
   return parseScenario(

@@ -25,6 +25,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
+import { runStatusScenarioYaml } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 6);
 const startRate = Number(process.argv[3] ?? 2000);
@@ -129,18 +130,7 @@ function timedRun(args: string[]): Promise<{ code: number | null; cpuSeconds: nu
 async function step(dir: string, origin: string, workers: number, rate: number): Promise<Step> {
   const scenario = join(dir, `w${String(workers)}-${String(rate)}.yaml`);
   const out = join(dir, `out-w${String(workers)}-${String(rate)}`);
-  await writeFile(
-    scenario,
-    `name: workers-scaling
-target: { connections: 64, maxInFlight: 20000, timeout: 10s }
-phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
-flows:
-  - name: run-status
-    steps:
-      - run: { input: { prompt: "a short prompt for the bench", max_tokens: 16 } }
-      - status: {}
-`,
-  );
+  await writeFile(scenario, runStatusScenarioYaml('workers-scaling', rate, seconds));
   const t = await timedRun(['run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--quiet', '--workers', String(workers), '--out', out]);
   const file = join(out, 'summary.json');
   if (!existsSync(file)) throw new Error(`no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
