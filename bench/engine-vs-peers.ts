@@ -16,8 +16,9 @@
  * seconds over the test's seconds), CPU µs per request, arrival lateness p99, and p99 latency from
  * the intended start (/run from the arrival's intended time, /status from when it was due).
  * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5; jobstorm
- * CPU/request ÷ Pool CPU/request at the highest rate ≤ 1.5; jobstorm ≥ 8× Artillery's requests/s
- * when Artillery is saturated.
+ * CPU/request ÷ Pool CPU/request at the highest rate ≤ 1.5; the highest rate kept at ≥ 8,000 req/s
+ * with p99 < 10 ms; jobstorm's best rate kept ≥ 8× Artillery's requests/s when Artillery is
+ * saturated (at equal offered arrivals the ratio is capped: an arrival is two requests).
  *
  * Artillery is not a dependency: install it aside, e.g.
  *   mkdir -p /tmp/jobstorm-artillery && cd /tmp/jobstorm-artillery && npm init -y && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i artillery@2
@@ -242,13 +243,20 @@ try {
     const r = usPerRequest(jh) / usPerRequest(ph);
     console.log(`  jobstorm CPU/request ÷ Pool CPU/request at ${String(high)}/s: ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
   }
+  if (jh) {
+    // Goal 2's rate: the highest rate's run kept the pace (>= 95% of the offered requests/s).
+    const cores = jh.cpuSeconds / jh.wallSeconds;
+    console.log(`  jobstorm sustained at ${String(high)}/s: ${jh.rps.toFixed(0)} req/s, ${keptUp(jh) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended ${ms(Math.max(jh.runP99 ?? 0, jh.statusP99 ?? 0))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(keptUp(jh) && jh.rps >= 8000 && Math.max(jh.runP99 ?? Infinity, jh.statusP99 ?? Infinity) < 10)}`);
+  }
   if (art && j1) {
-    const r = j1.rps / art.rps;
     // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
     const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;
-    const best = Math.max(...rows.filter((x) => x.tool === 'jobstorm').map((x) => x.rps));
-    console.log(`  jobstorm req/s ÷ Artillery req/s at ${String(first)} arrivals/s offered: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8× when Artillery is saturated; saturated: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a'}`);
-    console.log(`    (at ${String(first)} arrivals/s jobstorm can do at most ${String(2 * first)} req/s, so this ratio is capped at ${((2 * first) / art.rps).toFixed(2)}×; jobstorm's best req/s here, ${best.toFixed(0)}, ÷ Artillery's = ${(best / art.rps).toFixed(2)}×)`);
+    // What each sustains on the same flow and machine: jobstorm's best rate kept, Artillery's saturated rate.
+    const kept = rows.filter((x) => x.tool === 'jobstorm' && keptUp(x));
+    const best = kept.length > 0 ? Math.max(...kept.map((x) => x.rps)) : 0;
+    const r = best / art.rps;
+    console.log(`  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(first)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`);
+    console.log(`    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`);
   } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
 } finally {
   server.stop();
