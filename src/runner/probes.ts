@@ -1,6 +1,7 @@
 import { LIMITS } from '../../contracts/queue/limits.js';
 import type { CallContext } from '../client/client-options.js';
 import { payloadProbe } from '../client/sized-submission.js';
+import { isFinalStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
 import { WRONG_METHOD_PROBE } from '../core/route-watch.js';
 import type { ProbeStep } from '../scenario/scenario.js';
@@ -86,12 +87,44 @@ async function requestsProbe(ctx: RunContext, call: CallFor): Promise<void> {
   await post('runsync', `/runsync?wait=${String(LIMITS.wait.min)}`, json({}));
   const id = (job.body as { id?: unknown } | null | undefined)?.id;
   if (typeof id !== 'string' || id === '') return;
+  let final = false;
   for (const op of ['status', 'stream'] as const) {
     if (ctx.routes.isMissing(op)) continue;
     const path = `/${op}/${encodeURIComponent(id)}`;
     const got = await client.send({ op, method: 'GET', path, jobId: id }, call(`probe:request.method`, { probe: 'request.method' }));
     if (got.status === 404 || got.status === 405) await client.send({ op, method: 'POST', path, jobId: id }, call(`probe:${WRONG_METHOD_PROBE}`, { probe: WRONG_METHOD_PROBE }));
+    else if (got.status === 200) final ||= isFinalStatus(statusOf(got.body));
   }
+  if (!final) await followToFinal(ctx, call, id);
+}
+
+/** How long the requests probe follows its job, and how often it asks. */
+const FOLLOW_MS = 10_000;
+const FOLLOW_INTERVAL_MS = 100;
+
+/**
+ * Polls the probe's job until it is final, as a flow would: a job left running when the probe
+ * ends would be reported unfinished, and its end never checked (a slow cold start, a real
+ * worker under load). Ordinary /status requests, judged like any other; the run's stop ends it.
+ */
+async function followToFinal(ctx: RunContext, call: CallFor, id: string): Promise<void> {
+  const { client, clock } = ctx;
+  const until = clock.now() + FOLLOW_MS;
+  while (clock.now() < until && !ctx.routes.isMissing('status')) {
+    try {
+      await clock.sleep(FOLLOW_INTERVAL_MS, ctx.stop);
+    } catch {
+      return;
+    }
+    // Each poll is due when it is sent: the wait for the job is not latency.
+    const r = await client.status(id, {}, { ...call('probe:request.job-status'), intendedAt: clock.now() });
+    if (r.status === 200 && isFinalStatus(r.jobStatus)) return;
+    if (r.status !== undefined && r.status >= 400 && r.status !== 429) return;
+  }
+}
+
+function statusOf(body: unknown): unknown {
+  return typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
 }
 
 export function runProbe(name: ProbeStep['probe'], ctx: RunContext, call: CallFor): Promise<void> {
