@@ -6,7 +6,7 @@ import { loadOpenApiRules } from '../../src/check/openapi-rules.js';
 import { FAULT_NAMES } from '../../src/emulator/faults.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { proofRun } from './proof-run.js';
-import { ALL_OPS, CLOCKED, OPENAI, OPENAI_RATE, PROBES, RATE, REQUESTS_RATE, RETRY_PURGE, RUNSYNC, STREAMS, WATCH, WEBHOOKS } from './proof-scenarios.js';
+import { ALL_OPS, CLOCKED, HEALTH_READS, OPENAI, OPENAI_RATE, PROBES, RATE, REQUESTS_RATE, RETRY_PURGE, RUNSYNC, STREAMS, WATCH, WEBHOOKS } from './proof-scenarios.js';
 
 const vendorDoc = new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url).pathname;
 const FAILING_HOOK: WebhookAnswers = { status: 500, failAttempts: 99 };
@@ -33,7 +33,7 @@ const PROOFS: Proof[] = [
   { fault: 'spurious-cancel', scenario: WATCH, ids: ['transition.cancelled-unprompted'] },
   { fault: 'timing-inflated', scenario: WATCH, ids: ['lifecycle.timing-inconsistent'] },
   { fault: 'health-negative', scenario: WATCH, ids: ['health.negative'] },
-  { fault: 'health-decrease', scenario: WATCH, ids: ['health.counter-decreased'] },
+  { fault: 'health-decrease', scenario: HEALTH_READS, ids: ['health.counter-decreased'] },
   { fault: 'health-drift', scenario: WATCH, ids: ['health.jobs-mismatch'] },
   { fault: 'cancel-ignored', scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'), ids: ['transition.cancel-overridden'] },
   { fault: 'lose-jobs', scenario: CLOCKED, ids: ['lifecycle.lost'] },

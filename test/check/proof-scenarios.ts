@@ -40,6 +40,27 @@ flows:
       - health: {}
 `;
 
+/**
+ * One job to its end, then four /health reads in a row from one iteration: no read overlaps
+ * another and no job ends between them, so a counter that goes down between two reads shows. (In
+ * WATCH, four iterations read /health side by side while jobs end: under a loaded CI machine their
+ * reads overlapped, and overlapping reads are not compared.)
+ */
+export const HEALTH_READS = `
+name: health-reads
+emulator: { workersMin: 1, workersMax: 1, coldStart: 0 }
+phases: [{ count: 1 }]
+flows:
+  - name: reads
+    steps:
+      - run: { input: { sleep_ms: 50 } }
+      - poll: { until: final, interval: 20ms, timeout: 5s }
+      - health: {}
+      - health: {}
+      - health: {}
+      - health: {}
+`;
+
 export const CLOCKED = `
 name: clocked
 emulator: { clock: manual, workersMin: 4, workersMax: 4, coldStart: 0 }
