@@ -69,10 +69,10 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     if (statusCode < 200) return;
     this.firstByteAt = this.clock.now();
     this.status = statusCode;
-    this.retryAfter = first(headers['retry-after']);
-    if (statusCode === 405) this.allow = first(headers.allow);
-    this.contentType = first(headers['content-type']);
-    this.declaredBytes = first(headers['content-length']);
+    this.retryAfter = firstHeader(headers['retry-after']);
+    if (statusCode === 405) this.allow = firstHeader(headers.allow);
+    this.contentType = firstHeader(headers['content-type']);
+    this.declaredBytes = firstHeader(headers['content-length']);
   }
 
   onResponseData(_controller: Controller, chunk: Buffer): void {
@@ -112,6 +112,7 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
   }
 }
 
-function first(v: string | string[] | undefined): string | undefined {
+/** The first value of a header undici may give as a list. */
+export function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }

@@ -6,7 +6,7 @@ import { toRequestError, type RequestError } from '../core/request-error.js';
 import { trimBody } from '../core/trim-body.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
-import { BufferedResponse, type Answer } from './buffered-response.js';
+import { BufferedResponse, firstHeader, type Answer } from './buffered-response.js';
 import { DeadlineQueue, type Deadline } from './deadline-queue.js';
 import { emptySse, readSse, type SseResult } from './sse-reader.js';
 import { QUICK_TIMEOUT_MS, operationTimeoutMs } from './operation-timeout.js';
@@ -236,9 +236,6 @@ export class Transport {
   }
 }
 
-function firstHeader(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
 
 function idOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;

@@ -156,7 +156,8 @@ function isQueueOp(op: string): op is QueueOperation {
   return op !== 'StartPod' && op !== 'CreateEndpoint';
 }
 
-function statusOf(body: unknown): string | undefined {
+/** The `status` an answer's body names, if it names one. */
+export function statusOf(body: unknown): string | undefined {
   const s = (body as { status?: unknown } | null | undefined)?.status;
   return typeof s === 'string' ? s : undefined;
 }

@@ -3,7 +3,7 @@ import type { CallContext } from '../client/client-options.js';
 import { payloadProbe } from '../client/sized-submission.js';
 import { isFinalStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
-import { WRONG_METHOD_PROBE } from '../core/route-watch.js';
+import { statusOf, WRONG_METHOD_PROBE } from '../core/route-watch.js';
 import type { ProbeStep } from '../scenario/scenario.js';
 import type { RunContext } from './run-context.js';
 
@@ -121,10 +121,6 @@ async function followToFinal(ctx: RunContext, call: CallFor, id: string): Promis
     if (r.status === 200 && isFinalStatus(r.jobStatus)) return;
     if (r.status !== undefined && r.status >= 400 && r.status !== 429) return;
   }
-}
-
-function statusOf(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
 }
 
 export function runProbe(name: ProbeStep['probe'], ctx: RunContext, call: CallFor): Promise<void> {
