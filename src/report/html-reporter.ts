@@ -4,6 +4,8 @@ import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
+import { exportLines } from './export-lines.js';
+import { generatorLines, stallLines } from './stall-lines.js';
 import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictMark, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
@@ -96,6 +98,17 @@ function violationsSection(s: Summary): string {
   );
 }
 
+/**
+ * What limited or cut the run, beside its numbers: target stalls and the seconds jobstorm itself
+ * was the bottleneck (latencies there are not the target's), iterations cut at the stop, and how
+ * the live exports fared. The same lines as summary.md, so no report hides what another shows.
+ */
+function runHealthSection(s: Summary): string {
+  const warnings = [...stallLines(s), ...generatorLines(s)].map((l) => `<p class="fail">${esc(l)}</p>`);
+  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...exportLines(s)].map((l) => `<p class="meta">${esc(l)}</p>`);
+  return [...warnings, ...notes].join('\n');
+}
+
 /** A merge made with --force says so where the run is named: its numbers mix different runs. */
 function forcedNote(s: Summary): string {
   const forced = s.run.forced ?? [];
@@ -122,6 +135,7 @@ ${s.preflight?.length ? `<h2>Preflight</h2><ul>${s.preflight.map((p) => `<li><sp
 ${thresholdsSection(s)}
 <h2>Operations</h2>
 ${operationsSection(s)}
+${runHealthSection(s)}
 ${chartDivs(charts, (c) => c.id === 'throughput' || c.id === 'latency')}
 <h2>Jobs</h2>
 ${jobsSection(s)}

@@ -80,7 +80,7 @@ thresholds:
   - "p99(health) < 10s"
 `;
 
-async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string }> {
+async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string; html: string }> {
   const dir = await tempDir('generator');
   const file = join(dir, 'scenario.yaml');
   await writeFile(file, SCENARIO);
@@ -96,7 +96,7 @@ async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summ
     const out = join(dir, 'out');
     const code = await runCli(['run', file, '--out', out, '--quiet', '--no-preflight'], io);
     const read = (f: string): string => readFileSync(join(out, f), 'utf8');
-    return { code, summary: JSON.parse(read('summary.json')) as Summary, stderr: io.stderr.join('\n'), md: read('summary.md'), junit: read('junit.xml') };
+    return { code, summary: JSON.parse(read('summary.json')) as Summary, stderr: io.stderr.join('\n'), md: read('summary.md'), junit: read('junit.xml'), html: read('report.html') };
   } finally {
     clearInterval(hook);
   }
@@ -104,7 +104,7 @@ async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summ
 
 describe('a run whose generator is saturated', () => {
   it('warns live, marks the seconds in the report and the verdict generator-limited', async () => {
-    const { summary, stderr, md, junit } = await runOnce(true);
+    const { summary, stderr, md, junit, html } = await runOnce(true);
     expect(stderr).toContain('jobstorm: warning: jobstorm itself is the bottleneck');
     expect(summary.generatorLimited?.length).toBeGreaterThan(0);
     const stretch = summary.generatorLimited?.[0];
@@ -115,16 +115,21 @@ describe('a run whose generator is saturated', () => {
     expect(md).toContain('(generator-limited)');
     expect(md).toContain('jobstorm itself was the bottleneck for');
     expect(junit).toContain('<property name="generator-limited" value="true"/>');
+    expect(html).toContain('(generator-limited)');
+    // The stretch itself (not only the verdict's reason): when, how busy, how late.
+    expect(html).toMatch(/jobstorm itself was the bottleneck for \d+\.\d s from t\+\d+s \(event loop \d+% busy/);
     expect(summary.run.generator?.busyMax).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
 
   it('the same run without the hook is never marked', async () => {
-    const { code, summary, stderr, md } = await runOnce(false);
+    const { code, summary, stderr, md, html } = await runOnce(false);
     expect(code).toBe(0);
     expect(stderr).not.toContain('bottleneck');
     expect(summary.generatorLimited).toBeUndefined();
     expect(summary.verdict.generatorLimited).toBeUndefined();
     expect(md).not.toContain('generator-limited');
+    expect(html).not.toContain('generator-limited');
+    expect(html).not.toContain('bottleneck');
     expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
   }, 60_000);
 });

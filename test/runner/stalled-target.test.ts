@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord, StallRecord } from '../../src/core/record.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
+import { renderHtml } from '../../src/report/html-reporter.js';
+import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
@@ -69,7 +71,11 @@ describe('a stalled target', () => {
     expect(summary.stalls).toHaveLength(1);
     expect(summary.stalls?.[0]?.at).toBeCloseTo(stall.at, 3);
     expect(summary.stalls?.[0]).toMatchObject({ durationMs: stall.durationMs, inFlight: stall.inFlight });
-    expect(renderTerminalSummary(summary)).toMatch(/target stalled for \d+\.\d s from t\+1s with \d+ requests in flight/);
+    const stallLine = /target stalled for \d+\.\d s from t\+1s with \d+ requests in flight/;
+    // Every report says it, not only the terminal.
+    expect(renderTerminalSummary(summary)).toMatch(stallLine);
+    expect(markdownReporter.render(summary)).toMatch(stallLine);
+    expect(renderHtml(summary)).toMatch(stallLine);
     // summary.json keeps it through a read-back (jobstorm report) and a merge of shards.
     const read = parseSummary(JSON.parse(JSON.stringify(summary)), 'summary.json');
     expect(read.stalls).toEqual(summary.stalls);
