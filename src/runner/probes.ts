@@ -116,8 +116,8 @@ async function followToFinal(ctx: RunContext, call: CallFor, id: string): Promis
     } catch {
       return;
     }
-    // Each poll is due when it is sent: the wait for the job is not latency.
-    const r = await client.status(id, {}, { ...call('probe:request.job-status'), intendedAt: clock.now() });
+    // Each poll is due when it is sent (the probe step's `call` makes it so): the wait is not latency.
+    const r = await client.status(id, {}, call('probe:request.job-status'));
     if (r.status === 200 && isFinalStatus(r.jobStatus)) return;
     if (r.status !== undefined && r.status >= 400 && r.status !== 429) return;
   }

@@ -54,9 +54,11 @@ describe('shipped scenarios', () => {
       const out = await tempDir(name);
       const io = captureIo();
       const code = await runCli(['run', join(root, 'scenarios', file), ...c.args, '--out', out, '--record', '--quiet'], io);
-      expect(code, io.stderr.join('\n') + io.stdout.join('\n')).toBe(ExitCode.Ok);
       expectReports(out, true);
       const summary = await readSummary(out);
+      // The run is --quiet and its folder is temporary: a failure says here what failed.
+      const why = [...io.stderr, ...summary.verdict.reasons, ...summary.violations.map((v) => `${v.id} ×${String(v.count)}: ${v.examples[0]?.message ?? ''}`), ...summary.thresholds.filter((t) => !t.ok).map((t) => `threshold ${t.expression} = ${String(t.value)}`)];
+      expect(code, why.join('\n')).toBe(ExitCode.Ok);
       expect(summary.violations).toEqual([]);
       expect(summary.thresholds.every((t) => t.ok)).toBe(true);
       expect(summary.jobs.submitted).toBeGreaterThan(0);

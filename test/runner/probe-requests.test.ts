@@ -50,4 +50,31 @@ flows:
     expect(summary.jobs).toMatchObject({ unfinished: 0, lost: 0 });
     expect(summary.jobs.byState.COMPLETED).toBe(summary.jobs.submitted);
   }, 20_000);
+
+  it('each probe request is due when the one before it ended, so none carries the others in its latency', async () => {
+    const started = await emulatorTarget({ coldStartMs: 0 });
+    emulator = started.emulator;
+    const scenario = inlineScenario(`
+name: probe-due
+phases:
+  - { duration: 200ms, rate: 5 }
+flows:
+  - name: edges
+    steps:
+      - probe: limits
+      - probe: auth
+`);
+    const { records } = await runCollecting(scenario, started.target);
+    const all = exchanges(records).sort((a, b) => a.sentAt - b.sentAt);
+    expect(all.length).toBeGreaterThan(20);
+    for (let i = 1; i < all.length; i++) {
+      const [before, r] = [all[i - 1], all[i]];
+      if (!before || !r) continue;
+      expect(r.intendedAt, `${r.step ?? ''} after ${before.step ?? ''}`).toBeGreaterThanOrEqual(before.endAt);
+    }
+    // Latency from intended is each request's own: the last is no slower than the probes together.
+    const total = (all.at(-1)?.endAt ?? 0) - (all[0]?.intendedAt ?? 0);
+    const last = all.at(-1);
+    if (last) expect(last.endAt - last.intendedAt).toBeLessThan(total / 2);
+  }, 20_000);
 });
