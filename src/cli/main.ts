@@ -12,18 +12,23 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const controller = new AbortController();
 let interrupts = 0;
-process.on('SIGINT', () => {
+// SIGTERM (a CI job's timeout, `kill`, a container stop) is an interrupt like Ctrl-C: the run
+// still writes its report, and a second signal of either kind quits at once.
+const onSignal = (signal: NodeJS.Signals): void => {
   interrupts++;
   if (interrupts === 1) {
-    // First Ctrl-C: commands stop arrivals, drain and still write their reports.
+    // First signal: commands stop arrivals, drain and still write their reports.
     controller.abort(new Error('interrupted'));
-    process.stderr.write('\njobstorm: interrupted; finishing up (Ctrl-C again to quit at once)\n');
+    process.stderr.write(`\njobstorm: ${signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted'}; finishing up (Ctrl-C again to quit at once)\n`);
   } else {
-    // Second Ctrl-C: quit now, but keep what was exchanged (records flushed, reports if they fit).
+    // Second: quit now, but keep what was exchanged (records flushed, reports if they fit) and
+    // leave no worker process behind.
     for (const err of runForcedExitHooks()) process.stderr.write(`jobstorm: while quitting: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(ExitCode.Interrupted);
   }
-});
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 
 runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(`${text}\n`),

@@ -12,7 +12,7 @@ export const ExitCode = {
   Aborted: 3,
   /** Inconclusive: the run did not exercise what it set out to judge (nothing that could fail did). */
   Inconclusive: 4,
-  /** Interrupted by SIGINT (128 + 2, as shells report it). */
+  /** Interrupted by SIGINT or SIGTERM (128 + 2, as shells report a Ctrl-C). */
   Interrupted: 130,
 } as const;
 

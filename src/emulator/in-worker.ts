@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import { ConfigError } from '../core/config-error.js';
 import { spawnModuleWorker } from '../core/module-worker.js';
+import type { ProcessGroups } from './external/process-groups.js';
 import { resolveOptions, type EmulatorOptions } from './options.js';
 import type { EmulatorHandle } from './start.js';
 import { WorkerClockView } from './worker-clock.js';
@@ -19,13 +20,13 @@ const CLOSE_GRACE_MS = 5000;
  * tsx) there is no .js beside us, so the worker first registers tsx's loader and then imports
  * worker-entry.ts.
  */
-export async function startEmulatorInWorker(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
+export async function startEmulatorInWorker(options: EmulatorOptions = {}, hooks: { processGroups?: ProcessGroups } = {}): Promise<EmulatorHandle> {
   if (typeof options.clock === 'object') {
     throw new ConfigError([{ where: 'clock', message: 'a Clock instance cannot cross into a worker thread; use "real" or "manual"' }]);
   }
   const config = resolveOptions(options);
   const clockCell = new SharedArrayBuffer(8);
-  const init: WorkerInit = { options, clockCell };
+  const init: WorkerInit = { options, clockCell, ...(hooks.processGroups ? { groupsCell: hooks.processGroups.buffer } : {}) };
   const worker = spawn(init);
   // Worker processes get SIGTERM and their grace before SIGKILL; the thread must outlive that.
   const closeGrace = CLOSE_GRACE_MS + (config.workerProcess?.stopGraceMs ?? 0);

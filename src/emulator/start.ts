@@ -7,6 +7,7 @@ import { ManualClock } from '../core/manual-clock.js';
 import { EmulatorCore } from './emulator-core.js';
 import { EmulatorServer } from './http/server.js';
 import { createWebhookPoster } from './http/webhook-poster.js';
+import type { ProcessGroups } from './external/process-groups.js';
 import { ProcessLauncher } from './external/process-launcher.js';
 import { workerEnvironment } from './external/worker-env.js';
 import type { WorkerProcess } from './external/worker-process.js';
@@ -31,6 +32,8 @@ export interface EmulatorHandle {
 /** Hooks for the worker-thread host; not part of the public options. */
 export interface EmulatorHooks {
   onClockAdvance?: (clockNow: number) => void;
+  /** Where the process group of each running worker process is kept, for an owner's forced exit. */
+  processGroups?: ProcessGroups;
 }
 
 function pickClock(choice: 'real' | 'manual' | Clock): Clock {
@@ -59,7 +62,7 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
   const base = `http://${host}:${String(address.port)}`;
   if (config.workerProcess !== undefined) {
     try {
-      await launchWorkers(core, config.workerProcess, base);
+      await launchWorkers(core, config.workerProcess, base, hooks.processGroups);
     } catch (err) {
       await core.close();
       await server.close();
@@ -98,12 +101,12 @@ const WARM_BOUND_MS = 60_000;
  * Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`) and
  * waits until its workersMin have started (warm from the start, as simulated ones are).
  */
-async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string): Promise<void> {
+async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string, groups: ProcessGroups | undefined): Promise<void> {
   const served = [...core.endpoints.values()].filter((ep) => ep.settings.externalOnly);
   for (const ep of served) {
     const env = workerEnvironment(`${base}/v2/${encodeURIComponent(ep.id)}`, core.config.apiKey, core.config.workerPingIntervalMs);
     const logDir = served.length > 1 ? join(spec.logDir, ep.id) : spec.logDir;
-    const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code));
+    const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code), groups);
     ep.external.attach(launcher);
   }
   await Promise.all(served.map((ep) => ep.external.whenWarm(WARM_BOUND_MS)));

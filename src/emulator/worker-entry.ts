@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ConfigError } from '../core/config-error.js';
 import { ManualClock } from '../core/manual-clock.js';
 import type { EmulatorOptions } from './options.js';
+import { ProcessGroups } from './external/process-groups.js';
 import { startEmulator } from './start.js';
 import type { FromWorker, WorkerInit } from './worker-protocol.js';
 
@@ -21,6 +22,7 @@ try {
       cell[0] = now;
       send({ type: 'time', now });
     },
+    ...(init.groupsCell ? { processGroups: new ProcessGroups(init.groupsCell) } : {}),
   });
   cell[0] = handle.clock.now();
   port.on('message', () => {

@@ -6,6 +6,8 @@ export interface WorkerInit {
   options: unknown;
   /** One float64: the worker's manual-clock time, for the owner's clock view. */
   clockCell: SharedArrayBuffer;
+  /** The owner's table of worker-process groups (ProcessGroups), when it keeps one. */
+  groupsCell?: SharedArrayBuffer;
 }
 
 export type ToWorker = { type: 'close' };

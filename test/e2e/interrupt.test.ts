@@ -105,6 +105,23 @@ describe('SIGINT mid-run', () => {
     expect(summary.operations.run?.requests).toBe(runs);
   }, 60_000);
 
+  it('SIGTERM (a CI timeout, a container stop) is an interrupt too: exit 130 with the reports', async () => {
+    server = await flowServer(150);
+    const s = server;
+    const dir = await tempDir('sigterm');
+    const file = join(dir, 'load.yaml');
+    await writeFile(file, flowScenario('terminated', 30, 40));
+    const out = join(dir, 'out');
+    const exit = await runBin(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out], (child) => {
+      void until(() => s.received.length >= 100, 20_000).then(() => child.kill('SIGTERM'));
+    });
+    expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
+    expect(exit.stderr).toContain('terminated (SIGTERM); finishing up');
+    expectReports(out, true);
+    expectCompleteRecords(await readRecords(out), s.received);
+    expect((await readSummary(out)).run.end).toBe('interrupted');
+  }, 60_000);
+
   it('in-process, an abort of the interrupt signal does the same', async () => {
     server = await flowServer(150);
     const s = server;

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -5,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 import type { ExternalPoolSnapshot } from '../../src/emulator/index.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { readRecords, readSummary, tempDir } from './helpers.js';
+import { readRecords, readSummary, root, tempDir } from './helpers.js';
 
 /*
  * `jobstorm run --worker` and a scenario's `worker:`: the emulator's autoscaler starts and stops
@@ -37,6 +39,23 @@ function alive(pid: number): boolean {
   } catch {
     return groupMembers(pid).length > 0;
   }
+}
+
+/** Live (not zombie) processes whose environment holds `mark` and a worker id: this run's workers. */
+function markedWorkers(mark: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const env = readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (!env.includes(mark) || !env.some((e) => e.startsWith('RUNPOD_POD_ID='))) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(entry));
+    } catch {
+      // gone while we looked, or not ours to read
+    }
+  }
+  return found;
 }
 
 async function workersOf(out: string): Promise<ExternalPoolSnapshot> {
@@ -137,5 +156,51 @@ describe('jobstorm run with your own worker', () => {
     const snap = await workersOf(out);
     expect(snap.workers.reduce((n, w) => n + w.completed, 0)).toBeGreaterThan(0);
     for (const p of snap.processes) expect(alive(p.pid ?? 0), `pid ${String(p.pid)}`).toBe(false);
+  }, 90_000);
+
+  it('a second Ctrl-C quits at once and leaves no worker process behind (the built bin)', async () => {
+    const out = await tempDir('own-worker-double-sigint');
+    // Inherited by the worker processes (their environment is jobstorm's): how this test finds them.
+    const mark = `JOBSTORM_TEST_MARK=${randomUUID()}`;
+    const [markName = '', markValue = ''] = mark.split('=');
+    // A worker slow to stop: a child of its own (as the worker library's heartbeat process is) that
+    // ignores SIGTERM, so it is still there, inside its 10 s grace, when the second Ctrl-C comes.
+    const worker = `trap '' TERM; ${WORKER} & sleep 120; wait`;
+    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', 'scenarios/smoke.yaml', '--worker', worker, '--duration', '60s', '--out', out], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, JOBSTORM_API_KEY: '', [markName]: markValue },
+    });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!/running smoke/.test(stderr)) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the run did not start: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 1000));
+      const before = markedWorkers(mark);
+      expect(before.length, 'worker processes while the run goes on').toBeGreaterThan(0);
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 200));
+      const secondAt = Date.now();
+      child.kill('SIGINT');
+      expect(await exited, stderr).toBe(130);
+      // At once: not after the workers' SIGTERM grace (10 s) nor the drain.
+      expect(Date.now() - secondAt).toBeLessThan(3000);
+      let left = markedWorkers(mark);
+      for (let i = 0; i < 40 && left.length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        left = markedWorkers(mark);
+      }
+      expect(left, `still running after the forced exit: ${left.join(', ')}`).toEqual([]);
+      expect(existsSync(join(out, 'summary.json'))).toBe(true);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      for (const pid of markedWorkers(mark)) process.kill(pid, 'SIGKILL');
+    }
   }, 90_000);
 });

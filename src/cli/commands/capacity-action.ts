@@ -14,7 +14,7 @@ import type { CapacityArgs } from './capacity.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 import { writeWorkersJson } from '../run/worker-report.js';
-import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
+import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
 
@@ -115,7 +115,13 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const runId = `capacity-${s.scenario.name}-${stamp()}`;
   const out = resolve(args.out ?? join('reports', runId));
   const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
-  const { target, emulator } = s.remote ?? (await resolveTarget({ scenario: s.scenario, ...(emulatorOptions ? { emulatorOptions } : {}) }));
+  const guard = s.worker && !s.remote ? guardWorkerProcesses() : undefined;
+  const { target, emulator } =
+    s.remote ??
+    (await resolveTarget({ scenario: s.scenario, ...(emulatorOptions ? { emulatorOptions } : {}), ...(guard ? { processGroups: guard.groups } : {}) }).catch((err: unknown) => {
+      guard?.release();
+      throw err;
+    }));
   let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
   let report;
@@ -134,6 +140,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   } finally {
     if (s.worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
+    guard?.release();
   }
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});

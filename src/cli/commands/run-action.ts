@@ -31,7 +31,7 @@ import { startLiveExports } from '../run/live-export.js';
 import { RunOutputs } from '../run/run-outputs.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
 import { writeWorkerReport } from '../run/worker-report.js';
-import { readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
+import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
 interface Settings {
   scenario: Scenario;
@@ -119,9 +119,11 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const emulatorOptions = worker ? workerEmulatorOptions(worker, io.env, out) : undefined;
+  const guard = worker ? guardWorkerProcesses() : undefined;
   const resolved = remote
     ? { target: remote }
-    : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}) }).catch((err: unknown) => {
+    : await resolveTarget({ scenario, ...(args.fault ? { fault: args.fault } : {}), ...(emulatorOptions ? { emulatorOptions } : {}), ...(guard ? { processGroups: guard.groups } : {}) }).catch((err: unknown) => {
+        guard?.release();
         outputs.discard();
         throw err;
       });
@@ -171,6 +173,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   } finally {
     if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
+    guard?.release();
   }
   if (io.isTty && !args.quiet) io.liveLine?.('');
 

@@ -1,5 +1,6 @@
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { startEmulatorInWorker } from '../../emulator/in-worker.js';
+import type { ProcessGroups } from '../../emulator/external/process-groups.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorHandle } from '../../emulator/start.js';
 import type { Target } from '../../runner/run-options.js';
@@ -62,6 +63,8 @@ export async function resolveTarget(opts: {
   fault?: readonly string[];
   /** Extra options of the embedded emulator (real worker processes: worker-target.ts). */
   emulatorOptions?: EmulatorOptions;
+  /** Where the emulator keeps its worker processes' groups (real workers: worker-target.ts). */
+  processGroups?: ProcessGroups;
 }): Promise<ResolvedTarget> {
   const { scenario } = opts;
   if (opts.target !== undefined) {
@@ -84,7 +87,7 @@ export async function resolveTarget(opts: {
     // The emulator validates the profile itself (a ConfigError names what is wrong).
     ...(Object.keys(e.profile).length > 0 ? { profile: e.profile as EmulatorOptions['profile'] } : {}),
     ...opts.emulatorOptions,
-  });
+  }, opts.processGroups ? { processGroups: opts.processGroups } : {});
   return {
     emulator,
     target: {

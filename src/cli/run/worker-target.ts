@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { ConfigIssue } from '../../core/config-error.js';
+import { ProcessGroups } from '../../emulator/external/process-groups.js';
 import type { EmulatorHandle, EmulatorOptions, ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { Scenario, WorkerSpec } from '../../scenario/index.js';
+import { onForcedExit } from './forced-exit.js';
 
 /*
  * `jobstorm run --worker CMD` and a scenario's `worker:`: the embedded emulator serves an endpoint
@@ -34,6 +36,32 @@ export function workerEmulatorOptions(spec: WorkerSpec, env: Readonly<Record<str
     idleTimeout: Math.max(0.001, spec.idleTimeoutMs / 1000),
     workerProcess: { command: spec.command, env: { ...inherited, ...spec.env }, logDir: join(out, 'workers'), stopGraceMs: spec.stopGraceMs },
   };
+}
+
+/** The table the emulator keeps its worker processes' groups in, and the guard that uses it. */
+export interface WorkerProcessGuard {
+  groups: ProcessGroups;
+  /** Call once the emulator has closed (it stopped its processes itself). */
+  release: () => void;
+}
+
+/**
+ * Your worker processes run detached, in process groups of their own, so nothing else would stop
+ * them when jobstorm quits at once (a second Ctrl-C): from their start (warm-up included) until
+ * the emulator has closed, that exit kills every group still running, synchronously.
+ */
+export function guardWorkerProcesses(): WorkerProcessGuard {
+  const groups = new ProcessGroups();
+  const release = onForcedExit(() => {
+    for (const pgid of groups.live()) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+  return { groups, release };
 }
 
 /** The endpoint's real workers as the emulator saw them, read before it closes. */

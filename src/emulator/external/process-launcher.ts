@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerLauncher } from './external-pool.js';
+import type { ProcessGroups } from './process-groups.js';
 import type { WorkerProcess } from './worker-process.js';
 
 /** A program and plain arguments: nothing the shell would interpret beyond splitting words. */
@@ -37,6 +38,8 @@ export class ProcessLauncher implements WorkerLauncher {
     /** RUNPOD_* of the endpoint; RUNPOD_POD_ID is added per worker. */
     private readonly workerEnv: Record<string, string>,
     private readonly exited: (workerId: string, code: number | null) => void,
+    /** Shared with the owner, who kills what is listed there when it must quit at once. */
+    private readonly groups?: ProcessGroups,
   ) {
     mkdirSync(spec.logDir, { recursive: true });
   }
@@ -58,6 +61,7 @@ export class ProcessLauncher implements WorkerLauncher {
     child.stdout.pipe(sink, { end: false });
     child.stderr.pipe(sink, { end: false });
     this.launched.push({ workerId, pid: child.pid, log });
+    if (child.pid !== undefined) this.groups?.add(child.pid);
     const entry: Running = {
       child,
       killTimer: undefined,
@@ -101,6 +105,7 @@ export class ProcessLauncher implements WorkerLauncher {
     if (entry === undefined) return;
     // The group may outlive its leader (a worker's children): make sure nothing of it stays.
     signalGroup(entry.child, 'SIGKILL');
+    if (entry.child.pid !== undefined) this.groups?.remove(entry.child.pid);
     if (entry.killTimer !== undefined) clearTimeout(entry.killTimer);
     this.running.delete(workerId);
     this.exited(workerId, code);
