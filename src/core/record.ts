@@ -159,6 +159,8 @@ export interface GeneratorRecord {
   loopDelayP99Ms: number;
   /** Highest per-second arrival lateness p99, ms. */
   latenessP99Ms: number;
+  /** Mean CPU the process got over the stretch, in cores, when measured (low: starved of CPU). */
+  cpuShare?: number;
 }
 
 /** First line of a records file: what the run was, and the wall-clock anchor of its times. */

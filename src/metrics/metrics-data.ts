@@ -102,6 +102,7 @@ export interface GeneratorLimitData {
   busy: number;
   loopDelayP99Ms: number;
   latenessP99Ms: number;
+  cpuShare?: number;
 }
 
 export interface MetricsData {

@@ -201,7 +201,7 @@ export class RunMetrics implements RecordSink {
 
   private addGeneratorLimit(r: GeneratorRecord): void {
     const anchor = this.anchor();
-    this.generatorLimited = byStart([...this.generatorLimited, { atMs: anchor + r.at, durationMs: r.durationMs, busy: r.busy, loopDelayP99Ms: r.loopDelayP99Ms, latenessP99Ms: r.latenessP99Ms }]);
+    this.generatorLimited = byStart([...this.generatorLimited, { atMs: anchor + r.at, durationMs: r.durationMs, busy: r.busy, loopDelayP99Ms: r.loopDelayP99Ms, latenessP99Ms: r.latenessP99Ms, ...(r.cpuShare === undefined ? {} : { cpuShare: r.cpuShare }) }]);
     this.seen(anchor + r.at + r.durationMs);
   }
 

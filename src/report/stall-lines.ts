@@ -1,3 +1,4 @@
+import { starvedOfCpu } from '../core/cpu-starvation.js';
 import type { Summary } from './summary.js';
 
 const SHOWN = 5;
@@ -15,10 +16,13 @@ export function generatorLines(s: Pick<Summary, 'generatorLimited'>): string[] {
   const stretches = s.generatorLimited ?? [];
   const lines = stretches
     .slice(0, SHOWN)
-    .map(
-      (x) =>
-        `jobstorm itself was the bottleneck for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s (event loop ${String(Math.round(x.busy * 100))}% busy, callbacks late by up to ${x.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${x.latenessP99Ms.toFixed(0)} ms): latencies there are partly its own`,
-    );
+    .map((x) => {
+      const when = `for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s`;
+      const figures = `event loop ${String(Math.round(x.busy * 100))}% busy, callbacks late by up to ${x.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${x.latenessP99Ms.toFixed(0)} ms`;
+      return starvedOfCpu(x)
+        ? `jobstorm did not get the CPU it needed ${when} (it ran ${String(Math.round((x.cpuShare ?? 0) * 100))}% of a core while work waited; ${figures}): latencies there are partly its own; give it more CPU (a CPU quota, other processes or the host took it)`
+        : `jobstorm itself was the bottleneck ${when} (${figures}): latencies there are partly its own`;
+    });
   if (stretches.length > SHOWN) lines.push(`... and ${String(stretches.length - SHOWN)} more (summary.json "generatorLimited")`);
   return lines;
 }

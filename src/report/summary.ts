@@ -176,4 +176,6 @@ export interface GeneratorLimitSummary {
   busy: number;
   loopDelayP99Ms: number;
   latenessP99Ms: number;
+  /** Mean CPU the process got over the stretch, in cores, when measured (below 0.5: starved). */
+  cpuShare?: number;
 }

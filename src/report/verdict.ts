@@ -1,4 +1,5 @@
 import { ExitCode } from '../core/exit-code.js';
+import { starvedOfCpu } from '../core/cpu-starvation.js';
 import type { Summary } from './summary.js';
 
 /** How a run ended, as the runner saw it (summary.json `run.end`). */
@@ -43,10 +44,15 @@ export function judgeVerdict(s: Judged): Verdict {
   if (limited.length === 0) return v;
   const seconds = limited.reduce((n, x) => n + x.durationMs, 0) / 1000;
   const from = Math.max(0, Math.round((limited[0]?.at ?? 0) / 1000));
+  // Starved of CPU more than saturated: the advice is more CPU, not more threads.
+  const starved = limited.filter(starvedOfCpu).reduce((n, x) => n + x.durationMs, 0) / 1000 > seconds / 2;
+  const advice = starved
+    ? 'jobstorm did not get the CPU it needed (a CPU quota, other processes or the host took it): give it more CPU, or run at a lower rate; more --workers will not help'
+    : 'run again with --workers 2 (or more), or at a lower rate';
   return {
     ...v,
     generatorLimited: true,
-    reasons: [...v.reasons, `generator-limited: jobstorm itself was the bottleneck for ${seconds.toFixed(0)} s of the run (from t+${String(from)}s); latencies then include its own queueing, not only the target's: run again with --workers 2 (or more), or at a lower rate`],
+    reasons: [...v.reasons, `generator-limited: jobstorm itself was the bottleneck for ${seconds.toFixed(0)} s of the run (from t+${String(from)}s); latencies then include its own queueing, not only the target's: ${advice}`],
   };
 }
 

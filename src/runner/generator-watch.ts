@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
+import { starvedOfCpu } from '../core/cpu-starvation.js';
 import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
 import { Lateness } from './lateness.js';
 
@@ -9,6 +10,11 @@ export interface GeneratorSample {
   busy: number;
   /** Event-loop delay p99 over the second, ms: how late a callback ready to run got to run. */
   loopDelayP99Ms: number;
+  /**
+   * CPU the whole process got over the second, in cores (CPU time ÷ wall time; GC threads count),
+   * when the owner gave a way to read it. Low while work waits: the machine withheld the CPU.
+   */
+  cpuShare?: number;
 }
 
 /** Reads the process's event loop; injected so a test can play a saturated second. */
@@ -40,12 +46,28 @@ const LATE_MS = 10;
 const LATE_SHARE = 0.01;
 /** Seconds in a row before it is a stretch worth a warning and a report line (one slow GC is not). */
 const SUSTAINED_S = 2;
+/**
+ * Starved: jobstorm had work waiting (callbacks this late, most arrivals late) yet ran less than
+ * half a core. A CPU quota (a small pod, a CI runner's cgroup), other processes or the host took
+ * the CPU. Its loop need not look busy then: stopped while it waits for I/O, it counts as idle (at
+ * 10% of a core and 100 arrivals/s it was 15-40% busy, with 80% of arrivals late). Most arrivals
+ * late, second after second, is far beyond what a GC pause or a noisy VM's steal does, so a quiet
+ * run on a loaded machine is not marked. Closed-model runs have no arrival lateness to judge by.
+ */
+const STARVED_DELAY_MS = 50;
+const STARVED_LATE_SHARE = 0.5;
 
-/** The real process: perf_hooks' event-loop utilisation and delay histogram, reset every second. */
-export function eventLoopProbe(): GeneratorProbe {
+/**
+ * The real process: perf_hooks' event-loop utilisation and delay histogram, reset every second,
+ * and the process's CPU time when `cpuMicros` (user + system µs, from the CLI: only it touches
+ * `process`) is given.
+ */
+export function eventLoopProbe(cpuMicros?: () => number): GeneratorProbe {
   const delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   let last: EventLoopUtilization = performance.eventLoopUtilization();
+  let lastCpu = cpuMicros?.() ?? 0;
+  let lastWall = performance.now();
   return {
     sample() {
       const now = performance.eventLoopUtilization();
@@ -54,7 +76,13 @@ export function eventLoopProbe(): GeneratorProbe {
       // The histogram is in ns and counts the monitor's own resolution as delay: take it off.
       const p99 = delay.count > 0 ? Math.max(0, delay.percentile(99) / 1e6 - 10) : 0;
       delay.reset();
-      return { busy, loopDelayP99Ms: p99 };
+      if (!cpuMicros) return { busy, loopDelayP99Ms: p99 };
+      const cpu = cpuMicros();
+      const wall = performance.now();
+      const cpuShare = wall > lastWall ? (cpu - lastCpu) / 1000 / (wall - lastWall) : 0;
+      lastCpu = cpu;
+      lastWall = wall;
+      return { busy, loopDelayP99Ms: p99, cpuShare };
     },
     close: () => delay.disable(),
   };
@@ -71,7 +99,7 @@ export class GeneratorWatch {
   private cancelTick: (() => void) | undefined;
   private arrivals = 0;
   private late = 0;
-  private run: { start: number; seconds: number; busy: number; loopDelayP99Ms: number; latenessP99Ms: number; warned: boolean } | undefined;
+  private run: { start: number; seconds: number; busy: number; loopDelayP99Ms: number; latenessP99Ms: number; cpu: number; cpuSeconds: number; warned: boolean } | undefined;
   private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
   private secondStart: number;
   /** This second's arrival lateness (emptied every second). */
@@ -112,8 +140,10 @@ export class GeneratorWatch {
     const now = this.clock.now();
     const s = this.probe.sample();
     const latenessP99 = this.lateness.p99();
-    const behind = this.arrivals > 0 && this.late / this.arrivals > LATE_SHARE;
-    const limited = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || behind);
+    const lateShare = this.arrivals > 0 ? this.late / this.arrivals : 0;
+    const saturated = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || lateShare > LATE_SHARE);
+    const starved = starvedOfCpu(s) && s.loopDelayP99Ms >= STARVED_DELAY_MS && lateShare > STARVED_LATE_SHARE;
+    const limited = saturated || starved;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);
     this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
@@ -127,15 +157,23 @@ export class GeneratorWatch {
   };
 
   private limitedSecond(start: number, s: GeneratorSample, latenessP99Ms: number): void {
-    const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, warned: false });
+    const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, cpu: 0, cpuSeconds: 0, warned: false });
     r.seconds++;
     r.busy = Math.max(r.busy, s.busy);
     r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);
     r.latenessP99Ms = Math.max(r.latenessP99Ms, latenessP99Ms);
+    if (s.cpuShare !== undefined) {
+      r.cpu += s.cpuShare;
+      r.cpuSeconds++;
+    }
     if (r.seconds >= SUSTAINED_S && !r.warned) {
       r.warned = true;
+      const cpuShare = meanCpu(r);
+      const figures = `event loop ${String(Math.round(r.busy * 100))}% busy, callbacks late by up to ${r.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${r.latenessP99Ms.toFixed(0)} ms`;
       this.onLimited(
-        `jobstorm itself is the bottleneck since ${(r.start / 1000).toFixed(0)} s into the run (event loop ${String(Math.round(r.busy * 100))}% busy, callbacks late by up to ${r.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${r.latenessP99Ms.toFixed(0)} ms): latencies from here include its own queueing, not only the target's; spread the load with --workers 2 (or more), or lower the rate`,
+        cpuShare !== undefined && starvedOfCpu({ cpuShare })
+          ? `jobstorm is not getting the CPU it needs since ${(r.start / 1000).toFixed(0)} s into the run (it ran ${String(Math.round(cpuShare * 100))}% of a core while work waited; ${figures}): a CPU quota, other processes or the host took the rest, and latencies from here include jobstorm's own delays; more --workers will not help: give it more CPU, or lower the rate`
+          : `jobstorm itself is the bottleneck since ${(r.start / 1000).toFixed(0)} s into the run (${figures}): latencies from here include its own queueing, not only the target's; spread the load with --workers 2 (or more), or lower the rate`,
       );
     }
   }
@@ -153,6 +191,16 @@ export class GeneratorWatch {
       busy: Math.round(r.busy * 1000) / 1000,
       loopDelayP99Ms: Math.round(r.loopDelayP99Ms * 10) / 10,
       latenessP99Ms: Math.round(r.latenessP99Ms * 10) / 10,
+      ...cpuField(meanCpu(r)),
     });
   }
+}
+
+/** The stretch's mean CPU share, when it was measured. */
+function meanCpu(r: { cpu: number; cpuSeconds: number }): number | undefined {
+  return r.cpuSeconds > 0 ? r.cpu / r.cpuSeconds : undefined;
+}
+
+function cpuField(cpuShare: number | undefined): { cpuShare?: number } {
+  return cpuShare === undefined ? {} : { cpuShare: Math.round(cpuShare * 1000) / 1000 };
 }

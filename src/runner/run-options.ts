@@ -62,6 +62,11 @@ export interface RunOptions {
   preflight?: boolean;
   /** Called when jobstorm itself becomes the bottleneck (GeneratorWatch), with what to tell the user. */
   onGeneratorLimited?: (message: string) => void;
+  /**
+   * The process's CPU time so far (user + system, µs), from the owner (only the CLI reads
+   * `process`): with it, the generator watch tells a run starved of CPU from a saturated one.
+   */
+  cpuMicros?: () => number;
 }
 
 export interface ProgressSnapshot extends LiveCounters {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { ManualClock } from '../../src/core/manual-clock.js';
 import type { GeneratorRecord } from '../../src/core/record.js';
 import type { Summary } from '../../src/report/summary.js';
 import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator-watch.js';
-import { tempDir } from '../e2e/helpers.js';
+import { root, tempDir } from '../e2e/helpers.js';
 import { captureIo } from '../helpers/cli-io.js';
 
 /*
@@ -66,6 +67,44 @@ describe('GeneratorWatch', () => {
     watch.close();
     expect(records).toHaveLength(1);
     expect(records[0]?.latenessP99Ms).toBe(50);
+  });
+});
+
+describe('GeneratorWatch on a process starved of CPU', () => {
+  /** Three seconds of `sample`, each with 100 arrivals of which `late` leave 200 ms late. */
+  function play(sample: GeneratorSample, late: number): { records: GeneratorRecord[]; warnings: string[] } {
+    const { clock, records, warnings, watch } = watchWith([sample]);
+    for (let s = 0; s < 3; s++) {
+      for (let n = 0; n < 100; n++) watch.arrival(n < late ? 200 : 0.5);
+      clock.advance(1000);
+    }
+    watch.close();
+    return { records, warnings };
+  }
+
+  it('callbacks and arrivals late while the process ran a tenth of a core: limited, and told as starved, not saturated', () => {
+    // A CPU quota stops the process while its loop waits in epoll: the loop need not look busy.
+    const { records, warnings } = play({ busy: 0.2, loopDelayP99Ms: 90, cpuShare: 0.1 }, 80);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.cpuShare).toBe(0.1);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('not getting the CPU it needs');
+    expect(warnings[0]).toContain('10% of a core');
+    expect(warnings[0]).toContain('more --workers will not help');
+  });
+
+  it('the same delays with the CPU taken (a GC pause, a busy second), an idle process, or few late arrivals: not starved', () => {
+    expect(play({ busy: 0.4, loopDelayP99Ms: 300, cpuShare: 1.1 }, 80).records).toEqual([]);
+    expect(play({ busy: 0.05, loopDelayP99Ms: 3, cpuShare: 0.02 }, 0).records).toEqual([]);
+    // Noisy-VM steal, a loaded CI machine: some arrivals late in a second is not a starved process.
+    expect(play({ busy: 0.4, loopDelayP99Ms: 60, cpuShare: 0.3 }, 30).records).toEqual([]);
+  });
+
+  it('a saturated stretch keeps its own advice, with the CPU it had', () => {
+    const { records, warnings } = play({ busy: 0.99, loopDelayP99Ms: 40, cpuShare: 1.05 }, 80);
+    expect(records[0]?.cpuShare).toBe(1.05);
+    expect(warnings[0]).toContain('--workers 2');
+    expect(warnings[0]).not.toContain('not getting the CPU');
   });
 });
 
@@ -131,5 +170,42 @@ describe('a run whose generator is saturated', () => {
     expect(html).not.toContain('generator-limited');
     expect(html).not.toContain('bottleneck');
     expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
+  }, 60_000);
+});
+
+describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from outside)', () => {
+  it('is marked generator-limited with the CPU it got, and told to get more CPU, not more --workers', async () => {
+    const dir = await tempDir('starved');
+    const file = join(dir, 'scenario.yaml');
+    await writeFile(file, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100'));
+    const out = join(dir, 'out');
+    // SIGSTOP/SIGCONT from this process: what a tiny CPU quota does to a pod, with no cgroup needed.
+    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', file, '--out', out, '--no-preflight'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.stdout.resume();
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    try {
+      for (let i = 0; i < 600 && !/running generator-watch/.test(stderr); i++) await sleep(50);
+      expect(stderr).toContain('running generator-watch');
+      while (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGSTOP');
+        await sleep(90);
+        child.kill('SIGCONT');
+        await sleep(10);
+      }
+    } finally {
+      child.kill('SIGCONT');
+    }
+    expect(await exited, stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+    expect(stderr, JSON.stringify({ generator: summary.run.generator, limited: summary.generatorLimited })).toContain('jobstorm: warning: jobstorm is not getting the CPU it needs');
+    const stretch = summary.generatorLimited?.[0];
+    expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
+    expect(stretch?.cpuShare).toBeLessThan(0.5);
+    expect(summary.verdict.generatorLimited).toBe(true);
+    expect(summary.verdict.reasons.join(' ')).toContain('more --workers will not help');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/jobstorm did not get the CPU it needed for \d+\.\d s from t\+\d+s \(it ran \d+% of a core/);
   }, 60_000);
 });

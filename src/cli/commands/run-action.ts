@@ -158,6 +158,10 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
   outputs.whenForcedToExit(() => runRecord && buildSummary({ run: runRecord, metrics, thresholds, durationMs: Date.now() - runRecord.startedAtMs, end: 'interrupted' }), stepSummary);
+  const cpuMicros = (): number => {
+    const u = process.cpuUsage();
+    return u.user + u.system;
+  };
   let outcome: RunOutcome;
   let workerStats: ExternalPoolSnapshot | undefined;
   try {
@@ -169,7 +173,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     const common = { scenario, target, runId, onRecord, onGeneratorLimited, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
-    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst });
+    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst, cpuMicros });
   } finally {
     if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
