@@ -58,6 +58,8 @@ export interface CapacityOptions {
   settleTimeoutMs?: number;
   /** After a step's arrivals stop, how long its jobs may take to finish. Default min(30 s, max(5 s, step duration)). */
   gracefulStopMs?: number;
+  /** The process's CPU time (µs), so a step starved of CPU is told from a saturated one (RunOptions). */
+  cpuMicros?: () => number;
 }
 
 export const DEFAULT_FACTOR = 1.5;

@@ -55,6 +55,11 @@ export interface CapacityStep {
   workers: { min: number; max: number; mean: number } | null;
   little: LittleCheck | null;
   thresholds: ThresholdResult[];
+  /**
+   * Present when jobstorm itself was the bottleneck during the measured window (the generator
+   * watch): how long, and whether it was starved of CPU rather than saturated.
+   */
+  generatorLimited?: { durationMs: number; starved: boolean };
 }
 
 /** One /health sample, for the workers-over-time chart. */
@@ -94,4 +99,9 @@ export interface CapacityReport {
   health: HealthPoint[];
   targetUnreachable: boolean;
   interrupted: boolean;
+  /**
+   * The rate of the step where jobstorm itself was the bottleneck and the step failed: the search
+   * stopped there, since that failure may be jobstorm's, not the target's.
+   */
+  generatorLimitedAt?: number;
 }

@@ -42,6 +42,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     runId,
     originMs,
     ...(o.interrupt ? { interrupt: o.interrupt } : {}),
+    ...(o.cpuMicros ? { cpuMicros: o.cpuMicros } : {}),
   };
   const search = new RateSearch(o.steps, o.mode, { ...(o.resolution !== undefined ? { resolution: o.resolution } : {}), ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}) });
   const steps: CapacityStep[] = [];
@@ -54,7 +55,8 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
   let unreachable = first.targetUnreachable;
   const baseline = first.depth ?? 0;
   let interrupted = o.interrupt?.aborted ?? false;
-  for (let next = search.next(); next && !unreachable && !interrupted; next = search.next()) {
+  let generatorLimitedAt: number | undefined;
+  for (let next = search.next(); next && !unreachable && !interrupted && generatorLimitedAt === undefined; next = search.next()) {
     if (steps.length > 0) await settle(baseline, steps.length);
     const r = await runStep(settings, steps.length + 1, next.rate, next.stage);
     interrupted = r.interrupted;
@@ -62,8 +64,11 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     health.push(...r.health);
     steps.push(r.step);
     o.onStep?.(r.step);
+    // A step failed while jobstorm itself was the bottleneck says nothing the target can be held
+    // to: the search ends there (a rate that passed regardless still counts).
+    if (!r.step.passed && r.step.generatorLimited) generatorLimitedAt = next.rate;
     // An interrupted step says nothing about the rate, so it does not move the search.
-    if (!interrupted && !unreachable) search.report(next.rate, r.step.passed);
+    else if (!interrupted && !unreachable) search.report(next.rate, r.step.passed);
   }
   const { lastPassing, firstFailing } = search.bounds;
   return {
@@ -91,5 +96,6 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     health,
     targetUnreachable: unreachable,
     interrupted,
+    ...(generatorLimitedAt === undefined ? {} : { generatorLimitedAt }),
   };
 }

@@ -17,6 +17,10 @@ const rate = formatStepRate;
 /** The one sentence a reader needs first. */
 export function headline(r: CapacityReport): string {
   const { lastPassing, firstFailing } = r.confidence;
+  if (r.generatorLimitedAt !== undefined) {
+    const limit = `at ${rate(r.generatorLimitedAt)}/s jobstorm itself was the bottleneck and the search stopped there (give jobstorm more CPU, or run shards on more machines, to go higher)`;
+    return lastPassing !== null ? `Sustainable up to at least ${rate(r.capacity)} jobs/s; ${limit}` : `No verdict: ${limit}`;
+  }
   switch (r.verdict) {
     case 'found':
       return `Highest sustainable rate: ${rate(r.capacity)} jobs/s (passed at ${rate(lastPassing)}/s, failed at ${rate(firstFailing)}/s)`;
@@ -72,7 +76,7 @@ export function stepRow(s: CapacityStep): string[] {
     rate(s.offeredRate),
     rate(s.submittedRate),
     rate(s.achievedRate),
-    s.passed ? 'pass' : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded')) ? 'FAIL (stopped early)' : 'FAIL',
+    s.passed ? (s.generatorLimited ? 'pass (generator-limited)' : 'pass') : s.generatorLimited ? 'FAIL (generator-limited)' : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded')) ? 'FAIL (stopped early)' : 'FAIL',
     timing(s.e2e.count, s.e2e.p50),
     timing(s.e2e.count, s.e2e.p95),
     timing(s.e2e.count, s.e2e.p99),

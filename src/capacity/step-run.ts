@@ -1,4 +1,5 @@
-import type { JobstormRecord, RunRecord } from '../core/record.js';
+import { starvedOfCpu } from '../core/cpu-starvation.js';
+import type { GeneratorRecord, JobstormRecord, RunRecord } from '../core/record.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import { formatValue } from '../report/format.js';
 import { buildSummary } from '../report/summary-builder.js';
@@ -27,6 +28,7 @@ export interface StepSettings {
   /** Epoch ms the search started; step and sample times are reported relative to it. */
   originMs: number;
   interrupt?: AbortSignal;
+  cpuMicros?: () => number;
 }
 
 export interface StepRun {
@@ -45,6 +47,8 @@ const LEFTOVER = 0.01;
 class StepRecorder {
   readonly metrics = new RunMetrics();
   readonly samples: HealthSample[] = [];
+  /** Stretches where jobstorm itself was the bottleneck (run-relative, as every record). */
+  readonly generator: GeneratorRecord[] = [];
   run: RunRecord | undefined;
   unboundedAt: number | undefined;
   /** Why the step was stopped before its jobs could finish, if it was. */
@@ -63,6 +67,10 @@ class StepRecorder {
     if (r.type === 'run') {
       this.run = r;
       this.metrics.add(r);
+      return;
+    }
+    if (r.type === 'generator') {
+      this.generator.push(r);
       return;
     }
     if (r.type === 'exchange') {
@@ -178,6 +186,19 @@ interface Ran {
   interrupted: boolean;
 }
 
+/** How long, within [from, to), jobstorm was the bottleneck; undefined when it never was. */
+function generatorLimitIn(stretches: readonly GeneratorRecord[], from: number, to: number): CapacityStep['generatorLimited'] {
+  let durationMs = 0;
+  let starved = false;
+  for (const g of stretches) {
+    const overlap = Math.min(to, g.at + g.durationMs) - Math.max(from, g.at);
+    if (overlap <= 0) continue;
+    durationMs += overlap;
+    starved ||= starvedOfCpu(g);
+  }
+  return durationMs > 0 ? { durationMs: Math.round(durationMs), starved } : undefined;
+}
+
 /** The step's figures and verdict over its measured window, and its /health samples for the timeline. */
 function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step: CapacityStep; health: HealthPoint[] } {
   const { index, rate, stage, outcome, interrupted } = ran;
@@ -193,6 +214,13 @@ function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step
   const unboundedDepth = recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue;
   const stoppedEarly = recorder.stoppedBy !== undefined || interrupted;
   const reasons = reasonsOf({ rate, summary, trend, achieved: achieved.rate, measuredMs, unboundedDepth, interrupted, stoppedEarly, settings });
+  const limited = generatorLimitIn(recorder.generator, settings.warmupMs, measuredEnd);
+  // A failure while jobstorm was the bottleneck may be jobstorm's own: said first, where it is read.
+  if (limited && reasons.length > 0) {
+    reasons.unshift(
+      `jobstorm itself was the bottleneck for ${(limited.durationMs / 1000).toFixed(1)} s of the measured window (${limited.starved ? 'starved of CPU' : 'its event loop saturated'}): this failure may be jobstorm's, not the target's`,
+    );
+  }
   const requests = Object.values(summary.operations).reduce((n, o) => n + o.requests, 0);
   const count429 = Object.values(summary.operations).reduce((n, o) => n + o.count429, 0);
   const startMs = run.startedAtMs - settings.originMs;
@@ -223,6 +251,7 @@ function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step
     workers: workerStats(window),
     little: littleCheck(window, achieved.rate, summary),
     thresholds: summary.thresholds,
+    ...(limited ? { generatorLimited: limited } : {}),
   };
   const health = recorder.samples.map((s) => ({ atMs: round(startMs + s.atMs, 1), step: index, running: s.running, idle: s.idle, inQueue: s.inQueue, inProgress: s.inProgress }));
   return { step, health };
@@ -250,6 +279,7 @@ export async function runStep(settings: StepSettings, index: number, rate: numbe
       interrupt: stop.signal,
       gracefulStopMs: settings.gracefulStopMs,
       drainMs: 1000,
+      ...(settings.cpuMicros ? { cpuMicros: settings.cpuMicros } : {}),
     });
   } finally {
     settings.interrupt?.removeEventListener('abort', onOuter);

@@ -118,4 +118,34 @@ describe('jobstorm capacity', () => {
     expect(await readFile(join(out, 'capacity.html'), 'utf8')).toContain('chart-rates');
     expect(io.stderr.join('\n')).toMatch(/step 2 \(step\) 20\/s offered/);
   });
+
+  it('a step that fails while jobstorm itself is the bottleneck stops the search without blaming the target (exit 4)', { timeout: 60_000 }, async () => {
+    const io = captureIo();
+    const out = join(dir, 'generator-limited');
+    // The busy-loop hook: 48 ms of every 50 spent spinning on jobstorm's own thread (the CLI runs
+    // in-process), so its latencies are its own queueing and the SLO fails because of it.
+    const hook = setInterval(() => {
+      const end = performance.now() + 48;
+      while (performance.now() < end);
+    }, 50);
+    let code: number;
+    try {
+      code = await runCli(['capacity', join(dir, 'fast.yaml'), '--slo', 'p50(run) < 5ms', '--start', '10', '--factor', '2', '--max', '40', '--mode', 'step', '--step-duration', '3s', '--warmup', '1s', '--out', out, '--quiet'], io);
+    } finally {
+      clearInterval(hook);
+    }
+    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+    expect(code, JSON.stringify(report.steps.map((x) => x.reasons))).toBe(ExitCode.Inconclusive);
+    expect(report.steps).toHaveLength(1);
+    const step = report.steps[0];
+    expect(step?.passed).toBe(false);
+    expect(step?.generatorLimited?.durationMs).toBeGreaterThan(1000);
+    expect(step?.reasons[0]).toMatch(/^jobstorm itself was the bottleneck for \d+\.\d s of the measured window \(its event loop saturated\): this failure may be jobstorm's, not the target's$/);
+    expect(report.generatorLimitedAt).toBe(10);
+    expect(report.verdict).toBe('unknown');
+    expect(report.confidence).toEqual({ lastPassing: null, firstFailing: null });
+    const md = await readFile(join(out, 'capacity.md'), 'utf8');
+    expect(md).toContain('No verdict: at 10/s jobstorm itself was the bottleneck and the search stopped there');
+    expect(md).toContain('FAIL (generator-limited)');
+  });
 });

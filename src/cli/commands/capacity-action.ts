@@ -14,6 +14,7 @@ import type { CapacityArgs } from './capacity.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 import { writeWorkersJson } from '../run/worker-report.js';
+import { processCpuMicros } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
@@ -134,6 +135,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       mode: args.mode ?? 'binary',
       runId,
       interrupt: io.interrupt,
+      cpuMicros: processCpuMicros,
       ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
       ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
     });
@@ -152,6 +154,8 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     return ExitCode.Aborted;
   }
   if (report.interrupted) return ExitCode.Interrupted;
+  // Stopped by jobstorm's own limit before any rate passed: nothing was learnt about the target.
+  if (report.verdict === 'unknown' && report.generatorLimitedAt !== undefined) return ExitCode.Inconclusive;
   return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
 }
 

@@ -31,6 +31,7 @@ import { startLiveExports } from '../run/live-export.js';
 import { RunOutputs } from '../run/run-outputs.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
 import { writeWorkerReport } from '../run/worker-report.js';
+import { processCpuMicros } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
 interface Settings {
@@ -158,10 +159,6 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
   outputs.whenForcedToExit(() => runRecord && buildSummary({ run: runRecord, metrics, thresholds, durationMs: Date.now() - runRecord.startedAtMs, end: 'interrupted' }), stepSummary);
-  const cpuMicros = (): number => {
-    const u = process.cpuUsage();
-    return u.user + u.system;
-  };
   let outcome: RunOutcome;
   let workerStats: ExternalPoolSnapshot | undefined;
   try {
@@ -173,7 +170,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     const common = { scenario, target, runId, onRecord, onGeneratorLimited, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
-    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst, cpuMicros });
+    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst, cpuMicros: processCpuMicros });
   } finally {
     if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
