@@ -4,7 +4,7 @@ import { assertComparable, describeRun } from './comparability.js';
 import { COMPARE_VERSION, type CompareStatus, type Comparison, type DeltaRow, type GateResult } from './compare-data.js';
 import { deltaRows } from './delta-rows.js';
 import type { Gate } from './gate.js';
-import { evaluateGates } from './gate-evaluation.js';
+import { evaluateGates, generatorLimitedSeconds } from './gate-evaluation.js';
 
 export interface CompareOptions {
   baselineSource: string;
@@ -40,7 +40,20 @@ function unfinished(baseline: Summary, current: Summary): string[] {
   return out;
 }
 
-function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[]): { status: CompareStatus; reasons: string[] } {
+/** Said in the verdict whenever a run was generator-limited, whichever gates it touched. */
+function limitedNotes(baseline: Summary, current: Summary): string[] {
+  return (
+    [
+      ['baseline', baseline],
+      ['current run', current],
+    ] as const
+  ).flatMap(([name, s]) => {
+    const seconds = generatorLimitedSeconds(s);
+    return seconds > 0 ? [`the ${name} was generator-limited for ${seconds.toFixed(0)} s: its client-side latencies and rates there include jobstorm's own queueing`] : [];
+  });
+}
+
+function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[], notes: readonly string[] = []): { status: CompareStatus; reasons: string[] } {
   const failed = gates.filter((g) => g.status === 'failed');
   const open = gates.filter((g) => g.status === 'inconclusive');
   const reasons = [...failed, ...open].map((g) => `${g.expression}: ${g.reason}`);
@@ -50,6 +63,7 @@ function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: r
   if (failed.length) status = 'failed';
   else if (open.length || lost.length || cut.length) status = 'inconclusive';
   if (status === 'passed') reasons.push(gates.length ? `${gates.length} gate${gates.length === 1 ? '' : 's'} passed` : 'no gates set');
+  reasons.push(...notes);
   return { status, reasons };
 }
 
@@ -80,6 +94,6 @@ export function compareRuns(baseline: Summary, current: Summary, o: CompareOptio
     deltas,
     checks,
     gates,
-    verdict: verdictOf(gates, lostChecks(checks, baseline, current), unfinished(baseline, current)),
+    verdict: verdictOf(gates, lostChecks(checks, baseline, current), unfinished(baseline, current), limitedNotes(baseline, current)),
   };
 }

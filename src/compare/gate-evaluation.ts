@@ -68,6 +68,35 @@ function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult
   return { ...base, status: 'failed', value, reason: `change ${show(value, g)}${note}` };
 }
 
+/** Seconds a run's generator was the bottleneck (0 when never). */
+export function generatorLimitedSeconds(s: Summary): number {
+  return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
+}
+
+/**
+ * Gates on what the client itself times (request latency, end-to-end, first chunk, request rates):
+ * while jobstorm was its own bottleneck these include its queueing. delayTime and executionTime
+ * are the service's own figures and are not affected.
+ */
+function clientTimed(g: Gate): boolean {
+  if (g.kind !== 'delta') return false;
+  const { metric, unit } = g.metric;
+  return unit === 'rps' || (unit === 'ms' && metric !== 'delayTime' && metric !== 'executionTime');
+}
+
+/**
+ * A client-timed gate cannot blame the service for a change when a run was generator-limited: a
+ * failure may be jobstorm's own queueing, and a pass against a limited baseline may hide a
+ * regression (its figures were inflated). Those gates are inconclusive, with the reason.
+ */
+function discountGenerator(r: GateResult, g: Gate, b: Summary, c: Summary): GateResult {
+  if (!clientTimed(g) || r.status === 'inconclusive') return r;
+  const [bs, cs] = [generatorLimitedSeconds(b), generatorLimitedSeconds(c)];
+  if (r.status === 'failed' ? bs + cs === 0 : bs === 0) return r;
+  const which = [bs > 0 ? `the baseline (${bs.toFixed(0)} s)` : '', cs > 0 ? `the current run (${cs.toFixed(0)} s)` : ''].filter(Boolean).join(' and ');
+  return { ...r, status: 'inconclusive', reason: `${r.reason}; but jobstorm itself was the bottleneck in ${which}, so ${g.metric.expression} there includes its own queueing: rerun with more CPU or --workers` };
+}
+
 export function evaluateGates(gates: readonly Gate[], b: Summary, c: Summary, o: GateSettings): GateResult[] {
-  return gates.map((g) => (g.kind === 'delta' ? deltaGate(g, b, c, o) : idGate(g, b, c)));
+  return gates.map((g) => (g.kind === 'delta' ? discountGenerator(deltaGate(g, b, c, o), g, b, c) : idGate(g, b, c)));
 }
