@@ -23,6 +23,8 @@ class Iteration implements IterationState {
   submittedAt: number | undefined;
   intendedAt: number;
   stepIndex = 0;
+  /** The first request has gone out (its lateness is the arrival's). */
+  private sent = false;
 
   constructor(
     readonly flow: CompiledFlow,
@@ -44,6 +46,10 @@ class Iteration implements IterationState {
   }
 
   call(kind: string, req?: RequestFacts, forJob = true): CallContext {
+    if (!this.sent) {
+      this.sent = true;
+      this.ctx.arrived(this.ctx.clock.now() - this.intendedAt);
+    }
     const c: CallContext = { intendedAt: this.intendedAt, flow: this.flow.name, step: stepLabel(this.stepIndex, kind), signal: this.ctx.abort };
     if (forJob && this.jobId !== undefined) c.jobId = this.jobId;
     if (req) c.req = req;

@@ -1,13 +1,12 @@
 import type { ExchangeRecord } from '../core/record.js';
 import type { RouteWatch } from '../core/route-watch.js';
-import type { Lateness } from './lateness.js';
 import type { LiveCounters } from './run-context.js';
 
 // Kinds that mean no connection could be made; a TLS verdict on the handshake is one of them.
 const CONNECT_ERRORS = new Set(['refused', 'dns', 'tls']);
 
 /**
- * Watches each exchange on its way to the sinks: live counters, arrival lateness, and whether the
+ * Watches each exchange on its way to the sinks: live counters, whether the
  * target was ever reached (a run that cannot connect at all stops early instead of sending on),
  * and which routes it lacks (the steps stop sending those; the checks report them).
  */
@@ -17,7 +16,6 @@ export class RecordTap {
 
   constructor(
     private readonly counters: LiveCounters,
-    private readonly lateness: Pick<Lateness, 'add'>,
     private readonly unreachableAfter: number,
     private readonly onUnreachable: () => void,
     private readonly routes: RouteWatch,
@@ -33,7 +31,5 @@ export class RecordTap {
       if (r.status === 404 || r.status === 405 || (r.status >= 200 && r.status < 300)) this.routes.add(r);
     }
     else if (r.error && CONNECT_ERRORS.has(r.error.kind) && !this.connected && ++this.failedConnects >= this.unreachableAfter) this.onUnreachable();
-    // Scheduling lateness is about arrivals: the first request of each flow iteration.
-    if (r.step?.startsWith('1:') && (r.attempt === undefined || r.attempt === 1)) this.lateness.add(r.sentAt - r.intendedAt);
   }
 }

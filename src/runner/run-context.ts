@@ -34,6 +34,11 @@ export interface RunContext {
   keyless?: boolean;
   /** Routes the target was found not to serve: steps stop sending those operations. */
   routes: RouteWatch;
+  /**
+   * An iteration's first request goes out `lateMs` after it was due: the schedule's lateness, one
+   * sample per arrival (later requests of the iteration are due when the one before them ends).
+   */
+  arrived(lateMs: number): void;
 }
 
 /** What the progress line shows; updated on the hot path, so plain numbers only. */

@@ -43,7 +43,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
       generator.watch?.arrival(ms);
     },
   };
-  const tap = new RecordTap(counters, arrivals, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
+  const tap = new RecordTap(counters, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
   // Made once time 0 is set; requests can only go out after that.
   const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
@@ -53,7 +53,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     }
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes }, stop.signal, abort.signal, () => stalls.watch?.sent());
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes, arrived: arrivals.add }, stop.signal, abort.signal, () => stalls.watch?.sent());
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -107,7 +107,7 @@ async function setUp(
   o: RunOptions,
   clock: Clock,
   emit: (r: JobstormRecord) => void,
-  shared: Pick<RunContext, 'counters' | 'routes'>,
+  shared: Pick<RunContext, 'counters' | 'routes' | 'arrived'>,
   stop: AbortSignal,
   abort: AbortSignal,
   onSend: () => void,
