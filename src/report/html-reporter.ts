@@ -6,6 +6,7 @@ import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { generatorLines, stallLines } from './stall-lines.js';
+import { WORKER_HEADER, workerCells } from './workers-section.js';
 import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictMark, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
@@ -109,6 +110,13 @@ function runHealthSection(s: Summary): string {
   return [...warnings, ...notes].join('\n');
 }
 
+/** Your own worker processes (`--worker`): the handler's side, as summary.md shows it. */
+function workersSection(s: Summary): string {
+  if (!s.workers) return '';
+  const taken = s.workers.rows.reduce((n, r) => n + r.taken, 0);
+  return `<h2>Workers (your handler)</h2><p>${String(s.workers.processes)} worker processes started; ${String(taken)} jobs taken.</p>${table(WORKER_HEADER, workerCells(s.workers.rows).map((row) => row.map(esc)))}`;
+}
+
 /** A merge made with --force says so where the run is named: its numbers mix different runs. */
 function forcedNote(s: Summary): string {
   const forced = s.run.forced ?? [];
@@ -147,6 +155,7 @@ ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 ${violationsSection(s)}
 <h2>Checks</h2>
 ${coverageSection(s)}
+${workersSection(s)}
 <p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`,
   });
 }

@@ -1,5 +1,6 @@
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
+import { renderWorkersSection } from './workers-section.js';
 import { generatorLines, stallLines } from './stall-lines.js';
 import type { Reporter } from './reporter.js';
 import {
@@ -95,6 +96,7 @@ export const markdownReporter: Reporter = {
       out.push('No thresholds set.');
     }
     out.push('', ...coverageSection(s));
+    if (s.workers) out.push('', renderWorkersSection(s.workers.rows, s.workers.processes).trimEnd());
     return `${out.join('\n')}\n`;
   },
 };

@@ -133,6 +133,27 @@ export const summarySchema = z.object({
   verdict: z
     .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()), generatorLimited: z.literal(true).optional() })
     .optional(),
+  workers: z
+    .object({
+      processes: count,
+      rows: z.array(
+        z.object({
+          id: z.string(),
+          state: z.string(),
+          coldStartMs: z.number(),
+          taken: count,
+          completed: count,
+          failed: count,
+          handlerMs: z.number().nonnegative(),
+          stopsSent: count,
+          lateResults: count,
+          rejectedResults: count,
+          lostJobs: count,
+          exitCode: z.number().int().nullable().optional(),
+        }),
+      ),
+    })
+    .optional(),
   exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
   tokens: z
     .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })

@@ -1,3 +1,4 @@
+import type { WorkerRow } from './workers-section.js';
 import type { RunEnd, Verdict } from './verdict.js';
 import type { Violation, Severity } from '../core/violation.js';
 import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData } from '../metrics/metrics-data.js';
@@ -166,6 +167,14 @@ export interface Summary {
   exports?: ExportSummary[];
   /** Present when the run streamed /openai/* answers. */
   tokens?: TokensSummary;
+  /** Present when your own worker processes served the run (`--worker`): the handler's side. */
+  workers?: WorkersSummary;
+}
+
+/** The run's real worker processes as the emulator saw them (workers.json has every field). */
+export interface WorkersSummary {
+  processes: number;
+  rows: WorkerRow[];
 }
 
 export interface GeneratorLimitSummary {

@@ -31,11 +31,18 @@ export function renderWorkersSection(rows: readonly WorkerRow[], processes: numb
     '| worker | jobs taken | completed | failed | cold start | mean handler time | stops sent | late results | lost jobs | end |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
-  for (const r of rows) {
+  for (const cells of workerCells(rows)) lines.push(`| ${cells.join(' | ')} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const WORKER_HEADER = ['worker', 'jobs taken', 'completed', 'failed', 'cold start', 'mean handler time', 'stops sent', 'late results', 'lost jobs', 'end'];
+
+/** Each worker's row as plain strings, in WORKER_HEADER's order (each report escapes them its way). */
+export function workerCells(rows: readonly WorkerRow[]): string[][] {
+  return rows.map((r) => {
     const finished = r.completed + r.failed;
     const mean = finished > 0 ? r.handlerMs / finished : -1;
     const end = r.exitCode === undefined ? r.state : `${r.state} (exit ${String(r.exitCode)})`;
-    lines.push(`| ${r.id} | ${String(r.taken)} | ${String(r.completed)} | ${String(r.failed)} | ${ms(r.coldStartMs)} | ${ms(mean)} | ${String(r.stopsSent)} | ${String(r.lateResults)} | ${String(r.lostJobs)} | ${end} |`);
-  }
-  return `${lines.join('\n')}\n`;
+    return [r.id, String(r.taken), String(r.completed), String(r.failed), ms(r.coldStartMs), ms(mean), String(r.stopsSent), String(r.lateResults), String(r.lostJobs), end];
+  });
 }

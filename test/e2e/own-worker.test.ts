@@ -102,6 +102,12 @@ describe('jobstorm run with your own worker', () => {
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     expect(md).toContain('## Workers (your handler)');
     expect(md).toMatch(/\| worker-1 \| \d+ \|/);
+    // Every report shows the handler's side, from summary.json alone (so `jobstorm report` does too).
+    expect(summary.workers?.processes).toBe(snap.processes.length);
+    expect(summary.workers?.rows.map((w) => w.taken)).toEqual(snap.workers.map((w) => w.taken));
+    const html = await readFile(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Workers (your handler)</h2>');
+    expect(html).toMatch(/<td>worker-1<\/td><td>\d+<\/td>/);
     expect(existsSync(join(out, 'workers', 'worker-1.log'))).toBe(true);
   }, 90_000);
 

@@ -30,7 +30,7 @@ import { parseExportSettings, type ExportSettings } from '../run/export-settings
 import { startLiveExports } from '../run/live-export.js';
 import { RunOutputs } from '../run/run-outputs.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
-import { writeWorkerReport } from '../run/worker-report.js';
+import { workersSummary, writeWorkersJson } from '../run/worker-report.js';
 import { processCpuMicros } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
@@ -190,8 +190,9 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
   const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), generator: outcome.generator });
   if (live) summary.exports = await live.stop();
+  if (workerStats) summary.workers = workersSummary(workerStats);
   outputs.writeReports(summary, stepSummary);
-  if (workerStats) await writeWorkerReport(out, workerStats);
+  if (workerStats) await writeWorkersJson(out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${out}`);
 
