@@ -206,7 +206,13 @@ describe('jobstorm run with your own worker', () => {
       expect(existsSync(join(out, 'summary.json'))).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
-      for (const pid of markedWorkers(mark)) process.kill(pid, 'SIGKILL');
+      for (const pid of markedWorkers(mark)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
     }
   }, 90_000);
 });
