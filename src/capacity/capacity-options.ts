@@ -1,3 +1,4 @@
+import type { CpuReading } from '../core/cpu-starvation.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -59,7 +60,7 @@ export interface CapacityOptions {
   /** After a step's arrivals stop, how long its jobs may take to finish. Default min(30 s, max(5 s, step duration)). */
   gracefulStopMs?: number;
   /** The process's CPU time (µs), so a step starved of CPU is told from a saturated one (RunOptions). */
-  cpuMicros?: () => number;
+  cpu?: () => CpuReading;
 }
 
 export const DEFAULT_FACTOR = 1.5;

@@ -42,7 +42,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     runId,
     originMs,
     ...(o.interrupt ? { interrupt: o.interrupt } : {}),
-    ...(o.cpuMicros ? { cpuMicros: o.cpuMicros } : {}),
+    ...(o.cpu ? { cpu: o.cpu } : {}),
   };
   const search = new RateSearch(o.steps, o.mode, { ...(o.resolution !== undefined ? { resolution: o.resolution } : {}), ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}) });
   const steps: CapacityStep[] = [];

@@ -1,4 +1,4 @@
-import { starvedOfCpu } from '../core/cpu-starvation.js';
+import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorRecord, JobstormRecord, RunRecord } from '../core/record.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import { formatValue } from '../report/format.js';
@@ -28,7 +28,7 @@ export interface StepSettings {
   /** Epoch ms the search started; step and sample times are reported relative to it. */
   originMs: number;
   interrupt?: AbortSignal;
-  cpuMicros?: () => number;
+  cpu?: () => CpuReading;
 }
 
 export interface StepRun {
@@ -279,7 +279,7 @@ export async function runStep(settings: StepSettings, index: number, rate: numbe
       interrupt: stop.signal,
       gracefulStopMs: settings.gracefulStopMs,
       drainMs: 1000,
-      ...(settings.cpuMicros ? { cpuMicros: settings.cpuMicros } : {}),
+      ...(settings.cpu ? { cpu: settings.cpu } : {}),
     });
   } finally {
     settings.interrupt?.removeEventListener('abort', onOuter);

@@ -9,3 +9,11 @@ export const STARVED_CPU_SHARE = 0.5;
 export function starvedOfCpu(stretch: { cpuShare?: number }): boolean {
   return stretch.cpuShare !== undefined && stretch.cpuShare < STARVED_CPU_SHARE;
 }
+
+/** One reading of the process's CPU time, for the generator watch. */
+export interface CpuReading {
+  /** CPU time so far (user + system), µs: the process's, or a shard thread's share of it. */
+  micros: number;
+  /** When it was read, epoch ms (the same base in every thread). */
+  atMs: number;
+}

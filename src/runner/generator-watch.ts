@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
-import { starvedOfCpu } from '../core/cpu-starvation.js';
+import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
 import { Lateness } from './lateness.js';
 
@@ -59,15 +59,14 @@ const STARVED_LATE_SHARE = 0.5;
 
 /**
  * The real process: perf_hooks' event-loop utilisation and delay histogram, reset every second,
- * and the process's CPU time when `cpuMicros` (user + system µs, from the CLI: only it touches
- * `process`) is given.
+ * and the CPU share between two readings of `cpu` when it is given (from the CLI: only it touches
+ * `process`; a shard thread gets the main thread's readings, see threaded-run.ts).
  */
-export function eventLoopProbe(cpuMicros?: () => number): GeneratorProbe {
+export function eventLoopProbe(cpu?: () => CpuReading): GeneratorProbe {
   const delay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   let last: EventLoopUtilization = performance.eventLoopUtilization();
-  let lastCpu = cpuMicros?.() ?? 0;
-  let lastWall = performance.now();
+  let lastCpu = cpu?.();
   return {
     sample() {
       const now = performance.eventLoopUtilization();
@@ -76,13 +75,12 @@ export function eventLoopProbe(cpuMicros?: () => number): GeneratorProbe {
       // The histogram is in ns and counts the monitor's own resolution as delay: take it off.
       const p99 = delay.count > 0 ? Math.max(0, delay.percentile(99) / 1e6 - 10) : 0;
       delay.reset();
-      if (!cpuMicros) return { busy, loopDelayP99Ms: p99 };
-      const cpu = cpuMicros();
-      const wall = performance.now();
-      const cpuShare = wall > lastWall ? (cpu - lastCpu) / 1000 / (wall - lastWall) : 0;
-      lastCpu = cpu;
-      lastWall = wall;
-      return { busy, loopDelayP99Ms: p99, cpuShare };
+      const reading = cpu?.();
+      const before = lastCpu;
+      lastCpu = reading;
+      // No new reading since the last second (a shard whose main thread was held up): no share.
+      if (!reading || !before || reading.atMs <= before.atMs) return { busy, loopDelayP99Ms: p99 };
+      return { busy, loopDelayP99Ms: p99, cpuShare: (reading.micros - before.micros) / 1000 / (reading.atMs - before.atMs) };
     },
     close: () => delay.disable(),
   };

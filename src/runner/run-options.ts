@@ -1,3 +1,4 @@
+import type { CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorFigures } from './generator-watch.js';
 import type { PreflightResult } from './preflight.js';
 import type { JobstormRecord } from '../core/record.js';
@@ -63,10 +64,10 @@ export interface RunOptions {
   /** Called when jobstorm itself becomes the bottleneck (GeneratorWatch), with what to tell the user. */
   onGeneratorLimited?: (message: string) => void;
   /**
-   * The process's CPU time so far (user + system, µs), from the owner (only the CLI reads
-   * `process`): with it, the generator watch tells a run starved of CPU from a saturated one.
+   * Reads the process's CPU time, from the owner (only the CLI reads `process`): with it, the
+   * generator watch tells a run starved of CPU from a saturated one.
    */
-  cpuMicros?: () => number;
+  cpu?: () => CpuReading;
 }
 
 export interface ProgressSnapshot extends LiveCounters {

@@ -65,7 +65,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
   const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
   stalls.watch = watch;
-  generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpuMicros), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message));
+  generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message));
 
   let interrupted = false;
   const onInterrupt = (): void => {

@@ -9,6 +9,8 @@ export interface ShardInit {
   shard: ShardSpec;
   gracefulStopMs?: number;
   drainMs?: number;
+  /** The main thread's CPU readings (CpuCell), when the owner gave a way to read them. */
+  cpuCell?: SharedArrayBuffer;
 }
 
 /**

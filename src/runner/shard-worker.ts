@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JobstormRecord } from '../core/record.js';
+import { CpuCell } from './cpu-cell.js';
 import { runScenario } from './runner.js';
 import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
 
@@ -39,6 +40,7 @@ runScenario({
   ...(init.gracefulStopMs === undefined ? {} : { gracefulStopMs: init.gracefulStopMs }),
   ...(init.drainMs === undefined ? {} : { drainMs: init.drainMs }),
   onGeneratorLimited: (message) => port.postMessage({ type: 'warning', message } satisfies FromShard),
+  ...(init.cpuCell ? { cpu: new CpuCell(init.cpuCell).reader(init.shard.count) } : {}),
   onRecord: (r) => {
     batch.push(r);
     if (batch.length >= 512) flush();

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
+import { CpuCell } from './cpu-cell.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
 import type { RunOptions, RunOutcome, Target } from './run-options.js';
 import { newCounters } from './run-context.js';
@@ -23,8 +24,19 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
   // are refused with --workers).
   const shardTarget: Target = { ...o.target };
   delete shardTarget.emulator;
+  // The process's CPU, for each shard's watch to tell starved from saturated (see CpuCell).
+  const cpu = o.cpu ? new CpuCell() : undefined;
+  const stopFeeding = o.cpu ? cpu?.feed(o.cpu) : undefined;
+  try {
+    return await runShards(o, shardTarget, cpu);
+  } finally {
+    stopFeeding?.();
+  }
+}
+
+async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCell | undefined): Promise<RunOutcome> {
   const shards = Array.from({ length: o.workers }, (_, i) => {
-    const init: ShardInit = { scenario: o.scenario, target: shardTarget, runId: o.runId, shard: { index: i + 1, count: o.workers }, ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }), ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }) };
+    const init: ShardInit = { scenario: o.scenario, target: shardTarget, runId: o.runId, shard: { index: i + 1, count: o.workers }, ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }), ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }), ...(cpu ? { cpuCell: cpu.buffer } : {}) };
     return runShard(init, o);
   });
   try {

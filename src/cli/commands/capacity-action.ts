@@ -14,7 +14,7 @@ import type { CapacityArgs } from './capacity.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 import { writeWorkersJson } from '../run/worker-report.js';
-import { processCpuMicros } from '../run/process-cpu.js';
+import { readProcessCpu } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
@@ -135,7 +135,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       mode: args.mode ?? 'binary',
       runId,
       interrupt: io.interrupt,
-      cpuMicros: processCpuMicros,
+      cpu: readProcessCpu,
       ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
       ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
     });

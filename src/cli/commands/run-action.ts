@@ -31,7 +31,7 @@ import { startLiveExports } from '../run/live-export.js';
 import { RunOutputs } from '../run/run-outputs.js';
 import { remoteTarget, resolveTarget } from '../run/target.js';
 import { workersSummary, writeWorkersJson } from '../run/worker-report.js';
-import { processCpuMicros } from '../run/process-cpu.js';
+import { readProcessCpu } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 
 interface Settings {
@@ -170,7 +170,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     const common = { scenario, target, runId, onRecord, onGeneratorLimited, interrupt: outputs.interrupt, ...(onProgress ? { onProgress } : {}), ...(shard ? { shard } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
     // One preflight per run: shard threads and further shards trust the first.
     const checkFirst = args.preflight !== false && workers === 1 && (shard === undefined || shard.index === 1);
-    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers }) : await runScenario({ ...common, preflight: checkFirst, cpuMicros: processCpuMicros });
+    outcome = workers > 1 ? await runScenarioThreaded({ ...common, workers, cpu: readProcessCpu }) : await runScenario({ ...common, preflight: checkFirst, cpu: readProcessCpu });
   } finally {
     if (worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();

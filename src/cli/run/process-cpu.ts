@@ -1,5 +1,7 @@
-/** The process's CPU time so far, user + system, in µs: what the generator watch reads each second. */
-export function processCpuMicros(): number {
+import type { CpuReading } from '../../core/cpu-starvation.js';
+
+/** The process's CPU time so far, user + system, and when it was read: what the generator watch samples. */
+export function readProcessCpu(): CpuReading {
   const u = process.cpuUsage();
-  return u.user + u.system;
+  return { micros: u.user + u.system, atMs: performance.timeOrigin + performance.now() };
 }
