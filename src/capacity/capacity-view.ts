@@ -18,7 +18,7 @@ const rate = formatStepRate;
 export function headline(r: CapacityReport): string {
   const { lastPassing, firstFailing } = r.confidence;
   if (r.generatorLimitedAt !== undefined) {
-    const limit = `at ${rate(r.generatorLimitedAt)}/s jobstorm itself was the bottleneck and the search stopped there (give jobstorm more CPU, or run shards on more machines, to go higher)`;
+    const limit = `at ${rate(r.generatorLimitedAt)}/s jobstorm itself was the bottleneck and the search stopped there (capacity runs on one thread: give it a faster or less busy machine to go higher)`;
     return lastPassing !== null ? `Sustainable up to at least ${rate(r.capacity)} jobs/s; ${limit}` : `No verdict: ${limit}`;
   }
   switch (r.verdict) {
