@@ -4,7 +4,8 @@ import { assertComparable, describeRun } from './comparability.js';
 import { COMPARE_VERSION, type CompareStatus, type Comparison, type DeltaRow, type GateResult } from './compare-data.js';
 import { deltaRows } from './delta-rows.js';
 import type { Gate } from './gate.js';
-import { evaluateGates, generatorLimitedSeconds } from './gate-evaluation.js';
+import { generatorLimitedSeconds } from '../report/verdict.js';
+import { evaluateGates } from './gate-evaluation.js';
 
 export interface CompareOptions {
   baselineSource: string;

@@ -3,6 +3,7 @@ import type { Summary } from '../report/summary.js';
 import { compare } from '../report/threshold.js';
 import { globToRegExp } from '../report/threshold-evaluation.js';
 import { VIOLATION_PREFIX } from '../report/threshold-metrics.js';
+import { generatorLimitedSeconds } from '../report/verdict.js';
 import { measure, type BootstrapSettings } from './bootstrap.js';
 import type { GateResult } from './compare-data.js';
 import type { Gate } from './gate.js';
@@ -66,11 +67,6 @@ function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult
   }
   const note = o.significance !== null ? ' (this metric cannot be resampled: judged on its value)' : '';
   return { ...base, status: 'failed', value, reason: `change ${show(value, g)}${note}` };
-}
-
-/** Seconds a run's generator was the bottleneck (0 when never). */
-export function generatorLimitedSeconds(s: Summary): number {
-  return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
 }
 
 /**

@@ -36,13 +36,18 @@ export const VERDICT_EXIT: Record<VerdictStatus, ExitCode> = {
   interrupted: ExitCode.Interrupted,
 };
 
+/** Seconds jobstorm itself was the bottleneck in a run (0 when never). */
+export function generatorLimitedSeconds(s: Pick<Summary, 'generatorLimited'>): number {
+  return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
+}
+
 type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited'>;
 
 export function judgeVerdict(s: Judged): Verdict {
   const v = judgeStatus(s);
   const limited = s.generatorLimited ?? [];
   if (limited.length === 0) return v;
-  const seconds = limited.reduce((n, x) => n + x.durationMs, 0) / 1000;
+  const seconds = generatorLimitedSeconds(s);
   const from = Math.max(0, Math.round((limited[0]?.at ?? 0) / 1000));
   // Starved of CPU more than saturated: the advice is more CPU, not more threads.
   const starved = limited.filter(starvedOfCpu).reduce((n, x) => n + x.durationMs, 0) / 1000 > seconds / 2;
