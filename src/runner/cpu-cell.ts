@@ -18,17 +18,18 @@ export class CpuCell {
     this.cell = new BigInt64Array(buffer);
   }
 
-  /** Writes a reading now and every WRITE_EVERY_MS until the returned function is called. */
-  feed(read: () => CpuReading): () => void {
+  /** A cell with a reading written now and every WRITE_EVERY_MS until `stop` is called. */
+  static fed(read: () => CpuReading): { cell: CpuCell; stop: () => void } {
+    const cell = new CpuCell();
     const write = (): void => {
       const r = read();
-      Atomics.store(this.cell, 0, BigInt(Math.round(r.micros)));
-      Atomics.store(this.cell, 1, BigInt(Math.round(r.atMs * 1000)));
+      Atomics.store(cell.cell, 0, BigInt(Math.round(r.micros)));
+      Atomics.store(cell.cell, 1, BigInt(Math.round(r.atMs * 1000)));
     };
     write();
     const timer = setInterval(write, WRITE_EVERY_MS);
     timer.unref();
-    return () => clearInterval(timer);
+    return { cell, stop: () => clearInterval(timer) };
   }
 
   /** A shard's reader: the last reading, its CPU divided among `shards` threads. */

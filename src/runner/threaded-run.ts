@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
-import { CpuCell } from './cpu-cell.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
+import { CpuCell } from './cpu-cell.js';
 import type { RunOptions, RunOutcome, Target } from './run-options.js';
 import { newCounters } from './run-context.js';
 import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
@@ -25,12 +25,11 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
   const shardTarget: Target = { ...o.target };
   delete shardTarget.emulator;
   // The process's CPU, for each shard's watch to tell starved from saturated (see CpuCell).
-  const cpu = o.cpu ? new CpuCell() : undefined;
-  const stopFeeding = o.cpu ? cpu?.feed(o.cpu) : undefined;
+  const cpu = o.cpu ? CpuCell.fed(o.cpu) : undefined;
   try {
-    return await runShards(o, shardTarget, cpu);
+    return await runShards(o, shardTarget, cpu?.cell);
   } finally {
-    stopFeeding?.();
+    cpu?.stop();
   }
 }
 
