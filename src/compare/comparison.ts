@@ -54,7 +54,7 @@ function limitedNotes(baseline: Summary, current: Summary): string[] {
   });
 }
 
-function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[], notes: readonly string[] = []): { status: CompareStatus; reasons: string[] } {
+function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[], notes: readonly string[]): { status: CompareStatus; reasons: string[] } {
   const failed = gates.filter((g) => g.status === 'failed');
   const open = gates.filter((g) => g.status === 'inconclusive');
   const reasons = [...failed, ...open].map((g) => `${g.expression}: ${g.reason}`);

@@ -75,7 +75,6 @@ function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult
  * are the service's own figures and are not affected.
  */
 function clientTimed(g: Gate): boolean {
-  if (g.kind !== 'delta') return false;
   const { metric, unit } = g.metric;
   return unit === 'rps' || (unit === 'ms' && metric !== 'delayTime' && metric !== 'executionTime');
 }
