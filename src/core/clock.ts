@@ -10,29 +10,32 @@ export interface Clock {
   schedule(ms: number, fn: () => void): () => void;
 }
 
+/**
+ * A timer that never fires before `performance.now()` reaches its due time. libuv counts from a
+ * loop time cached at millisecond granularity, so a bare setTimeout(fn, ms) often runs up to 1 ms
+ * before `now()` has advanced by `ms` (about half of short timers here): an executionTimeout of
+ * 5000 ms ended a job at 4999. An early wake is re-armed for what is left.
+ */
+function timerUntil(ms: number, fn: () => void, unref: boolean): () => void {
+  const due = performance.now() + Math.max(0, ms);
+  let timer: NodeJS.Timeout;
+  const arm = (wait: number): void => {
+    timer = setTimeout(() => {
+      const left = due - performance.now();
+      if (left > 0) arm(Math.ceil(left));
+      else fn();
+    }, wait);
+    if (unref) timer.unref();
+  };
+  arm(Math.max(0, ms));
+  return () => clearTimeout(timer);
+}
+
 export const systemClock: Clock = {
   now: () => performance.now(),
-  sleep: (ms, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason as Error);
-        return;
-      }
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(signal?.reason as Error);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-  schedule: (ms, fn) => {
-    const timer = setTimeout(fn, Math.max(0, ms));
-    timer.unref();
-    return () => clearTimeout(timer);
-  },
+  // A sleep holds the process open (an unref'd timer would let it exit mid-run); a scheduled callback does not.
+  sleep: (ms, signal) => sleepOn((wait, fn) => timerUntil(wait, fn, false), ms, signal),
+  schedule: (ms, fn) => timerUntil(ms, fn, true),
 };
 
 /** `sleep` on top of a clock's `schedule`: resolves when the timer fires, rejects when aborted. */
