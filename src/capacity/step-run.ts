@@ -5,6 +5,7 @@ import { formatValue } from '../report/format.js';
 import { buildSummary } from '../report/summary-builder.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
+import { unansweredReason } from '../report/verdict.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
 import { runScenario } from '../runner/runner.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -175,6 +176,9 @@ function reasonsOf(v: Verdict): string[] {
     reasons.push(`${String(s.jobs.unfinished)} jobs still unfinished ${formatValue(v.settings.gracefulStopMs, 'ms')} after arrivals stopped`);
   }
   if (s.dropped.total > Math.max(1, LEFTOVER * rate * seconds)) reasons.push(`${String(s.dropped.total)} arrivals dropped at target.maxInFlight`);
+  // A rate at which the target drops connections or times out is not sustainable, whatever its latency.
+  const unanswered = unansweredReason(s);
+  if (unanswered !== undefined) reasons.push(unanswered);
   return reasons;
 }
 

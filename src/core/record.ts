@@ -140,6 +140,11 @@ export interface StallRecord {
   durationMs: number;
   /** The most requests in flight at once while the target did not answer. */
   inFlight: number;
+  /**
+   * Requests that ended without an answer meanwhile, by error kind (jobstorm's own cuts left out):
+   * `refused` says the target was down, not frozen. Absent when none did.
+   */
+  failed?: Record<string, number>;
 }
 
 /**

@@ -31,6 +31,8 @@ const BY_CODE: Record<string, ErrorKind> = {
   ETIMEDOUT: 'timeout',
   JOBSTORM_DEADLINE: 'timeout',
   UND_ERR_ABORTED: 'aborted',
+  // Only jobstorm destroys its pools (the wind-down's end): requests cut there are its own.
+  UND_ERR_DESTROYED: 'aborted',
   ABORT_ERR: 'aborted',
   ENOTFOUND: 'dns',
   EAI_AGAIN: 'dns',

@@ -93,6 +93,8 @@ export interface StallData {
   atMs: number;
   durationMs: number;
   inFlight: number;
+  /** Requests that ended without an answer during it, by error kind. */
+  failed?: Record<string, number>;
 }
 
 /** A stretch where jobstorm itself was the bottleneck (GeneratorRecord), its start on the wall clock. */

@@ -195,7 +195,7 @@ export class RunMetrics implements RecordSink {
 
   private addStall(r: StallRecord): void {
     const anchor = this.anchor();
-    this.stalls = sortedStalls([...this.stalls, { atMs: anchor + r.at, durationMs: r.durationMs, inFlight: r.inFlight }]);
+    this.stalls = sortedStalls([...this.stalls, { atMs: anchor + r.at, durationMs: r.durationMs, inFlight: r.inFlight, ...(r.failed ? { failed: { ...r.failed } } : {}) }]);
     this.seen(anchor + r.at + r.durationMs);
   }
 
@@ -229,9 +229,26 @@ function maxOf(a: number | null, b: number | null): number | null {
   return b === null ? a : Math.max(a, b);
 }
 
-/** Time order whatever order shards were merged in; a run has a handful of stalls at most. */
+/**
+ * Time order whatever order shards were merged in, overlapping stalls made one: shards that stall
+ * together saw one stall of their common target, not one each (their requests in flight add up).
+ * A union of intervals, so any merge order gives the same list; a run has a handful at most.
+ */
 function sortedStalls(stalls: StallData[]): StallData[] {
-  return stalls.sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs);
+  const out: StallData[] = [];
+  for (const x of [...stalls].sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs)) {
+    const last = out.at(-1);
+    if (last !== undefined && x.atMs <= last.atMs + last.durationMs) {
+      last.durationMs = Math.max(last.durationMs, x.atMs + x.durationMs - last.atMs);
+      last.inFlight += x.inFlight;
+      if (x.failed) {
+        const failed = { ...last.failed };
+        mergeCounts(failed, x.failed);
+        last.failed = sortedCounts(failed);
+      }
+    } else out.push({ ...x, ...(x.failed ? { failed: sortedCounts(x.failed) } : {}) });
+  }
+  return out;
 }
 
 /** Time order whatever order shards were merged in (each shard reports its own stretches). */

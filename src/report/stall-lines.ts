@@ -3,10 +3,19 @@ import type { Summary } from './summary.js';
 
 const SHOWN = 5;
 
-/** "target stalled for 12.3 s from t+4s with 40 requests in flight", one line per stall. */
+/**
+ * "target stalled for 12.3 s from t+4s with 40 requests in flight (no answer at all)", one line
+ * per stall; "target down" when connections were refused meanwhile: it was gone (crashed,
+ * restarting), not frozen, which is a different thing to go and look for.
+ */
 export function stallLines(s: Pick<Summary, 'stalls'>): string[] {
   const stalls = s.stalls ?? [];
-  const lines = stalls.slice(0, SHOWN).map((x) => `target stalled for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s with ${String(x.inFlight)} request${x.inFlight === 1 ? '' : 's'} in flight (no answer at all)`);
+  const lines = stalls.slice(0, SHOWN).map((x) => {
+    const failed = Object.entries(x.failed ?? {}).sort((a, b) => b[1] - a[1]);
+    const what = (x.failed?.refused ?? 0) > 0 ? 'target down' : 'target stalled';
+    const how = failed.length > 0 ? `; ${failed.map(([kind, n]) => `${kind} ${String(n)}`).join(', ')}` : '';
+    return `${what} for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s with ${String(x.inFlight)} request${x.inFlight === 1 ? '' : 's'} in flight (no answer at all${how})`;
+  });
   if (stalls.length > SHOWN) lines.push(`... and ${String(stalls.length - SHOWN)} more stalls (summary.json "stalls")`);
   return lines;
 }

@@ -140,7 +140,7 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     jobs: jobsSummary(data.jobs),
     errors: data.errors,
     dropped: data.dropped,
-    ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight })) } : {}),
+    ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight, ...(x.failed ? { failed: x.failed } : {}) })) } : {}),
     ...(data.generatorLimited?.length ? { generatorLimited: data.generatorLimited.map(({ atMs, ...x }) => ({ at: atMs - run.startMs, ...x })) } : {}),
     webhooks: data.webhooks,
     violations,

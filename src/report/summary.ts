@@ -134,6 +134,8 @@ export interface StallSummary {
   at: number;
   durationMs: number;
   inFlight: number;
+  /** Requests that ended without an answer during it, by error kind (`refused`: the target was down). */
+  failed?: Record<string, number>;
 }
 
 export interface Summary {

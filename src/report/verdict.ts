@@ -1,6 +1,7 @@
 import { ExitCode } from '../core/exit-code.js';
 import { starvedOfCpu } from '../core/cpu-starvation.js';
 import type { Summary } from './summary.js';
+import { parseThresholds } from './threshold.js';
 
 /** How a run ended, as the runner saw it (summary.json `run.end`). */
 export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-failed';
@@ -10,7 +11,8 @@ export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-faile
  * "Metrics and reports"). In order of precedence:
  * - interrupted: Ctrl-C, or the output could not be written; results are partial;
  * - unreachable: no request got an answer;
- * - failed: an error-severity violation, or a threshold whose value broke it;
+ * - failed: an error-severity violation, a threshold whose value broke it, or more than 1% of the
+ *   requests left without a usable answer (unless the scenario bounds `errors` itself);
  * - inconclusive: the run did not exercise what it set out to judge (no job accepted, every
  *   answer a 4xx, a threshold with no samples, or no check judged anything);
  * - passed.
@@ -41,7 +43,7 @@ export function generatorLimitedSeconds(s: Pick<Summary, 'generatorLimited'>): n
   return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
 }
 
-type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited'>;
+type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited' | 'errors' | 'stalls'>;
 
 export function judgeVerdict(s: Judged): Verdict {
   const v = judgeStatus(s);
@@ -82,7 +84,46 @@ function failureReasons(s: Judged): string[] {
   if (errors.length > 0) out.push(`${String(errors.reduce((n, v) => n + v.count, 0))} violations: ${errors.map((v) => `${v.id} ×${String(v.count)}`).join(', ')}`);
   const broken = s.thresholds.filter((t) => !t.ok && t.value !== null);
   if (broken.length > 0) out.push(`threshold${broken.length === 1 ? '' : 's'} failed: ${broken.map((t) => t.expression).join('; ')}`);
+  const unanswered = unansweredReason(s);
+  if (unanswered !== undefined) out.push(unanswered);
   return out;
+}
+
+/**
+ * Above this share of requests without a usable answer, the target failed the run. A target that
+ * dies or stops answering mid-run is the finding a load test exists for, yet refused connections
+ * are fast, carry no status and break no contract rule, so without this the run would pass.
+ * 1 % is the bound k6's and Artillery's users conventionally set on failed requests.
+ */
+const UNANSWERED_BOUND = 0.01;
+
+/**
+ * Requests that got no usable answer (refused, reset, timed out, not JSON...), when they are more
+ * than UNANSWERED_BOUND of all. `aborted` ones are jobstorm's own: cut by an interrupt or by the
+ * end of the graceful stop. A scenario that bounds `errors` itself (`rate(errors) < 5%`) has said
+ * what it tolerates: its threshold decides instead.
+ */
+export function unansweredReason(s: Pick<Summary, 'operations' | 'thresholds' | 'errors' | 'stalls'>): string | undefined {
+  if (s.thresholds.some((t) => boundsErrors(t.expression))) return undefined;
+  const requests = Object.values(s.operations).reduce((n, o) => n + o.requests, 0);
+  const kinds = Object.entries(s.errors)
+    .filter(([kind, n]) => kind !== 'aborted' && n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  const failed = kinds.reduce((n, [, c]) => n + c, 0);
+  if (requests === 0 || failed <= requests * UNANSWERED_BOUND) return undefined;
+  const share = `${((100 * failed) / requests).toFixed(1)}%`;
+  const stall = s.stalls?.[0];
+  const since = stall ? `; no answer at all for ${(stall.durationMs / 1000).toFixed(1)} s from t+${String(Math.round(stall.at / 1000))}s` : '';
+  return `the target left ${String(failed)} of ${String(requests)} requests (${share}) without a usable answer (${kinds.map(([k, n]) => `${k} ${String(n)}`).join(', ')})${since}; more than the default 1% (a threshold on errors, e.g. "rate(errors) < 5%", sets your own bound)`;
+}
+
+/** The expression bounds the `errors` metric (a stored summary's expressions parsed before). */
+function boundsErrors(expression: string): boolean {
+  try {
+    return parseThresholds([expression]).some((t) => t.metric === 'errors');
+  } catch {
+    return false;
+  }
 }
 
 const SUBMITS = ['run', 'runsync'];

@@ -7,6 +7,7 @@ import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { startPartialServer } from '../foreign/partial-server.js';
 
 /** A scenario for the embedded emulator: `workers` fixed workers, jobs of `sleepMs`. */
 function scenarioYaml(workers: number, sleepMs: number): string {
@@ -88,6 +89,22 @@ describe('jobstorm capacity', () => {
     expect(report.steps).toHaveLength(1);
     expect(report.steps[0]?.reasons).toContain('interrupted before the step ended');
     expect(report.steps[0]?.measuredMs ?? 0).toBeLessThan(20_000);
+  });
+
+  it('a step at which the target drops connections fails, whatever its latency (a server that is not our emulator)', { timeout: 60_000 }, async () => {
+    const server = await startPartialServer({ resetEvery: 5, jobMs: 50 });
+    try {
+      const io = captureIo();
+      const out = join(dir, 'resets');
+      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', server.base, '--api-key', 'k', '--start', '10', '--max', '10', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 5s', '--out', out, '--quiet'], io);
+      expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
+      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(report.steps).toHaveLength(1);
+      expect(report.steps[0]?.passed).toBe(false);
+      expect(report.steps[0]?.reasons.join('\n')).toMatch(/the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(reset \d+\)/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('exits 1 when even the first step fails', { timeout: 60_000 }, async () => {

@@ -142,6 +142,8 @@ describe('toRequestError reads a cause that names the failure better', () => {
     [{ code: 'UND_ERR_BODY_TIMEOUT' }, 'timeout', 'UND_ERR_BODY_TIMEOUT'],
     [{ code: 'HPE_INVALID_HEADER_TOKEN' }, 'protocol', 'HPE_INVALID_HEADER_TOKEN'],
     [{ code: 'UND_ERR_ABORTED', cause: { code: 'ECONNRESET' } }, 'aborted', 'UND_ERR_ABORTED'],
+    // The wind-down destroying the pool under a stalled target: jobstorm's cut, not the target's failure.
+    [{ code: 'UND_ERR_DESTROYED' }, 'aborted', 'UND_ERR_DESTROYED'],
     [{ code: 'EWHATEVER' }, 'other', 'EWHATEVER'],
   ] as const)('%j is %s (%s)', (err, kind, code) => {
     expect(toRequestError({ message: 'm', ...err })).toEqual({ kind, code, message: 'm' });

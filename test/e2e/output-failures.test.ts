@@ -228,7 +228,9 @@ describe('a frozen or dead target', () => {
         .then(() => new Promise((r) => setTimeout(r, 1500)))
         .then(() => emu.child.kill('SIGSTOP'));
     });
-    expect([ExitCode.Ok, ExitCode.Failed, ExitCode.Inconclusive]).toContain(exit.code);
+    // Its /status requests timed out: more than 1% of the requests got no answer, so not a pass.
+    expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
+    expect(exit.stdout).toMatch(/verdict: FAILED — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/);
     const summary = await readSummary(out);
     expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
     const stall = summary.stalls?.[0];
@@ -249,21 +251,32 @@ describe('a frozen or dead target', () => {
     expect(summary.run.durationMs).toBeLessThan(14_000 + 3_000 + 6_000);
   }, 120_000);
 
-  it('killed mid-run: the run ends well within its graceful stop, with its reports', async () => {
+  // With --workers 2 both shard threads see the death: one combined verdict, one stall, not two.
+  it.each([[[]], [['--workers', '2']]])('killed mid-run %j: the run ends well within its graceful stop, with its reports, and fails', async (extra: string[]) => {
     const emu = await emulatorProcess();
     const out = join(await tempDir('killed'), 'out');
-    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out], (_child, stderr) => {
+    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out, ...extra], (_child, stderr) => {
       void until(() => /running steady-load/.test(stderr()), 30_000)
         .then(() => new Promise((r) => setTimeout(r, 2000)))
         .then(() => emu.child.kill('SIGKILL'));
     });
-    expect(exit.code, exit.stderr).not.toBeNull();
+    // Refused connections break no contract rule and are fast: it used to pass.
+    expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
+    expect(exit.stdout).toMatch(/verdict: FAILED — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/);
     expect(exit.stderr + exit.stdout).not.toMatch(STACK);
     const summary = await readSummary(out);
+    expect(summary.verdict.status).toBe('failed');
+    expect(summary.thresholds.every((t) => t.ok), JSON.stringify(summary.thresholds)).toBe(true);
     // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
     expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 6_000);
     expectRecordsMatch(await readRecords(out), summary);
-    // The kill did happen mid-run: requests after it failed without an answer.
-    expect(Object.values(summary.errors).reduce((n, c) => n + c, 0)).toBeGreaterThan(0);
+    expect(summary.errors.refused ?? 0).toBeGreaterThan(0);
+    // Gone, not frozen: its no-answer stretch (when it lasted stallAfter) says the target was down.
+    expect(summary.stalls?.length ?? 0, JSON.stringify(summary.stalls)).toBeLessThanOrEqual(1);
+    expect(exit.stdout).not.toMatch(/target stalled for/);
+    for (const stall of summary.stalls ?? []) {
+      expect(stall.failed?.refused ?? 0).toBeGreaterThan(0);
+      expect(exit.stdout).toMatch(/target down for \d+\.\d s from t\+\d+s with \d+ requests? in flight \(no answer at all; refused \d+/);
+    }
   }, 120_000);
 });

@@ -211,3 +211,29 @@ describe('runs that could not judge anything say so, with their own verdict and 
     expect(o.summary.verdict.reasons[0]).toContain('partial');
   }, 90_000);
 });
+
+describe('a target that drops connections under load (every 5th /status reset, no answer)', () => {
+  // Resets break no contract rule and come back fast: only the unanswered share can fail the run.
+  it('fails, naming the share and the kind, in every report; its thresholds all held', async () => {
+    server = await startPartialServer({ resetEvery: 5, jobMs: 300 });
+    const o = await runAgainst(server.base, 'scenarios/steady-load.yaml', ['--duration', '3s']);
+    expect(o.code, o.stderr).toBe(1);
+    expectVerdictEverywhere(o, 'failed');
+    const resets = o.records.filter((r) => r.type === 'exchange' && r.error?.kind === 'reset').length;
+    expect(resets).toBeGreaterThan(0);
+    expect(o.summary.errors.reset).toBe(resets);
+    const reason = o.summary.verdict.reasons.find((r) => r.includes('without a usable answer'));
+    expect(reason).toMatch(new RegExp(`^the target left ${String(resets)} of \\d+ requests \\([\\d.]+%\\) without a usable answer \\(reset ${String(resets)}\\)`));
+    expect(o.md).toContain(reason);
+    expect(o.junit).toContain('without a usable answer');
+    expect(o.summary.thresholds.every((t) => t.ok), JSON.stringify(o.summary.thresholds)).toBe(true);
+  }, 90_000);
+
+  it('a threshold of its own on errors decides instead: a generous one passes', async () => {
+    server = await startPartialServer({ resetEvery: 5, jobMs: 300 });
+    const o = await runAgainst(server.base, 'scenarios/steady-load.yaml', ['--duration', '3s', '--threshold', 'rate(errors) < 50%']);
+    expect(o.summary.errors.reset ?? 0).toBeGreaterThan(0);
+    expect(o.summary.verdict.reasons.join(' ')).not.toContain('without a usable answer');
+    expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(0);
+  }, 90_000);
+});

@@ -27,6 +27,11 @@ export interface PartialOptions {
   /** /runsync ignores ?wait and answers at once with the job still running. */
   ignoreWait?: boolean;
   jobMs?: number;
+  /**
+   * Every Nth /status request has its connection destroyed without an answer, as an overloaded
+   * proxy or a worker process that crashes under load does.
+   */
+  resetEvery?: number;
 }
 
 interface Job {
@@ -47,6 +52,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   const jobs = new Map<string, Job>();
   const jobMs = o.jobMs ?? 50;
   let n = 0;
+  let statusReads = 0;
   const state = { requests: 0 };
   const statusOf = (j: Job): string => (j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS');
   const view = (j: Job): Record<string, unknown> => {
@@ -94,6 +100,10 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       }
       case 'status':
       case 'status-sync':
+        if (op === 'status' && o.resetEvery !== undefined && ++statusReads % o.resetEvery === 0) {
+          req.socket.destroy();
+          return;
+        }
         if (!job && o.unknownJobFound) return send(res, 200, { id, status: 'FAILED', error: 'job not found' });
         return job ? send(res, 200, view(job)) : send(res, 404, { error: `job ${String(id)} not found` });
       case 'stream':

@@ -80,6 +80,27 @@ describe('RunMetrics', () => {
     expect(cba).toEqual(whole);
   });
 
+  it('stalls that overlap (two shards, one frozen target) are one stall, in any merge order', () => {
+    const stall = (at: number, durationMs: number, inFlight: number, failed?: Record<string, number>): JobstormRecord => ({ v: 1, type: 'stall', seq: ++seq, at, durationMs, inFlight, ...(failed ? { failed } : {}) });
+    // Shards 1 and 2 stall together (3.0–8.3 s and 3.1–8.3 s); shard 3 stalls alone, later.
+    const shards = [
+      [RUN, stall(3000, 5300, 1, { refused: 3 })],
+      [RUN, stall(3100, 5200, 2, { reset: 1, refused: 4 }), stall(12_000, 6000, 4)],
+      [RUN, stall(9000, 1000, 5)],
+    ].map((r) => metricsOf(r).toJSON());
+    const [a, b, c] = shards;
+    if (!a || !b || !c) throw new Error('three shards');
+    const expected = [
+      { atMs: 1_003_000, durationMs: 5300, inFlight: 3, failed: { refused: 7, reset: 1 } },
+      { atMs: 1_009_000, durationMs: 1000, inFlight: 5 },
+      { atMs: 1_012_000, durationMs: 6000, inFlight: 4 },
+    ];
+    expect(RunMetrics.fromJSON(a).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(c)).toJSON().stalls).toEqual(expected);
+    expect(RunMetrics.fromJSON(c).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(a)).toJSON().stalls).toEqual(expected);
+    // One process seeing every stall record, in any order, agrees.
+    expect(metricsOf([RUN, stall(12_000, 6000, 4), stall(3100, 5200, 2, { reset: 1, refused: 4 }), stall(9000, 1000, 5), stall(3000, 5300, 1, { refused: 3 })]).toJSON().stalls).toEqual(expected);
+  });
+
   it('round-trips through JSON unchanged', () => {
     const d = metricsOf(loadFixtureRecords()).toJSON();
     const again = RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d).toJSON();

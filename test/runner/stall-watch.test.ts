@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { RECORD_VERSION, type ExchangeRecord, type StallRecord } from '../../src/core/record.js';
+import type { ErrorKind } from '../../src/core/request-error.js';
 import { StallWatch } from '../../src/runner/stall-watch.js';
 
 /* Issue 12: no answer at all while requests wait is a stall, reported with its length and load. */
 
-function answer(clock: ManualClock, status: number | undefined): ExchangeRecord {
+function answer(clock: ManualClock, status: number | undefined, kind: ErrorKind = 'timeout'): ExchangeRecord {
   const now = clock.now();
-  return { v: RECORD_VERSION, type: 'exchange', seq: 0, op: 'status', method: 'GET', path: '/status/x', intendedAt: now, sentAt: now, endAt: now, status, ...(status === undefined ? { error: { kind: 'timeout', message: 't' } } : { firstByteAt: now }), reqBytes: 0, resBytes: 0 };
+  return { v: RECORD_VERSION, type: 'exchange', seq: 0, op: 'status', method: 'GET', path: '/status/x', intendedAt: now, sentAt: now, endAt: now, status, ...(status === undefined ? { error: { kind, message: 't' } } : { firstByteAt: now }), reqBytes: 0, resBytes: 0 };
 }
 
 function watch(stallAfterMs = 5000): { clock: ManualClock; w: StallWatch; stalls: StallRecord[]; began: number[] } {
@@ -60,7 +61,24 @@ describe('StallWatch', () => {
     }
     w.close();
     expect(stalls).toHaveLength(1);
-    expect(stalls[0]).toMatchObject({ at: 0, durationMs: 3000, inFlight: 1 });
+    expect(stalls[0]).toMatchObject({ at: 0, durationMs: 3000, inFlight: 1, failed: { timeout: 30 } });
+  });
+
+  it('says how the requests meanwhile failed (refused: the target is down), not counting its own cuts or before the last answer', () => {
+    const { clock, w, stalls } = watch(1000);
+    w.sent();
+    w.exchange(answer(clock, undefined, 'reset'));
+    w.sent();
+    w.exchange(answer(clock, 200));
+    for (let i = 0; i < 20; i++) {
+      w.sent();
+      w.exchange(answer(clock, undefined, i < 2 ? 'reset' : 'refused'));
+      clock.advance(100);
+    }
+    w.sent();
+    w.exchange(answer(clock, undefined, 'aborted'));
+    w.close();
+    expect(stalls).toEqual([{ v: RECORD_VERSION, type: 'stall', seq: 1, at: 0, durationMs: 2000, inFlight: 1, failed: { reset: 2, refused: 18 } }]);
   });
 
   it('idle time with nothing in flight is no stall', () => {
