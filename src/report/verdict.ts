@@ -13,8 +13,9 @@ export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-faile
  * - unreachable: no request got an answer;
  * - failed: an error-severity violation, a threshold whose value broke it, or more than 1% of the
  *   requests left without a usable answer (unless the scenario bounds `errors` itself);
- * - inconclusive: the run did not exercise what it set out to judge (no job accepted, every
- *   answer a 4xx, a threshold with no samples, or no check judged anything);
+ * - inconclusive: the run did not exercise what it set out to judge (no job accepted, jobs
+ *   followed but none seen final, every answer a 4xx, a threshold with no samples, or no check
+ *   judged anything);
  * - passed.
  */
 export type VerdictStatus = 'passed' | 'failed' | 'inconclusive' | 'unreachable' | 'interrupted';
@@ -43,7 +44,7 @@ export function generatorLimitedSeconds(s: Pick<Summary, 'generatorLimited'>): n
   return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
 }
 
-type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited' | 'errors' | 'stalls'>;
+type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited' | 'errors' | 'stalls' | 'jobs'>;
 
 export function judgeVerdict(s: Judged): Verdict {
   const v = judgeStatus(s);
@@ -139,11 +140,31 @@ function inconclusiveReasons(s: Judged): string[] {
   const fourxx = ops.reduce((n, [, o]) => n + o.count4xx + o.count429, 0);
   if (answered > 0 && fourxx === answered) out.push(`every answer was a 4xx${statusHint(ops.map(([, o]) => o.byStatus))}`);
   if (answered === 0 && ops.length === 0) out.push('no request was sent');
+  const unfinished = unfinishedReason(s);
+  if (unfinished !== undefined) out.push(unfinished);
   const empty = s.thresholds.filter((t) => t.value === null);
   if (empty.length > 0) out.push(`no samples for threshold${empty.length === 1 ? '' : 's'} ${empty.map((t) => `"${t.expression}"`).join(', ')}: not a pass`);
   const ids = Object.keys(s.coverage);
   if (s.checks.length > 0 && ids.length > 0 && ids.every((id) => (s.coverage[id] ?? 0) === 0)) out.push('no check judged anything');
   return out;
+}
+
+/** Operations whose answers show a job's state: following a job is what lets it be seen final. */
+const FOLLOWING = ['status', 'status-sync', 'stream', 'runsync'];
+
+/**
+ * Jobs were accepted and followed, yet not one was seen final (none lost either): a target that
+ * takes jobs and never runs them (no workers, a stuck queue) answers every poll well-formed and
+ * fast, so nothing else would stop the run passing, while every rule about how jobs end went
+ * unjudged. A run that only submits (fire and forget) follows nothing and is not held to this.
+ */
+function unfinishedReason(s: Judged): string | undefined {
+  const jobs = s.jobs;
+  const finished = Object.values(jobs.byState).reduce((n, c) => n + c, 0);
+  if (jobs.submitted === 0 || finished > 0 || jobs.lost > 0) return undefined;
+  const followed = FOLLOWING.some((op) => Object.entries(s.operations[op]?.byStatus ?? {}).some(([code, n]) => code.startsWith('2') && n > 0));
+  if (!followed) return undefined;
+  return `no job finished: ${String(jobs.submitted)} accepted and followed, none seen COMPLETED, FAILED, CANCELLED or TIMED_OUT by the end, so no rule about how jobs end was judged (does the endpoint have workers? do its jobs outlast the run?)`;
 }
 
 /** "(401 ×24)": the codes behind a 4xx-only run say what to fix (key, endpoint id, routes). */

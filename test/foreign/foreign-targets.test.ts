@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -235,5 +235,34 @@ describe('a target that drops connections under load (every 5th /status reset, n
     expect(o.summary.errors.reset ?? 0).toBeGreaterThan(0);
     expect(o.summary.verdict.reasons.join(' ')).not.toContain('without a usable answer');
     expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(0);
+  }, 90_000);
+});
+
+describe('a target that takes jobs and never runs them (a queue without workers)', () => {
+  it('is inconclusive (exit 4), never a pass: no rule about how jobs end was judged', async () => {
+    server = await startPartialServer({ jobMs: 1e9 });
+    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-stuck-'));
+    const scenario = join(dir, 'stuck.yaml');
+    writeFileSync(
+      scenario,
+      `name: stuck
+phases: [{ duration: 2s, rate: 10 }]
+flows:
+  - name: run-and-poll
+    steps:
+      - run: { input: { prompt: "x" } }
+      - poll: { until: final, interval: 100ms, timeout: 2s }
+thresholds: ["violations == 0", "p99(run) < 500ms"]
+`,
+    );
+    const o = await runAgainst(server.base, scenario, ['--no-preflight']);
+    expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(4);
+    expectVerdictEverywhere(o, 'inconclusive');
+    expect(o.summary.jobs.submitted).toBeGreaterThan(10);
+    expect(o.summary.jobs.unfinished).toBe(o.summary.jobs.submitted);
+    // Every poll was answered, fast and well-formed; the thresholds held.
+    expect(o.summary.thresholds.every((t) => t.ok)).toBe(true);
+    expect(o.summary.verdict.reasons[0]).toMatch(/^no job finished: \d+ accepted and followed, none seen COMPLETED/);
+    expect(o.md).toContain('no job finished');
   }, 90_000);
 });
