@@ -27,6 +27,8 @@ export interface BuildSummaryInput {
   coverage?: Record<string, number>;
   /** How the run ended (default: completed). */
   end?: RunEnd;
+  /** Why, when jobstorm itself failed (`shard-failed`). */
+  failure?: string;
   /** What the preflight found before the load. */
   preflight?: Summary['preflight'];
   /** Iterations cut at the graceful stop. */
@@ -186,6 +188,7 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   const info = runInfo(input.run, data, input.durationMs, input.end);
   if (input.iterationsCut) info.iterationsCut = input.iterationsCut;
   if (input.generator) info.generator = input.generator;
+  if (input.failure !== undefined) info.failure = input.failure;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

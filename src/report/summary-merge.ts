@@ -69,6 +69,8 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
   const generator = figures.length
     ? { latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)), loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)), busyMax: Math.max(...figures.map((g) => g.busyMax)) }
     : undefined;
+  const failures = summaries.flatMap((s) => (s.run.failure === undefined ? [] : [s.run.failure]));
+  const failure = failures.length > 0 ? joined(failures) : undefined;
   return {
     id: joined(summaries.map((s) => s.run.id)),
     scenario: joined(summaries.map((s) => s.run.scenario)),
@@ -82,12 +84,13 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
     end: worstEnd(summaries.map((s) => s.run.end)),
     ...(forced.length ? { forced } : {}),
     ...(generator ? { generator } : {}),
+    ...(failure === undefined ? {} : { failure }),
   };
 }
 
 /** A merge is as partial as its most partial shard. */
 function worstEnd(ends: readonly RunEnd[]): RunEnd {
-  for (const e of ['output-failed', 'interrupted', 'unreachable'] as const) if (ends.includes(e)) return e;
+  for (const e of ['output-failed', 'shard-failed', 'interrupted', 'unreachable'] as const) if (ends.includes(e)) return e;
   return 'completed';
 }
 

@@ -110,10 +110,11 @@ export const summarySchema = z.object({
     shards: z.array(z.string()),
     ownsEndpoint: z.boolean(),
     // Summaries written before verdicts existed ended as far as they knew.
-    end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed']).default('completed'),
+    end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed']).default('completed'),
     iterationsCut: count.optional(),
     generator: z.object({ latenessP99Ms: z.number().nonnegative(), loopDelayP99Ms: z.number().nonnegative(), busyMax: z.number().min(0).max(1) }).optional(),
     forced: z.array(z.string()).optional(),
+    failure: z.string().optional(),
   }),
   operations: z.record(z.string(), operation),
   jobs,

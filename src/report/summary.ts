@@ -45,6 +45,8 @@ export interface RunInfo {
   generator?: { latenessP99Ms: number; loopDelayP99Ms: number; busyMax: number };
   /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */
   forced?: string[];
+  /** Why the run stopped early when jobstorm itself failed (`end: shard-failed`): one line. */
+  failure?: string;
 }
 
 export interface OutcomeSummary extends OutcomeData {

@@ -4,12 +4,13 @@ import type { Summary } from './summary.js';
 import { parseThresholds } from './threshold.js';
 
 /** How a run ended, as the runner saw it (summary.json `run.end`). */
-export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-failed';
+export type RunEnd = 'completed' | 'interrupted' | 'unreachable' | 'output-failed' | 'shard-failed';
 
 /**
  * The verdict is the product: never "passed" for a run that could not have failed (DESIGN
  * "Metrics and reports"). In order of precedence:
- * - interrupted: Ctrl-C, or the output could not be written; results are partial;
+ * - interrupted: Ctrl-C, the output could not be written, or a `--workers` thread failed (the
+ *   others were stopped); results are partial;
  * - unreachable: no request got an answer;
  * - failed: an error-severity violation, a threshold whose value broke it, or more than 1% of the
  *   requests left without a usable answer (unless the scenario bounds `errors` itself);
@@ -68,8 +69,13 @@ function judgeStatus(s: Judged): Verdict {
   const failures = failureReasons(s);
   const gaps = inconclusiveReasons(s);
   const end = s.run.end;
-  if (end === 'interrupted' || end === 'output-failed') {
-    const why = end === 'interrupted' ? 'the run was interrupted: results are partial' : 'the run stopped because its output could not be written: results are partial';
+  if (end === 'interrupted' || end === 'output-failed' || end === 'shard-failed') {
+    const why =
+      end === 'interrupted'
+        ? 'the run was interrupted: results are partial'
+        : end === 'output-failed'
+          ? 'the run stopped because its output could not be written: results are partial'
+          : `a worker thread failed${s.run.failure === undefined ? '' : ` (${s.run.failure})`}, so the others were stopped: results are partial`;
     return { status: 'interrupted', reasons: [why, ...failures, ...gaps] };
   }
   if (end === 'unreachable') return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };

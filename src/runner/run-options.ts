@@ -92,6 +92,8 @@ export interface RunOutcome {
   iterationsCut?: number;
   /** What the preflight found, when it ran; `fatal` means the load never started. */
   preflight?: PreflightResult;
+  /** A `--workers` thread failed mid-run and the others were stopped (then `interrupted` too): why. */
+  failure?: string;
 }
 
 /** k6's default gracefulStop: running iterations get this long after the last arrival. */

@@ -8,6 +8,8 @@ import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
 
 export interface ThreadedRunOptions extends RunOptions {
   workers: number;
+  /** Starts one shard's thread: shard-worker.ts unless a test stands in one that fails. */
+  spawnShard?: (init: ShardInit) => Worker;
 }
 
 /** Between the go and time 0: the `start` message must reach every shard first. */
@@ -52,27 +54,60 @@ async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCel
   if (o.target.clock === 'manual') run.targetClock = 'manual';
   o.onRecord(run);
   for (const s of shards) s.worker.postMessage({ type: 'start', epochZeroMs } satisfies ToShard);
-  const outcomes = await Promise.all(shards.map((s) => s.done));
+  const { outcomes, failure } = await finishShards(shards);
   const counters = newCounters();
   for (const x of outcomes) {
     for (const key of ['arrivals', 'dropped', 'inFlight', 'requests', 'throttled', 'errors'] as const) counters[key] += x.counters[key];
     for (const [s, n] of Object.entries(x.counters.jobs)) counters.jobs[s] = (counters.jobs[s] ?? 0) + n;
   }
+  // Math.max of nothing is -Infinity: when every shard failed, the figures are zeros.
+  const most = (of: (x: RunOutcome) => number): number => Math.max(0, ...outcomes.map(of));
   return {
     runId: o.runId,
     startedAtMs,
-    durationMs: Math.max(...outcomes.map((x) => x.durationMs)),
-    interrupted: outcomes.some((x) => x.interrupted),
-    targetUnreachable: outcomes.every((x) => x.targetUnreachable),
+    durationMs: outcomes.length > 0 ? most((x) => x.durationMs) : Math.max(0, Date.now() - startedAtMs),
+    interrupted: failure !== undefined || outcomes.some((x) => x.interrupted),
+    targetUnreachable: outcomes.length > 0 && outcomes.every((x) => x.targetUnreachable),
     counters,
-    latenessP99Ms: Math.max(...outcomes.map((x) => x.latenessP99Ms)),
+    latenessP99Ms: most((x) => x.latenessP99Ms),
     // Each shard has its own event loop: the busiest one is the run's.
     generator: {
-      latenessP99Ms: Math.max(...outcomes.map((x) => x.generator.latenessP99Ms)),
-      loopDelayP99Ms: Math.max(...outcomes.map((x) => x.generator.loopDelayP99Ms)),
-      busyMax: Math.max(...outcomes.map((x) => x.generator.busyMax)),
+      latenessP99Ms: most((x) => x.generator.latenessP99Ms),
+      loopDelayP99Ms: most((x) => x.generator.loopDelayP99Ms),
+      busyMax: most((x) => x.generator.busyMax),
     },
+    ...(failure === undefined ? {} : { failure }),
   };
+}
+
+/**
+ * Every shard's outcome. A shard that fails mid-run (a bug, memory) does not take the run with
+ * it: the others are told to stop, as at Ctrl-C, and what they and it measured until then still
+ * makes the report, marked with the failure (`nothing is lost`).
+ */
+async function finishShards(shards: readonly Shard[]): Promise<{ outcomes: RunOutcome[]; failure?: string }> {
+  let failure: string | undefined;
+  const settled = await Promise.allSettled(
+    shards.map((s) =>
+      s.done.catch((err: unknown) => {
+        // Ended or not, a failed shard has nothing more to give; its thread must not hold the process.
+        void s.worker.terminate();
+        if (failure === undefined) {
+          failure = firstLine(err);
+          for (const other of shards) if (other !== s) other.worker.postMessage({ type: 'interrupt' } satisfies ToShard);
+        }
+        throw err;
+      }),
+    ),
+  );
+  const outcomes = settled.flatMap((x) => (x.status === 'fulfilled' ? [x.value] : []));
+  return failure === undefined ? { outcomes } : { outcomes, failure };
+}
+
+/** "shard 2/2 failed: TypeError: x is undefined", without the stack. */
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0] ?? text;
 }
 
 interface Shard {
@@ -82,8 +117,13 @@ interface Shard {
   done: Promise<RunOutcome>;
 }
 
+/** One shard's thread, running shard-worker.ts. */
+export function spawnShardWorker(init: ShardInit): Worker {
+  return spawnModuleWorker(import.meta.url, './shard-worker', init);
+}
+
 function runShard(init: ShardInit, o: ThreadedRunOptions): Shard {
-  const worker = spawnModuleWorker(import.meta.url, './shard-worker', init);
+  const worker = (o.spawnShard ?? spawnShardWorker)(init);
   const name = `shard ${String(init.shard.index)}/${String(init.shard.count)}`;
   const onInterrupt = (): void => worker.postMessage({ type: 'interrupt' } satisfies ToShard);
   o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
@@ -109,7 +149,7 @@ function runShard(init: ShardInit, o: ThreadedRunOptions): Shard {
       else if (m.type === 'warning') o.onGeneratorLimited?.(`${name}: ${m.message}`);
       else fail(new Error(`${name} failed: ${m.message}`));
     });
-    worker.on('error', fail);
+    worker.on('error', (err) => fail(new Error(`${name} failed: ${err.message}`)));
     worker.on('exit', () => {
       o.interrupt?.removeEventListener('abort', onInterrupt);
       if (outcome) resolve(outcome);

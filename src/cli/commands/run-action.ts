@@ -187,8 +187,9 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     io.err(`jobstorm: preflight: ${fatal.message}. Check --api-key / JOBSTORM_API_KEY and --auth.`);
     return ExitCode.Usage;
   }
-  const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), generator: outcome.generator });
+  const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.failure !== undefined ? 'shard-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
+  if (outcome.failure !== undefined) io.err(`jobstorm: ${outcome.failure}; the other worker threads were stopped and the reports show what was measured until then`);
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), generator: outcome.generator, ...(outcome.failure === undefined ? {} : { failure: outcome.failure }) });
   if (live) summary.exports = await live.stop();
   if (workerStats) summary.workers = workersSummary(workerStats);
   outputs.writeReports(summary, stepSummary);
@@ -198,7 +199,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
 
   if (outcome.targetUnreachable) io.err(`jobstorm: the target ${target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`);
   // Issue 12: a run stopped by a failed write, or a report not written, is exit 3, not a Ctrl-C.
-  return end === 'output-failed' || outputs.reportsFailed ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
+  return end === 'output-failed' || end === 'shard-failed' || outputs.reportsFailed ? ExitCode.Aborted : VERDICT_EXIT[summary.verdict.status];
 }
 
 /** What `run` does once its arguments parsed; loaded only when the command runs. */
