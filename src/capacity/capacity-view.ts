@@ -14,6 +14,14 @@ export function formatStepRate(v: number | null): string {
 
 const rate = formatStepRate;
 
+/**
+ * The step during which a target that had answered stopped answering, if that is how the search
+ * ended (the search goes on only while the target is reached, so that is its last step).
+ */
+export function lostStep(r: CapacityReport): CapacityStep | undefined {
+  return r.targetUnreachable ? r.steps.at(-1) : undefined;
+}
+
 /** The one sentence a reader needs first. */
 export function headline(r: CapacityReport): string {
   const { lastPassing, firstFailing } = r.confidence;
@@ -28,8 +36,13 @@ export function headline(r: CapacityReport): string {
       return `Sustainable up to at least ${rate(r.capacity)} jobs/s: every step up to the maximum passed; raise --max to find the limit`;
     case 'none':
       return `No sustainable rate found: even the first step (${rate(r.steps[0]?.offeredRate ?? null)}/s) failed; lower --start`;
-    case 'unknown':
-      return r.targetUnreachable ? 'No verdict: the target could not be reached' : 'No verdict: the search was interrupted before any step finished';
+    case 'unknown': {
+      if (!r.targetUnreachable) return 'No verdict: the search was interrupted before any step finished';
+      const lost = lostStep(r);
+      if (lost === undefined) return 'No verdict: the target could not be reached';
+      const before = lastPassing !== null ? `, after passing at ${rate(lastPassing)}/s` : '';
+      return `No verdict: the target stopped answering during step ${String(lost.index)} (${rate(lost.offeredRate)}/s)${before}; the search ended there (a target that goes down under load is a finding: see the steps before it)`;
+    }
   }
 }
 

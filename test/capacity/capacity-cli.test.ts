@@ -107,6 +107,34 @@ describe('jobstorm capacity', () => {
     }
   });
 
+  it('a target that goes down mid-search: exit 3, naming the step it went down in and the rate it had passed', { timeout: 60_000 }, async () => {
+    const server = await startPartialServer({ jobMs: 50 });
+    const io = captureIo();
+    const out = join(dir, 'went-down');
+    // Gone as soon as step 1 is reported: step 2 gets no answer at all.
+    const watch = setInterval(() => {
+      if (io.stderr.some((l) => /^step 1 \(step\)/.test(l))) {
+        clearInterval(watch);
+        void server.close();
+      }
+    }, 20);
+    try {
+      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', server.base, '--api-key', 'k', '--start', '10', '--factor', '2', '--max', '40', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 5s', '--out', out], io);
+      expect(code, io.stderr.join('\n')).toBe(ExitCode.Aborted);
+      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(report.targetUnreachable).toBe(true);
+      expect(report.steps.map((x) => x.passed)).toEqual([true, false]);
+      const headline = 'No verdict: the target stopped answering during step 2 (20/s), after passing at 10/s; the search ended there';
+      expect(io.stdout.join('\n')).toContain(headline);
+      expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain(headline);
+      expect(io.stderr.join('\n')).toContain(`the target ${server.base} stopped answering during step 2; the search ended there.`);
+      expect(io.stderr.join('\n')).not.toContain('could not be reached');
+    } finally {
+      clearInterval(watch);
+      await server.close();
+    }
+  });
+
   it('exits 1 when even the first step fails', { timeout: 60_000 }, async () => {
     const io = captureIo();
     const out = join(dir, 'slow');

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { findCapacity } from '../../capacity/capacity-search.js';
 import type { StepPlan } from '../../capacity/capacity-options.js';
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
+import { lostStep } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
@@ -150,7 +151,8 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   if (!args.quiet) io.out(renderCapacityText(report));
   io.out(`reports: ${out}`);
   if (report.targetUnreachable) {
-    io.err(`jobstorm capacity: the target ${target.baseUrl} could not be reached.`);
+    const lost = lostStep(report);
+    io.err(`jobstorm capacity: the target ${target.baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`);
     return ExitCode.Aborted;
   }
   if (report.interrupted) return ExitCode.Interrupted;
