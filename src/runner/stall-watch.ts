@@ -12,8 +12,11 @@ export class StallWatch {
   private waitingSince: number | undefined;
   private stallStart: number | undefined;
   private peak = 0;
-  /** Requests that ended without an answer since the last answer, by error kind. */
-  private failed: Record<string, number> = {};
+  /**
+   * Requests that ended without an answer since the last answer, by error kind; undefined while
+   * none did, so the answers that reset it (nearly every request) allocate nothing.
+   */
+  private failed: Record<string, number> | undefined;
   private cancelTick: (() => void) | undefined;
   private readonly listeners: (() => void)[] = [];
 
@@ -48,13 +51,16 @@ export class StallWatch {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (r.status === undefined) {
       // An interrupt or the wind-down's end cut it: jobstorm's doing, not the target's.
-      if (r.error !== undefined && r.error.kind !== 'aborted') this.failed[r.error.kind] = (this.failed[r.error.kind] ?? 0) + 1;
+      if (r.error !== undefined && r.error.kind !== 'aborted') {
+        this.failed ??= {};
+        this.failed[r.error.kind] = (this.failed[r.error.kind] ?? 0) + 1;
+      }
       return;
     }
     this.end(r.firstByteAt ?? r.endAt);
     this.waitingSince = this.inFlight > 0 ? this.clock.now() : undefined;
     this.peak = this.inFlight;
-    this.failed = {};
+    this.failed = undefined;
   }
 
   /** Ends the watch: a stall still going on is reported up to now. */
@@ -78,7 +84,6 @@ export class StallWatch {
     if (this.stallStart === undefined) return;
     const start = this.stallStart;
     this.stallStart = undefined;
-    const failed = Object.keys(this.failed).length > 0 ? { failed: { ...this.failed } } : {};
-    this.emit({ v: RECORD_VERSION, type: 'stall', seq: this.nextSeq(), at: start, durationMs: Math.max(0, Math.round(at - start)), inFlight: this.peak, ...failed });
+    this.emit({ v: RECORD_VERSION, type: 'stall', seq: this.nextSeq(), at: start, durationMs: Math.max(0, Math.round(at - start)), inFlight: this.peak, ...(this.failed ? { failed: { ...this.failed } } : {}) });
   }
 }
