@@ -15,8 +15,9 @@
  * Printed per run: offered arrivals/s, achieved requests/s, CPU seconds, CPU % of one core (CPU
  * seconds over the test's seconds), CPU µs per request, arrival lateness p99, and p99 latency from
  * the intended start (/run from the arrival's intended time, /status from when it was due).
- * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5; jobstorm
- * CPU/request ÷ Pool CPU/request at the highest rate ≤ 1.5; the highest rate kept at ≥ 8,000 req/s
+ * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5, with arrival
+ * lateness p99 < 5 ms; at the lowest rate offering 8,000 requests/s (4,000 arrivals/s: an arrival
+ * is two requests), jobstorm CPU/request ÷ Pool CPU/request ≤ 1.5 and the pace kept on one core
  * with p99 < 10 ms; jobstorm's best rate kept ≥ 8× Artillery's requests/s when Artillery is
  * saturated (at equal offered arrivals the ratio is capped: an arrival is two requests).
  *
@@ -24,7 +25,13 @@
  *   mkdir -p /tmp/jobstorm-artillery && cd /tmp/jobstorm-artillery && npm init -y && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i artillery@2
  * (or set ARTILLERY to its binary). Without it the Artillery row and goal are skipped.
  *
- *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,8000]
+ * With a warm-up (third argument, seconds), the Pool script and jobstorm (the scenario's `warmup`)
+ * both send their first seconds but measure only the rest, as wrk2 leaves out its calibration:
+ * req/s, lateness and latency are then of the steady state, not of start-up (JIT, connection
+ * set-up), which on a 10 s run is most of a p99. CPU is always the whole process, start-up
+ * included. Artillery has no such switch and is measured whole.
+ *
+ *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,14 +44,15 @@ import type { Summary } from '../src/report/summary.js';
 import { canPin, runStatusScenarioYaml, startFlowServer } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 10);
-const rates = (process.argv[3] ?? '1000,8000').split(',').map(Number);
+const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
+const warmup = Number(process.argv[4] ?? 0);
 const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules/.bin/artillery';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/src/cli/main.js');
 const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
 
-if (!Number.isFinite(seconds) || seconds <= 0 || rates.length === 0 || rates.some((r) => !Number.isFinite(r) || r <= 0)) {
-  console.error('usage: npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,8000]');
+if (!Number.isFinite(seconds) || seconds <= 0 || rates.length === 0 || rates.some((r) => !Number.isFinite(r) || r <= 0) || !(warmup >= 0 && warmup < seconds)) {
+  console.error('usage: npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0, shorter than seconds]');
   process.exit(2);
 }
 if (!existsSync('/usr/bin/time')) {
@@ -98,7 +106,8 @@ interface Row {
   note: string;
 }
 
-const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number): Row => ({ ...r, rps: r.requests / Math.max(seconds, spanSeconds) });
+/** `measuredFrom`: the warm-up left out of the requests counted, so out of the time too. */
+const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number, measuredFrom = warmup): Row => ({ ...r, rps: r.requests / (Math.max(seconds, spanSeconds) - measuredFrom) });
 
 function field(o: unknown, key: string): unknown {
   return typeof o === 'object' && o !== null && key in o ? (o as Record<string, unknown>)[key] : undefined;
@@ -129,7 +138,7 @@ interface PoolJson {
 }
 
 async function runPool(poolJs: string, origin: string, rate: number, s = seconds): Promise<Row> {
-  const t = await timed([process.execPath, poolJs, origin, String(rate), String(s)]);
+  const t = await timed([process.execPath, poolJs, origin, String(rate), String(s), String(s === seconds ? warmup : 0)]);
   const line = t.stdout.trim().split('\n').pop() ?? '';
   if (t.code !== 0 || !line.startsWith('{')) throw new Error(`pool generator failed (${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const j = JSON.parse(line) as PoolJson;
@@ -142,7 +151,7 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
 async function runJobstorm(dir: string, origin: string, rate: number): Promise<Row> {
   const scenario = join(dir, `engine-vs-peers-${String(rate)}.yaml`);
   const out = join(dir, `out-${String(rate)}`);
-  await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, seconds));
+  await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, seconds, warmup));
   const t = await timed([process.execPath, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
   const file = join(out, 'summary.json');
   if (!existsSync(file)) throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
@@ -180,7 +189,7 @@ async function runArtillery(dir: string, origin: string, rate: number): Promise<
   // Its own first and last metric: Artillery finishes its virtual users after the phase.
   const spanS = ((report.aggregate.lastMetricAt ?? 0) - (report.aggregate.firstMetricAt ?? 0)) / 1000;
   const note = `exit ${String(t.code)}, ${String(c['http.requests'] ?? 0)} sent, ${String(c['vusers.failed'] ?? 0)} vusers failed, p99 ${p99 === undefined ? 'n/a' : String(p99)} ms all requests from send (not intended start)`;
-  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, note }, spanS);
+  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, note }, spanS, 0);
 }
 
 /** Kept the pace: ≥ 95% of the offered requests per second (two per arrival) achieved. */
@@ -213,6 +222,7 @@ try {
   console.log(`pinned: ${canPin ? 'generators CPU 0, server CPU 1' : 'NO (taskset unavailable or < 2 CPUs): figures are not comparable'}; ${String(seconds)} s per run; rates ${rates.join(', ')} arrivals/s`);
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on CPUs 0 and 1 skews every figure)`);
   console.log('flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit');
+  if (warmup > 0) console.log(`warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`);
   await runPool(poolJs, server.origin, rates[0] ?? 1000, 1); // warms the server up
   console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall  notes (ms)');
   for (const rate of rates) {
@@ -234,20 +244,25 @@ try {
   const high = Math.max(...rates);
   const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
   console.log('\ngoals');
-  const [p1, j1, ph, jh] = [find('pool', first), find('jobstorm', first), find('pool', high), find('jobstorm', high)];
+  // Goal 2 is 8,000 requests/s: the lowest rate offering that many (an arrival is two requests).
+  const goal2 = [...rates].sort((a, b) => a - b).find((r) => 2 * r >= 8000) ?? high;
+  const [p1, j1, ph, jh] = [find('pool', first), find('jobstorm', first), find('pool', goal2), find('jobstorm', goal2)];
   if (p1 && j1) {
     const r = j1.cpuSeconds / p1.cpuSeconds;
     console.log(`  jobstorm CPU ÷ Pool CPU at ${String(first)}/s: ${j1.cpuSeconds.toFixed(2)} s ÷ ${p1.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
+    if (j1.latenessP99 !== undefined) console.log(`  jobstorm arrival lateness p99 at ${String(first)}/s${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''}: ${ms(j1.latenessP99)} ms (goal < 5 ms; the Pool's ${ms(p1.latenessP99)} ms): ${verdict(j1.latenessP99 < 5)}`);
   }
   if (ph && jh) {
     const r = usPerRequest(jh) / usPerRequest(ph);
-    console.log(`  jobstorm CPU/request ÷ Pool CPU/request at ${String(high)}/s: ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
+    console.log(`  jobstorm CPU/request ÷ Pool CPU/request at ${String(goal2)}/s (${String(2 * goal2)} req/s offered): ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
   }
   if (jh) {
-    // Goal 2's rate: the highest rate's run kept the pace (>= 95% of the offered requests/s).
+    // Goal 2's rate kept the pace (>= 95% of the offered requests/s) on one core, with a low p99.
     const cores = jh.cpuSeconds / jh.wallSeconds;
-    console.log(`  jobstorm sustained at ${String(high)}/s: ${jh.rps.toFixed(0)} req/s, ${keptUp(jh) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended ${ms(Math.max(jh.runP99 ?? 0, jh.statusP99 ?? 0))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(keptUp(jh) && jh.rps >= 8000 && Math.max(jh.runP99 ?? Infinity, jh.statusP99 ?? Infinity) < 10)}`);
+    console.log(`  jobstorm sustained at ${String(goal2)}/s: ${jh.rps.toFixed(0)} req/s, ${keptUp(jh) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''} ${ms(Math.max(jh.runP99 ?? 0, jh.statusP99 ?? 0))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(keptUp(jh) && jh.rps >= 8000 && Math.max(jh.runP99 ?? Infinity, jh.statusP99 ?? Infinity) < 10)}`);
   }
+  const [pt, jt] = [find('pool', high), find('jobstorm', high)];
+  if (high !== goal2 && pt && jt) console.log(`  (at the highest rate, ${String(high)}/s: CPU/request ${usPerRequest(jt).toFixed(1)} µs ÷ ${usPerRequest(pt).toFixed(1)} µs = ${(usPerRequest(jt) / usPerRequest(pt)).toFixed(2)}; ${keptUp(jt) ? 'kept the pace' : 'fell behind'})`);
   if (art && j1) {
     // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
     const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;

@@ -42,9 +42,10 @@ export async function startFlowServer(cpu = 1): Promise<FlowServer> {
 }
 
 /** Issue 17's flow as a scenario file: POST /run, then one GET /status, at `rate` arrivals/s. */
-export function runStatusScenarioYaml(name: string, rate: number, seconds: number): string {
+export function runStatusScenarioYaml(name: string, rate: number, seconds: number, warmupSeconds = 0): string {
   return `name: ${name}
 target: { connections: 64, maxInFlight: 20000, timeout: 10s }
+warmup: ${String(warmupSeconds)}s
 phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
 flows:
   - name: run-status

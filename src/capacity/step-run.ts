@@ -276,7 +276,7 @@ export async function runStep(settings: StepSettings, index: number, rate: numbe
   let outcome: RunOutcome;
   try {
     outcome = await runScenario({
-      scenario: stepScenario(settings.scenario, rate, plannedEnd),
+      scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
       target: settings.target,
       runId: `${settings.runId}-step${String(index)}`,
       onRecord: (r) => recorder.add(r),

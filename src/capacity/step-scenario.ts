@@ -1,11 +1,13 @@
+import { withWarmup } from '../scenario/phase-scaling.js';
 import type { Scenario } from '../scenario/scenario.js';
 
 /**
  * The scenario one capacity step runs: the user's flows, arrival process and target settings, but
- * one constant phase at the step's rate, and no thresholds (the search judges the SLO itself).
+ * one constant phase at the step's rate, no thresholds (the search judges the SLO itself), and the
+ * search's warm-up instead of the scenario's, so the generator watch leaves out what the step does.
  */
-export function stepScenario(base: Scenario, rate: number, durationMs: number): Scenario {
-  return { ...base, phases: [{ kind: 'constant', name: `capacity ${String(rate)}/s`, durationMs, rate }], thresholds: [] };
+export function stepScenario(base: Scenario, rate: number, durationMs: number, warmupMs: number): Scenario {
+  return { ...withWarmup(base, warmupMs), phases: [{ kind: 'constant', name: `capacity ${String(rate)}/s`, durationMs, rate }], thresholds: [] };
 }
 
 /** Time between /health calls while waiting for the queue to drain. */
@@ -18,7 +20,7 @@ const SETTLE_POLL_MS = 250;
  */
 export function settleScenario(base: Scenario, timeoutMs: number): Scenario {
   return {
-    ...base,
+    ...withWarmup(base, 0),
     phases: [{ kind: 'vus', name: 'capacity settle', durationMs: timeoutMs, vus: 1 }],
     flows: [
       {

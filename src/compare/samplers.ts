@@ -8,7 +8,7 @@ import { thresholdHistogram } from '../report/threshold-evaluation.js';
 import { THRESHOLD_METRICS } from '../report/threshold-metrics.js';
 import type { SignificanceMethod } from './compare-data.js';
 import type { SeededRandom } from './random.js';
-import { countWindows, latencyWindows, type BucketWindow } from './windows.js';
+import { countWindows, firstMeasuredSecond, latencyWindows, type BucketWindow } from './windows.js';
 
 /**
  * A sampler draws the metric of one run as it might have come out of a rerun: from the run's own
@@ -190,8 +190,8 @@ function latencySampler(s: Summary, t: Threshold, jobNoise: number): Sampler | u
     if (!perSecond || s.run.durationMs <= 0) return undefined;
     const ops = selectedOps(s, t);
     const requests = Array.from({ length: s.series.length }, (_, i) => ops.reduce((n, op) => n + (s.series.ops[op]?.requests[i] ?? 0), 0));
-    const windows = countWindows(s.series.length, [requests]).map((w) => [w[0] ?? 0, 0]);
-    return windowRatio(windows, 1, s.run.durationMs / 1000);
+    const windows = countWindows(s.series.length, [requests], firstMeasuredSecond(s)).map((w) => [w[0] ?? 0, 0]);
+    return windowRatio(windows, 1, Math.max(0, s.run.durationMs - (s.warmup?.ms ?? 0)) / 1000);
   }
   if (a.kind !== 'percentile' || a.percentile === 0 || a.percentile === 100) return undefined;
   if (perSecond) {
@@ -206,7 +206,7 @@ function rateSampler(s: Summary, t: Threshold): Sampler | undefined {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   if (family === 'request-rate') {
     if (t.metric === '429' && t.tags.op === undefined) {
-      const windows = countWindows(s.series.length, [s.series.r429, s.series.requests]);
+      const windows = countWindows(s.series.length, [s.series.r429, s.series.requests], firstMeasuredSecond(s));
       if (windows.length >= 2) return windowRatio(windows, 1);
     }
     const ops = selectedOps(s, t).map((op) => s.operations[op]);

@@ -20,11 +20,21 @@ function secondsPerWindow(length: number): number {
   return Math.max(1, Math.ceil(length / MAX_WINDOWS));
 }
 
+/**
+ * The index of the series' first second after the run's warm-up (0 without one): the series keeps
+ * the warm-up for the timeline, but what is compared is the measured run, as in its summary.
+ */
+export function firstMeasuredSecond(s: Pick<Summary, 'run' | 'series' | 'warmup'>): number {
+  if (!s.warmup) return 0;
+  return Math.min(s.series.length, Math.max(0, Math.ceil((s.run.startMs + s.warmup.ms) / 1000) - s.series.startSec));
+}
+
 /** Latency windows of the named operations (from the intended start); empty windows are left out. */
 export function latencyWindows(s: Summary, ops: readonly string[]): BucketWindow[] {
-  const per = secondsPerWindow(s.series.length);
+  const from = firstMeasuredSecond(s);
+  const per = secondsPerWindow(s.series.length - from);
   const windows: BucketWindow[] = [];
-  for (let start = 0; start < s.series.length; start += per) {
+  for (let start = from; start < s.series.length; start += per) {
     const h = new SparseHistogram();
     for (const op of ops) {
       const encoded = s.series.ops[op]?.latency;
@@ -38,11 +48,11 @@ export function latencyWindows(s: Summary, ops: readonly string[]): BucketWindow
   return windows;
 }
 
-/** Sums of per-second counts per window, for each of the given columns. */
-export function countWindows(length: number, columns: readonly (readonly number[])[]): number[][] {
-  const per = secondsPerWindow(length);
+/** Sums of per-second counts per window, for each of the given columns, from second `from` on. */
+export function countWindows(length: number, columns: readonly (readonly number[])[], from = 0): number[][] {
+  const per = secondsPerWindow(length - from);
   const out: number[][] = [];
-  for (let start = 0; start < length; start += per) {
+  for (let start = from; start < length; start += per) {
     out.push(columns.map((col) => {
       let n = 0;
       for (let i = start; i < Math.min(start + per, length); i++) n += col[i] ?? 0;

@@ -107,6 +107,16 @@ export interface GeneratorLimitData {
   cpuShare?: number;
 }
 
+/** The unmeasured start of a run (the scenario's `warmup`): what was sent in it, not measured. */
+export interface WarmupData {
+  /** Its length from time 0; the longest of merged shards'. */
+  ms: number;
+  /** Requests intended in it: in the per-second series, in no other metric. */
+  requests: number;
+  /** Arrivals dropped in it (maxInFlight). */
+  dropped: number;
+}
+
 export interface MetricsData {
   version: typeof METRICS_DATA_VERSION;
   /** Earliest run anchor and latest record, wall clock (epoch ms); null before any record. */
@@ -125,4 +135,6 @@ export interface MetricsData {
   stalls?: StallData[];
   /** Present when jobstorm was the bottleneck: each stretch, in time order. */
   generatorLimited?: GeneratorLimitData[];
+  /** Present when the run had a warm-up. */
+  warmup?: WarmupData;
 }

@@ -2,7 +2,7 @@ import type { DroppedRecord, ExchangeRecord, GeneratorRecord, JobstormRecord, Re
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type GeneratorLimitData, type JobsData, type MetricsData, type StallData } from './metrics-data.js';
+import { METRICS_DATA_VERSION, type GeneratorLimitData, type JobsData, type MetricsData, type StallData, type WarmupData } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { TokenStats } from './token-stats.js';
@@ -19,6 +19,12 @@ export interface RunMetricsOptions {
   startedAtMs?: number;
   /** Jobs followed at once before the oldest is given up on (counted as `untracked`). */
   maxTrackedJobs?: number;
+  /**
+   * The scenario's warm-up: exchanges and drops intended before it go to the per-second series
+   * only (the timeline stays whole); every other metric, and so every threshold, is of the rest.
+   * Jobs submitted in it are not followed, so their later polls add no job timings.
+   */
+  warmupMs?: number;
 }
 
 const DEFAULT_MAX_TRACKED_JOBS = 200_000;
@@ -46,9 +52,11 @@ export class RunMetrics implements RecordSink {
   private readonly jobs: JobTracker;
   private readonly tokens = new TokenStats();
   private readonly maxTrackedJobs: number;
+  private warmup: WarmupData | undefined;
 
   constructor(options: RunMetricsOptions = {}) {
     this.maxTrackedJobs = options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS;
+    if (options.warmupMs !== undefined && options.warmupMs > 0) this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
     this.jobs = new JobTracker(this.maxTrackedJobs);
     if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
   }
@@ -106,6 +114,7 @@ export class RunMetrics implements RecordSink {
     this.tokens.merge(other.tokens);
     this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     this.generatorLimited = byStart([...this.generatorLimited, ...other.generatorLimited]);
+    this.warmup = mergeWarmup(this.warmup, other.warmup);
     return this;
   }
 
@@ -129,6 +138,7 @@ export class RunMetrics implements RecordSink {
       ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
       ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
       ...(this.generatorLimited.length > 0 ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) } : {}),
+      ...(this.warmup ? { warmup: { ...this.warmup } } : {}),
     };
   }
 
@@ -149,6 +159,7 @@ export class RunMetrics implements RecordSink {
     if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
     m.stalls = sortedStalls(data.stalls ?? []);
     m.generatorLimited = byStart((data.generatorLimited ?? []).map((x) => ({ ...x })));
+    if (data.warmup) m.warmup = { ...data.warmup };
     return m;
   }
 
@@ -168,6 +179,12 @@ export class RunMetrics implements RecordSink {
 
   private addExchange(r: ExchangeRecord): void {
     const anchor = this.anchor();
+    if (this.warmup && r.intendedAt < this.warmup.ms) {
+      this.warmup.requests++;
+      this.series.addExchange(anchor, r);
+      this.seen(anchor + r.endAt);
+      return;
+    }
     this.operation(r.op).add(r);
     if (r.sse) this.tokens.add(r);
     if (r.error) increment(this.errors, r.error.kind);
@@ -187,6 +204,12 @@ export class RunMetrics implements RecordSink {
 
   private addDropped(r: DroppedRecord): void {
     const anchor = this.anchor();
+    if (this.warmup && r.intendedAt < this.warmup.ms) {
+      this.warmup.dropped++;
+      this.series.addDropped(anchor + r.intendedAt);
+      this.seen(anchor + r.intendedAt);
+      return;
+    }
     this.droppedTotal++;
     increment(this.droppedByFlow, r.flow);
     this.series.addDropped(anchor + r.intendedAt);
@@ -249,6 +272,12 @@ function sortedStalls(stalls: StallData[]): StallData[] {
     } else out.push({ ...x, ...(x.failed ? { failed: sortedCounts(x.failed) } : {}) });
   }
   return out;
+}
+
+/** Shards of one run share its warm-up; runs merged with different ones keep the longest. */
+function mergeWarmup(a: WarmupData | undefined, b: WarmupData | undefined): WarmupData | undefined {
+  if (!a || !b) return a ?? (b ? { ...b } : undefined);
+  return { ms: Math.max(a.ms, b.ms), requests: a.requests + b.requests, dropped: a.dropped + b.dropped };
 }
 
 /** Time order whatever order shards were merged in (each shard reports its own stretches). */

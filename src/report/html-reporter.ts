@@ -3,6 +3,7 @@ import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
+import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { generatorLines, stallLines } from './stall-lines.js';
@@ -48,7 +49,7 @@ function operationsSection(s: Summary): string {
     `<span class="meta">${esc(countsLine(o.byStatus))}</span>`,
   ]);
   return `${table(['operation', 'count', 'rate/s', 'p50', 'p90', 'p95', 'p99', 'max', 'sent p50', 'sent p99', '4xx', '5xx', 'errors', '429', 'by status'], rows)}
-<p class="meta">Latency from the intended start (free of coordinated omission); "sent" columns from the actual send. Transport errors: ${esc(countsLine(s.errors))}. Dropped arrivals: ${s.dropped.total}.</p>`;
+<p class="meta">Latency from the intended start (free of coordinated omission); "sent" columns from the actual send. Transport errors: ${esc(countsLine(s.errors))}. Dropped arrivals: ${s.dropped.total}.</p>${warmupLines(s).map((l) => `\n<p class="meta">${esc(l)}.</p>`).join('')}`;
 }
 
 function jobsSection(s: Summary): string {

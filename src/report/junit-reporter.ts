@@ -114,7 +114,7 @@ export const junitReporter: Reporter = {
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<testsuites name="jobstorm ${escapeXml(s.run.id)}" tests="${tests}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${time}">`,
-      ...suite('jobstorm.run', 1, run, ['    <properties>', `      <property name="verdict" value="${s.verdict.status}"/>`, `      <property name="end" value="${s.run.end}"/>`, ...(s.verdict.generatorLimited ? ['      <property name="generator-limited" value="true"/>'] : []), '    </properties>']),
+      ...suite('jobstorm.run', 1, run, ['    <properties>', `      <property name="verdict" value="${s.verdict.status}"/>`, `      <property name="end" value="${s.run.end}"/>`, ...(s.verdict.generatorLimited ? ['      <property name="generator-limited" value="true"/>'] : []), ...(s.warmup ? [`      <property name="warmup-ms" value="${String(Math.round(s.warmup.ms))}"/>`] : []), '    </properties>']),
       ...suite('jobstorm.checks', checkCount, checks),
       ...suite('jobstorm.thresholds', s.thresholds.length, thresholds),
       '</testsuites>',

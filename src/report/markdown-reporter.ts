@@ -2,6 +2,7 @@ import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
 import { renderWorkersSection } from './workers-section.js';
 import { generatorLines, stallLines } from './stall-lines.js';
+import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -86,6 +87,8 @@ export const markdownReporter: Reporter = {
     const tokens = tokenRows(s);
     if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...exportLines(s).flatMap((l) => ['', l]), '');
+    const warmup = warmupLines(s);
+    if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];
     if (stalls.length) out.push(...stalls.map((l) => `**${l}**`), '');
     out.push('### Violations', '');

@@ -133,7 +133,9 @@ function seriesSummary(d: MetricsData['series']): SeriesSummary {
 /** Builds the summary from encoded metrics; thresholds are evaluated on the result. */
 export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[], coverage: Record<string, number> = {}): Summary {
   const operations: Summary['operations'] = {};
-  for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, run.durationMs);
+  // Rates are of the measured window: a warm-up's requests are not in the counts.
+  const measuredMs = Math.max(0, run.durationMs - (data.warmup?.ms ?? 0));
+  for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, measuredMs);
   const violations = violationsSummary(data.violations, run.startMs);
   const summary: Summary = {
     version: SUMMARY_VERSION,
@@ -144,6 +146,7 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     dropped: data.dropped,
     ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight, ...(x.failed ? { failed: x.failed } : {}) })) } : {}),
     ...(data.generatorLimited?.length ? { generatorLimited: data.generatorLimited.map(({ atMs, ...x }) => ({ at: atMs - run.startMs, ...x })) } : {}),
+    ...(data.warmup ? { warmup: { ...data.warmup } } : {}),
     webhooks: data.webhooks,
     violations,
     checks: [...new Set([...checks, ...violations.map((v) => v.id)])].sort(),

@@ -46,6 +46,7 @@ export function metricsDataOf(s: Summary): MetricsData {
     dropped: s.dropped,
     ...(s.stalls ? { stalls: s.stalls.map((x) => ({ atMs: s.run.startMs + x.at, durationMs: x.durationMs, inFlight: x.inFlight, ...(x.failed ? { failed: x.failed } : {}) })) } : {}),
     ...(s.generatorLimited ? { generatorLimited: s.generatorLimited.map(({ at, ...x }) => ({ atMs: s.run.startMs + at, ...x })) } : {}),
+    ...(s.warmup ? { warmup: { ...s.warmup } } : {}),
     webhooks: s.webhooks,
     violations: s.violations.map((v) => ({ ...v, examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })) })),
     series: { ...s.series, ops },

@@ -122,6 +122,7 @@ export const summarySchema = z.object({
   dropped: z.object({ total: count, byFlow: counts }),
   stalls: z.array(z.object({ at: z.number(), durationMs: count, inFlight: count, failed: z.record(z.string(), count).optional() })).optional(),
   generatorLimited: z.array(z.object({ at: z.number(), durationMs: count, busy: z.number().min(0).max(1), loopDelayP99Ms: z.number().nonnegative(), latenessP99Ms: z.number().nonnegative(), cpuShare: z.number().nonnegative().optional() })).optional(),
+  warmup: z.object({ ms: z.number().positive(), requests: count, dropped: count }).optional(),
   webhooks: z.object({ received: count, byAnswer: counts }),
   violations: z.array(z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) })),
   checks: z.array(z.string()),

@@ -1,7 +1,7 @@
 import type { WorkerRow } from './workers-section.js';
 import type { RunEnd, Verdict } from './verdict.js';
 import type { Violation, Severity } from '../core/violation.js';
-import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData } from '../metrics/metrics-data.js';
+import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData, WarmupData } from '../metrics/metrics-data.js';
 import type { Outcome } from '../metrics/outcome.js';
 
 /**
@@ -155,6 +155,12 @@ export interface Summary {
    * where its event loop was saturated and work waited for it. Latencies then include its own queueing.
    */
   generatorLimited?: GeneratorLimitSummary[];
+  /**
+   * Present when the run had a warm-up (the scenario's `warmup`, `--warmup`): its first `ms` were
+   * sent and checked but not measured. `operations`, `jobs`, `errors`, `dropped` and the thresholds
+   * are of the rest; the per-second `series` and the violations cover the whole run.
+   */
+  warmup?: WarmupData;
   webhooks: { received: number; byAnswer: Record<string, number> };
   violations: ViolationSummary[];
   /** Ids of every check that ran, so passing checks show as passing JUnit test cases. */

@@ -110,7 +110,7 @@ function valueOf(s: Summary, t: Threshold): number | null {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   switch (family) {
     case 'latency':
-      if (t.aggregation.kind === 'rps') return s.run.durationMs > 0 ? requestHistogram(s, t).count / (s.run.durationMs / 1000) : null;
+      if (t.aggregation.kind === 'rps') return measuredMs(s) > 0 ? requestHistogram(s, t).count / (measuredMs(s) / 1000) : null;
       return aggregateHistogram(requestHistogram(s, t), t.aggregation);
     case 'job-timing':
       return aggregateHistogram(jobTiming(s, t), t.aggregation);
@@ -140,4 +140,9 @@ export function evaluateThresholds(thresholds: readonly Threshold[], summary: Su
     const value = valueOf(summary, t);
     return { expression: t.expression, value, ok: value !== null && compare(value, t.comparator, t.target), unit: t.unit };
   });
+}
+
+/** The run's measured time: a warm-up's requests are not counted, so its time is not either. */
+function measuredMs(s: Pick<Summary, 'run' | 'warmup'>): number {
+  return Math.max(0, s.run.durationMs - (s.warmup?.ms ?? 0));
 }

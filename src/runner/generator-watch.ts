@@ -109,6 +109,8 @@ export class GeneratorWatch {
     private readonly emit: (r: GeneratorRecord) => void,
     private readonly nextSeq: () => number,
     private readonly onLimited: (message: string) => void,
+    /** Seconds that end within the scenario's warm-up are not judged: it is there to absorb start-up. */
+    private readonly warmupMs = 0,
   ) {
     this.secondStart = clock.now();
     this.schedule();
@@ -137,6 +139,10 @@ export class GeneratorWatch {
   private readonly tick = (): void => {
     const now = this.clock.now();
     const s = this.probe.sample();
+    if (now <= this.warmupMs) {
+      this.nextSecond(now);
+      return;
+    }
     const latenessP99 = this.lateness.p99();
     const lateShare = this.arrivals > 0 ? this.late / this.arrivals : 0;
     const saturated = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || lateShare > LATE_SHARE);
@@ -147,12 +153,16 @@ export class GeneratorWatch {
     this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
     if (limited) this.limitedSecond(this.secondStart, s, latenessP99);
     else this.endStretch();
+    this.nextSecond(now);
+  };
+
+  private nextSecond(now: number): void {
     this.arrivals = 0;
     this.late = 0;
     this.lateness.reset();
     this.secondStart = now;
     this.schedule();
-  };
+  }
 
   private limitedSecond(start: number, s: GeneratorSample, latenessP99Ms: number): void {
     const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, cpu: 0, cpuSeconds: 0, warned: false });

@@ -37,9 +37,11 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const routes = new RouteWatch();
   // Made once time 0 is set, like the stall watch.
   const generator: { watch?: GeneratorWatch } = {};
+  const warmupMs = o.scenario.warmupMs ?? 0;
   const arrivals = {
     add: (ms: number): void => {
-      lateness.add(ms);
+      // The warm-up is not measured: its lateness (JIT, connection set-up) is not the run's figure.
+      if (clock.now() - ms >= warmupMs) lateness.add(ms);
       generator.watch?.arrival(ms);
     },
   };
@@ -65,7 +67,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
   const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
   stalls.watch = watch;
-  generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message));
+  generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message), warmupMs);
 
   let interrupted = false;
   const onInterrupt = (): void => {

@@ -1,4 +1,4 @@
-import { parseDuration } from './duration.js';
+import { formatDuration, parseDuration } from './duration.js';
 import { inspectInput } from './input-template.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { formatPath } from './path-format.js';
@@ -154,6 +154,33 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
   return issues;
 }
 
+/** How long the raw phases last, or undefined when one of them is malformed (the schema says why). */
+function scheduleMs(phases: readonly unknown[]): number | undefined {
+  let total = 0;
+  for (const p of phases) {
+    if (!isRecord(p)) return undefined;
+    if (p.count !== undefined) {
+      const rate = p.rate === undefined ? 0 : p.rate;
+      if (typeof p.count !== 'number' || typeof rate !== 'number') return undefined;
+      total += rate > 0 ? (p.count / rate) * 1000 : 0;
+      continue;
+    }
+    const d = ms(p.duration);
+    if (d === undefined) return undefined;
+    total += d;
+  }
+  return total;
+}
+
+/** A warm-up as long as the schedule would leave nothing measured: every verdict would be empty. */
+function warmupRule(doc: Raw): PathIssue[] {
+  const warmup = ms(doc.warmup);
+  if (warmup === undefined || warmup <= 0) return [];
+  const total = scheduleMs(list(doc.phases));
+  if (total === undefined || warmup < total) return [];
+  return [{ path: ['warmup'], message: `must be shorter than the phases (${formatDuration(total)} in all), or nothing is measured` }];
+}
+
 function boundRules(doc: Raw): PathIssue[] {
   const issues: PathIssue[] = [];
   const e = doc.emulator;
@@ -181,5 +208,5 @@ function boundRules(doc: Raw): PathIssue[] {
 /** `columns`: the data feed's columns once it is loaded, to check {{row.field}} against. */
 export function crossFieldIssues(doc: unknown, columns?: ReadonlySet<string>): PathIssue[] {
   if (!isRecord(doc)) return [];
-  return [...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])), ...flowRules(doc, columns), ...boundRules(doc)];
+  return [...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])), ...flowRules(doc, columns), ...boundRules(doc), ...warmupRule(doc)];
 }

@@ -4,7 +4,7 @@ export { parseByteSize } from './byte-size.js';
 export { compileInput, inspectInput, renderInput, type CompiledInput, type RowFieldUse, type TemplateContext } from './input-template.js';
 export { parseDataFeed, rowCursor, type ParsedFeed } from './data-feed.js';
 export { scenarioJsonSchema } from './json-schema.js';
-export { capStepTimeouts, fitDuration, phaseDurationMs, scaleRates, totalDurationMs } from './phase-scaling.js';
+export { capStepTimeouts, fitDuration, phaseDurationMs, scaleRates, totalDurationMs, withWarmup } from './phase-scaling.js';
 export { ARRIVAL_PROCESS_NAMES, type ScenarioInput } from './scenario-schema.js';
 export { STEP_NAMES, type StepInput, type StepName } from './step-schema.js';
 export { MAX_LOOP_DEPTH } from './cross-field-rules.js';

@@ -110,6 +110,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
     arrivals: { process: out.arrivals.process, seed: out.arrivals.seed },
     phases: out.phases.map(normalizePhase),
+    ...(out.warmup > 0 ? { warmupMs: out.warmup } : {}),
     flows,
     ...(data === undefined ? {} : { data }),
     thresholds: out.thresholds,

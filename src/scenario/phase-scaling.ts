@@ -18,7 +18,8 @@ export function totalDurationMs(phases: readonly Phase[]): number {
 /**
  * Stretches or shrinks every timed phase by the same factor so that the whole takes `totalMs`.
  * Rates stay as they are (so arrival counts scale with time), except in count phases, which keep
- * their count and change their rate to fit. A scenario of instant phases only is returned as is.
+ * their count and change their rate to fit. The warm-up scales with them, so a shipped scenario's
+ * warm-up never outlasts a quick `--duration` check. A scenario of instant phases only is returned as is.
  */
 export function fitDuration(scenario: Scenario, totalMs: number): Scenario {
   if (!(totalMs > 0) || !Number.isFinite(totalMs)) throw new RangeError(`fitDuration: total must be a positive number of ms, got ${totalMs}`);
@@ -29,7 +30,15 @@ export function fitDuration(scenario: Scenario, totalMs: number): Scenario {
     if (p.kind !== 'count') return { ...p, durationMs: p.durationMs * factor };
     return p.rate === undefined || p.rate === 0 ? p : { ...p, rate: p.rate / factor };
   });
-  return { ...scenario, phases };
+  return { ...withWarmup(scenario, (scenario.warmupMs ?? 0) * factor), phases };
+}
+
+/** The scenario with this warm-up (0: none). */
+export function withWarmup(scenario: Scenario, warmupMs: number): Scenario {
+  if (warmupMs > 0) return { ...scenario, warmupMs };
+  const rest = { ...scenario };
+  delete (rest as { warmupMs?: number }).warmupMs;
+  return rest;
 }
 
 /**

@@ -104,6 +104,7 @@ export const ScenarioSchema = z
     worker: WorkerSchema,
     arrivals: ArrivalsSchema,
     phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
+    warmup: DurationSchema.default(0).describe('The start of the schedule that is sent and checked but not measured, e.g. 5s: requests intended then are left out of the latencies, counts, rates and thresholds (connection set-up, JIT, cold starts), and jobs submitted then are not followed. Contract violations in it still count. Must be shorter than the phases.'),
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
     data: DataSchema.optional(),
     thresholds: z

@@ -231,6 +231,11 @@ export interface Scenario {
   readonly worker?: WorkerSpec;
   readonly arrivals: ArrivalOptions;
   readonly phases: readonly Phase[];
+  /**
+   * The unmeasured start of the schedule (ms from time 0; absent for none): requests intended
+   * before it are sent and checked but left out of the metrics.
+   */
+  readonly warmupMs?: number;
   readonly flows: readonly Flow[];
   readonly data?: DataFeed;
   /** Unparsed threshold expressions, for the reporter. */

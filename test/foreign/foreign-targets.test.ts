@@ -266,3 +266,74 @@ thresholds: ["violations == 0", "p99(run) < 500ms"]
     expect(o.md).toContain('no job finished');
   }, 90_000);
 });
+
+describe('a target that starts cold (answers 400 ms late for its first second), and the warm-up', () => {
+  const scenarioFile = (): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'jobstorm-cold-')), 'cold.yaml');
+    writeFileSync(
+      file,
+      `name: cold
+phases: [{ duration: 3s, rate: 10 }]
+flows:
+  - name: run-and-poll
+    steps:
+      - run: { input: { prompt: "x" } }
+      - poll: { until: final, interval: 100ms, timeout: 2s }
+thresholds: ["p99(run) < 200ms"]
+`,
+    );
+    return file;
+  };
+
+  it('fails its latency threshold on the cold start without a warm-up', async () => {
+    server = await startPartialServer({ cold: { ms: 1000, delayMs: 400 } });
+    const o = await runAgainst(server.base, scenarioFile(), ['--no-preflight']);
+    expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(1);
+    expect(o.summary.thresholds.find((t) => t.expression === 'p99(run) < 200ms')?.ok).toBe(false);
+    expect(o.summary.warmup).toBeUndefined();
+  }, 90_000);
+
+  it('--warmup 1.5s: the cold start is sent and checked but not measured, and the report says so', async () => {
+    server = await startPartialServer({ cold: { ms: 1000, delayMs: 400 } });
+    const o = await runAgainst(server.base, scenarioFile(), ['--no-preflight', '--warmup', '1.5s']);
+    expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(0);
+    expectVerdictEverywhere(o, 'passed');
+    const exchanges = o.records.filter((r) => r.type === 'exchange');
+    const warm = exchanges.filter((r) => r.intendedAt < 1500);
+    expect(warm.length).toBeGreaterThan(10);
+    // The warm-up's requests are in the timeline and nowhere else.
+    expect(o.summary.warmup).toEqual({ ms: 1500, requests: warm.length, dropped: 0 });
+    const measured = Object.values(o.summary.operations).reduce((n, op) => n + op.requests, 0);
+    expect(measured).toBe(exchanges.length - warm.length);
+    expect(o.summary.series.requests.reduce((a, b) => a + b, 0)).toBe(exchanges.length);
+    expect(o.summary.operations.run?.latency.max).toBeLessThan(200);
+    // Jobs submitted in the warm-up are not followed; the measured ones all finished.
+    const submittedAfter = exchanges.filter((r) => r.op === 'run' && r.intendedAt >= 1500 && r.status === 200).length;
+    expect(o.summary.jobs.submitted).toBe(submittedAfter);
+    expect(o.summary.jobs.byState.COMPLETED).toBe(submittedAfter);
+    expect(o.md).toContain('warm-up: the first 1.50s were sent and checked but not measured');
+    expect(o.html).toContain('warm-up: the first 1.50s were sent and checked but not measured');
+    expect(o.junit).toContain('<property name="warmup-ms" value="1500"/>');
+  }, 90_000);
+
+  it('a contract violation in the warm-up still fails the run, citing the warm-up record', async () => {
+    server = await startPartialServer({ cold: { ms: 1000, delayMs: 400, runStatus: 'STARTING' } });
+    const o = await runAgainst(server.base, scenarioFile(), ['--no-preflight', '--warmup', '1.5s']);
+    expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(1);
+    expect(o.summary.thresholds.every((t) => t.ok)).toBe(true);
+    expect(o.fired.length).toBeGreaterThan(0);
+    expectRealEvidence(o);
+    const cited = o.summary.violations.flatMap((v) => v.examples.map((e) => e.evidence.seq));
+    const bySeq = new Map(o.records.flatMap((r) => (r.type === 'exchange' ? [[r.seq, r] as const] : [])));
+    expect(cited.some((seq) => (bySeq.get(seq ?? -1)?.intendedAt ?? Infinity) < 1500)).toBe(true);
+  }, 90_000);
+
+  it('a warm-up as long as the run is refused before anything is sent', async () => {
+    server = await startPartialServer();
+    const io = captureIo({ JOBSTORM_API_KEY: 'foreign-test-key' });
+    const code = await runCli(['run', scenarioFile(), '--target', server.base, '--warmup', '3s', '--quiet'], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain('--warmup: must be shorter than the phases (3s in all), or nothing is measured');
+    expect(server.requests).toBe(0);
+  }, 30_000);
+});

@@ -32,6 +32,11 @@ export interface PartialOptions {
    * proxy or a worker process that crashes under load does.
    */
   resetEvery?: number;
+  /**
+   * A cold start, as an endpoint scaled to zero has: for `ms` after its first request every answer
+   * is `delayMs` late, and /run answers with `runStatus` when given (a status the contract lacks).
+   */
+  cold?: { ms: number; delayMs: number; runStatus?: string };
 }
 
 interface Job {
@@ -63,7 +68,9 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     const text = JSON.stringify(body);
     res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
   };
-  const handle = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+  let firstAt: number | undefined;
+  const isCold = (): boolean => o.cold !== undefined && Date.now() - (firstAt ?? Date.now()) < o.cold.ms;
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string, cold: boolean): void => {
     state.requests++;
     const url = new URL(req.url ?? '/', 'http://x');
     let parts = url.pathname.split('/').filter(Boolean);
@@ -93,7 +100,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
         if (typeof input !== 'object' || input === null) return send(res, 400, { error: 'input is required' });
         const j: Job = { id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`, createdAt: Date.now(), cancelled: false };
         jobs.set(j.id, j);
-        if (op === 'run') return send(res, 200, { id: j.id, status: o.runStatus ?? 'IN_QUEUE' });
+        if (op === 'run') return send(res, 200, { id: j.id, status: (cold ? o.cold?.runStatus : undefined) ?? o.runStatus ?? 'IN_QUEUE' });
         if (o.ignoreWait) return send(res, 200, view(j));
         setTimeout(() => send(res, 200, view(j)), jobMs);
         return;
@@ -128,7 +135,12 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
-    req.on('end', () => handle(req, res, body));
+    req.on('end', () => {
+      firstAt ??= Date.now();
+      // Cold or not is decided on arrival; a cold answer comes late, as a cold worker's does.
+      if (o.cold && isCold()) setTimeout(() => handle(req, res, body, true), o.cold.delayMs);
+      else handle(req, res, body, false);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;

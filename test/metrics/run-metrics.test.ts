@@ -10,8 +10,8 @@ function ex(r: Partial<ExchangeRecord> & Pick<ExchangeRecord, 'op' | 'sentAt' | 
   return { v: 1, type: 'exchange', seq: ++seq, method: 'GET', path: '/', intendedAt: r.sentAt, reqBytes: 0, resBytes: 0, status: 200, ...r };
 }
 
-function metricsOf(records: readonly JobstormRecord[]): RunMetrics {
-  const m = new RunMetrics();
+function metricsOf(records: readonly JobstormRecord[], warmupMs?: number): RunMetrics {
+  const m = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
   for (const r of records) m.add(r);
   return m;
 }
@@ -99,6 +99,41 @@ describe('RunMetrics', () => {
     expect(RunMetrics.fromJSON(c).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(a)).toJSON().stalls).toEqual(expected);
     // One process seeing every stall record, in any order, agrees.
     expect(metricsOf([RUN, stall(12_000, 6000, 4), stall(3100, 5200, 2, { reset: 1, refused: 4 }), stall(9000, 1000, 5), stall(3000, 5300, 1, { refused: 3 })]).toJSON().stalls).toEqual(expected);
+  });
+
+  it('leaves the warm-up out of every metric but the per-second series, and does not follow its jobs', () => {
+    const records: JobstormRecord[] = [
+      RUN,
+      // In the warm-up: a slow submission, an error, a drop; the job's final poll comes after it.
+      ex({ op: 'run', jobId: 'w', sentAt: 100, endAt: 900, body: { id: 'w', status: 'IN_QUEUE' } }),
+      ex({ op: 'status', sentAt: 200, endAt: 300, status: undefined, error: { kind: 'reset', message: 'socket hang up' } }),
+      { v: 1, type: 'dropped', seq: ++seq, intendedAt: 400, flow: 'f' },
+      ex({ op: 'status', jobId: 'w', sentAt: 2100, endAt: 2110, body: { id: 'w', status: 'COMPLETED', delayTime: 5, executionTime: 7 } }),
+      // Measured: one job from submission to its end.
+      ex({ op: 'run', jobId: 'm', sentAt: 2000, endAt: 2010, body: { id: 'm', status: 'IN_QUEUE' } }),
+      ex({ op: 'status', jobId: 'm', sentAt: 2500, endAt: 2510, body: { id: 'm', status: 'COMPLETED', delayTime: 5, executionTime: 7 } }),
+    ];
+    const d = metricsOf(records, 1000).toJSON();
+    expect(d.warmup).toEqual({ ms: 1000, requests: 2, dropped: 1 });
+    expect(d.operations.run?.requests).toBe(1);
+    expect(d.operations.run?.byStatus).toEqual({ '200': 1 });
+    expect(d.operations.status?.requests).toBe(2);
+    expect(d.errors).toEqual({});
+    expect(d.dropped.total).toBe(0);
+    // Job w was submitted in the warm-up: its final poll counts as a request, not as a job.
+    expect(d.jobs).toMatchObject({ submitted: 1, byState: { COMPLETED: 1, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 }, unfinished: 0 });
+    // The timeline keeps everything.
+    expect(d.series.requests.reduce((a, b) => a + b, 0)).toBe(5);
+    expect(d.series.dropped.reduce((a, b) => a + b, 0)).toBe(1);
+    // Without a warm-up every record counts.
+    const all = metricsOf(records).toJSON();
+    expect(all.warmup).toBeUndefined();
+    expect(all.operations.run?.requests).toBe(2);
+    expect(all.errors).toEqual({ reset: 1 });
+    // Shards of one run merge their warm-ups; JSON round trips keep it.
+    const merged = RunMetrics.fromJSON(d).merge(RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d)).toJSON();
+    expect(merged.warmup).toEqual({ ms: 1000, requests: 4, dropped: 2 });
+    expect(RunMetrics.fromJSON(d).merge(new RunMetrics()).toJSON().warmup).toEqual(d.warmup);
   });
 
   it('round-trips through JSON unchanged', () => {

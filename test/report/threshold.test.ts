@@ -117,3 +117,14 @@ describe('threshold expressions', () => {
     ]);
   });
 });
+
+describe('thresholds of a run with a warm-up', () => {
+  it('rps divides by the measured time: the warm-up’s requests are not counted, so neither is its time', () => {
+    const s = fixtureSummary();
+    const requests = s.operations.status?.requests ?? 0;
+    const [whole] = evaluateThresholds(parseThresholds(['rps(status) > 0']), s);
+    expect(whole?.value).toBeCloseTo(requests / (s.run.durationMs / 1000), 6);
+    const [measured] = evaluateThresholds(parseThresholds(['rps(status) > 0']), { ...s, warmup: { ms: s.run.durationMs / 2, requests: 10, dropped: 0 } });
+    expect(measured?.value).toBeCloseTo(requests / (s.run.durationMs / 2000), 6);
+  });
+});

@@ -17,14 +17,14 @@ import { captureIo } from '../helpers/cli-io.js';
  * in-process, so the hook competes with jobstorm's own work exactly as a too-high rate would).
  */
 
-function watchWith(samples: GeneratorSample[]): { clock: ManualClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
+function watchWith(samples: GeneratorSample[], warmupMs = 0): { clock: ManualClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
   const clock = new ManualClock();
   const records: GeneratorRecord[] = [];
   const warnings: string[] = [];
   let i = 0;
   let seq = 0;
   const probe = { sample: () => samples[Math.min(i++, samples.length - 1)] ?? { busy: 0, loopDelayP99Ms: 0 }, close: () => undefined };
-  const watch = new GeneratorWatch(clock, probe, (r) => records.push(r), () => ++seq, (m) => warnings.push(m));
+  const watch = new GeneratorWatch(clock, probe, (r) => records.push(r), () => ++seq, (m) => warnings.push(m), warmupMs);
   return { clock, records, warnings, watch };
 }
 
@@ -56,6 +56,22 @@ describe('GeneratorWatch', () => {
     watch.close();
     expect(warnings).toEqual([]);
     expect(records).toEqual([]);
+  });
+
+  it('seconds within the warm-up are not judged: a saturated start-up is what it is for', () => {
+    const samples = [SATURATED, SATURATED, SATURATED, QUIET, SATURATED, SATURATED, QUIET];
+    const warm = watchWith(samples, 3000);
+    warm.clock.advance(7000);
+    // The two saturated seconds after it are a stretch as ever, with its one warning.
+    expect(warm.warnings).toHaveLength(1);
+    expect(warm.warnings[0]).toContain('since 4 s into the run');
+    expect(warm.records).toHaveLength(1);
+    expect(warm.records[0]).toMatchObject({ at: 4000, durationMs: 3000 });
+    // Without the warm-up the start is a stretch of its own.
+    const cold = watchWith(samples);
+    cold.clock.advance(7000);
+    expect(cold.records.map((r) => r.at)).toEqual([0, 4000]);
+    expect(cold.warnings).toHaveLength(2);
   });
 
   it('a busy loop whose arrivals leave late is limited even when its callbacks are not', () => {

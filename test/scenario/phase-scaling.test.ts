@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capStepTimeouts, fitDuration, parseScenario, scaleRates, totalDurationMs, type Phase, type Scenario } from '../../src/scenario/index.js';
+import { capStepTimeouts, fitDuration, parseScenario, scaleRates, totalDurationMs, withWarmup, type Phase, type Scenario } from '../../src/scenario/index.js';
 
 function scenarioWith(phases: Phase[]): Scenario {
   const base = parseScenario('name: s\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml');
@@ -43,6 +43,18 @@ describe('fitDuration', () => {
     expect(s.phases).toEqual(mixed);
     expect(() => fitDuration(s, 0)).toThrow(RangeError);
     expect(() => fitDuration(s, Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('warm-up', () => {
+  it('is read as ms, left out when 0, and scales with --duration so it never outlasts a quick check', () => {
+    const parsed = parseScenario('name: s\nwarmup: 2s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml');
+    expect(parsed.warmupMs).toBe(2000);
+    expect(parseScenario('name: s\nwarmup: 0s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml')).not.toHaveProperty('warmupMs');
+    expect(fitDuration(parsed, 5000).warmupMs).toBe(1000);
+    expect(withWarmup(parsed, 0)).not.toHaveProperty('warmupMs');
+    expect(withWarmup(parsed, 300).warmupMs).toBe(300);
+    expect(parsed.warmupMs).toBe(2000);
   });
 });
 

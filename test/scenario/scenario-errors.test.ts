@@ -63,7 +63,7 @@ describe('broken scenario files report every problem at once', () => {
       'broken.json:3:42  phases[0].rate: must be at least 0, got -1',
       'broken.json:7:47  flows[0].steps[0].run.policy.ttl: expected a duration like 500ms, 30s, 1m, 1h30m, 2d or a number of milliseconds, got "forever"',
       'broken.json:7:90  flows[0].steps[1].stream.interval: must be longer than 0',
-      'broken.json:10:3  extra: unknown key "extra"; known keys: $schema, name, description, target, emulator, worker, arrivals, phases, flows, data, thresholds, tags, export, compare',
+      'broken.json:10:3  extra: unknown key "extra"; known keys: $schema, name, description, target, emulator, worker, arrivals, phases, warmup, flows, data, thresholds, tags, export, compare',
     ]);
   });
 
@@ -109,6 +109,8 @@ describe('single rules', () => {
     ['random placeholder upside down', `${base}flows: [{ name: f, steps: [{ run: { input: { a: "{{random:9:1}}" } } }] }]\n`, ['x.yaml:3:49  flows[0].steps[0].run.input.a: {{random:9:1}}: min is greater than max']],
     ['step that is not an object', `${base}flows: [{ name: f, steps: [42, {}] }]\n`, ['x.yaml:3:28  flows[0].steps[0]: expected a step (an object with one key: run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests), got 42', 'x.yaml:3:32  flows[0].steps[1]: an empty step: name one of run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests']],
     ['workers and retry bounds', `${base}emulator: { workersMin: 5, workersMax: 2 }\ntarget: { retry429: { base: 10s, max: 1s } }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:25  emulator.workersMin: must not exceed workersMax (2)', 'x.yaml:4:29  target.retry429.base: must not exceed max']],
+    ['a warm-up as long as the phases', 'name: t\nwarmup: 3s\nphases: [{ duration: 1s, rate: 1 }, { count: 4, rate: 2 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:9  warmup: must be shorter than the phases (3s in all), or nothing is measured']],
+    ['a warm-up that is not a duration', 'name: t\nwarmup: soon\nphases: [{ duration: 1s, rate: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:9  warmup: expected a duration like 500ms, 30s, 1m, 1h30m, 2d or a number of milliseconds, got "soon"']],
     ['unknown data feed type', `${base}data: { file: rows.xlsx }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:15  data.file: expected a .csv, .jsonl, .ndjson file, got "rows.xlsx"']],
     ['missing data feed file', `${base}data: { file: nowhere.csv }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:15  data.file: cannot read the data feed nowhere.csv (ENOENT)']],
     ['duplicate keys are reported and the rest still checked', 'name: a\nname: b\nphases: [{ duration: 1s, rate: x }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:1  YAML: Map keys must be unique', 'x.yaml:3:32  phases[0].rate: expected a number, got "x"']],

@@ -16,8 +16,8 @@ import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { DEFAULT_GRACEFUL_STOP_MS, type ProgressSnapshot, type RunOutcome, type ShardSpec, type Target } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
 import { runScenarioThreaded } from '../../runner/threaded-run.js';
-import { parseDuration } from '../../scenario/duration.js';
-import { capStepTimeouts, fitDuration, scaleRates } from '../../scenario/phase-scaling.js';
+import { formatDuration, parseDuration } from '../../scenario/duration.js';
+import { capStepTimeouts, fitDuration, scaleRates, totalDurationMs, withWarmup } from '../../scenario/phase-scaling.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import type { WorkerSpec } from '../../scenario/worker-schema.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
@@ -69,6 +69,11 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
     durationMs = parseDuration(args.duration);
     if (durationMs === undefined || durationMs <= 0) issues.push({ where: '--duration', message: `expected a duration like 30s, 2m or 500ms, got "${args.duration}"` });
   }
+  let warmupMs: number | undefined;
+  if (args.warmup !== undefined) {
+    warmupMs = parseDuration(args.warmup);
+    if (warmupMs === undefined || warmupMs < 0) issues.push({ where: '--warmup', message: `expected a duration like 5s or 0s, got "${args.warmup}"` });
+  }
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
   const tolerances = collect(issues, () => parseTolerances(args.tolerance ?? []));
@@ -102,6 +107,11 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
   const worker = scenario ? workerSpecFor(scenario, args.worker, issues, remoteUrl !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   if (durationMs !== undefined) scenario = capStepTimeouts(fitDuration(scenario, durationMs), durationMs + (gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS));
+  if (warmupMs !== undefined) {
+    scenario = withWarmup(scenario, warmupMs);
+    const total = totalDurationMs(scenario.phases);
+    if (warmupMs > 0 && warmupMs >= total) throw new ConfigError([{ where: '--warmup', message: `must be shorter than the phases (${formatDuration(total)} in all${durationMs === undefined ? '' : ' after --duration'}), or nothing is measured` }]);
+  }
   if (scale !== undefined) scenario = scaleRates(scenario, scale);
   if (args.auth) scenario = { ...scenario, target: { ...scenario.target, auth: args.auth } };
   return { scenario, workers, thresholds, tolerances, exports, ...(shard ? { shard } : {}), ...(remote ? { remote } : {}), ...(worker ? { worker } : {}), ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }) };
@@ -131,7 +141,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const { emulator } = resolved;
   const target = args['exclusive-endpoint'] ? { ...resolved.target, exclusiveEndpoint: true } : resolved.target;
 
-  const metrics = new RunMetrics();
+  const metrics = new RunMetrics(scenario.warmupMs === undefined ? {} : { warmupMs: scenario.warmupMs });
   const live = startLiveExports(exports, { runId, scenario, ...(args.shard ? { shard: args.shard } : {}), io });
   let checker: Checker | undefined;
   let runRecord: RunRecord | undefined;

@@ -11,6 +11,7 @@ export interface RunArgs extends ExportArgs {
   auth?: 'bearer' | 'bare' | 'none';
   routes?: 'v2' | 'root';
   duration?: string;
+  warmup?: string;
   'rate-scale'?: number;
   shard?: string;
   workers?: number;
@@ -37,6 +38,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (.yaml, .json, .ts)' })
       .option('auth', { choices: ['bearer', 'bare', 'none'] as const, describe: 'Authorization header form (overrides the scenario); none: a target without authentication, no key sent' })
       .option('duration', { type: 'string', describe: 'fit every phase proportionally into this time, e.g. 30s' })
+      .option('warmup', { type: 'string', describe: 'send and check the first part of the schedule but leave it out of the metrics and thresholds, e.g. 5s (overrides the scenario; 0s for none)' })
       .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
       .option('shard', { type: 'string', describe: 'run shard i of n (1/n of every rate), e.g. 2/4' })
       .option('workers', { type: 'number', describe: 'run N worker threads as shards and combine them' })
