@@ -113,7 +113,7 @@ describe('jobstorm capacity', () => {
     const out = join(dir, 'went-down');
     // Gone the moment step 1 is reported, before step 2 sends (a timer polling the output could
     // fire late on a loaded machine and let step 2 get answers): step 2 gets no answer at all.
-    const err = io.err;
+    const err = io.err.bind(io);
     io.err = (text: string): void => {
       err(text);
       if (/^step 1 \(step\)/.test(text)) void server.close();
