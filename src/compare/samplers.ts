@@ -8,6 +8,7 @@ import { thresholdHistogram } from '../report/threshold-evaluation.js';
 import { THRESHOLD_METRICS } from '../report/threshold-metrics.js';
 import type { SignificanceMethod } from './compare-data.js';
 import type { SeededRandom } from './random.js';
+import { measuredMs } from '../report/measured-time.js';
 import { countWindows, firstMeasuredSecond, latencyWindows, type BucketWindow } from './windows.js';
 
 /**
@@ -191,7 +192,7 @@ function latencySampler(s: Summary, t: Threshold, jobNoise: number): Sampler | u
     const ops = selectedOps(s, t);
     const requests = Array.from({ length: s.series.length }, (_, i) => ops.reduce((n, op) => n + (s.series.ops[op]?.requests[i] ?? 0), 0));
     const windows = countWindows(s.series.length, [requests], firstMeasuredSecond(s)).map((w) => [w[0] ?? 0, 0]);
-    return windowRatio(windows, 1, Math.max(0, s.run.durationMs - (s.warmup?.ms ?? 0)) / 1000);
+    return windowRatio(windows, 1, measuredMs(s) / 1000);
   }
   if (a.kind !== 'percentile' || a.percentile === 0 || a.percentile === 100) return undefined;
   if (perSecond) {

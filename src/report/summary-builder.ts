@@ -6,6 +6,7 @@ import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import { SparseHistogram } from '../metrics/sparse-histogram.js';
 import { ViolationTally } from '../metrics/violation-tally.js';
+import { measuredMs } from './measured-time.js';
 import { percentilesOf, percentilesOfEncoded } from './percentiles.js';
 import type { JobsSummary, OperationSummary, RunInfo, SeriesSummary, Summary, TimingSummary, ViolationSummary } from './summary.js';
 import { SUMMARY_VERSION } from './summary.js';
@@ -133,9 +134,8 @@ function seriesSummary(d: MetricsData['series']): SeriesSummary {
 /** Builds the summary from encoded metrics; thresholds are evaluated on the result. */
 export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[], coverage: Record<string, number> = {}): Summary {
   const operations: Summary['operations'] = {};
-  // Rates are of the measured window: a warm-up's requests are not in the counts.
-  const measuredMs = Math.max(0, run.durationMs - (data.warmup?.ms ?? 0));
-  for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, measuredMs);
+  const measured = measuredMs({ run, ...(data.warmup ? { warmup: data.warmup } : {}) });
+  for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, measured);
   const violations = violationsSummary(data.violations, run.startMs);
   const summary: Summary = {
     version: SUMMARY_VERSION,

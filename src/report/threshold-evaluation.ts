@@ -1,6 +1,7 @@
 import { LatencyHistogram } from '../metrics/histogram.js';
 import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
 import { OUTCOMES, type Outcome } from '../metrics/outcome.js';
+import { measuredMs } from './measured-time.js';
 import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
 import { compare, type Aggregation, type Threshold } from './threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
@@ -140,9 +141,4 @@ export function evaluateThresholds(thresholds: readonly Threshold[], summary: Su
     const value = valueOf(summary, t);
     return { expression: t.expression, value, ok: value !== null && compare(value, t.comparator, t.target), unit: t.unit };
   });
-}
-
-/** The run's measured time: a warm-up's requests are not counted, so its time is not either. */
-function measuredMs(s: Pick<Summary, 'run' | 'warmup'>): number {
-  return Math.max(0, s.run.durationMs - (s.warmup?.ms ?? 0));
 }

@@ -41,7 +41,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const arrivals = {
     add: (ms: number): void => {
       // The warm-up is not measured: its lateness (JIT, connection set-up) is not the run's figure.
-      if (clock.now() - ms >= warmupMs) lateness.add(ms);
+      if (warmupMs === 0 || clock.now() - ms >= warmupMs) lateness.add(ms);
       generator.watch?.arrival(ms);
     },
   };

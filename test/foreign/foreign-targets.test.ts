@@ -40,6 +40,24 @@ async function runAgainst(base: string, scenario: string, args: string[] = [], e
   return { code, summary, md: read('summary.md'), html: read('report.html'), junit: read('junit.xml'), records, stderr: io.stderr.join('\n'), fired: summary.violations.map((v) => v.id).sort() };
 }
 
+/** A scenario file of one flow, `run` then `poll` until final, at 10 arrivals/s for `duration`. */
+function runAndPollScenario(name: string, duration: string, thresholds: string[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), `jobstorm-${name}-`)), `${name}.yaml`);
+  writeFileSync(
+    file,
+    `name: ${name}
+phases: [{ duration: ${duration}, rate: 10 }]
+flows:
+  - name: run-and-poll
+    steps:
+      - run: { input: { prompt: "x" } }
+      - poll: { until: final, interval: 100ms, timeout: 2s }
+thresholds: ${JSON.stringify(thresholds)}
+`,
+  );
+  return file;
+}
+
 /** Every example of every finding cites a record that was exchanged, unchanged. */
 function expectRealEvidence(o: Outcome): void {
   const bySeq = new Map(o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])));
@@ -241,20 +259,7 @@ describe('a target that drops connections under load (every 5th /status reset, n
 describe('a target that takes jobs and never runs them (a queue without workers)', () => {
   it('is inconclusive (exit 4), never a pass: no rule about how jobs end was judged', async () => {
     server = await startPartialServer({ jobMs: 1e9 });
-    const dir = mkdtempSync(join(tmpdir(), 'jobstorm-stuck-'));
-    const scenario = join(dir, 'stuck.yaml');
-    writeFileSync(
-      scenario,
-      `name: stuck
-phases: [{ duration: 2s, rate: 10 }]
-flows:
-  - name: run-and-poll
-    steps:
-      - run: { input: { prompt: "x" } }
-      - poll: { until: final, interval: 100ms, timeout: 2s }
-thresholds: ["violations == 0", "p99(run) < 500ms"]
-`,
-    );
+    const scenario = runAndPollScenario('stuck', '2s', ['violations == 0', 'p99(run) < 500ms']);
     const o = await runAgainst(server.base, scenario, ['--no-preflight']);
     expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(4);
     expectVerdictEverywhere(o, 'inconclusive');
@@ -268,22 +273,7 @@ thresholds: ["violations == 0", "p99(run) < 500ms"]
 });
 
 describe('a target that starts cold (answers 400 ms late for its first second), and the warm-up', () => {
-  const scenarioFile = (): string => {
-    const file = join(mkdtempSync(join(tmpdir(), 'jobstorm-cold-')), 'cold.yaml');
-    writeFileSync(
-      file,
-      `name: cold
-phases: [{ duration: 3s, rate: 10 }]
-flows:
-  - name: run-and-poll
-    steps:
-      - run: { input: { prompt: "x" } }
-      - poll: { until: final, interval: 100ms, timeout: 2s }
-thresholds: ["p99(run) < 200ms"]
-`,
-    );
-    return file;
-  };
+  const scenarioFile = (): string => runAndPollScenario('cold', '3s', ['p99(run) < 200ms']);
 
   it('fails its latency threshold on the cold start without a warm-up', async () => {
     server = await startPartialServer({ cold: { ms: 1000, delayMs: 400 } });
