@@ -39,9 +39,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import type { Summary } from '../src/report/summary.js';
-import { canPin, runStatusScenarioYaml, startFlowServer } from './runner-bench-setup.js';
+import { canPin, runStatusScenarioYaml, startFlowServer, transpilePool } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
@@ -113,17 +112,6 @@ function field(o: unknown, key: string): unknown {
   return typeof o === 'object' && o !== null && key in o ? (o as Record<string, unknown>)[key] : undefined;
 }
 const num = (x: unknown): number | undefined => (typeof x === 'number' && Number.isFinite(x) ? x : undefined);
-
-/** pool-generator.ts as plain JavaScript in a temporary folder, its `undici` import made absolute. */
-async function transpilePool(dir: string): Promise<string> {
-  const source = await readFile(fileURLToPath(new URL('./pool-generator.ts', import.meta.url)), 'utf8');
-  const js = ts
-    .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
-    .outputText.replace(/from ['"]undici['"]/, `from '${import.meta.resolve('undici')}'`);
-  const file = join(dir, 'pool-generator.mjs');
-  await writeFile(file, js);
-  return file;
-}
 
 interface PoolJson {
   requests: number;

@@ -5,8 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Checker } from '../src/check/checker.js';
 import type { ExchangeRecord, JobstormRecord } from '../src/core/record.js';
@@ -181,4 +184,15 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
     cpuUsPerRequest: cpu / requests,
     wallSeconds,
   };
+}
+
+/** pool-generator.ts as plain JavaScript in a temporary folder, its `undici` import made absolute. */
+export async function transpilePool(dir: string): Promise<string> {
+  const source = await readFile(fileURLToPath(new URL('./pool-generator.ts', import.meta.url)), 'utf8');
+  const js = ts
+    .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+    .outputText.replace(/from ['"]undici['"]/, `from '${import.meta.resolve('undici')}'`);
+  const file = join(dir, 'pool-generator.mjs');
+  await writeFile(file, js);
+  return file;
 }

@@ -108,6 +108,11 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     if (this.ended) return;
     this.ended = true;
     this.deadline.watcher = null;
+    // undici's controller holds the request, its handler chain and the answer's raw header
+    // buffers. Kept from here, that cluster outlived its exchange, survived scavenges and was
+    // promoted: about 1 MB per scavenge at 1,000 requests/s, 5 ms pauses instead of 1.5 ms
+    // (node --trace-gc-nvp; bench/gc-survival.ts). Nothing needs it once the answer is whole.
+    this.controller = undefined;
     this.settle?.();
   }
 }

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobClient, type JobClient } from '../../src/client/index.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
+import { BufferedResponse } from '../../src/client/buffered-response.js';
+import { DeadlineQueue } from '../../src/client/deadline-queue.js';
 
 /*
  * Issue 17: answers are read through undici's dispatch API (BufferedResponse), not request()'s
@@ -115,5 +117,30 @@ describe('answers read whole through the dispatch API', () => {
     expect(queued.error?.kind).toBe('timeout');
     expect(queued.status).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('BufferedResponse once its answer is whole', () => {
+  // undici's controller reaches the request, its handler chain and the raw header buffers. Held
+  // after the answer, that cluster survived scavenges and was promoted (bench/gc-survival.ts).
+  const reachesController = (o: object, controller: object): boolean => Object.values(o).some((v) => v === controller);
+
+  it('lets go of undici\'s controller after the end of the answer and after an error', () => {
+    for (const finish of ['end', 'error'] as const) {
+      const queue = new DeadlineQueue(10_000);
+      const deadline = queue.start(undefined);
+      const answer = new BufferedResponse(deadline, systemClock);
+      const controller = { rawHeaders: [Buffer.from('content-type'), Buffer.from('application/json')], abort: () => undefined };
+      answer.onRequestStart(controller as unknown as Parameters<BufferedResponse['onRequestStart']>[0]);
+      expect(reachesController(answer, controller)).toBe(true);
+      answer.onResponseStart(controller as never, 200, { 'content-type': 'application/json' });
+      answer.onResponseData(controller as never, Buffer.from('{"id":"a"}'));
+      if (finish === 'end') answer.onResponseEnd();
+      else answer.onResponseError(controller as never, new Error('reset'));
+      queue.finish(deadline);
+      queue.close();
+      expect(reachesController(answer, controller)).toBe(false);
+      expect(deadline.watcher).toBeNull();
+    }
   });
 });
