@@ -64,6 +64,45 @@ const NO_TIMELINE: TimelineEntry[] = [];
 /** Shared by every job without deliveries; `deliver` never adds to it. */
 const NO_DELIVERIES: Delivery[] = [];
 
+/**
+ * A job with every field in place from the start. The book holds thousands of these for seconds,
+ * so they survive scavenges and are copied: made from a literal of ten fields and grown by the
+ * checks as answers came, each one got an out-of-object property store that was reallocated as it
+ * grew. With its whole shape at once V8 keeps every field in the object itself.
+ */
+function newJobState(id: string): JobState {
+  return {
+    id,
+    via: undefined,
+    submittedAt: undefined,
+    acceptedAt: undefined,
+    ttl: undefined,
+    ttlDeadline: undefined,
+    executionTimeout: undefined,
+    webhook: false,
+    sequenceBroken: false,
+    timeline: [],
+    last: undefined,
+    finalAt: undefined,
+    finalRecord: undefined,
+    lostCandidate: undefined,
+    startedBy: undefined,
+    queuedAt: undefined,
+    cancelAnsweredCancelled: false,
+    deliveries: NO_DELIVERIES,
+    chunkKeys: undefined,
+    streamDrained: false,
+    foldAfter: undefined,
+    held: false,
+    retries: 0,
+    shown: undefined,
+    cancelAsked: false,
+  } satisfies EveryField<JobState>;
+}
+
+/** Every key of T, optional ones included: a field added to JobState must be listed here too. */
+type EveryField<T> = Record<keyof T, unknown>;
+
 export interface JobBookLimits {
   /** Hold after the final state for jobs that asked for a webhook (its retries take 20 s). */
   webhookHoldMs: number;
@@ -124,7 +163,7 @@ export class JobBook {
   touch(id: string): JobState {
     let job = this.get(id);
     if (!job) {
-      job = { id, webhook: false, sequenceBroken: false, cancelAsked: false, timeline: [], cancelAnsweredCancelled: false, deliveries: NO_DELIVERIES, streamDrained: false, retries: 0, held: false };
+      job = newJobState(id);
       this.hold(job);
       this.lastId = id;
       this.lastJob = job;
