@@ -116,7 +116,13 @@ export class RouteWatch {
 
   private answered(r: ExchangeRecord, op: QueueOperation): MissingRoute[] {
     this.served.add(op);
-    if ((op === 'run' || op === 'runsync') && r.jobId !== undefined) this.acceptedAt.set(r.jobId, r.endAt);
+    // Only the /status rule reads acceptedAt, and only until /status answers 2xx or is found
+    // missing: from then on a map entry per job would be garbage that lives long enough to be
+    // promoted, thousands a second under load.
+    const statusOpen = !this.served.has('status') && !this.missing.has('status');
+    if (statusOpen) {
+      if ((op === 'run' || op === 'runsync') && r.jobId !== undefined) this.acceptedAt.set(r.jobId, r.endAt);
+    } else if (this.acceptedAt.size > 0) this.acceptedAt.clear();
     let out = NONE;
     if (!this.endpointAnswers) {
       this.endpointAnswers = true;
