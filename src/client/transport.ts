@@ -82,13 +82,17 @@ export class Transport {
     let pool = this.pools.get(url.origin);
     if (!pool) {
       const t = this.o.timeoutMs;
-      // Without one timeout for all, the per-operation deadline ends each exchange (0: undici's off).
+      // Every exchange has its deadline (the one timeout for all, or its operation's), started
+      // before undici's own timers would be and covering the whole exchange, so those are off
+      // (0): they would only fire after it, and each request armed two undici fast timers that
+      // lived until undici's next half-second tick, long enough to be promoted to the old
+      // generation (a heap profile at 4,200 arrivals/s).
       pool = new Pool(url.origin, {
         connections: this.o.connections,
         pipelining: 1,
         connectTimeout: t ?? QUICK_TIMEOUT_MS,
-        headersTimeout: t ?? 0,
-        bodyTimeout: t ?? 0,
+        headersTimeout: 0,
+        bodyTimeout: 0,
       });
       this.pools.set(url.origin, pool);
     }
