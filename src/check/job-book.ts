@@ -59,6 +59,8 @@ export interface JobState extends SequenceState {
 }
 
 const TIMELINE_MAX = 64;
+/** Timelines this short grow by copy, not push (see addTimeline). */
+const TIMELINE_SHORT = 16;
 
 const NO_TIMELINE: TimelineEntry[] = [];
 /** Shared by every job without deliveries; `deliver` never adds to it. */
@@ -81,7 +83,7 @@ function newJobState(id: string): JobState {
     executionTimeout: undefined,
     webhook: false,
     sequenceBroken: false,
-    timeline: [],
+    timeline: NO_TIMELINE,
     last: undefined,
     finalAt: undefined,
     finalRecord: undefined,
@@ -185,7 +187,7 @@ export class JobBook {
     const job = this.afterlife.get(id);
     if (!job) return undefined;
     this.afterlife.delete(id);
-    job.timeline = [];
+    job.timeline = NO_TIMELINE;
     job.deliveries = NO_DELIVERIES;
     job.foldAfter = undefined;
     this.hold(job);
@@ -241,8 +243,16 @@ export class JobBook {
   }
 
   addTimeline(job: JobState, entry: TimelineEntry): void {
-    job.timeline.push(entry);
-    if (job.timeline.length > TIMELINE_MAX) job.timeline.splice(1, job.timeline.length - TIMELINE_MAX);
+    const t = job.timeline;
+    // push on a short array reserves 17 slots (as does a spread), and the book keeps thousands of
+    // jobs of two to four entries for seconds: concat makes an array the size of its entries, for
+    // a copy of at most TIMELINE_SHORT of them. Whoever needs a timeline as it was copies it.
+    if (t.length < TIMELINE_SHORT) {
+      job.timeline = t.length === 0 ? [entry] : t.concat(entry);
+      return;
+    }
+    t.push(entry);
+    if (t.length > TIMELINE_MAX) t.splice(1, t.length - TIMELINE_MAX);
   }
 
   /** Marks a final job foldable once record time passes its hold (once per final state). */
