@@ -31,6 +31,11 @@
  * set-up), which on a 10 s run is most of a p99. CPU is always the whole process, start-up
  * included. Artillery has no such switch and is measured whole.
  *
+ * On one core, V8's garbage-collector helper threads (concurrent marking, parallel scavenges)
+ * preempt the event loop they are meant to spare: each mark-compact then stalls it for tens of ms,
+ * and the 10 s window that holds one has a p99 of 35-70 ms at 8,000 req/s where the others have
+ * 3-9 ms. JOBSTORM_NODE_FLAGS=--single-threaded-gc runs jobstorm with that flag to show it.
+ *
  *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
  */
 import { spawn } from 'node:child_process';
@@ -46,6 +51,8 @@ const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
 const warmup = Number(process.argv[4] ?? 0);
 const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules/.bin/artillery';
+/** Node flags for jobstorm's process only, e.g. JOBSTORM_NODE_FLAGS=--single-threaded-gc (see the header). */
+const jobstormNodeFlags = (process.env.JOBSTORM_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/src/cli/main.js');
 const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
@@ -140,7 +147,7 @@ async function runJobstorm(dir: string, origin: string, rate: number): Promise<R
   const scenario = join(dir, `engine-vs-peers-${String(rate)}.yaml`);
   const out = join(dir, `out-${String(rate)}`);
   await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, seconds, warmup));
-  const t = await timed([process.execPath, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
+  const t = await timed([process.execPath, ...jobstormNodeFlags, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
   const file = join(out, 'summary.json');
   if (!existsSync(file)) throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const s = JSON.parse(await readFile(file, 'utf8')) as Summary;
@@ -210,6 +217,7 @@ try {
   console.log(`pinned: ${canPin ? 'generators CPU 0, server CPU 1' : 'NO (taskset unavailable or < 2 CPUs): figures are not comparable'}; ${String(seconds)} s per run; rates ${rates.join(', ')} arrivals/s`);
   console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on CPUs 0 and 1 skews every figure)`);
   console.log('flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit');
+  if (jobstormNodeFlags.length > 0) console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/src/cli/main.js`);
   if (warmup > 0) console.log(`warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`);
   await runPool(poolJs, server.origin, rates[0] ?? 1000, 1); // warms the server up
   console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall  notes (ms)');
