@@ -2,7 +2,8 @@ import { isFinalStatus, isJobStatus, type JobStatus } from '../core/job-status.j
 import { CappedMap } from '../core/capped-map.js';
 import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
-import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type Observation, type SequenceState } from '../../contracts/queue/states.js';
+import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type SequenceState } from '../../contracts/queue/states.js';
+import { appendEntry, EMPTY_TIMELINE, type PackedTimeline } from './job-timeline.js';
 
 /** A webhook delivery as the checks need it. */
 export interface Delivery {
@@ -31,8 +32,11 @@ export interface JobState extends SequenceState {
   webhook: boolean;
   /** Its observed sequence broke the transition table; the fault was reported and judging stopped. */
   sequenceBroken: boolean;
-  /** What we saw and did, in order (statuses with the op that showed them; our actions without). */
-  timeline: TimelineEntry[];
+  /**
+   * What we saw and did, in order (statuses with the op that showed them; our actions without),
+   * packed: `entriesOf` makes the entries a finding cites.
+   */
+  timeline: PackedTimeline;
   /** Last status observed, and when (by response end time). */
   last?: JobStatus;
   /** Earliest time we could have known it was final (send time of the first final observation). */
@@ -58,11 +62,6 @@ export interface JobState extends SequenceState {
   retries: number;
 }
 
-const TIMELINE_MAX = 64;
-/** Timelines this short grow by copy, not push (see addTimeline). */
-const TIMELINE_SHORT = 16;
-
-const NO_TIMELINE: TimelineEntry[] = [];
 /** Shared by every job without deliveries; `deliver` never adds to it. */
 const NO_DELIVERIES: Delivery[] = [];
 
@@ -83,7 +82,7 @@ function newJobState(id: string): JobState {
     executionTimeout: undefined,
     webhook: false,
     sequenceBroken: false,
-    timeline: NO_TIMELINE,
+    timeline: EMPTY_TIMELINE,
     last: undefined,
     finalAt: undefined,
     finalRecord: undefined,
@@ -187,7 +186,7 @@ export class JobBook {
     const job = this.afterlife.get(id);
     if (!job) return undefined;
     this.afterlife.delete(id);
-    job.timeline = NO_TIMELINE;
+    job.timeline = EMPTY_TIMELINE;
     job.deliveries = NO_DELIVERIES;
     job.foldAfter = undefined;
     this.hold(job);
@@ -197,7 +196,7 @@ export class JobBook {
   /** After its last checks ran: kept in brief (see `afterlife`). */
   private remember(job: JobState): void {
     this.lastId = undefined;
-    job.timeline = NO_TIMELINE;
+    job.timeline = EMPTY_TIMELINE;
     job.deliveries = NO_DELIVERIES;
     job.chunkKeys = undefined;
     job.finalRecord = undefined;
@@ -216,7 +215,7 @@ export class JobBook {
     if (!isJobStatus(status)) return;
     const at = r.type === 'exchange' ? r.endAt : r.at;
     if (!job.sequenceBroken && stepObserved(job, STATUS_OBSERVATION[status])) job.sequenceBroken = true;
-    this.addTimeline(job, { at, op: r.type === 'exchange' ? r.op : 'webhook', status });
+    this.addTimeline(job, at, r.type === 'exchange' ? r.op : 'webhook', status);
     const sent = r.type === 'exchange' ? r.sentAt : r.at;
     if (status === 'IN_QUEUE') job.queuedAt = Math.max(job.queuedAt ?? 0, sent);
     if (status === 'IN_PROGRESS' && job.startedBy === undefined) job.startedBy = at;
@@ -229,7 +228,7 @@ export class JobBook {
 
   action(job: JobState, r: ExchangeRecord, action: 'cancel' | 'retry' | 'purge'): void {
     if (!job.sequenceBroken && stepObserved(job, ACTION_OBSERVATION[action])) job.sequenceBroken = true;
-    this.addTimeline(job, { at: r.sentAt, op: r.op });
+    this.addTimeline(job, r.sentAt, r.op);
     if (action === 'retry') {
       // A new attempt: its queueing and running are measured afresh.
       job.finalAt = undefined;
@@ -242,17 +241,8 @@ export class JobBook {
     }
   }
 
-  addTimeline(job: JobState, entry: TimelineEntry): void {
-    const t = job.timeline;
-    // push on a short array reserves 17 slots (as does a spread), and the book keeps thousands of
-    // jobs of two to four entries for seconds: concat makes an array the size of its entries, for
-    // a copy of at most TIMELINE_SHORT of them. Whoever needs a timeline as it was copies it.
-    if (t.length < TIMELINE_SHORT) {
-      job.timeline = t.length === 0 ? [entry] : t.concat(entry);
-      return;
-    }
-    t.push(entry);
-    if (t.length > TIMELINE_MAX) t.splice(1, t.length - TIMELINE_MAX);
+  addTimeline(job: JobState, at: number, op: TimelineEntry['op'], status?: JobStatus): void {
+    job.timeline = appendEntry(job.timeline, at, op, status);
   }
 
   /** Marks a final job foldable once record time passes its hold (once per final state). */
@@ -316,15 +306,3 @@ export class JobBook {
   }
 }
 
-/** A job's observations as the transition table sees them, rebuilt from its timeline. */
-export function observationsOf(job: JobState): Observation[] {
-  const out: Observation[] = [];
-  for (const e of job.timeline) {
-    if (e.status !== undefined) {
-      if (isJobStatus(e.status)) out.push(STATUS_OBSERVATION[e.status]);
-    } else if (e.op === 'cancel') out.push(ACTION_OBSERVATION.cancel);
-    else if (e.op === 'retry') out.push(ACTION_OBSERVATION.retry);
-    else if (e.op === 'purge-queue') out.push(ACTION_OBSERVATION.purge);
-  }
-  return out;
-}

@@ -3,7 +3,8 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
-import { observationsOf, type JobState } from '../job-book.js';
+import type { JobState } from '../job-book.js';
+import { entriesOf, observationsIn } from '../job-timeline.js';
 import { firstTime } from './transition-check.js';
 
 const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
@@ -40,7 +41,7 @@ function judgeLost(job: JobState, ctx: CheckContext): void {
   if (!r || job.submittedAt === undefined || ctx.routes.isMissing(r.op) || !ctx.routes.hasServed('status')) return;
   if (!firstTime(job, 'lifecycle.lost')) return;
   const until = mustExistUntil(job, job.submittedAt);
-  ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: job.timeline, message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again` });
+  ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again` });
 }
 
 function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
@@ -49,7 +50,7 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const ttlEnd = job.ttlDeadline ?? job.acceptedAt + (job.ttl ?? LIMITS.ttl.default);
   if (r.sentAt > ttlEnd + grace) ctx.judged('lifecycle.ttl-ignored');
   if (r.sentAt > ttlEnd + grace && firstTime(job, 'lifecycle.ttl-ignored')) {
-    ctx.emit({ id: 'lifecycle.ttl-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended` });
+    ctx.emit({ id: 'lifecycle.ttl-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended` });
     return;
   }
   const finalBy = job.finalAt;
@@ -57,7 +58,7 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const retentionEnd = finalBy + retentionOf(job).max;
   if (r.sentAt > retentionEnd + grace) ctx.judged('lifecycle.retention-ignored');
   if (r.sentAt > retentionEnd + grace && firstTime(job, 'lifecycle.retention-ignored')) {
-    ctx.emit({ id: 'lifecycle.retention-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended` });
+    ctx.emit({ id: 'lifecycle.retention-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended` });
   }
 }
 
@@ -72,7 +73,7 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
     // Upper bound of how long it could have run: from the last time it was seen queued.
     const ranAtMost = reported ?? r.endAt - (job.queuedAt ?? job.submittedAt ?? r.endAt);
     if (ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early')) {
-      ctx.emit({ id: 'lifecycle.timeout-early', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} TIMED_OUT after at most ${String(ranAtMost)} ms; its executionTimeout is ${String(limit)} ms` });
+      ctx.emit({ id: 'lifecycle.timeout-early', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} TIMED_OUT after at most ${String(ranAtMost)} ms; its executionTimeout is ${String(limit)} ms` });
     }
     return;
   }
@@ -81,7 +82,7 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   // Exercised once a job was seen running (or done) long enough that a timeout could be due.
   if (ranAtLeast > limit) ctx.judged('lifecycle.timeout-ignored');
   if (ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored')) {
-    ctx.emit({ id: 'lifecycle.timeout-ignored', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out` });
+    ctx.emit({ id: 'lifecycle.timeout-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out` });
   }
 }
 
@@ -103,20 +104,20 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   const reported = body.delayTime + body.executionTime;
   ctx.judged('lifecycle.timing-inconsistent');
   if (reported > observedLife + ctx.tolerances.timingSlackMs && firstTime(job, 'lifecycle.timing-inconsistent')) {
-    ctx.emit({ id: 'lifecycle.timing-inconsistent', record: r, jobId: job.id, timeline: job.timeline, message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it` });
+    ctx.emit({ id: 'lifecycle.timing-inconsistent', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it` });
   }
 }
 
 function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if ((r.body as { status?: unknown } | undefined)?.status !== 'CANCELLED') return;
   let sawRunning = false;
-  for (const o of observationsOf(job)) {
+  for (const o of observationsIn(job.timeline)) {
     if (o.kind === 'action' && o.action === 'cancel') return;
     if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
     if (o.kind === 'action' && o.action === 'purge') ctx.judged('lifecycle.purge-running');
     if (o.kind === 'action' && o.action === 'purge' && sawRunning) {
       if (firstTime(job, 'lifecycle.purge-running')) {
-        ctx.emit({ id: 'lifecycle.purge-running', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone` });
+        ctx.emit({ id: 'lifecycle.purge-running', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone` });
       }
       return;
     }

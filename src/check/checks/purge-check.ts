@@ -2,6 +2,7 @@ import type { ExchangeRecord } from '../../core/record.js';
 import { isFinalStatus } from '../../core/job-status.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
+import { entriesOf } from '../job-timeline.js';
 
 interface PendingPurge {
   record: ExchangeRecord;
@@ -53,7 +54,7 @@ export function purgeCheck(): Check {
         const queuedBefore = job?.acceptedAt !== undefined && job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0;
         if (queuedBefore) ctx.judged('lifecycle.purge-count');
         if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && queuedBefore) {
-          ctx.emit({ id: 'lifecycle.purge-count', record: r, jobId: job.id, timeline: job.timeline, message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job` });
+          ctx.emit({ id: 'lifecycle.purge-count', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job` });
         }
       }
       while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {

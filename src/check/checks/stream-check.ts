@@ -3,6 +3,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check } from '../check.js';
 import { jobIdOf } from '../job-id.js';
+import { entriesOf } from '../job-timeline.js';
 import { jsonSize } from '../untrim.js';
 import { firstTime } from './transition-check.js';
 
@@ -46,7 +47,7 @@ export const streamCheck: Check = {
     if (!job) return;
     if (job.streamDrained) ctx.judged('stream.after-final');
     if (chunks.length > 0 && job.streamDrained && firstTime(job, 'stream.after-final')) {
-      ctx.emit({ id: 'stream.after-final', record: r, jobId: job.id, timeline: job.timeline, message: `${String(chunks.length)} chunks of job ${job.id} came after a stream response had said it was final and drained` });
+      ctx.emit({ id: 'stream.after-final', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `${String(chunks.length)} chunks of job ${job.id} came after a stream response had said it was final and drained` });
     }
     job.chunkKeys ??= new Set();
     for (const c of chunks) {

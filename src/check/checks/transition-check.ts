@@ -4,6 +4,7 @@ import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
+import { entriesOf } from '../job-timeline.js';
 
 const FIRED = new WeakMap<JobState, Set<string>>();
 
@@ -67,7 +68,7 @@ export const transitionCheck: Check = {
     if (found.fault === 'retry-not-allowed') checkId = 'lifecycle.retry-not-allowed';
     if (found.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled) checkId = 'transition.cancel-overridden';
     if (firstTime(job, checkId)) {
-      ctx.emit({ id: checkId, record: r, jobId: id, message: found.message, timeline: [...job.timeline, { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) }] });
+      ctx.emit({ id: checkId, record: r, jobId: id, message: found.message, timeline: [...entriesOf(job.timeline), { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) }] });
     }
   },
 };

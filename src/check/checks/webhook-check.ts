@@ -4,6 +4,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
+import { entriesOf } from '../job-timeline.js';
 import { fastValidator } from '../fast-validator.js';
 import { untrim } from '../untrim.js';
 
@@ -24,7 +25,7 @@ export function webhookCheck(): Check {
     const t = ctx.tolerances;
     const d = job.deliveries;
     const finalAt = job.finalAt;
-    const timeline = job.timeline;
+    const timeline = entriesOf(job.timeline);
     if (d.length === 0) {
       if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) ctx.judged('webhook.missing');
       if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs && job.finalRecord) {
