@@ -1,5 +1,31 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CappedMap } from '../../src/core/capped-map.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** How many of the values are still reachable after a full GC (in a later task: a WeakRef holds to the end of its own). */
+async function alive(refs: WeakRef<object>[]): Promise<number> {
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  return refs.filter((r) => r.deref() !== undefined).length;
+}
+
+/** Sets then deletes `rounds` batches of fresh values (the job book's way: every job is folded), making WeakRefs to the first batch. */
+function churn(m: CappedMap<string, object>, rounds: number, batch: number): WeakRef<object>[] {
+  const refs: WeakRef<object>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < batch; i++) {
+      const value = { round, i };
+      if (round === 0) refs.push(new WeakRef(value));
+      m.set(`k${String(round)}-${String(i)}`, value);
+    }
+    for (let i = 0; i < batch; i++) m.delete(`k${String(round)}-${String(i)}`);
+  }
+  return refs;
+}
 
 describe('CappedMap', () => {
   it('drops the oldest entries past its cap, in insertion order, and reports each drop', () => {
@@ -41,5 +67,27 @@ describe('CappedMap', () => {
     }
     expect([...m.entries()].map(([k]) => k)).toEqual(model);
     expect(dropped.length).toBeGreaterThan(1000);
+  });
+
+  // Issue 17: an iterator kept idle holds every table the map outgrew, with their values: the job
+  // book's heap grew with every job it had folded.
+  it('lets go of deleted values when it never reached its cap', async () => {
+    const m = new CappedMap<string, object>(1_000_000);
+    const refs = churn(m, 50, 1000);
+    expect(m.size).toBe(0);
+    expect(await alive(refs)).toBe(0);
+  });
+
+  it('lets go of deleted values once it is back below its cap, and still drops the oldest after', async () => {
+    const dropped: string[] = [];
+    const m = new CappedMap<string, object>(2000, (k) => dropped.push(k));
+    for (let i = 0; i < 3000; i++) m.set(`full-${String(i)}`, { i });
+    expect(dropped).toHaveLength(1000);
+    for (let i = 1000; i < 3000; i++) m.delete(`full-${String(i)}`);
+    const refs = churn(m, 50, 1000);
+    expect(await alive(refs)).toBe(0);
+    for (let i = 0; i < 2001; i++) m.set(`again-${String(i)}`, { i });
+    expect(dropped.at(-1)).toBe('again-0');
+    expect(m.size).toBe(2000);
   });
 });
