@@ -33,8 +33,9 @@ export interface CheckContext {
 
 /**
  * A family of rules over records (DESIGN rule 6: small interfaces, registered by name). `add` sees
- * every record in arrival order; `jobDone` sees a job each time the book folds it (the same object
- * again when a late poll brought it back, so a check that must judge a job once keeps a WeakSet);
+ * every record in arrival order; `jobDone` sees a job each time the book folds it (again when a late
+ * poll brought it back: a check that must judge a job once marks it with `firstTime`, which the
+ * job keeps through its fold, not with a WeakSet: a job brought back is a new object);
  * `finish` runs once at the end. All three must depend only on the records seen, so that live and
  * offline checking of the same stream agree.
  */

@@ -2,107 +2,12 @@ import { isFinalStatus, isJobStatus, type JobStatus } from '../core/job-status.j
 import { CappedMap } from '../core/capped-map.js';
 import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
-import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type SequenceState } from '../../contracts/queue/states.js';
-import { appendEntry, EMPTY_TIMELINE, type PackedTimeline } from './job-timeline.js';
+import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved } from '../../contracts/queue/states.js';
+import { JobAfterlife } from './job-afterlife.js';
+import { NO_DELIVERIES, newJobState, type Delivery, type JobState } from './job-state.js';
+import { appendEntry } from './job-timeline.js';
 
-/** A webhook delivery as the checks need it. */
-export interface Delivery {
-  at: number;
-  answered: number;
-  status?: unknown;
-  /** The delivery itself: the evidence a webhook finding cites. */
-  record: WebhookRecord;
-}
-
-/**
- * What we know of one job, kept until it is final and its last checks ran. As a SequenceState it
- * carries where its observed statuses stand in the transition table (see `observe`).
- */
-export interface JobState extends SequenceState {
-  id: string;
-  /** `run` or `runsync`: decides retention. */
-  via?: 'run' | 'runsync';
-  submittedAt?: number;
-  /** When the service accepted it (end of the submit exchange). */
-  acceptedAt?: number;
-  ttl?: number;
-  /** Set by `/status?ttl=`: a new deadline measured from that request. */
-  ttlDeadline?: number;
-  executionTimeout?: number;
-  webhook: boolean;
-  /** Its observed sequence broke the transition table; the fault was reported and judging stopped. */
-  sequenceBroken: boolean;
-  /**
-   * What we saw and did, in order (statuses with the op that showed them; our actions without),
-   * packed: `entriesOf` makes the entries a finding cites.
-   */
-  timeline: PackedTimeline;
-  /** Last status observed, and when (by response end time). */
-  last?: JobStatus;
-  /** Earliest time we could have known it was final (send time of the first final observation). */
-  finalAt?: number;
-  /** The exchange that first showed it final: what a finding about its end cites. */
-  finalRecord?: ExchangeRecord | WebhookRecord;
-  /** A /status 404 that may mean the job was lost, until a later answer shows the job again. */
-  lostCandidate?: ExchangeRecord;
-  /** First time we saw it IN_PROGRESS (send time, a lower bound of when it started). */
-  startedBy?: number;
-  /** Latest send time at which it was still seen IN_QUEUE (its start is after this). */
-  queuedAt?: number;
-  cancelAnsweredCancelled: boolean;
-  /** Webhook deliveries seen (a shared empty list until the first: most jobs have none). */
-  deliveries: Delivery[];
-  /** Stream chunk identities seen, to find duplicates. */
-  chunkKeys?: Set<string>;
-  streamDrained: boolean;
-  /** Record time after which the book may fold it. */
-  foldAfter?: number;
-  /** In the book in full (false once folded, kept in brief). */
-  held: boolean;
-  retries: number;
-}
-
-/** Shared by every job without deliveries; `deliver` never adds to it. */
-const NO_DELIVERIES: Delivery[] = [];
-
-/**
- * A job with every field in place from the start. The book holds thousands of these for seconds,
- * so they survive scavenges and are copied: made from a literal of ten fields and grown by the
- * checks as answers came, each one got an out-of-object property store that was reallocated as it
- * grew. With its whole shape at once V8 keeps every field in the object itself.
- */
-function newJobState(id: string): JobState {
-  return {
-    id,
-    via: undefined,
-    submittedAt: undefined,
-    acceptedAt: undefined,
-    ttl: undefined,
-    ttlDeadline: undefined,
-    executionTimeout: undefined,
-    webhook: false,
-    sequenceBroken: false,
-    timeline: EMPTY_TIMELINE,
-    last: undefined,
-    finalAt: undefined,
-    finalRecord: undefined,
-    lostCandidate: undefined,
-    startedBy: undefined,
-    queuedAt: undefined,
-    cancelAnsweredCancelled: false,
-    deliveries: NO_DELIVERIES,
-    chunkKeys: undefined,
-    streamDrained: false,
-    foldAfter: undefined,
-    held: false,
-    retries: 0,
-    shown: undefined,
-    cancelAsked: false,
-  } satisfies EveryField<JobState>;
-}
-
-/** Every key of T, optional ones included: a field added to JobState must be listed here too. */
-type EveryField<T> = Record<keyof T, unknown>;
+export type { Delivery, JobState } from './job-state.js';
 
 export interface JobBookLimits {
   /** Hold after the final state for jobs that asked for a webhook (its retries take 20 s). */
@@ -124,10 +29,10 @@ export interface JobBookLimits {
 export class JobBook {
   private readonly jobs: CappedMap<string, JobState>;
   /**
-   * Folded jobs, kept in brief: the same objects with their timeline and deliveries let go, so a
-   * later observation is still judged against ttl, retention and the final state.
+   * Folded jobs, kept in brief (packed rows, see job-afterlife.ts), so a later observation is
+   * still judged against ttl, retention, the final state and the rules already fired.
    */
-  private readonly afterlife: CappedMap<string, JobState>;
+  private readonly afterlife: JobAfterlife;
   /** Final jobs by fold time, in the order they became final (record time almost only grows). */
   private readonly foldAt: number[] = [];
   private readonly foldJobs: JobState[] = [];
@@ -146,7 +51,7 @@ export class JobBook {
       job.held = false;
       this.evicted.push(job);
     });
-    this.afterlife = new CappedMap(limits.maxAfterlife);
+    this.afterlife = new JobAfterlife(limits.maxAfterlife);
   }
 
   get size(): number {
@@ -179,29 +84,21 @@ export class JobBook {
   }
 
   /**
-   * A folded job seen again: back in full. Only its timeline (evidence) and deliveries were let
-   * go; its sequence state and times judge the new observations as if it had never left.
+   * A folded job seen again: back in full, as a new object. Only its evidence (timeline, deliveries,
+   * records cited) and its hold were let go; its sequence state, times and fired rules judge the
+   * new observations as if it had never left.
    */
   private revive(id: string): JobState | undefined {
-    const job = this.afterlife.get(id);
+    const job = this.afterlife.take(id);
     if (!job) return undefined;
-    this.afterlife.delete(id);
-    job.timeline = EMPTY_TIMELINE;
-    job.deliveries = NO_DELIVERIES;
-    job.foldAfter = undefined;
     this.hold(job);
     return job;
   }
 
-  /** After its last checks ran: kept in brief (see `afterlife`). */
+  /** After its last checks ran: kept in brief (see `afterlife`); the object itself is let go. */
   private remember(job: JobState): void {
     this.lastId = undefined;
-    job.timeline = EMPTY_TIMELINE;
-    job.deliveries = NO_DELIVERIES;
-    job.chunkKeys = undefined;
-    job.finalRecord = undefined;
-    job.lostCandidate = undefined;
-    this.afterlife.set(job.id, job);
+    this.afterlife.set(job);
   }
 
   /** Records a webhook delivery for the job. */
@@ -290,7 +187,10 @@ export class JobBook {
     return this.jobs.values();
   }
 
-  /** Every job known: those held in full, then those kept in brief (their times stay true). */
+  /**
+   * Every job known: those held in full, then those kept in brief (their times stay true; each is
+   * made afresh from its row, so changes to it are not kept).
+   */
   *known(): Generator<JobState> {
     yield* this.jobs.values();
     yield* this.afterlife.values();

@@ -4,21 +4,8 @@ import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
+import { firstTime } from '../job-once.js';
 import { entriesOf } from '../job-timeline.js';
-
-const FIRED = new WeakMap<JobState, Set<string>>();
-
-/** Fires each id at most once per job: one broken job is one finding, however often it is polled. */
-export function firstTime(job: JobState, id: string): boolean {
-  let fired = FIRED.get(job);
-  if (!fired) {
-    fired = new Set();
-    FIRED.set(job, fired);
-  }
-  if (fired.has(id)) return false;
-  fired.add(id);
-  return true;
-}
 
 /** Counts what one observation could have shown broken (coverage). */
 function judgedTransition(job: JobState, op: string, ctx: CheckContext): void {

@@ -4,6 +4,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
+import { firstTime } from '../job-once.js';
 import { entriesOf } from '../job-timeline.js';
 import { fastValidator } from '../fast-validator.js';
 import { untrim } from '../untrim.js';
@@ -16,12 +17,9 @@ import { untrim } from '../untrim.js';
 export function webhookCheck(): Check {
   let latest = 0;
 
-  /** A job polled after it was folded comes back and is folded again; its deliveries were judged. */
-  const judged = new WeakSet<JobState>();
-
   const judge = (job: JobState, ctx: CheckContext): void => {
-    if (!job.webhook || job.retries > 0 || judged.has(job)) return;
-    judged.add(job);
+    // A job polled after it was folded comes back and is folded again; its deliveries were judged.
+    if (!job.webhook || job.retries > 0 || !firstTime(job, 'webhook.judged')) return;
     const t = ctx.tolerances;
     const d = job.deliveries;
     const finalAt = job.finalAt;

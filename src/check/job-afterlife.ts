@@ -1,0 +1,215 @@
+import { JOB_STATUSES, type JobStatus } from '../core/job-status.js';
+import { newJobState, type JobState } from './job-state.js';
+
+/**
+ * Folded jobs, kept in brief: what a later observation of the job is judged against (its sequence
+ * state, its times, ttl and retention, its final state, the rules already fired for it), packed
+ * into one row of numbers per job outside the JavaScript heap.
+ *
+ * Why packed: a soak run folds hundreds of thousands of jobs, and this store keeps up to
+ * `maxAfterlife` (500,000) of them. Kept as the job objects themselves, each was a 25-field object
+ * with its boxed times, about 600 bytes and eight heap objects (bench/runner-memory.ts: the heap
+ * grew by that per job for the whole run), all traced and moved by every mark-compact, whose
+ * pauses then grew with the run. Here a job costs its id and a map entry on the heap, and its row
+ * in a Float64Array the collector never traces. A job brought back (`take`) or listed (`values`)
+ * is a new object made from its row.
+ *
+ * It remembers the last `cap` jobs folded: the oldest row is written over, and a row taken back
+ * leaves a hole until the writing comes round to it.
+ */
+export class JobAfterlife {
+  private rows: Float64Array;
+  /** The id of each row, undefined for a free one. */
+  private readonly ids: (string | undefined)[] = [];
+  private readonly slots = new Map<string, number>();
+  /** The row written next, counted from 0; its slot is next % cap. */
+  private next = 0;
+
+  constructor(private readonly cap: number) {
+    this.rows = new Float64Array(ROW * Math.min(cap, FIRST_ROWS));
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  /** Keeps the job in brief (replacing what was kept of it before). */
+  set(job: JobState): void {
+    if (this.cap <= 0) return;
+    this.delete(job.id);
+    const slot = this.next % this.cap;
+    this.next++;
+    const evicted = this.ids[slot];
+    if (evicted !== undefined) this.slots.delete(evicted);
+    if ((slot + 1) * ROW > this.rows.length) this.grow();
+    writeRow(this.rows, slot * ROW, job);
+    this.ids[slot] = job.id;
+    this.slots.set(job.id, slot);
+  }
+
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** The job as kept, as a new object; it stays kept. */
+  get(id: string): JobState | undefined {
+    const slot = this.slots.get(id);
+    return slot === undefined ? undefined : readRow(this.rows, slot * ROW, id);
+  }
+
+  /** The job as kept, as a new object, and no longer kept. */
+  take(id: string): JobState | undefined {
+    const job = this.get(id);
+    if (job) this.delete(id);
+    return job;
+  }
+
+  delete(id: string): boolean {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return false;
+    this.slots.delete(id);
+    this.ids[slot] = undefined;
+    return true;
+  }
+
+  /** Every job kept, oldest first, each a new object. */
+  *values(): Generator<JobState> {
+    const used = Math.min(this.next, this.cap);
+    for (let k = 0; k < used; k++) {
+      const slot = (this.next - used + k) % this.cap;
+      const id = this.ids[slot];
+      if (id !== undefined) yield readRow(this.rows, slot * ROW, id);
+    }
+  }
+
+  private grow(): void {
+    const rows = new Float64Array(ROW * Math.min(this.cap, Math.max(FIRST_ROWS, 2 * (this.rows.length / ROW))));
+    rows.set(this.rows);
+    this.rows = rows;
+  }
+}
+
+/** Rows allocated at first; the store doubles from there up to its cap. */
+const FIRST_ROWS = 1024;
+
+/**
+ * The numbers of a row. Times are NaN when unknown. The last cell packs the small fields: `via`,
+ * `last` and `shown` (an index each, 0 for none) and the five flags.
+ */
+const SUBMITTED = 0;
+const ACCEPTED = 1;
+const TTL = 2;
+const TTL_DEADLINE = 3;
+const EXECUTION_TIMEOUT = 4;
+const FINAL_AT = 5;
+const STARTED_BY = 6;
+const QUEUED_AT = 7;
+const RETRIES = 8;
+const FIRED = 9;
+const PACKED = 10;
+const ROW = 11;
+
+/**
+ * What a row keeps of each field of a job, and what it lets go: every key of JobState is here, so a
+ * field added to it must be placed (`satisfies`), not silently lost on the fold. What is let go is
+ * what the book let go of a folded job before it was packed: evidence, and the hold.
+ */
+export const AFTERLIFE_FIELDS = {
+  id: 'key',
+  via: 'packed',
+  submittedAt: 'row',
+  acceptedAt: 'row',
+  ttl: 'row',
+  ttlDeadline: 'row',
+  executionTimeout: 'row',
+  webhook: 'packed',
+  sequenceBroken: 'packed',
+  timeline: 'let go',
+  last: 'packed',
+  finalAt: 'row',
+  finalRecord: 'let go',
+  lostCandidate: 'let go',
+  startedBy: 'row',
+  queuedAt: 'row',
+  cancelAnsweredCancelled: 'packed',
+  deliveries: 'let go',
+  chunkKeys: 'let go',
+  streamDrained: 'packed',
+  foldAfter: 'let go',
+  held: 'let go',
+  retries: 'row',
+  fired: 'row',
+  shown: 'packed',
+  cancelAsked: 'packed',
+} as const satisfies Record<keyof JobState, 'key' | 'row' | 'packed' | 'let go'>;
+
+const VIA: readonly (JobState['via'])[] = [undefined, 'run', 'runsync'];
+const STATUS_BITS = 3;
+const FLAG_WEBHOOK = 1 << 8;
+const FLAG_SEQUENCE_BROKEN = 1 << 9;
+const FLAG_CANCEL_ANSWERED_CANCELLED = 1 << 10;
+const FLAG_STREAM_DRAINED = 1 << 11;
+const FLAG_CANCEL_ASKED = 1 << 12;
+
+function statusIndex(s: JobStatus | undefined): number {
+  return s === undefined ? 0 : JOB_STATUSES.indexOf(s) + 1;
+}
+
+function statusAt(index: number): JobStatus | undefined {
+  return index === 0 ? undefined : JOB_STATUSES[index - 1];
+}
+
+function time(v: number | undefined): number {
+  return v === undefined ? Number.NaN : v;
+}
+
+function timeOf(v: number): number | undefined {
+  return Number.isNaN(v) ? undefined : v;
+}
+
+function writeRow(rows: Float64Array, at: number, job: JobState): void {
+  rows[at + SUBMITTED] = time(job.submittedAt);
+  rows[at + ACCEPTED] = time(job.acceptedAt);
+  rows[at + TTL] = time(job.ttl);
+  rows[at + TTL_DEADLINE] = time(job.ttlDeadline);
+  rows[at + EXECUTION_TIMEOUT] = time(job.executionTimeout);
+  rows[at + FINAL_AT] = time(job.finalAt);
+  rows[at + STARTED_BY] = time(job.startedBy);
+  rows[at + QUEUED_AT] = time(job.queuedAt);
+  rows[at + RETRIES] = job.retries;
+  rows[at + FIRED] = job.fired;
+  rows[at + PACKED] =
+    VIA.indexOf(job.via) |
+    (statusIndex(job.last) << 2) |
+    (statusIndex(job.shown) << (2 + STATUS_BITS)) |
+    (job.webhook ? FLAG_WEBHOOK : 0) |
+    (job.sequenceBroken ? FLAG_SEQUENCE_BROKEN : 0) |
+    (job.cancelAnsweredCancelled ? FLAG_CANCEL_ANSWERED_CANCELLED : 0) |
+    (job.streamDrained ? FLAG_STREAM_DRAINED : 0) |
+    (job.cancelAsked ? FLAG_CANCEL_ASKED : 0);
+}
+
+function readRow(rows: Float64Array, at: number, id: string): JobState {
+  const job = newJobState(id);
+  const packed = rows[at + PACKED] ?? 0;
+  const mask = (1 << STATUS_BITS) - 1;
+  job.via = VIA[packed & 3];
+  job.last = statusAt((packed >> 2) & mask);
+  job.shown = statusAt((packed >> (2 + STATUS_BITS)) & mask);
+  job.webhook = (packed & FLAG_WEBHOOK) !== 0;
+  job.sequenceBroken = (packed & FLAG_SEQUENCE_BROKEN) !== 0;
+  job.cancelAnsweredCancelled = (packed & FLAG_CANCEL_ANSWERED_CANCELLED) !== 0;
+  job.streamDrained = (packed & FLAG_STREAM_DRAINED) !== 0;
+  job.cancelAsked = (packed & FLAG_CANCEL_ASKED) !== 0;
+  job.submittedAt = timeOf(rows[at + SUBMITTED] ?? Number.NaN);
+  job.acceptedAt = timeOf(rows[at + ACCEPTED] ?? Number.NaN);
+  job.ttl = timeOf(rows[at + TTL] ?? Number.NaN);
+  job.ttlDeadline = timeOf(rows[at + TTL_DEADLINE] ?? Number.NaN);
+  job.executionTimeout = timeOf(rows[at + EXECUTION_TIMEOUT] ?? Number.NaN);
+  job.finalAt = timeOf(rows[at + FINAL_AT] ?? Number.NaN);
+  job.startedBy = timeOf(rows[at + STARTED_BY] ?? Number.NaN);
+  job.queuedAt = timeOf(rows[at + QUEUED_AT] ?? Number.NaN);
+  job.retries = rows[at + RETRIES] ?? 0;
+  job.fired = rows[at + FIRED] ?? 0;
+  return job;
+}

@@ -1,0 +1,32 @@
+import type { JobState } from './job-state.js';
+
+/**
+ * Bits of `JobState.fired`, by rule id, given out on first use. The ids are a fixed handful (the
+ * transition faults, the lifecycle, stream and webhook rules that judge a job once), so a bit each
+ * fits one small integer: unlike a set of ids per job, it survives the job's fold into the
+ * afterlife's packed rows (job-afterlife.ts) with the rest of what we know of it.
+ */
+const BITS = new Map<string, number>();
+/** Bits 0-29: the field stays a small integer (a Smi), never a boxed double. */
+const MAX_BITS = 30;
+
+function bitOf(id: string): number {
+  let bit = BITS.get(id);
+  if (bit === undefined) {
+    if (BITS.size >= MAX_BITS) throw new Error(`firstTime: more than ${String(MAX_BITS)} once-per-job rule ids (${id})`);
+    bit = 1 << BITS.size;
+    BITS.set(id, bit);
+  }
+  return bit;
+}
+
+/**
+ * True the first time rule `id` is met for this job, false after: one broken job is one finding
+ * however often it is polled, folded and brought back by a late poll.
+ */
+export function firstTime(job: JobState, id: string): boolean {
+  const bit = bitOf(id);
+  if ((job.fired & bit) !== 0) return false;
+  job.fired |= bit;
+  return true;
+}
