@@ -3,7 +3,7 @@ import { JOB_STATUSES } from '../../src/core/job-status.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import { AFTERLIFE_FIELDS, JobAfterlife } from '../../src/check/job-afterlife.js';
 import { JobBook } from '../../src/check/job-book.js';
-import { firstTime } from '../../src/check/job-once.js';
+import { firstTime } from '../../src/check/fired-rules.js';
 import { newJobState, type JobState } from '../../src/check/job-state.js';
 import { appendEntry } from '../../src/check/job-timeline.js';
 

@@ -5,7 +5,7 @@ import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
 import { entriesOf, observationsIn } from '../job-timeline.js';
-import { firstTime } from '../job-once.js';
+import { firstTime } from '../fired-rules.js';
 
 const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
 /** Only these say whether the service has the job: a 404 elsewhere may be a route it lacks. */

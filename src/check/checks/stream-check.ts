@@ -5,7 +5,7 @@ import type { Check } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import { entriesOf } from '../job-timeline.js';
 import { jsonSize } from '../untrim.js';
-import { firstTime } from '../job-once.js';
+import { firstTime } from '../fired-rules.js';
 
 interface Chunk {
   output?: unknown;

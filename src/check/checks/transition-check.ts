@@ -4,7 +4,7 @@ import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
-import { firstTime } from '../job-once.js';
+import { firstTime } from '../fired-rules.js';
 import { entriesOf } from '../job-timeline.js';
 
 /** Counts what one observation could have shown broken (coverage). */

@@ -4,7 +4,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
-import { firstTime } from '../job-once.js';
+import { firstTime } from '../fired-rules.js';
 import { entriesOf } from '../job-timeline.js';
 import { fastValidator } from '../fast-validator.js';
 import { untrim } from '../untrim.js';
