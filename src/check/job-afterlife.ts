@@ -8,10 +8,10 @@ import { newJobState, type JobState } from './job-state.js';
  *
  * Why packed: a soak run folds hundreds of thousands of jobs, and this store keeps up to
  * `maxAfterlife` (500,000) of them. Kept as the job objects themselves, each was a 25-field object
- * with its boxed times, about 600 bytes and eight heap objects (bench/runner-memory.ts: the heap
- * grew by that per job for the whole run), all traced and moved by every mark-compact, whose
- * pauses then grew with the run. Here a job costs its id and a map entry on the heap, and its row
- * in a Float64Array the collector never traces. A job brought back (`take`) or listed (`values`)
+ * with its boxed times, some 300 bytes and half a dozen heap objects beside its id, all traced and
+ * moved by every mark-compact, whose pauses then grew with the run. Here a job costs its id and a
+ * map entry on the heap (about 40 bytes, bench/job-book-memory.ts), and its row of 88 bytes in a
+ * Float64Array the collector never traces. A job brought back (`take`) or listed (`values`)
  * is a new object made from its row.
  *
  * It remembers the last `cap` jobs folded: the oldest row is written over, and a row taken back
