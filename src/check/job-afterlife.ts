@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../core/job-status.js';
+import { statusFromNumber, statusNumber } from '../core/job-status.js';
 import { newJobState, type JobState } from './job-state.js';
 
 /**
@@ -151,14 +151,6 @@ const FLAG_CANCEL_ANSWERED_CANCELLED = 1 << 10;
 const FLAG_STREAM_DRAINED = 1 << 11;
 const FLAG_CANCEL_ASKED = 1 << 12;
 
-function statusIndex(s: JobStatus | undefined): number {
-  return s === undefined ? 0 : JOB_STATUSES.indexOf(s) + 1;
-}
-
-function statusAt(index: number): JobStatus | undefined {
-  return index === 0 ? undefined : JOB_STATUSES[index - 1];
-}
-
 function time(v: number | undefined): number {
   return v === undefined ? Number.NaN : v;
 }
@@ -180,8 +172,8 @@ function writeRow(rows: Float64Array, at: number, job: JobState): void {
   rows[at + FIRED] = job.fired;
   rows[at + PACKED] =
     VIA.indexOf(job.via) |
-    (statusIndex(job.last) << 2) |
-    (statusIndex(job.shown) << (2 + STATUS_BITS)) |
+    (statusNumber(job.last) << 2) |
+    (statusNumber(job.shown) << (2 + STATUS_BITS)) |
     (job.webhook ? FLAG_WEBHOOK : 0) |
     (job.sequenceBroken ? FLAG_SEQUENCE_BROKEN : 0) |
     (job.cancelAnsweredCancelled ? FLAG_CANCEL_ANSWERED_CANCELLED : 0) |
@@ -194,8 +186,8 @@ function readRow(rows: Float64Array, at: number, id: string): JobState {
   const packed = rows[at + PACKED] ?? 0;
   const mask = (1 << STATUS_BITS) - 1;
   job.via = VIA[packed & 3];
-  job.last = statusAt((packed >> 2) & mask);
-  job.shown = statusAt((packed >> (2 + STATUS_BITS)) & mask);
+  job.last = statusFromNumber((packed >> 2) & mask);
+  job.shown = statusFromNumber((packed >> (2 + STATUS_BITS)) & mask);
   job.webhook = (packed & FLAG_WEBHOOK) !== 0;
   job.sequenceBroken = (packed & FLAG_SEQUENCE_BROKEN) !== 0;
   job.cancelAnsweredCancelled = (packed & FLAG_CANCEL_ANSWERED_CANCELLED) !== 0;

@@ -1,4 +1,4 @@
-import { JOB_STATUSES, type JobStatus } from '../core/job-status.js';
+import { JOB_STATUSES, statusFromNumber, statusNumber, type JobStatus } from '../core/job-status.js';
 import { OPERATIONS } from '../core/operation.js';
 import type { TimelineEntry } from '../core/violation.js';
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, type Observation } from '../../contracts/queue/states.js';
@@ -23,14 +23,13 @@ const TIMELINE_SHORT = 16;
 
 const OPS: readonly (TimelineEntry['op'])[] = [...OPERATIONS, 'webhook'];
 const OP_CODE = new Map<string, number>(OPS.map((op, i) => [op, i]));
-/** A code is op * STATUS_SPAN + status, where status 0 is none and k is JOB_STATUSES[k - 1]. */
+/** A code is op * STATUS_SPAN + statusNumber(status). */
 const STATUS_SPAN = JOB_STATUSES.length + 1;
-const STATUS_CODE = new Map<string, number>(JOB_STATUSES.map((s, i) => [s, i + 1]));
 
 function codeOf(op: TimelineEntry['op'], status: JobStatus | undefined): number {
   const o = OP_CODE.get(op);
   if (o === undefined) throw new Error(`timeline: no code for operation ${op}`);
-  return o * STATUS_SPAN + (status === undefined ? 0 : (STATUS_CODE.get(status) ?? 0));
+  return o * STATUS_SPAN + statusNumber(status);
 }
 
 function opOf(code: number): TimelineEntry['op'] {
@@ -38,8 +37,7 @@ function opOf(code: number): TimelineEntry['op'] {
 }
 
 function statusOf(code: number): JobStatus | undefined {
-  const s = code % STATUS_SPAN;
-  return s === 0 ? undefined : JOB_STATUSES[s - 1];
+  return statusFromNumber(code % STATUS_SPAN);
 }
 
 /**

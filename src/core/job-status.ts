@@ -23,3 +23,15 @@ export function isJobStatus(value: unknown): value is JobStatus {
 export function isFinalStatus(value: unknown): boolean {
   return FINAL_SET.has(value);
 }
+
+const STATUS_NUMBER = new Map<unknown, number>(JOB_STATUSES.map((s, i) => [s, i + 1]));
+
+/** A status as a small number, for packed job records: 0 for none, k for JOB_STATUSES[k - 1]. */
+export function statusNumber(status: JobStatus | undefined): number {
+  return status === undefined ? 0 : (STATUS_NUMBER.get(status) ?? 0);
+}
+
+/** The status `statusNumber` gave `n` (undefined for 0 or a number it never gives). */
+export function statusFromNumber(n: number): JobStatus | undefined {
+  return n === 0 ? undefined : JOB_STATUSES[n - 1];
+}
