@@ -2,6 +2,7 @@ import { LIMITS } from '../../../contracts/queue/limits.js';
 import { WebhookBodySchema } from '../../../contracts/queue/schemas.js';
 import { isFinalStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
+import type { TimelineEntry } from '../../core/violation.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
 import { firstTime } from '../fired-rules.js';
@@ -23,11 +24,12 @@ export function webhookCheck(): Check {
     const t = ctx.tolerances;
     const d = job.deliveries;
     const finalAt = job.finalAt;
-    const timeline = entriesOf(job.timeline);
+    // The entries are made only for a finding: most webhook jobs are judged and pass.
+    const timeline = (): TimelineEntry[] => entriesOf(job.timeline);
     if (d.length === 0) {
       if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) ctx.judged('webhook.missing');
       if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs && job.finalRecord) {
-        ctx.emit({ id: 'webhook.missing', record: job.finalRecord, jobId: job.id, timeline, at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
+        ctx.emit({ id: 'webhook.missing', record: job.finalRecord, jobId: job.id, timeline: timeline(), at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
       }
       return;
     }
@@ -35,7 +37,7 @@ export function webhookCheck(): Check {
     for (const x of d) {
       if (isFinalStatus(job.last) && isFinalStatus(x.status)) ctx.judged('webhook.status-mismatch');
       if (isFinalStatus(job.last) && isFinalStatus(x.status) && x.status !== job.last) {
-        ctx.emit({ id: 'webhook.status-mismatch', record: x.record, jobId: job.id, timeline, at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
+        ctx.emit({ id: 'webhook.status-mismatch', record: x.record, jobId: job.id, timeline: timeline(), at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
         break;
       }
     }
@@ -43,7 +45,7 @@ export function webhookCheck(): Check {
     if (firstOk >= 0) ctx.judged('webhook.duplicate');
     const extra = d[firstOk + 1];
     if (firstOk >= 0 && extra) {
-      ctx.emit({ id: 'webhook.duplicate', record: extra.record, jobId: job.id, timeline, at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
+      ctx.emit({ id: 'webhook.duplicate', record: extra.record, jobId: job.id, timeline: timeline(), at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
     }
     const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
     const expected = 1 + LIMITS.webhookRetries;
@@ -53,7 +55,7 @@ export function webhookCheck(): Check {
     if (d[0] && d[0].answered !== 200 && (firstOk >= 0 || latest > lastDue || attempts > expected)) ctx.judged('webhook.retry-count');
     const lastTry = d[attempts - 1] ?? d[0];
     if ((tooFew || attempts > expected) && lastTry) {
-      ctx.emit({ id: 'webhook.retry-count', record: lastTry.record, jobId: job.id, timeline, at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
+      ctx.emit({ id: 'webhook.retry-count', record: lastTry.record, jobId: job.id, timeline: timeline(), at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
     }
     for (let i = 1; i < attempts; i++) {
       const retry = d[i];
@@ -61,7 +63,7 @@ export function webhookCheck(): Check {
       ctx.judged('webhook.retry-spacing');
       const gap = retry.at - (d[i - 1]?.at ?? 0);
       if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs) {
-        ctx.emit({ id: 'webhook.retry-spacing', record: retry.record, jobId: job.id, timeline, at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
+        ctx.emit({ id: 'webhook.retry-spacing', record: retry.record, jobId: job.id, timeline: timeline(), at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
         break;
       }
     }
