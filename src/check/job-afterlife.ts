@@ -1,5 +1,4 @@
-import { statusFromNumber, statusNumber } from '../core/job-status.js';
-import { newJobState, type JobState } from './job-state.js';
+import { HELD, newJobState, type JobState } from './job-state.js';
 
 /**
  * Folded jobs, kept in brief: what a later observation of the job is judged against (its sequence
@@ -93,8 +92,8 @@ export class JobAfterlife {
 const FIRST_ROWS = 1024;
 
 /**
- * The numbers of a row. Times are NaN when unknown. The last cell packs the small fields: `via`,
- * `last` and `shown` (an index each, 0 for none) and the five flags.
+ * The numbers of a row. Times are NaN when unknown. The last cell is the job's `packed` word as it
+ * is (`via`, `last`, `shown` and the flags, laid out in job-state.ts) but for the hold.
  */
 const SUBMITTED = 0;
 const ACCEPTED = 1;
@@ -116,6 +115,8 @@ const ROW = 11;
  */
 export const AFTERLIFE_FIELDS = {
   id: 'key',
+  // The word the 'packed' fields live in (each of them is placed below), kept but for the hold.
+  packed: 'word',
   via: 'packed',
   submittedAt: 'row',
   acceptedAt: 'row',
@@ -141,15 +142,7 @@ export const AFTERLIFE_FIELDS = {
   fired: 'row',
   shown: 'packed',
   cancelAsked: 'packed',
-} as const satisfies Record<keyof JobState, 'key' | 'row' | 'packed' | 'let go'>;
-
-const VIA: readonly (JobState['via'])[] = [undefined, 'run', 'runsync'];
-const STATUS_BITS = 3;
-const FLAG_WEBHOOK = 1 << 8;
-const FLAG_SEQUENCE_BROKEN = 1 << 9;
-const FLAG_CANCEL_ANSWERED_CANCELLED = 1 << 10;
-const FLAG_STREAM_DRAINED = 1 << 11;
-const FLAG_CANCEL_ASKED = 1 << 12;
+} as const satisfies Record<keyof JobState, 'key' | 'row' | 'word' | 'packed' | 'let go'>;
 
 function time(v: number | undefined): number {
   return v === undefined ? Number.NaN : v;
@@ -170,29 +163,12 @@ function writeRow(rows: Float64Array, at: number, job: JobState): void {
   rows[at + QUEUED_AT] = time(job.queuedAt);
   rows[at + RETRIES] = job.retries;
   rows[at + FIRED] = job.fired;
-  rows[at + PACKED] =
-    VIA.indexOf(job.via) |
-    (statusNumber(job.last) << 2) |
-    (statusNumber(job.shown) << (2 + STATUS_BITS)) |
-    (job.webhook ? FLAG_WEBHOOK : 0) |
-    (job.sequenceBroken ? FLAG_SEQUENCE_BROKEN : 0) |
-    (job.cancelAnsweredCancelled ? FLAG_CANCEL_ANSWERED_CANCELLED : 0) |
-    (job.streamDrained ? FLAG_STREAM_DRAINED : 0) |
-    (job.cancelAsked ? FLAG_CANCEL_ASKED : 0);
+  rows[at + PACKED] = job.packed & ~HELD;
 }
 
 function readRow(rows: Float64Array, at: number, id: string): JobState {
   const job = newJobState(id);
-  const packed = rows[at + PACKED] ?? 0;
-  const mask = (1 << STATUS_BITS) - 1;
-  job.via = VIA[packed & 3];
-  job.last = statusFromNumber((packed >> 2) & mask);
-  job.shown = statusFromNumber((packed >> (2 + STATUS_BITS)) & mask);
-  job.webhook = (packed & FLAG_WEBHOOK) !== 0;
-  job.sequenceBroken = (packed & FLAG_SEQUENCE_BROKEN) !== 0;
-  job.cancelAnsweredCancelled = (packed & FLAG_CANCEL_ANSWERED_CANCELLED) !== 0;
-  job.streamDrained = (packed & FLAG_STREAM_DRAINED) !== 0;
-  job.cancelAsked = (packed & FLAG_CANCEL_ASKED) !== 0;
+  job.packed = rows[at + PACKED] ?? 0;
   job.submittedAt = timeOf(rows[at + SUBMITTED] ?? Number.NaN);
   job.acceptedAt = timeOf(rows[at + ACCEPTED] ?? Number.NaN);
   job.ttl = timeOf(rows[at + TTL] ?? Number.NaN);

@@ -50,6 +50,8 @@ function expectKept(got: JobState | undefined, put: JobState): void {
   const blank = newJobState(put.id);
   for (const [field, kept] of Object.entries(AFTERLIFE_FIELDS)) {
     const key = field as keyof JobState;
+    // The word itself differs by the hold; every field packed in it is compared on its own.
+    if (kept === 'word') continue;
     if (kept === 'let go') expect(got[key], `${field} is let go`).toEqual(blank[key]);
     else expect(got[key], `${field} is kept`).toEqual(put[key]);
   }
