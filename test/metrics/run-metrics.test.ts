@@ -156,6 +156,37 @@ describe('RunMetrics', () => {
     expect(d.jobs.untracked).toBe(490);
   });
 
+  it('times a job’s first stream chunk once per attempt, and forgets the chunk of a job it gave up on', () => {
+    const m = new RunMetrics({ maxTrackedJobs: 2 });
+    m.add(RUN);
+    const chunk = { stream: [{ output: 'x' }] };
+    m.add(ex({ op: 'run', jobId: 'a', sentAt: 0, endAt: 1, body: { id: 'a', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'stream', jobId: 'a', sentAt: 5, endAt: 10, body: chunk }));
+    m.add(ex({ op: 'stream', jobId: 'a', sentAt: 11, endAt: 20, body: chunk }));
+    // a's first chunk came 10 ms after its submission; the second poll's chunk is not a first one.
+    let first = LatencyHistogram.decode(m.toJSON().jobs.firstChunk);
+    expect([first.count, Math.round(first.maxMs)]).toEqual([1, 10]);
+    // a fails, is retried: the new attempt's first chunk counts again, from the retry.
+    m.add(ex({ op: 'stream', jobId: 'a', sentAt: 21, endAt: 22, body: { status: 'FAILED', stream: [] } }));
+    m.add(ex({ op: 'retry', jobId: 'a', sentAt: 30, endAt: 31, body: { id: 'a', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'stream', jobId: 'a', sentAt: 32, endAt: 60, body: chunk }));
+    first = LatencyHistogram.decode(m.toJSON().jobs.firstChunk);
+    expect([first.count, Math.round(first.maxMs)]).toEqual([2, 30]);
+    // b streams a chunk, then is pushed out by the cap (c, d) and submitted again: its chunk state
+    // went with it, so the new submission's first chunk is timed afresh.
+    m.add(ex({ op: 'run', jobId: 'b', sentAt: 100, endAt: 101, body: { id: 'b', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'stream', jobId: 'b', sentAt: 102, endAt: 103, body: chunk }));
+    m.add(ex({ op: 'run', jobId: 'c', sentAt: 104, endAt: 105, body: { id: 'c', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'run', jobId: 'd', sentAt: 106, endAt: 107, body: { id: 'd', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'run', jobId: 'b', sentAt: 200, endAt: 201, body: { id: 'b', status: 'IN_QUEUE' } }));
+    m.add(ex({ op: 'stream', jobId: 'b', sentAt: 202, endAt: 240, body: chunk }));
+    const d = m.toJSON().jobs;
+    first = LatencyHistogram.decode(d.firstChunk);
+    expect([first.count, Math.round(first.maxMs)]).toEqual([4, 40]);
+    // a, b and c were each pushed out once: counted, never silently lost.
+    expect(d.untracked).toBe(3);
+  });
+
   it('spreads a request’s time in flight over the wall-clock seconds it spans', () => {
     const d = metricsOf([{ ...RUN, startedAtMs: 1_000_500 }, ex({ op: 'runsync', sentAt: 0, endAt: 2000 })]).toJSON();
     expect(d.series.startSec).toBe(1000);
