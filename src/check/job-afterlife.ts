@@ -1,4 +1,4 @@
-import { HELD, newJobState, type JobState } from './job-state.js';
+import { HELD, newJobState, type JobField, type JobState } from './job-state.js';
 
 /**
  * Folded jobs, kept in brief: what a later observation of the job is judged against (its sequence
@@ -142,7 +142,7 @@ export const AFTERLIFE_FIELDS = {
   fired: 'row',
   shown: 'packed',
   cancelAsked: 'packed',
-} as const satisfies Record<keyof JobState, 'key' | 'row' | 'word' | 'packed' | 'let go'>;
+} as const satisfies Record<JobField, 'key' | 'row' | 'word' | 'packed' | 'let go'>;
 
 function time(v: number | undefined): number {
   return v === undefined ? Number.NaN : v;

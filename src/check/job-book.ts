@@ -5,7 +5,6 @@ import type { TimelineEntry } from '../core/violation.js';
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved } from '../../contracts/queue/states.js';
 import { JobAfterlife } from './job-afterlife.js';
 import { NO_DELIVERIES, newJobState, type Delivery, type JobState } from './job-state.js';
-import { appendEntry } from './job-timeline.js';
 
 export type { Delivery, JobState } from './job-state.js';
 
@@ -139,7 +138,7 @@ export class JobBook {
   }
 
   addTimeline(job: JobState, at: number, op: TimelineEntry['op'], status?: JobStatus): void {
-    job.timeline = appendEntry(job.timeline, at, op, status);
+    job.append(at, op, status);
   }
 
   /** Marks a final job foldable once record time passes its hold (once per final state). */

@@ -1,7 +1,8 @@
 import { statusFromNumber, statusNumber, type JobStatus } from '../core/job-status.js';
 import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { SequenceState } from '../../contracts/queue/states.js';
-import { EMPTY_TIMELINE, type PackedTimeline } from './job-timeline.js';
+import type { TimelineEntry } from '../core/violation.js';
+import { appendEntry, EMPTY_TIMELINE, type PackedTimeline } from './job-timeline.js';
 
 /** A webhook delivery as the checks need it. */
 export interface Delivery {
@@ -44,13 +45,14 @@ const CANCEL_ASKED = 1 << 12;
 /** In the book in full: not kept by the afterlife (a job brought back is held afresh). */
 export const HELD = 1 << 13;
 
-/** Slots of `JobState.times`. */
+/** Slots of `JobState.data`: its times, then its packed timeline. */
 const SUBMITTED_AT = 0;
 const ACCEPTED_AT = 1;
 const FINAL_AT = 2;
 const STARTED_BY = 3;
 const QUEUED_AT = 4;
 const FOLD_AFTER = 5;
+const TIMES = 6;
 
 /**
  * What we know of one job, kept until it is final and its last checks ran. As a SequenceState it
@@ -59,28 +61,44 @@ const FOLD_AFTER = 5;
  * Its shape is for the collector. Under load the book holds tens of thousands of these for seconds
  * (a job followed until it is final), and they were most of what each mark-compact traced and
  * moved: as a 26-field object each job was 232 bytes plus a 16-byte heap number for every time set
- * (V8 boxes a double held in a field), half a dozen heap objects. Here the times are unboxed
- * doubles in one array, `via`, the statuses and the flags share one small integer, and the facts
- * few jobs have live in `rare`, made on first use: two objects of 80 and 96 bytes. Reading and
- * writing go through accessors, so the checks read it as the plain record it describes.
+ * (V8 boxes a double held in a field), its timeline two more, half a dozen heap objects in all.
+ * Here the times and the timeline are unboxed doubles in one array, `via`, the statuses and the
+ * flags share one small integer, and the facts few jobs have live in `rare`, made on first use:
+ * an object of 80 bytes and an array of 96 plus 16 per timeline entry (an array is two heap
+ * objects, its header and its elements). Reading and writing go through accessors, so the checks
+ * read it as the plain record it describes.
  */
 export class JobState implements SequenceState {
   /** `via`, `last`, `shown` and the flags (see the layout above). */
   packed = 0;
   /** Which once-per-job rules have fired for it, a bit each (see `firstTime`). */
   fired = 0;
-  /**
-   * What we saw and did, in order (statuses with the op that showed them; our actions without),
-   * packed: `entriesOf` makes the entries a finding cites.
-   */
-  timeline: PackedTimeline = EMPTY_TIMELINE;
   /** The exchange that first showed it final: what a finding about its end cites. */
   finalRecord: ExchangeRecord | WebhookRecord | undefined = undefined;
-  /** Times by slot, NaN when unknown; an array literal of doubles keeps them unboxed. */
-  private readonly times = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+  /**
+   * The times by slot, NaN when unknown, then the timeline's pairs (job-timeline.ts). An array
+   * literal of doubles keeps them unboxed; it is replaced, not grown, while the timeline is short.
+   */
+  private data: number[] = [Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN];
   private rare: RareFacts | undefined = undefined;
 
   constructor(readonly id: string) {}
+
+  /**
+   * What we saw and did, in order (statuses with the op that showed them; our actions without),
+   * packed: `entriesOf` makes the entries a finding cites. A copy: `append` adds to it.
+   */
+  get timeline(): PackedTimeline {
+    return this.data.length === TIMES ? EMPTY_TIMELINE : this.data.slice(TIMES);
+  }
+  set timeline(t: PackedTimeline) {
+    this.data = this.data.slice(0, TIMES).concat(t);
+  }
+
+  /** One more timeline entry (the first and the latest are kept past the cap, see `appendEntry`). */
+  append(at: number, op: TimelineEntry['op'], status?: JobStatus): void {
+    this.data = appendEntry(this.data, at, op, status, TIMES);
+  }
 
   /** `run` or `runsync`: decides retention. */
   get via(): 'run' | 'runsync' | undefined {
@@ -260,13 +278,13 @@ export class JobState implements SequenceState {
 
   /** NaN stands for unknown: no record time is NaN. */
   private time(slot: number): number | undefined {
-    const at = this.times[slot] ?? Number.NaN;
+    const at = this.data[slot] ?? Number.NaN;
     return at === at ? at : undefined;
   }
 
   private setTime(slot: number, at: number | undefined): void {
     // Never undefined in the array: one would turn it into an array of boxed values.
-    this.times[slot] = at ?? Number.NaN;
+    this.data[slot] = at ?? Number.NaN;
   }
 
   private facts(): RareFacts {
@@ -281,6 +299,9 @@ export class JobState implements SequenceState {
     });
   }
 }
+
+/** The fields of a job: its keys but its methods. */
+export type JobField = { [K in keyof JobState]: JobState[K] extends (...args: never[]) => unknown ? never : K }[keyof JobState];
 
 export function newJobState(id: string): JobState {
   return new JobState(id);

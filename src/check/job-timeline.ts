@@ -43,14 +43,15 @@ function statusOf(code: number): JobStatus | undefined {
 /**
  * The timeline with one more entry. A short one is a new array the size of its entries (push on a
  * short array reserves 17 slots, and so does a spread; concat makes it exact); a longer one grows
- * in place and keeps its first entry and the latest. Whoever needs it as it was copies it.
+ * in place and keeps its first entry and the latest. Whoever needs it as it was copies it. The
+ * first `head` numbers of `t` are not entries but are kept with it (a job's times, job-state.ts).
  */
-export function appendEntry(t: PackedTimeline, at: number, op: TimelineEntry['op'], status?: JobStatus): PackedTimeline {
+export function appendEntry(t: PackedTimeline, at: number, op: TimelineEntry['op'], status?: JobStatus, head = 0): number[] {
   const code = codeOf(op, status);
-  if (t.length < 2 * TIMELINE_SHORT) return t.length === 0 ? [at, code] : t.concat(at, code);
+  if (t.length < head + 2 * TIMELINE_SHORT) return t.length === 0 ? [at, code] : t.concat(at, code);
   const grown = t as number[];
   grown.push(at, code);
-  if (grown.length > 2 * TIMELINE_MAX) grown.splice(2, grown.length - 2 * TIMELINE_MAX);
+  if (grown.length > head + 2 * TIMELINE_MAX) grown.splice(head + 2, grown.length - head - 2 * TIMELINE_MAX);
   return grown;
 }
 

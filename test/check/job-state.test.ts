@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { JOB_STATUSES } from '../../src/core/job-status.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import { AFTERLIFE_FIELDS } from '../../src/check/job-afterlife.js';
-import { newJobState, type JobState } from '../../src/check/job-state.js';
-import { appendEntry } from '../../src/check/job-timeline.js';
+import { newJobState, type JobField, type JobState } from '../../src/check/job-state.js';
+import { appendEntry, entriesOf } from '../../src/check/job-timeline.js';
 
 /*
  * A job packs its statuses and flags into one integer, its times into one array and its rare facts
@@ -11,7 +11,7 @@ import { appendEntry } from '../../src/check/job-timeline.js';
  * field would: what was written, and nothing another field wrote.
  */
 
-type Field = Exclude<keyof JobState, 'id' | 'packed'>;
+type Field = Exclude<JobField, 'id' | 'packed'>;
 
 /** A value away from the default for every field but `id` and the word the flags live in. */
 const SET: { [K in Field]: JobState[K] } = {
@@ -77,6 +77,24 @@ describe('JobState', () => {
       for (const f of order) write(job, f, blank[f] as JobState[typeof f]);
       expect(read(job)).toEqual(blank);
     }
+  });
+
+  it('keeps its times apart from its timeline, short or past the cap', () => {
+    const job = newJobState('j');
+    job.submittedAt = 1.5;
+    job.foldAfter = 2.5;
+    for (let k = 0; k < 100; k++) {
+      job.append(10 + k, k === 0 ? 'run' : 'status', k === 0 ? 'IN_QUEUE' : 'IN_PROGRESS');
+      if (k === 3) job.queuedAt = 3.5;
+    }
+    expect([job.submittedAt, job.queuedAt, job.foldAfter, job.acceptedAt]).toEqual([1.5, 3.5, 2.5, undefined]);
+    const entries = entriesOf(job.timeline);
+    // The first entry and the latest 63 (TIMELINE_MAX), none of them a time.
+    expect(entries.map((e) => e.at)).toEqual([10, ...Array.from({ length: 63 }, (_, k) => 47 + k)]);
+    expect(entries[0]).toEqual({ at: 10, op: 'run', status: 'IN_QUEUE' });
+    // The timeline read is a copy: changing it leaves the job's as it was.
+    (job.timeline as number[]).push(1, 2);
+    expect(job.timeline.length).toBe(128);
   });
 
   it('packs every status in both status fields', () => {
