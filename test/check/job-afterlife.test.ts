@@ -4,7 +4,7 @@ import type { ExchangeRecord } from '../../src/core/record.js';
 import { AFTERLIFE_FIELDS, JobAfterlife } from '../../src/check/job-afterlife.js';
 import { JobBook } from '../../src/check/job-book.js';
 import { firstTime } from '../../src/check/fired-rules.js';
-import { newJobState, type JobState } from '../../src/check/job-state.js';
+import { newJobState, type JobField, type JobState } from '../../src/check/job-state.js';
 import { appendEntry } from '../../src/check/job-timeline.js';
 
 /*
@@ -49,7 +49,7 @@ function expectKept(got: JobState | undefined, put: JobState): void {
   if (!got) return;
   const blank = newJobState(put.id);
   for (const [field, kept] of Object.entries(AFTERLIFE_FIELDS)) {
-    const key = field as keyof JobState;
+    const key = field as JobField;
     // The word itself differs by the hold; every field packed in it is compared on its own.
     if (kept === 'word') continue;
     if (kept === 'let go') expect(got[key], `${field} is let go`).toEqual(blank[key]);
