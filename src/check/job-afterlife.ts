@@ -168,7 +168,10 @@ function writeRow(rows: Float64Array, at: number, job: JobState): void {
 
 function readRow(rows: Float64Array, at: number, id: string): JobState {
   const job = newJobState(id);
-  job.packed = rows[at + PACKED] ?? 0;
+  // `| 0`: what a Float64Array gives is a double, and one double written to a field that has only
+  // held small integers turns the field into a boxed number in every job made after (V8 widens
+  // the field for the whole shape): each job would cost two more heap objects.
+  job.packed = (rows[at + PACKED] ?? 0) | 0;
   job.submittedAt = timeOf(rows[at + SUBMITTED] ?? Number.NaN);
   job.acceptedAt = timeOf(rows[at + ACCEPTED] ?? Number.NaN);
   job.ttl = timeOf(rows[at + TTL] ?? Number.NaN);
@@ -177,7 +180,7 @@ function readRow(rows: Float64Array, at: number, id: string): JobState {
   job.finalAt = timeOf(rows[at + FINAL_AT] ?? Number.NaN);
   job.startedBy = timeOf(rows[at + STARTED_BY] ?? Number.NaN);
   job.queuedAt = timeOf(rows[at + QUEUED_AT] ?? Number.NaN);
-  job.retries = rows[at + RETRIES] ?? 0;
-  job.fired = rows[at + FIRED] ?? 0;
+  job.retries = (rows[at + RETRIES] ?? 0) | 0;
+  job.fired = (rows[at + FIRED] ?? 0) | 0;
   return job;
 }
