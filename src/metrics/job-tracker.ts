@@ -28,7 +28,7 @@ export class JobTracker {
   retried = 0;
   lost = 0;
   untracked = 0;
-  /** Jobs a decoded summary said were unfinished; live ones are `inFlight.size`. */
+  /** Jobs a decoded summary said were unfinished; live ones are those in flight. */
   private unfinishedCarried = 0;
   readonly byState: Record<FinalState, number> = byState(() => 0);
   readonly delayTime = LatencyHistogram.create();
@@ -40,22 +40,19 @@ export class JobTracker {
    * oldest job is given up on and counted, never silently lost.
    */
   private readonly inFlight: CappedMap<string, number>;
-  /**
-   * Jobs in flight whose first stream chunk was counted. The map above holds a bare number per
-   * job (its submit time), not an object: at thousands of jobs in flight that is one heap object
-   * and 40 bytes less per job for each mark-compact to trace, and few jobs stream.
-   */
-  private readonly chunkSeen = new Set<string>();
+  /** What the tracker keeps of each job in flight, at the slot the map gives it. */
+  private readonly slots = new InFlightSlots();
 
   constructor(maxTracked: number) {
-    this.inFlight = new CappedMap(maxTracked, (id) => {
+    this.inFlight = new CappedMap(maxTracked, (_, slot) => {
       this.untracked++;
-      this.chunkSeen.delete(id);
+      this.slots.release(slot);
     });
   }
 
   get unfinished(): number {
-    return this.unfinishedCarried + this.inFlight.size;
+    // One slot per job in flight: counted from the slots, a slot never given back shows here.
+    return this.unfinishedCarried + this.slots.inUse;
   }
 
   add(r: ExchangeRecord): JobEvent {
@@ -71,11 +68,11 @@ export class JobTracker {
       this.retried++;
       this.track(jobId, r.sentAt);
     }
-    // `sentAt` of the submission (or of the retry that re-opened it), on the run's monotonic clock.
-    const submitAt = this.inFlight.get(jobId);
-    if (submitAt === undefined) return event;
-    if (ok && r.op === 'stream' && !this.chunkSeen.has(jobId) && streamChunkCount(r.body) > 0) {
-      this.chunkSeen.add(jobId);
+    const slot = this.inFlight.get(jobId);
+    if (slot === undefined) return event;
+    const submitAt = this.slots.submitAt(slot);
+    if (ok && r.op === 'stream' && !this.slots.chunkSeen(slot) && streamChunkCount(r.body) > 0) {
+      this.slots.sawChunk(slot);
       this.firstChunk.recordMs(r.endAt - submitAt);
     }
     if (r.status === 404 && LOOKUP_OPS.has(r.op)) {
@@ -111,8 +108,8 @@ export class JobTracker {
     this.delayTime.merge(other.delayTime);
     this.executionTime.merge(other.executionTime);
     this.firstChunk.merge(other.firstChunk);
-    for (const [id, submitAt] of other.inFlight.entries()) {
-      if (!this.inFlight.has(id)) this.track(id, submitAt, other.chunkSeen.has(id));
+    for (const [id, slot] of other.inFlight.entries()) {
+      if (!this.inFlight.has(id)) this.track(id, other.slots.submitAt(slot), other.slots.chunkSeen(slot));
     }
   }
 
@@ -151,13 +148,69 @@ export class JobTracker {
   }
 
   private track(jobId: string, submitAt: number, chunkSeen = false): void {
-    this.inFlight.set(jobId, submitAt);
-    // A job leaves the set when it leaves `inFlight` (forget, or the cap), so it is not in it here.
-    if (chunkSeen) this.chunkSeen.add(jobId);
+    this.inFlight.set(jobId, this.slots.take(submitAt, chunkSeen));
   }
 
   private forget(jobId: string): void {
+    const slot = this.inFlight.get(jobId);
+    if (slot === undefined) return;
     this.inFlight.delete(jobId);
-    this.chunkSeen.delete(jobId);
+    this.slots.release(slot);
   }
 }
+
+/**
+ * Per job in flight: `sentAt` of its submission (or of the retry that re-opened it, on the run's
+ * monotonic clock) and whether its first stream chunk was counted, in typed arrays by slot. The
+ * map holds only the slot, a small integer: a time there, or an object holding one, is a heap
+ * object per job in flight for every mark-compact to trace, and a run whose jobs stay queued has
+ * thousands in flight.
+ */
+class InFlightSlots {
+  private at = new Float64Array(SLOTS_AT_FIRST);
+  private chunk = new Uint8Array(SLOTS_AT_FIRST);
+  private readonly free: number[] = [];
+  private used = 0;
+
+  take(submitAt: number, chunkSeen: boolean): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      slot = this.used++;
+      if (slot >= this.at.length) this.grow();
+    }
+    this.at[slot] = submitAt;
+    this.chunk[slot] = chunkSeen ? 1 : 0;
+    return slot;
+  }
+
+  release(slot: number): void {
+    this.free.push(slot);
+  }
+
+  get inUse(): number {
+    return this.used - this.free.length;
+  }
+
+  submitAt(slot: number): number {
+    return this.at[slot] ?? Number.NaN;
+  }
+
+  chunkSeen(slot: number): boolean {
+    return this.chunk[slot] === 1;
+  }
+
+  sawChunk(slot: number): void {
+    this.chunk[slot] = 1;
+  }
+
+  private grow(): void {
+    const at = new Float64Array(this.at.length * 2);
+    at.set(this.at);
+    this.at = at;
+    const chunk = new Uint8Array(this.chunk.length * 2);
+    chunk.set(this.chunk);
+    this.chunk = chunk;
+  }
+}
+
+const SLOTS_AT_FIRST = 256;
