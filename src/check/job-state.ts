@@ -108,7 +108,7 @@ export class JobState implements SequenceState {
     this.packed = (this.packed & ~3) | VIA.indexOf(v);
   }
 
-  /** Last status observed, and when (by response end time). */
+  /** The status the latest answer showed (answers taken in record order). */
   get last(): JobStatus | undefined {
     return statusFromNumber((this.packed >> LAST_SHIFT) & STATUS_MASK);
   }
