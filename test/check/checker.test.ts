@@ -99,6 +99,29 @@ describe('rate-limit checks on saved records', () => {
     expect(fair.get('ratelimit.early')).toBeUndefined();
   });
 
+  // The service counts a request when it reads it; a stalled server reads late what was sent early.
+  const throttle = (at: number, took = 1) => ex('cancel', at, 429, { error: 'slow down' }, { retryAfter: '3', took });
+  const recent = burst(40, 4000).map((r) => ({ ...r, sentAt: r.sentAt + 6000, intendedAt: r.intendedAt + 6000, endAt: r.endAt + 6000 }));
+
+  it('a 429 that requests read late into its window explain is not early', () => {
+    const stalled = (took: number) => burst(60, 1000).map((r) => ({ ...r, endAt: r.sentAt + took }));
+    // Sent before the window of the 429 at 11.5 s, answered (so read) inside it: 100 in the window.
+    expect(check([...stalled(2000), ...recent, throttle(11_500)]).get('ratelimit.early')).toBeUndefined();
+    // Answered before the window opened: they cannot be in it, and 40 is early.
+    expect(check([...stalled(200), ...recent, throttle(11_500)]).get('ratelimit.early')).toBe(1);
+  });
+
+  it('a 429 read late, after requests sent while it waited, is not early', () => {
+    const old = burst(40, 4000);
+    const during = Array.from({ length: 60 }, (_, i) => ex('cancel', 5001 + i * 40, 200, job(`d${String(i)}`, 'CANCELLED'), { took: 1 }));
+    expect(check([...old, ...during, throttle(5000, 3000)]).get('ratelimit.early')).toBeUndefined();
+    expect(check([...old, ...during, throttle(5000, 1)]).get('ratelimit.early')).toBe(1);
+    // Requests in progress when it was read may have filled the cap of 20 cancels in progress.
+    const long = Array.from({ length: 25 }, (_, i) => ex('cancel', 5001 + i * 40, 200, job(`l${String(i)}`, 'CANCELLED'), { took: 2000 }));
+    expect(check([...burst(10, 4000), ...long, throttle(5000, 3000)]).get('ratelimit.early')).toBeUndefined();
+    expect(check([...burst(10, 4000), ...long, throttle(5000, 1)]).get('ratelimit.early')).toBe(1);
+  });
+
   it('accepting far beyond 100 cancels per 10 s is not enforcing the limit', () => {
     expect(check(burst(200, 5000)).get('ratelimit.not-enforced')).toBe(1);
     expect(check(burst(100, 5000)).get('ratelimit.not-enforced')).toBeUndefined();

@@ -34,6 +34,12 @@ class OperationWindow {
   private lo = 0;
   private acceptedInWindow = 0;
   private allLo = 0;
+  /**
+   * End times of requests sent before the generous window that ended inside it: the service
+   * counts a request when it reads it, and a stalled server reads a request long after it was
+   * sent, so such a request may be in the window of a later 429.
+   */
+  private readonly lingering = new MinHeap();
   private readonly inFlight = new MinHeap();
   private lastNotEnforced = -Infinity;
   readonly ceiling: RateCeiling;
@@ -63,16 +69,22 @@ class OperationWindow {
         if (log.accepted(this.lo)) this.acceptedInWindow--;
         this.lo++;
       }
-      // All requests in (sentAt - window - edge, sentAt]: generous, for early.
-      while (this.allLo < this.next && log.sentAt(this.allLo) <= sentAt - RATE_WINDOW_MS - edge) this.allLo++;
-      const allInWindow = this.next - this.allLo;
+      // All requests that may have reached the service in (sentAt - window - edge, sentAt]: generous, for early.
+      const bound = sentAt - RATE_WINDOW_MS - edge;
+      while (this.allLo < this.next && log.sentAt(this.allLo) <= bound) {
+        if (log.endAt(this.allLo) > bound) this.lingering.push(log.endAt(this.allLo));
+        this.allLo++;
+      }
+      while (this.lingering.size > 0 && (this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
       while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
-      const concurrent = this.inFlight.size;
       const rpw = ctx.run.requestsPerWorker;
       const detail = log.detail(this.next);
       if (log.throttled(this.next)) {
         this.ceiling.throttled++;
         ctx.judged('ratelimit.early');
+        const ahead = this.sentDuring(this.next, edge);
+        const allInWindow = this.next - this.allLo + this.lingering.size + ahead.all;
+        const concurrent = this.inFlight.size + ahead.accepted;
         const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
         const under = 1 - ctx.tolerances.rateUnderrun;
         const windowFree = allInWindow < low * under - 1;
@@ -96,6 +108,22 @@ class OperationWindow {
   }
 
   /**
+   * Requests sent while entry `i` was on its way, all and accepted: the service read `i` at some
+   * time before its answer ended, and may have read any of these before it, into its window and
+   * its count of requests in progress. A 429 answered at once has few or none.
+   */
+  private sentDuring(i: number, edge: number): { all: number; accepted: number } {
+    const until = this.log.endAt(i) + edge;
+    let all = 0;
+    let accepted = 0;
+    for (let k = i + 1; k < this.log.length && this.log.sentAt(k) <= until; k++) {
+      all++;
+      if (this.log.accepted(k)) accepted++;
+    }
+    return { all, accepted };
+  }
+
+  /**
    * Accepted requests in the window that may still lie in another window of the service's: it
    * counted the judged request when it arrived, some time before its answer ended, so one sent
    * more than a window before that end may be a window away, however late the judged send went
@@ -115,7 +143,7 @@ class OperationWindow {
    */
   private early(r: ExchangeRecord, allInWindow: number, low: number, concurrent: number, ctx: CheckContext): void {
     const exclusive = ctx.run.exclusiveEndpoint ?? ctx.run.ownsEndpoint;
-    const message = `${this.op} got 429 with ${String(allInWindow)} requests in the last 10 s (effective limit ${String(low)}) and ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}`;
+    const message = `${this.op} got 429 with at most ${String(allInWindow)} requests that can have reached the service in its 10 s window (effective limit ${String(low)}) and at most ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}`;
     if (exclusive) ctx.emit({ id: 'ratelimit.early', record: r, message });
     else ctx.emit({ id: 'ratelimit.early', record: r, severity: 'warning', message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)` });
   }
