@@ -1,4 +1,4 @@
-import { HELD, newJobState, type JobField, type JobState } from './job-state.js';
+import { HELD, newJobState, packTime, unpackTime, type JobField, type JobState } from './job-state.js';
 
 /**
  * Folded jobs, kept in brief: what a later observation of the job is judged against (its sequence
@@ -144,23 +144,15 @@ export const AFTERLIFE_FIELDS = {
   cancelAsked: 'packed',
 } as const satisfies Record<JobField, 'key' | 'row' | 'word' | 'packed' | 'let go'>;
 
-function time(v: number | undefined): number {
-  return v === undefined ? Number.NaN : v;
-}
-
-function timeOf(v: number): number | undefined {
-  return Number.isNaN(v) ? undefined : v;
-}
-
 function writeRow(rows: Float64Array, at: number, job: JobState): void {
-  rows[at + SUBMITTED] = time(job.submittedAt);
-  rows[at + ACCEPTED] = time(job.acceptedAt);
-  rows[at + TTL] = time(job.ttl);
-  rows[at + TTL_DEADLINE] = time(job.ttlDeadline);
-  rows[at + EXECUTION_TIMEOUT] = time(job.executionTimeout);
-  rows[at + FINAL_AT] = time(job.finalAt);
-  rows[at + STARTED_BY] = time(job.startedBy);
-  rows[at + QUEUED_AT] = time(job.queuedAt);
+  rows[at + SUBMITTED] = packTime(job.submittedAt);
+  rows[at + ACCEPTED] = packTime(job.acceptedAt);
+  rows[at + TTL] = packTime(job.ttl);
+  rows[at + TTL_DEADLINE] = packTime(job.ttlDeadline);
+  rows[at + EXECUTION_TIMEOUT] = packTime(job.executionTimeout);
+  rows[at + FINAL_AT] = packTime(job.finalAt);
+  rows[at + STARTED_BY] = packTime(job.startedBy);
+  rows[at + QUEUED_AT] = packTime(job.queuedAt);
   rows[at + RETRIES] = job.retries;
   rows[at + FIRED] = job.fired;
   rows[at + PACKED] = job.packed & ~HELD;
@@ -172,14 +164,14 @@ function readRow(rows: Float64Array, at: number, id: string): JobState {
   // held small integers turns the field into a boxed number in every job made after (V8 widens
   // the field for the whole shape): each job would cost two more heap objects.
   job.packed = (rows[at + PACKED] ?? 0) | 0;
-  job.submittedAt = timeOf(rows[at + SUBMITTED] ?? Number.NaN);
-  job.acceptedAt = timeOf(rows[at + ACCEPTED] ?? Number.NaN);
-  job.ttl = timeOf(rows[at + TTL] ?? Number.NaN);
-  job.ttlDeadline = timeOf(rows[at + TTL_DEADLINE] ?? Number.NaN);
-  job.executionTimeout = timeOf(rows[at + EXECUTION_TIMEOUT] ?? Number.NaN);
-  job.finalAt = timeOf(rows[at + FINAL_AT] ?? Number.NaN);
-  job.startedBy = timeOf(rows[at + STARTED_BY] ?? Number.NaN);
-  job.queuedAt = timeOf(rows[at + QUEUED_AT] ?? Number.NaN);
+  job.submittedAt = unpackTime(rows[at + SUBMITTED] ?? Number.NaN);
+  job.acceptedAt = unpackTime(rows[at + ACCEPTED] ?? Number.NaN);
+  job.ttl = unpackTime(rows[at + TTL] ?? Number.NaN);
+  job.ttlDeadline = unpackTime(rows[at + TTL_DEADLINE] ?? Number.NaN);
+  job.executionTimeout = unpackTime(rows[at + EXECUTION_TIMEOUT] ?? Number.NaN);
+  job.finalAt = unpackTime(rows[at + FINAL_AT] ?? Number.NaN);
+  job.startedBy = unpackTime(rows[at + STARTED_BY] ?? Number.NaN);
+  job.queuedAt = unpackTime(rows[at + QUEUED_AT] ?? Number.NaN);
   job.retries = (rows[at + RETRIES] ?? 0) | 0;
   job.fired = (rows[at + FIRED] ?? 0) | 0;
   return job;

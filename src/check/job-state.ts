@@ -276,15 +276,13 @@ export class JobState implements SequenceState {
     this.packed = on ? this.packed | bit : this.packed & ~bit;
   }
 
-  /** NaN stands for unknown: no record time is NaN. */
   private time(slot: number): number | undefined {
-    const at = this.data[slot] ?? Number.NaN;
-    return at === at ? at : undefined;
+    return unpackTime(this.data[slot] ?? Number.NaN);
   }
 
   private setTime(slot: number, at: number | undefined): void {
     // Never undefined in the array: one would turn it into an array of boxed values.
-    this.data[slot] = at ?? Number.NaN;
+    this.data[slot] = packTime(at);
   }
 
   private facts(): RareFacts {
@@ -305,4 +303,14 @@ export type JobField = { [K in keyof JobState]: JobState[K] extends (...args: ne
 
 export function newJobState(id: string): JobState {
   return new JobState(id);
+}
+
+/** A time as a number cell holds it: NaN stands for unknown, as no record time is NaN. */
+export function packTime(at: number | undefined): number {
+  return at ?? Number.NaN;
+}
+
+/** The time a number cell holds, undefined where it holds NaN. */
+export function unpackTime(v: number): number | undefined {
+  return v === v ? v : undefined;
 }
