@@ -3,7 +3,7 @@
  * own core, this process on another (perf-anchors.md: server on CPU 1, generator on CPU 0).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,37 @@ export async function startBenchServer(): Promise<BenchServer> {
 export function cpuMicros(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
+}
+
+/** The machine's CPU time so far, all CPUs, in clock ticks: in total and stolen by the hypervisor. */
+export interface HostTicks {
+  total: number;
+  steal: number;
+}
+
+/** From /proc/stat's `cpu` line; undefined where there is none (not Linux). */
+export function hostTicks(): HostTicks | undefined {
+  let line: string | undefined;
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0];
+  } catch {
+    return undefined;
+  }
+  if (!line?.startsWith('cpu ')) return undefined;
+  // user nice system idle iowait irq softirq steal (guest time is already in user).
+  const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (f.length < 8 || f.some((x) => !Number.isFinite(x))) return undefined;
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+}
+
+/**
+ * The share of the machine's CPU time the hypervisor took between two readings, 0..1. On a shared
+ * VM it is what makes one run's latencies differ from the next: figures from a run with a few
+ * percent of steal say more about the host than about the code.
+ */
+export function stealShare(before: HostTicks | undefined, after: HostTicks | undefined): number | undefined {
+  if (!before || !after || after.total <= before.total) return undefined;
+  return (after.steal - before.steal) / (after.total - before.total);
 }
 
 export function median(xs: number[]): number {

@@ -13,8 +13,9 @@
  *   (c) Artillery 2 (bench/artillery/run-status.yml) at the first rate only, when installed.
  *
  * Printed per run: offered arrivals/s, achieved requests/s, CPU seconds, CPU % of one core (CPU
- * seconds over the test's seconds), CPU µs per request, arrival lateness p99, and p99 latency from
- * the intended start (/run from the arrival's intended time, /status from when it was due).
+ * seconds over the test's seconds), CPU µs per request, arrival lateness p99, p99 latency from
+ * the intended start (/run from the arrival's intended time, /status from when it was due), and
+ * the share of the machine's CPU the hypervisor stole meanwhile (/proc/stat).
  * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5, with arrival
  * lateness p99 < 5 ms; at the lowest rate offering 8,000 requests/s (4,000 arrivals/s: an arrival
  * is two requests), jobstorm CPU/request ÷ Pool CPU/request ≤ 1.5; at some rate offering at least
@@ -45,7 +46,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
-import { canPin, runStatusScenarioYaml, startFlowServer, transpilePool } from './runner-bench-setup.js';
+import { canPin, hostTicks, runStatusScenarioYaml, startFlowServer, stealShare, transpilePool } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
@@ -77,11 +78,14 @@ interface Timed {
   /** user + sys of the whole process, from /usr/bin/time. */
   cpuSeconds: number;
   wallSeconds: number;
+  /** Share of the machine's CPU time the hypervisor stole while it ran (Linux), 0..1. */
+  steal: number | undefined;
 }
 
 /** Runs `cmd` on CPU 0 (when taskset is there) under /usr/bin/time. */
 function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
   const args = ['-f', '%U %S %e', ...(canPin ? ['taskset', '-c', '0'] : []), ...cmd];
+  const ticks = hostTicks();
   return new Promise((resolve, reject) => {
     const child = spawn('/usr/bin/time', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -92,7 +96,7 @@ function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Tim
     child.once('close', (code) => {
       const [user = Number.NaN, sys = Number.NaN, wall = Number.NaN] = (stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
       if (Number.isNaN(user + sys + wall)) reject(new Error(`no timing from /usr/bin/time for ${cmd.join(' ')}:\n${stderr.slice(-2000)}`));
-      else resolve({ code, stdout, stderr, cpuSeconds: user + sys, wallSeconds: wall });
+      else resolve({ code, stdout, stderr, cpuSeconds: user + sys, wallSeconds: wall, steal: stealShare(ticks, hostTicks()) });
     });
   });
 }
@@ -106,6 +110,7 @@ interface Row {
   rps: number;
   cpuSeconds: number;
   wallSeconds: number;
+  steal: number | undefined;
   latenessP99?: number;
   runP99?: number;
   statusP99?: number;
@@ -138,7 +143,7 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
   if (t.code !== 0 || !line.startsWith('{')) throw new Error(`pool generator failed (${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const j = JSON.parse(line) as PoolJson;
   return rowOf(
-    { tool: 'pool', offered: rate, requests: j.requests, errors: j.errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, latenessP99: j.latenessP99Ms, runP99: j.runP99Ms, statusP99: j.statusP99Ms, note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}` },
+    { tool: 'pool', offered: rate, requests: j.requests, errors: j.errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, latenessP99: j.latenessP99Ms, runP99: j.runP99Ms, statusP99: j.statusP99Ms, note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}` },
     j.seconds,
   );
 }
@@ -163,7 +168,7 @@ async function runJobstorm(dir: string, origin: string, rate: number): Promise<R
   else if (lateness !== undefined) notes.push('generator-limited: no');
   if (s.dropped.total > 0) notes.push(`${String(s.dropped.total)} dropped`);
   return rowOf(
-    { tool: 'jobstorm', offered: rate, requests: (run?.requests ?? 0) + (status?.requests ?? 0), errors: failed(run) + failed(status), cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, latenessP99: lateness, runP99: run?.latency.p99, statusP99: status?.latency.p99, note: notes.join(', ') },
+    { tool: 'jobstorm', offered: rate, requests: (run?.requests ?? 0) + (status?.requests ?? 0), errors: failed(run) + failed(status), cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, latenessP99: lateness, runP99: run?.latency.p99, statusP99: status?.latency.p99, note: notes.join(', ') },
     s.run.durationMs / 1000,
   );
 }
@@ -184,8 +189,11 @@ async function runArtillery(dir: string, origin: string, rate: number): Promise<
   // Its own first and last metric: Artillery finishes its virtual users after the phase.
   const spanS = ((report.aggregate.lastMetricAt ?? 0) - (report.aggregate.firstMetricAt ?? 0)) / 1000;
   const note = `exit ${String(t.code)}, ${String(c['http.requests'] ?? 0)} sent, ${String(c['vusers.failed'] ?? 0)} vusers failed, p99 ${p99 === undefined ? 'n/a' : String(p99)} ms all requests from send (not intended start)`;
-  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, note }, spanS, 0);
+  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, note }, spanS, 0);
 }
+
+/** Steal above which a run's latency figures are the host's (see the closing line it prints). */
+const NOISY_STEAL = 0.05;
 
 /** Kept the pace: ≥ 95% of the offered requests per second (two per arrival) achieved. */
 const keptUp = (r: Row): boolean => r.rps >= 0.95 * 2 * r.offered;
@@ -205,6 +213,7 @@ function printRow(r: Row): void {
     ms(r.statusP99).padStart(8),
     String(r.errors).padStart(6),
     r.wallSeconds.toFixed(1).padStart(5),
+    (r.steal === undefined ? 'n/a' : (r.steal * 100).toFixed(1)).padStart(5),
   ];
   console.log(`${cells.join(' ')}  ${keptUp(r) ? '' : 'fell behind (< 95% of offered req/s); '}${r.note}`);
 }
@@ -220,7 +229,7 @@ try {
   if (jobstormNodeFlags.length > 0) console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/src/cli/main.js`);
   if (warmup > 0) console.log(`warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`);
   await runPool(poolJs, server.origin, rates[0] ?? 1000, 1); // warms the server up
-  console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall  notes (ms)');
+  console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall steal%  notes (ms)');
   for (const rate of rates) {
     const p = await runPool(poolJs, server.origin, rate);
     printRow(p);
@@ -276,6 +285,13 @@ try {
     console.log(`  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(first)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`);
     console.log(`    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`);
   } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
+  const steals = rows.map((x) => x.steal).filter((x): x is number => x !== undefined);
+  if (steals.length > 0) {
+    const worst = Math.max(...steals);
+    // Steal is one way a shared VM makes latency noisy (the vCPU waits while the host runs
+    // something else), not the only one: the Pool's own row, run just before, stays the control.
+    console.log(`\nhost: the hypervisor stole up to ${(worst * 100).toFixed(1)}% of the machine's CPU during a run${worst > NOISY_STEAL ? `: above ${String(NOISY_STEAL * 100)}%, latency and lateness figures say more about the host than about the code (CPU figures hold better)` : ''}; the Pool's own lateness and p99 in each row are the control`);
+  }
 } finally {
   server.stop();
   await rm(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { parseScenario } from '../src/scenario/scenario-parser.js';
 import type { Scenario } from '../src/scenario/scenario.js';
 import { cpuMicros } from './client-bench-setup.js';
 
-export { cpuMicros, median, percentile, pinSelf } from './client-bench-setup.js';
+export { cpuMicros, hostTicks, median, percentile, pinSelf, stealShare } from './client-bench-setup.js';
 
 export const canPin = existsSync('/usr/bin/taskset') && availableParallelism() >= 2;
 
