@@ -51,11 +51,22 @@ describe('shipped scenarios', () => {
     it(`${name} runs and completes with no violations`, async () => {
       const c = CASES[name];
       if (!c) throw new Error(`no case for ${file}`);
-      const out = await tempDir(name);
-      const io = captureIo();
-      const code = await runCli(['run', join(root, 'scenarios', file), ...c.args, '--out', out, '--record', '--quiet'], io);
-      expectReports(out, true);
-      const summary = await readSummary(out);
+      const attempt = async () => {
+        const out = await tempDir(name);
+        const io = captureIo();
+        const code = await runCli(['run', join(root, 'scenarios', file), ...c.args, '--out', out, '--record', '--quiet'], io);
+        expectReports(out, true);
+        return { out, io, code, summary: await readSummary(out) };
+      };
+      let { out, io, code, summary } = await attempt();
+      // A latency threshold is about the host as much as the code: the emulator shares this box
+      // with another test file, and one stall of it (seen in CI: p99(run) 709 ms in a 3 s run)
+      // fails the run rightly. A clean run whose only failures are percentile thresholds gets a
+      // second try; a slow scenario fails twice.
+      const broken = summary.thresholds.filter((t) => !t.ok);
+      if (code === ExitCode.Failed && summary.violations.length === 0 && broken.length > 0 && broken.every((t) => /^p\d+(\.\d+)?\(/.test(t.expression))) {
+        ({ out, io, code, summary } = await attempt());
+      }
       // The run is --quiet and its folder is temporary: a failure says here what failed.
       const why = [...io.stderr, ...summary.verdict.reasons, ...summary.violations.map((v) => `${v.id} ×${String(v.count)}: ${v.examples[0]?.message ?? ''}`), ...summary.thresholds.filter((t) => !t.ok).map((t) => `threshold ${t.expression} = ${String(t.value)}`)];
       expect(code, why.join('\n')).toBe(ExitCode.Ok);
@@ -78,6 +89,6 @@ describe('shipped scenarios', () => {
       if (name === 'webhooks') expect(summary.webhooks.received).toBeGreaterThan(0);
       if (name === 'openai-chat') expect(records.some((r) => r.type === 'exchange' && r.op === 'openai' && r.sse?.done === true)).toBe(true);
       if (name === 'cancel-storm') expect(summary.jobs.byState.CANCELLED).toBeGreaterThan(0);
-    }, 60_000);
+    }, 120_000);
   }
 });
