@@ -82,7 +82,7 @@ class OperationWindow {
       if (log.throttled(this.next)) {
         this.ceiling.throttled++;
         ctx.judged('ratelimit.early');
-        const ahead = this.sentDuring(this.next, edge);
+        const ahead = this.sentDuring(this.next);
         const allInWindow = this.next - this.allLo + this.lingering.size + ahead.all;
         const concurrent = this.inFlight.size + ahead.accepted;
         const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
@@ -112,11 +112,13 @@ class OperationWindow {
    * time before its answer ended, and may have read any of these before it, into its window and
    * its count of requests in progress. A 429 answered at once has few or none.
    */
-  private sentDuring(i: number, edge: number): { all: number; accepted: number } {
-    const until = this.log.endAt(i) + edge;
+  private sentDuring(i: number): { all: number; accepted: number } {
+    // No edge here: a request sent after the answer came back cannot have been read before it,
+    // and in a storm of 429s each one scans only what went out during its own round trip.
+    const until = this.log.endAt(i);
     let all = 0;
     let accepted = 0;
-    for (let k = i + 1; k < this.log.length && this.log.sentAt(k) <= until; k++) {
+    for (let k = i + 1; k < this.log.length && this.log.sentAt(k) < until; k++) {
       all++;
       if (this.log.accepted(k)) accepted++;
     }
