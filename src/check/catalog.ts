@@ -55,7 +55,7 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'limits.wait', severity: 'error', description: 'a /runsync wait at the edge of 1000..300000 ms was handled against the contract', provenBy: 'params-unchecked' },
   { id: 'limits.ttl', severity: 'error', description: 'a policy.ttl at the edge of 10 s..7 d was handled against the contract', provenBy: 'params-unchecked' },
   { id: 'limits.execution-timeout', severity: 'error', description: 'a policy.executionTimeout at the edge of 5 s..7 d was handled against the contract', provenBy: 'params-unchecked' },
-  { id: 'ratelimit.early', severity: 'error', description: 'a 429 while the 10 s count and the concurrency were under the effective limit', provenBy: 'early-429' },
+  { id: 'ratelimit.early', severity: 'error', description: 'a 429 while every request that can have reached the service in its 10 s window, and every one that can have been in progress, were under the effective limit', provenBy: 'early-429' },
   { id: 'ratelimit.not-enforced', severity: 'error', description: 'requests accepted beyond the effective limit (plus tolerance)', provenBy: 'no-429' },
   { id: 'ratelimit.retry-after', severity: 'error', description: 'a 429 without a Retry-After, or with one that cannot be true for a 10 s window', provenBy: 'bad-retry-after' },
   { id: 'auth.missing-key-accepted', severity: 'error', description: 'a request without a key was not answered 401', provenBy: 'auth-open' },
