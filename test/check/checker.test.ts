@@ -111,6 +111,12 @@ describe('rate-limit checks on saved records', () => {
     expect(check([...stalled(200), ...recent, throttle(11_500)]).get('ratelimit.early')).toBe(1);
   });
 
+  it('requests that got no answer may still have been counted, unless their connection was refused', () => {
+    const unanswered = (kind: 'timeout' | 'refused') => Array.from({ length: 60 }, (_, i) => ex('cancel', 5000 + i * 10, undefined, undefined, { error: { kind }, took: 20_000 }));
+    expect(check([...unanswered('timeout'), ...recent, throttle(11_500)]).get('ratelimit.early')).toBeUndefined();
+    expect(check([...unanswered('refused'), ...recent, throttle(11_500)]).get('ratelimit.early')).toBe(1);
+  });
+
   it('a 429 read late, after requests sent while it waited, is not early', () => {
     const old = burst(40, 4000);
     const during = Array.from({ length: 60 }, (_, i) => ex('cancel', 5001 + i * 40, 200, job(`d${String(i)}`, 'CANCELLED'), { took: 1 }));

@@ -258,6 +258,16 @@ class RunningSamples {
   }
 }
 
+/**
+ * A request that got no answer may still have been read, and counted, by the service: one cut by a
+ * reset or a timeout went out on an open connection. Only a refused connection, a name that did
+ * not resolve or a failed TLS handshake kept it from the service for sure.
+ */
+function mayHaveArrived(r: ExchangeRecord): boolean {
+  const kind = r.error?.kind;
+  return kind !== undefined && kind !== 'refused' && kind !== 'dns' && kind !== 'tls';
+}
+
 export function retryAfterSeconds(value: string, nowWallMs: number): number | undefined {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
@@ -292,7 +302,8 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
         const workers = (r.body as { workers?: { running?: unknown } } | undefined)?.workers;
         if (typeof workers?.running === 'number') running.add(r.sentAt, workers.running);
       }
-      if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
+      if (r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
+      if (r.status === undefined && !mayHaveArrived(r)) return;
       // Probes with missing or wrong keys are refused before any limit is counted.
       if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return;
       // A row covers its operation's method only: GET /openai/v1/models is not in the table.
@@ -306,7 +317,7 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       } else if (throttled && r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined) {
         ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date` });
       }
-      w.push(r, throttled ? SendOutcome.Throttled : r.status >= 200 && r.status < 300 ? SendOutcome.Accepted : SendOutcome.Other);
+      w.push(r, throttled ? SendOutcome.Throttled : r.status !== undefined && r.status >= 200 && r.status < 300 ? SendOutcome.Accepted : SendOutcome.Other);
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {
