@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
 import { expectReports, readRecords, readSummary, root, tempDir } from './helpers.js';
 
 /*
@@ -59,14 +60,8 @@ describe('shipped scenarios', () => {
         return { out, io, code, summary: await readSummary(out) };
       };
       let { out, io, code, summary } = await attempt();
-      // A latency threshold is about the host as much as the code: the emulator shares this box
-      // with another test file, and one stall of it (seen in CI: p99(run) 709 ms in a 3 s run)
-      // fails the run rightly. A clean run whose only failures are percentile thresholds gets a
-      // second try; a slow scenario fails twice.
-      const broken = summary.thresholds.filter((t) => !t.ok);
-      if (code === ExitCode.Failed && summary.violations.length === 0 && broken.length > 0 && broken.every((t) => /^p\d+(\.\d+)?\(/.test(t.expression))) {
-        ({ out, io, code, summary } = await attempt());
-      }
+      // A latency threshold is about the host as much as the code (see failedOnlyOnPercentiles).
+      if (code === ExitCode.Failed && failedOnlyOnPercentiles(summary)) ({ out, io, code, summary } = await attempt());
       // The run is --quiet and its folder is temporary: a failure says here what failed.
       const why = [...io.stderr, ...summary.verdict.reasons, ...summary.violations.map((v) => `${v.id} ×${String(v.count)}: ${v.examples[0]?.message ?? ''}`), ...summary.thresholds.filter((t) => !t.ok).map((t) => `threshold ${t.expression} = ${String(t.value)}`)];
       expect(code, why.join('\n')).toBe(ExitCode.Ok);

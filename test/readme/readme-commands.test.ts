@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
+import type { Summary } from '../../src/report/summary.js';
+import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
 
 /*
  * Every command in the README runs here, as written, against the emulator on loopback:
@@ -68,6 +70,14 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
 }
 
+/** The summary a `jobstorm run … --out DIR` command wrote, judged by failedOnlyOnPercentiles. */
+async function failedOnlyOnPercentilesIn(command: string): Promise<boolean> {
+  const out = /^npx jobstorm run .*--out (\S+)/.exec(command)?.[1];
+  if (out === undefined) return false;
+  const text = await readFile(join(cwd, out, 'summary.json'), 'utf8').catch(() => undefined);
+  return text !== undefined && failedOnlyOnPercentiles(JSON.parse(text) as Summary);
+}
+
 describe('README commands', async () => {
   const commands = readmeCommands(await readFile(join(root, 'README.md'), 'utf8'));
 
@@ -89,7 +99,9 @@ describe('README commands', async () => {
       expect(code).toBe(0);
       return;
     }
-    const { code, output } = await shell(c.text, env);
+    let { code, output } = await shell(c.text, env);
+    // A run that failed only a percentile threshold gets one more try (see failedOnlyOnPercentiles).
+    if (code === 1 && (await failedOnlyOnPercentilesIn(c.text))) ({ code, output } = await shell(c.text, env));
     expect(code, output.slice(-3000)).toBe(0);
   }, 120_000);
 });
