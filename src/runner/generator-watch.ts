@@ -10,6 +10,8 @@ export interface GeneratorSample {
   busy: number;
   /** Event-loop delay p99 over the second, ms: how late a callback ready to run got to run. */
   loopDelayP99Ms: number;
+  /** Event-loop delay p50 over the second, ms: late most of the time, not in one pause. */
+  loopDelayP50Ms?: number;
   /**
    * CPU the whole process got over the second, in cores (CPU time ÷ wall time; GC threads count),
    * when the owner gave a way to read it. Low while work waits: the machine withheld the CPU.
@@ -52,10 +54,18 @@ const SUSTAINED_S = 2;
  * the CPU. Its loop need not look busy then: stopped while it waits for I/O, it counts as idle (at
  * 10% of a core and 100 arrivals/s it was 15-40% busy, with 80% of arrivals late). Most arrivals
  * late, second after second, is far beyond what a GC pause or a noisy VM's steal does, so a quiet
- * run on a loaded machine is not marked. Closed-model runs have no arrival lateness to judge by.
+ * run on a loaded machine is not marked. Closed-model runs have no arrival lateness to judge by (see below).
  */
 const STARVED_DELAY_MS = 50;
 const STARVED_LATE_SHARE = 0.5;
+/**
+ * Or, with no arrivals to leave late (closed model: a virtual user starts its next iteration when
+ * it gets to run, so it is never late), the loop's median delay: half its ticks late by this much
+ * is a loop held up most of the second, which a GC pause or a noisy VM's steal does not do (one
+ * pause moves the p99, not the median). Virtual users with think time keep the loop mostly idle,
+ * so the busy rule does not see it either.
+ */
+const STARVED_MEDIAN_DELAY_MS = 20;
 
 /**
  * The real process: perf_hooks' event-loop utilisation and delay histogram, reset every second,
@@ -74,13 +84,14 @@ export function eventLoopProbe(cpu?: () => CpuReading): GeneratorProbe {
       last = now;
       // The histogram is in ns and counts the monitor's own resolution as delay: take it off.
       const p99 = delay.count > 0 ? Math.max(0, delay.percentile(99) / 1e6 - 10) : 0;
+      const p50 = delay.count > 0 ? Math.max(0, delay.percentile(50) / 1e6 - 10) : 0;
       delay.reset();
       const reading = cpu?.();
       const before = lastCpu;
       lastCpu = reading;
       // No new reading since the last second (a shard whose main thread was held up): no share.
-      if (!reading || !before || reading.atMs <= before.atMs) return { busy, loopDelayP99Ms: p99 };
-      return { busy, loopDelayP99Ms: p99, cpuShare: (reading.micros - before.micros) / 1000 / (reading.atMs - before.atMs) };
+      if (!reading || !before || reading.atMs <= before.atMs) return { busy, loopDelayP99Ms: p99, loopDelayP50Ms: p50 };
+      return { busy, loopDelayP99Ms: p99, loopDelayP50Ms: p50, cpuShare: (reading.micros - before.micros) / 1000 / (reading.atMs - before.atMs) };
     },
     close: () => delay.disable(),
   };
@@ -146,7 +157,8 @@ export class GeneratorWatch {
     const latenessP99 = this.lateness.p99();
     const lateShare = this.arrivals > 0 ? this.late / this.arrivals : 0;
     const saturated = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || lateShare > LATE_SHARE);
-    const starved = starvedOfCpu(s) && s.loopDelayP99Ms >= STARVED_DELAY_MS && lateShare > STARVED_LATE_SHARE;
+    const heldUp = lateShare > STARVED_LATE_SHARE || (s.loopDelayP50Ms ?? 0) >= STARVED_MEDIAN_DELAY_MS;
+    const starved = starvedOfCpu(s) && s.loopDelayP99Ms >= STARVED_DELAY_MS && heldUp;
     const limited = saturated || starved;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);

@@ -116,6 +116,16 @@ describe('GeneratorWatch on a process starved of CPU', () => {
     expect(play({ busy: 0.4, loopDelayP99Ms: 60, cpuShare: 0.3 }, 30).records).toEqual([]);
   });
 
+  it('closed model: no arrival is late, but the loop was held up most of each second (its median delay): starved', () => {
+    const { records, warnings } = play({ busy: 0.25, loopDelayP99Ms: 90, loopDelayP50Ms: 45, cpuShare: 0.1 }, 0);
+    expect(records).toHaveLength(1);
+    expect(warnings[0]).toContain('not getting the CPU it needs');
+    // One long pause a second moves the p99, not the median: not starved.
+    expect(play({ busy: 0.25, loopDelayP99Ms: 90, loopDelayP50Ms: 2, cpuShare: 0.1 }, 0).records).toEqual([]);
+    // Held up with the CPU there (a busy loop that is not busy by the rule): not starved either.
+    expect(play({ busy: 0.5, loopDelayP99Ms: 90, loopDelayP50Ms: 45, cpuShare: 0.9 }, 0).records).toEqual([]);
+  });
+
   it('a saturated stretch keeps its own advice, with the CPU it had', () => {
     const { records, warnings } = play({ busy: 0.99, loopDelayP99Ms: 40, cpuShare: 1.05 }, 80);
     expect(records[0]?.cpuShare).toBe(1.05);
@@ -135,10 +145,14 @@ thresholds:
   - "p99(health) < 10s"
 `;
 
-async function runOnce(busyLoop: boolean): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string; html: string }> {
+// Closed model: virtual users with think time have no arrivals to leave late, and their loop is
+// mostly idle; the loop's median delay shows a starved process instead.
+const CLOSED = SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, vus: 4').replace('      - health: {}', '      - health: {}\n      - sleep: 20ms');
+
+async function runOnce(busyLoop: boolean, scenario = SCENARIO): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string; html: string }> {
   const dir = await tempDir('generator');
   const file = join(dir, 'scenario.yaml');
-  await writeFile(file, SCENARIO);
+  await writeFile(file, scenario);
   const io = captureIo();
   // The hook: 48 ms of every 50 spent spinning on this thread, jobstorm's own thread.
   const hook = busyLoop
@@ -176,8 +190,11 @@ describe('a run whose generator is saturated', () => {
     expect(summary.run.generator?.busyMax).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
 
-  it('the same run without the hook is never marked', async () => {
-    const { code, summary, stderr, md, html } = await runOnce(false);
+  it.each([
+    ['the same run', SCENARIO],
+    ['a closed-model run (vus with think time)', CLOSED],
+  ])('%s without the hook is never marked', async (_name, scenario) => {
+    const { code, summary, stderr, md, html } = await runOnce(false, scenario);
     expect(code).toBe(0);
     expect(stderr).not.toContain('bottleneck');
     expect(summary.generatorLimited).toBeUndefined();
@@ -191,10 +208,14 @@ describe('a run whose generator is saturated', () => {
 
 describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from outside)', () => {
   // With --workers 2 each shard thread's watch reads the main thread's CPU readings (CpuCell).
-  it.each([[1], [2]])('--workers %i: marked generator-limited with the CPU it got, and told to get more CPU, not more --workers', async (workers) => {
+  it.each([
+    ['--workers 1', 1, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100')],
+    ['--workers 2', 2, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100')],
+    ['closed model (vus with think time)', 1, CLOSED],
+  ] as const)('%s: marked generator-limited with the CPU it got, and told to get more CPU, not more --workers', async (_name, workers, scenario) => {
     const dir = await tempDir('starved');
     const file = join(dir, 'scenario.yaml');
-    await writeFile(file, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100'));
+    await writeFile(file, scenario);
     const out = join(dir, 'out');
     // SIGSTOP/SIGCONT from this process: what a tiny CPU quota does to a pod, with no cgroup needed.
     const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', file, '--out', out, '--no-preflight', '--workers', String(workers)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
