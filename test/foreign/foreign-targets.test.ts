@@ -327,3 +327,21 @@ describe('a target that starts cold (answers 400 ms late for its first second), 
     expect(server.requests).toBe(0);
   }, 30_000);
 });
+
+describe('a rate-limited target that stops reading for 2.5 s (counts /run when it reads it)', () => {
+  it('its 429s are not called early: requests sent before the window but read inside it count; findings cite real records', async () => {
+    // 1000 /run per 10 s, as the contract's. 150/s for 3 s, of which the 375 sent in the stall are
+    // read at t+3 s, then 75/s: the service's window fills near t+11.3 s, when only about 900
+    // requests were SENT in the 10 s before. Counting by send time called those 429s early.
+    server = await startPartialServer({ runLimit: 1000, stall: { fromMs: 500, untilMs: 3000 } });
+    const file = join(mkdtempSync(join(tmpdir(), 'jobstorm-stalled-limit-')), 'stalled-limit.yaml');
+    writeFileSync(file, 'name: stalled-limit\nphases: [{ duration: 3s, rate: 150 }, { duration: 9s, rate: 75 }]\nflows:\n  - name: submit\n    steps:\n      - run: { input: { prompt: "x" } }\n');
+    const o = await runAgainst(server.base, file, ['--exclusive-endpoint']);
+    // The limit was reached, and after the stall: there were 429s to judge.
+    const throttled = o.records.filter((r) => r.type === 'exchange' && r.op === 'run' && r.status === 429);
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(o.summary.coverage['ratelimit.early']).toBeGreaterThan(0);
+    expect(o.summary.violations.map((v) => `${v.id}: ${v.examples[0]?.message ?? ''}`)).toEqual([]);
+    expectRealEvidence(o);
+  }, 60_000);
+});

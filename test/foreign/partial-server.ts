@@ -37,6 +37,16 @@ export interface PartialOptions {
    * is `delayMs` late, and /run answers with `runStatus` when given (a status the contract lacks).
    */
   cold?: { ms: number; delayMs: number; runStatus?: string };
+  /**
+   * A stall: requests that arrive from `fromMs` to `untilMs` after the first one are all handled
+   * at `untilMs`, as a server that stopped reading its sockets for a while does.
+   */
+  stall?: { fromMs: number; untilMs: number };
+  /**
+   * /run limited to `perWindow` accepted requests in any 10 s, counted when a request is handled
+   * (read), not when it was sent; past it, 429 with Retry-After: 1.
+   */
+  runLimit?: number;
 }
 
 interface Job {
@@ -58,6 +68,8 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   const jobMs = o.jobMs ?? 50;
   let n = 0;
   let statusReads = 0;
+  /** Handling times of the /run requests accepted in the last 10 s (runLimit). */
+  const runsAccepted: number[] = [];
   const state = { requests: 0 };
   const statusOf = (j: Job): string => (j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS');
   const view = (j: Job): Record<string, unknown> => {
@@ -87,6 +99,12 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     if (o.postOnly?.includes(op) && req.method !== 'POST') return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
     if (o.postOnly404?.includes(op) && req.method !== 'POST') return send(res, 404, { error: `Cannot ${req.method ?? ''} ${url.pathname}` });
     const job = id === undefined ? undefined : jobs.get(id);
+    if (op === 'run' && o.runLimit !== undefined) {
+      const now = Date.now();
+      while ((runsAccepted[0] ?? now) <= now - 10_000) runsAccepted.shift();
+      if (runsAccepted.length >= o.runLimit) return send(res, 429, { error: 'rate limited' }, { 'retry-after': '1' });
+      runsAccepted.push(now);
+    }
     switch (op) {
       case 'run':
       case 'runsync': {
@@ -137,8 +155,10 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
       firstAt ??= Date.now();
+      const since = Date.now() - firstAt;
       // Cold or not is decided on arrival; a cold answer comes late, as a cold worker's does.
-      if (o.cold && isCold()) setTimeout(() => handle(req, res, body, true), o.cold.delayMs);
+      if (o.stall && since >= o.stall.fromMs && since < o.stall.untilMs) setTimeout(() => handle(req, res, body, false), o.stall.untilMs - since);
+      else if (o.cold && isCold()) setTimeout(() => handle(req, res, body, true), o.cold.delayMs);
       else handle(req, res, body, false);
     });
   });
