@@ -46,7 +46,7 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
   { id: 'lifecycle.retention-ignored', severity: 'error', description: 'a finished job still served after its retention (plus tolerance)', provenBy: 'retention-ignored' },
   { id: 'lifecycle.timeout-ignored', severity: 'error', description: 'a job ran longer than executionTimeout (plus tolerance) and did not time out', provenBy: 'timeout-ignored' },
   { id: 'lifecycle.timeout-early', severity: 'error', description: 'a job was TIMED_OUT before its executionTimeout', provenBy: 'timeout-early' },
-  { id: 'lifecycle.runsync-wait-exceeded', severity: 'error', description: '/runsync answered later than its wait (plus tolerance)', provenBy: 'runsync-overwait' },
+  { id: 'lifecycle.runsync-wait-exceeded', severity: 'error', description: '/runsync answered later than its wait (plus tolerance), counted from when the request went onto a connection', provenBy: 'runsync-overwait' },
   { id: 'lifecycle.retry-not-allowed', severity: 'error', description: 'a retry was accepted for a job that was not FAILED or TIMED_OUT', provenBy: 'retry-any' },
   { id: 'lifecycle.purge-running', severity: 'error', description: 'purge-queue removed a job that was already running', provenBy: 'purge-running' },
   { id: 'lifecycle.purge-count', severity: 'error', description: 'purge-queue reported a removed count that disagrees with the jobs we know were queued (endpoint we own)', provenBy: 'purge-miscount' },

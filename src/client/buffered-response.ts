@@ -6,6 +6,11 @@ import type { Deadline, DeadlineWatcher } from './deadline-queue.js';
 export interface Answer {
   status: number | undefined;
   firstByteAt: number | undefined;
+  /**
+   * When the request went onto a connection: later than its send when every connection of the
+   * pool was busy and it waited in undici's queue. Unknown (undefined) where undici does not say.
+   */
+  writtenAt?: number | undefined;
   retryAfter: string | undefined;
   allow: string | undefined;
   contentType: string | undefined;
@@ -32,6 +37,7 @@ type Headers = Record<string, string | string[] | undefined>;
 export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, DeadlineWatcher {
   status: number | undefined = undefined;
   firstByteAt: number | undefined = undefined;
+  writtenAt: number | undefined = undefined;
   retryAfter: string | undefined = undefined;
   allow: string | undefined = undefined;
   contentType: string | undefined = undefined;
@@ -60,6 +66,8 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
   }
 
   onRequestStart(controller: Controller): void {
+    // undici calls this as it takes the request from its queue and writes it to a socket.
+    this.writtenAt = this.clock.now();
     this.controller = controller;
     if (this.deadline.aborted) controller.abort(this.deadline.reason ?? new Error('aborted'));
   }

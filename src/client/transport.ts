@@ -194,6 +194,10 @@ export class Transport {
     };
     if (allow !== undefined) record.allow = allow;
     if (sse !== undefined) record.sse = sse.facts;
+    // Time spent waiting for a free connection is ours, not the service's (a runsync that queued
+    // behind busy connections did not make the service hold it longer). Under 1 ms it is noise.
+    const queued = answer.writtenAt === undefined ? 0 : answer.writtenAt - sentAt;
+    if (queued >= 1) record.queuedMs = queued;
     this.o.onRecord(record);
     return { record, status, body, error };
   }

@@ -63,7 +63,13 @@ export interface ExchangeRecord {
   /** Path and query as sent, relative to the target base, never with credentials. */
   path: string;
   intendedAt: number;
+  /** When the request was handed to the connection pool (the clock starts here, as the user sees it). */
   sentAt: number;
+  /**
+   * How long it then waited in the pool for a free connection (or for a new one to open), when
+   * 1 ms or more: the service cannot have read it before `sentAt + queuedMs` (see `writtenAt`).
+   */
+  queuedMs?: number;
   firstByteAt?: number;
   endAt: number;
   status?: number;
@@ -216,4 +222,13 @@ export function recordTime(r: JobstormRecord): number {
 /** Something that consumes records one at a time (checker, metrics, file writer). */
 export interface RecordSink {
   add(record: JobstormRecord): void;
+}
+
+/**
+ * When the request went onto a connection: the earliest the service can have read it. Checks that
+ * judge what the service did between reading a request and answering it start here, not at
+ * `sentAt`, or a request that queued behind busy connections is charged for the wait.
+ */
+export function writtenAt(r: ExchangeRecord): number {
+  return r.queuedMs === undefined ? r.sentAt : r.sentAt + r.queuedMs;
 }

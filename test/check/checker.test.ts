@@ -87,6 +87,15 @@ describe('lifecycle checks on saved records', () => {
     const v = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, req: { wait: 2000 } })]);
     expect(v.get('lifecycle.runsync-wait-exceeded')).toBe(1);
   });
+
+  it('/runsync that waited for a free connection is held from when it went onto one, not from its send', () => {
+    // 9 s from send to answer, of which 7 s in our pool behind busy connections: the service held it 2 s.
+    const queued = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, queuedMs: 7000, req: { wait: 2000 } })]);
+    expect(queued.get('lifecycle.runsync-wait-exceeded')).toBeUndefined();
+    // Queued 1 s and then held 8 s: still far past its wait.
+    const held = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, queuedMs: 1000, req: { wait: 2000 } })]);
+    expect(held.get('lifecycle.runsync-wait-exceeded')).toBe(1);
+  });
 });
 
 describe('rate-limit checks on saved records', () => {
@@ -127,6 +136,15 @@ describe('rate-limit checks on saved records', () => {
     const long = Array.from({ length: 25 }, (_, i) => ex('cancel', 5001 + i * 40, 200, job(`l${String(i)}`, 'CANCELLED'), { took: 2000 }));
     expect(check([...burst(10, 4000), ...long, throttle(5000, 3000)]).get('ratelimit.early')).toBeUndefined();
     expect(check([...burst(10, 4000), ...long, throttle(5000, 1)]).get('ratelimit.early')).toBe(1);
+  });
+
+  it('requests still waiting in our pool for a connection when the 429 came back are not in its window', () => {
+    // 60 sent (handed to the pool) just before the 429, but written to a connection only 2 s later.
+    const pooled = (queuedMs?: number) =>
+      Array.from({ length: 60 }, (_, i) => ex('cancel', 4900 + i, 200, job(`p${String(i)}`, 'CANCELLED'), { took: 2005, ...(queuedMs === undefined ? {} : { queuedMs }) }));
+    expect(check([...burst(40, 4000), ...pooled(2000), throttle(4990)]).get('ratelimit.early')).toBe(1);
+    // Unknown when they went out: they may have been read first, and the 429 is fair.
+    expect(check([...burst(40, 4000), ...pooled(), throttle(4990)]).get('ratelimit.early')).toBeUndefined();
   });
 
   it('accepting far beyond 100 cancels per 10 s is not enforcing the limit', () => {

@@ -55,3 +55,31 @@ describe('the faithful emulator under load', () => {
     expect(result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
   }, 120_000);
 });
+
+/*
+ * More /runsync calls than connections: each holds its connection for its whole wait, so the rest
+ * wait in our pool first. The service's wait starts when it reads the request; before the record
+ * said when that was, each queued call was a false lifecycle.runsync-wait-exceeded.
+ */
+const QUEUED_RUNSYNC = `
+name: runsync-beyond-connections
+target: { connections: 2, timeout: 30s }
+emulator: { workersMin: 1, workersMax: 1, coldStart: 10ms }
+phases: [{ duration: 1s, rate: 8 }]
+flows:
+  - name: sync
+    steps:
+      - runsync: { input: { sleep_ms: 4000 }, wait: 1s }
+`;
+
+describe('the faithful emulator, /runsync queued behind busy connections', () => {
+  it('judges each wait from when its request went onto a connection, and finds nothing', async () => {
+    const result = await proofRun(QUEUED_RUNSYNC);
+    const sync = result.records.filter((r) => r.type === 'exchange' && r.op === 'runsync');
+    expect(sync).toHaveLength(8);
+    // Most of them waited a whole wait (1 s) or more for one of the two connections.
+    expect(sync.filter((r) => r.type === 'exchange' && (r.queuedMs ?? 0) >= 900).length).toBeGreaterThanOrEqual(4);
+    expect(result.coverage['lifecycle.runsync-wait-exceeded']).toBeGreaterThanOrEqual(8);
+    expect(result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+  }, 60_000);
+});

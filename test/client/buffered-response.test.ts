@@ -107,6 +107,19 @@ describe('answers read whole through the dispatch API', () => {
     expect(r.error).toBeUndefined();
   });
 
+  it('says how long a request waited for a free connection, and only when it did', async () => {
+    // One connection: the second request goes onto it only once the first (400 ms) is answered.
+    const c = client(5000, 1);
+    const [first, second] = await Promise.all([c.status('slow'), c.status('slow-2')]);
+    await c.destroy();
+    // The first waited only for the connection to open (under 1 ms on a quiet host: no field).
+    expect(first.record.queuedMs ?? 0).toBeLessThan(200);
+    expect(second.record.queuedMs).toBeGreaterThanOrEqual(350);
+    // It went onto the connection when the first answer ended, not later.
+    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeGreaterThanOrEqual(first.record.endAt - 1);
+    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeLessThanOrEqual(second.record.endAt - 350);
+  });
+
   it('times out a request still queued behind a busy connection, at its deadline', async () => {
     // One connection: the second request waits for the first (400 ms) and its 150 ms deadline ends it.
     const c = client(150, 1);

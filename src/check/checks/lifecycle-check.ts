@@ -1,6 +1,6 @@
 import { LIMITS } from '../../../contracts/queue/limits.js';
 import { isFinalStatus } from '../../core/job-status.js';
-import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
@@ -89,10 +89,12 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
 function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
   if (r.op !== 'runsync' && r.op !== 'status-sync') return;
   const wait = r.req?.wait ?? LIMITS.wait.default;
-  const took = r.endAt - r.sentAt;
+  // The service's wait starts when it reads the request: not before it went onto a connection.
+  const took = r.endAt - writtenAt(r);
   ctx.judged('lifecycle.runsync-wait-exceeded');
   if (took > wait + ctx.tolerances.waitGraceMs) {
-    ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms; wait was ${String(wait)} ms` });
+    const queued = r.queuedMs === undefined ? '' : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs))} ms waiting for a free one)`;
+    ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms${queued}; wait was ${String(wait)} ms` });
   }
 }
 

@@ -1,7 +1,7 @@
 import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
 import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
-import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { MinHeap } from '../min-heap.js';
 import { SendLog, SendOutcome } from '../send-log.js';
@@ -50,12 +50,15 @@ class OperationWindow {
 
   push(r: ExchangeRecord, outcome: SendOutcome): void {
     let detail: ExchangeRecord | undefined;
+    // "Sent" in this window is when the request went onto a connection: one that waited in our
+    // pool for a free connection cannot have been read, nor counted, before that.
+    const sentAt = writtenAt(r);
     if (outcome === SendOutcome.Throttled) detail = r;
-    else if (outcome === SendOutcome.Accepted && Math.floor(r.sentAt / 1000) !== this.keptSecond) {
-      this.keptSecond = Math.floor(r.sentAt / 1000);
+    else if (outcome === SendOutcome.Accepted && Math.floor(sentAt / 1000) !== this.keptSecond) {
+      this.keptSecond = Math.floor(sentAt / 1000);
       detail = r;
     }
-    this.log.push(r.sentAt, r.endAt, outcome, detail, this.next);
+    this.log.push(sentAt, r.endAt, outcome, detail, this.next);
   }
 
   judgeUpTo(until: number, ctx: CheckContext, running: RunningSamples): void {
