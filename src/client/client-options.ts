@@ -48,6 +48,11 @@ export interface JobClientOptions {
   onRecord: (record: ExchangeRecord) => void;
   /** Told as each request goes out (its record comes when it ends): requests in flight, for the stall watch. */
   onSend?: () => void;
+  /**
+   * How long jobstorm's event loop had not run at `now` (core/loop-heartbeat.ts): an answer read
+   * then may have come in that much earlier, and its record says so.
+   */
+  loopGapAt?: (now: number) => number;
   /** Stamped on every record unless the call context says otherwise. */
   shard?: string;
   /** Sequence numbers of records; shared with other producers so a run's `seq` is unique. */

@@ -55,6 +55,7 @@ export class JobClient {
       retry429: o.retry429,
       onRecord: o.onRecord,
       onSend: o.onSend,
+      loopGapAt: o.loopGapAt,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").

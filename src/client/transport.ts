@@ -43,6 +43,7 @@ export interface TransportOptions {
   retry429: RetryPolicy | undefined;
   onRecord: (record: ExchangeRecord) => void;
   onSend?: (() => void) | undefined;
+  loopGapAt?: ((now: number) => number) | undefined;
   shard: string | undefined;
   nextSeq: () => number;
   /** Scrubbed from error messages, in case a transport error ever quotes a header. */
@@ -198,6 +199,8 @@ export class Transport {
     // behind busy connections did not make the service hold it longer). Under 1 ms it is noise.
     const queued = answer.writtenAt === undefined ? 0 : answer.writtenAt - sentAt;
     if (queued >= 1) record.queuedMs = queued;
+    const gap = this.o.loopGapAt?.(endAt) ?? 0;
+    if (gap > 0) record.loopGapMs = gap;
     this.o.onRecord(record);
     return { record, status, body, error };
   }

@@ -72,6 +72,12 @@ export interface ExchangeRecord {
   queuedMs?: number;
   firstByteAt?: number;
   endAt: number;
+  /**
+   * jobstorm's own event loop had not run for this long when it read the answer (a stopped or
+   * starved process, a long GC pause): the answer may have come in up to this much before
+   * `endAt` (see `earliestEndAt`). Present only for a gap of 200 ms or more.
+   */
+  loopGapMs?: number;
   status?: number;
   error?: RequestError;
   jobId?: string;
@@ -231,4 +237,12 @@ export interface RecordSink {
  */
 export function writtenAt(r: ExchangeRecord): number {
   return r.queuedMs === undefined ? r.sentAt : r.sentAt + r.queuedMs;
+}
+
+/**
+ * The earliest the answer can have come in: `endAt`, unless jobstorm's loop was held up before it
+ * read it. Checks that charge the service for how long it took to answer end here.
+ */
+export function earliestEndAt(r: ExchangeRecord): number {
+  return r.loopGapMs === undefined ? r.endAt : Math.max(writtenAt(r), r.endAt - r.loopGapMs);
 }

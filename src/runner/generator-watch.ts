@@ -159,11 +159,14 @@ export class GeneratorWatch {
     const saturated = s.busy >= BUSY && (s.loopDelayP99Ms >= LOOP_DELAY_MS || lateShare > LATE_SHARE);
     const heldUp = lateShare > STARVED_LATE_SHARE || (s.loopDelayP50Ms ?? 0) >= STARVED_MEDIAN_DELAY_MS;
     const starved = starvedOfCpu(s) && s.loopDelayP99Ms >= STARVED_DELAY_MS && heldUp;
-    const limited = saturated || starved;
+    // This tick came a second or more late: the loop did not run at all for that long (the process
+    // stopped, a long GC pause), whatever the second's shares say. It counts as the seconds it spans.
+    const spanned = Math.max(1, Math.floor((now - this.secondStart) / 1000));
+    const limited = saturated || starved || spanned >= 2;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);
     this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
-    if (limited) this.limitedSecond(this.secondStart, s, latenessP99);
+    if (limited) this.limitedSecond(this.secondStart, spanned, s, latenessP99);
     else this.endStretch();
     this.nextSecond(now);
   };
@@ -176,9 +179,9 @@ export class GeneratorWatch {
     this.schedule();
   }
 
-  private limitedSecond(start: number, s: GeneratorSample, latenessP99Ms: number): void {
+  private limitedSecond(start: number, seconds: number, s: GeneratorSample, latenessP99Ms: number): void {
     const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, cpu: 0, cpuSeconds: 0, warned: false });
-    r.seconds++;
+    r.seconds += seconds;
     r.busy = Math.max(r.busy, s.busy);
     r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);
     r.latenessP99Ms = Math.max(r.latenessP99Ms, latenessP99Ms);

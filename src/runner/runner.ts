@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
+import type { JobClientOptions } from '../client/client-options.js';
 import { JobClient } from '../client/job-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { LoopHeartbeat } from '../core/loop-heartbeat.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
 import { arrivalSchedule, deriveSeed, mulberry32 } from '../schedule/index.js';
@@ -55,7 +57,10 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     }
     o.onRecord(r);
   };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes, arrived: arrivals.add }, stop.signal, abort.signal, () => stalls.watch?.sent());
+  // Made once time 0 is set, like the stall watch.
+  const loop: { heartbeat?: LoopHeartbeat } = {};
+  const hooks: ClientHooks = { onSend: () => stalls.watch?.sent(), loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0 };
+  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes, arrived: arrivals.add }, stop.signal, abort.signal, hooks);
   const dispatcher = new Dispatcher(o.scenario, ctx);
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
@@ -67,6 +72,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
   const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
   stalls.watch = watch;
+  loop.heartbeat = new LoopHeartbeat(clock);
   generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message), warmupMs);
 
   let interrupted = false;
@@ -84,6 +90,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
   const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
   watch.close();
+  loop.heartbeat.close();
   const generatorFigures = generator.watch.close();
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
@@ -104,6 +111,9 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   };
 }
 
+/** What the run's watches need to hear from the client. */
+type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'loopGapAt'>>;
+
 /** The client, the webhook receiver and the context every iteration shares. */
 async function setUp(
   o: RunOptions,
@@ -112,7 +122,7 @@ async function setUp(
   shared: Pick<RunContext, 'counters' | 'routes' | 'arrived'>,
   stop: AbortSignal,
   abort: AbortSignal,
-  onSend: () => void,
+  hooks: ClientHooks,
 ): Promise<{ ctx: RunContext; client: JobClient; closeReceiver: () => Promise<void> }> {
   const { scenario } = o;
   let seq = 0;
@@ -128,7 +138,7 @@ async function setUp(
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),
     onRecord: emit,
-    onSend,
+    ...hooks,
     ...(shard ? { shard } : {}),
     nextSeq,
   });

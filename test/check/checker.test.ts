@@ -96,6 +96,15 @@ describe('lifecycle checks on saved records', () => {
     const held = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, queuedMs: 1000, req: { wait: 2000 } })]);
     expect(held.get('lifecycle.runsync-wait-exceeded')).toBe(1);
   });
+
+  it('/runsync read late because jobstorm\'s own loop was held up is judged from when its answer can have come in', () => {
+    // 9 s from send to read, but our loop had not run for the last 6 s: the answer may be 3 s old.
+    const late = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, loopGapMs: 6000, req: { wait: 2000 } })]);
+    expect(late.get('lifecycle.runsync-wait-exceeded')).toBeUndefined();
+    // A short gap does not explain 9 s.
+    const slow = check([ex('runsync', 0, 200, job('s', 'IN_PROGRESS'), { jobId: 's', took: 9000, loopGapMs: 300, req: { wait: 2000 } })]);
+    expect(slow.get('lifecycle.runsync-wait-exceeded')).toBe(1);
+  });
 });
 
 describe('rate-limit checks on saved records', () => {

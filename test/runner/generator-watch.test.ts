@@ -10,6 +10,7 @@ import type { Summary } from '../../src/report/summary.js';
 import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator-watch.js';
 import { root, tempDir } from '../e2e/helpers.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { HeldClock } from '../helpers/held-clock.js';
 
 /*
  * Issue 17, "It knows when it is the bottleneck": the watch's rule on played seconds, then a real
@@ -83,6 +84,41 @@ describe('GeneratorWatch', () => {
     watch.close();
     expect(records).toHaveLength(1);
     expect(records[0]?.latenessP99Ms).toBe(50);
+  });
+});
+
+describe('GeneratorWatch when its loop did not run for a while', () => {
+  // The probe reads a quiet second: a stopped process has no busy loop, and may have no arrivals.
+  function heldWatch(): { clock: HeldClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
+    const clock = new HeldClock();
+    const records: GeneratorRecord[] = [];
+    const warnings: string[] = [];
+    let seq = 0;
+    const watch = new GeneratorWatch(clock, { sample: () => QUIET, close: () => undefined }, (r) => records.push(r), () => ++seq, (m) => warnings.push(m));
+    return { clock, records, warnings, watch };
+  }
+
+  it('a tick that comes 3 s late is a stretch of the seconds it spans, warned and recorded', () => {
+    const { clock, records, warnings, watch } = heldWatch();
+    clock.advance(1500);
+    clock.hold(3000);
+    clock.advance(0);
+    expect(warnings).toHaveLength(1);
+    clock.advance(1000);
+    watch.close();
+    expect(records).toHaveLength(1);
+    // From the second the loop stopped in to the first tick on time again.
+    expect(records[0]).toMatchObject({ type: 'generator', at: 1000, durationMs: 4500 });
+  });
+
+  it('a pause under a second (a GC pause) is not', () => {
+    const { clock, records, warnings, watch } = heldWatch();
+    clock.advance(1500);
+    clock.hold(800);
+    clock.advance(3000);
+    watch.close();
+    expect(warnings).toEqual([]);
+    expect(records).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { LIMITS } from '../../../contracts/queue/limits.js';
 import { isFinalStatus } from '../../core/job-status.js';
-import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
+import { earliestEndAt, writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
@@ -90,10 +90,11 @@ function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
   if (r.op !== 'runsync' && r.op !== 'status-sync') return;
   const wait = r.req?.wait ?? LIMITS.wait.default;
   // The service's wait starts when it reads the request: not before it went onto a connection.
-  const took = r.endAt - writtenAt(r);
+  // And its answer may have come in before a held-up loop of ours read it.
+  const took = earliestEndAt(r) - writtenAt(r);
   ctx.judged('lifecycle.runsync-wait-exceeded');
   if (took > wait + ctx.tolerances.waitGraceMs) {
-    const queued = r.queuedMs === undefined ? '' : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs))} ms waiting for a free one)`;
+    const queued = (r.queuedMs ?? 0) < 100 ? '' : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs ?? 0))} ms waiting for a free one)`;
     ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms${queued}; wait was ${String(wait)} ms` });
   }
 }
