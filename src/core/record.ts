@@ -114,6 +114,11 @@ export interface WebhookRecord {
   answered: number;
   bytes: number;
   body?: unknown;
+  /**
+   * jobstorm's event loop had not run for this long when the receiver read the delivery: it may
+   * have come in that much before `at`, and our answer went back that late (as `ExchangeRecord`).
+   */
+  loopGapMs?: number;
 }
 
 /** An arrival that could not start because `maxInFlight` was reached. */

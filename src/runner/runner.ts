@@ -142,7 +142,7 @@ async function setUp(
     ...(shard ? { shard } : {}),
     nextSeq,
   });
-  const receiver = await startWebhookReceiver({ clock, emit, nextSeq, ...(o.webhookAnswers ? { answers: o.webhookAnswers } : {}) });
+  const receiver = await startWebhookReceiver({ clock, emit, nextSeq, loopGapAt: hooks.loopGapAt, ...(o.webhookAnswers ? { answers: o.webhookAnswers } : {}) });
   const ctx: RunContext = {
     client,
     clock,

@@ -39,6 +39,8 @@ export async function startWebhookReceiver(opts: {
   nextSeq(): number;
   answers?: WebhookAnswers;
   host?: string;
+  /** How long jobstorm's loop had not run at `now` (core/loop-heartbeat.ts). */
+  loopGapAt?: (now: number) => number;
 }): Promise<WebhookReceiver> {
   const answers = opts.answers ?? { status: 200, failAttempts: 0 };
   const attempts = new Map<string, number>();
@@ -58,6 +60,8 @@ export async function startWebhookReceiver(opts: {
       const answered = n <= answers.failAttempts ? answers.status : 200;
       const record: WebhookRecord = { v: RECORD_VERSION, type: 'webhook', seq: opts.nextSeq(), at, path: req.url ?? '/', answered, bytes, body: trimBody(body) };
       if (jobId !== undefined) record.jobId = jobId;
+      const gap = opts.loopGapAt?.(at) ?? 0;
+      if (gap > 0) record.loopGapMs = gap;
       opts.emit(record);
       res.writeHead(answered, { 'content-type': 'application/json' }).end(answered === 200 ? '{"ok":true}' : '{"error":"failing on purpose"}');
     });

@@ -182,6 +182,18 @@ describe('webhook checks on saved records', () => {
     expect(check([submit, final, webhook(1100, 'w', 200, body), webhook(1200, 'w', 200, body), later]).get('webhook.duplicate')).toBe(1);
     expect(check([submit, final, webhook(1100, 'w', 200, job('w', 'FAILED', { error: 'x' })), later]).get('webhook.status-mismatch')).toBe(1);
   });
+
+  it('deliveries our held-up loop read late: a retry after our late 200 is no duplicate, and the spacing is as unsure as the gaps', () => {
+    const body = done('w');
+    // Read 12 s late: our 200 went back after the service had given up on the attempt.
+    const lateOk = { ...webhook(1100, 'w', 200, body), loopGapMs: 12_000 };
+    expect(check([submit, final, lateOk, webhook(11_200, 'w', 200, body), later]).get('webhook.duplicate')).toBeUndefined();
+    expect(check([submit, final, webhook(1100, 'w', 200, body), webhook(11_200, 'w', 200, body), later]).get('webhook.duplicate')).toBe(1);
+    // The second attempt came in at 11.1 s but was read at 16.1 s, after a 6 s gap.
+    const lateRetry = { ...webhook(16_100, 'w', 500, body), loopGapMs: 6000 };
+    expect(check([submit, final, webhook(1100, 'w', 500, body), lateRetry, webhook(26_100, 'w', 500, body), later]).get('webhook.retry-spacing')).toBeUndefined();
+    expect(check([submit, final, webhook(1100, 'w', 500, body), webhook(16_100, 'w', 500, body), webhook(26_100, 'w', 500, body), later]).get('webhook.retry-spacing')).toBe(1);
+  });
 });
 
 describe('offline and live agree', () => {

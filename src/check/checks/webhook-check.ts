@@ -42,9 +42,12 @@ export function webhookCheck(): Check {
       }
     }
     const firstOk = d.findIndex((x) => x.answered === 200);
-    if (firstOk >= 0) ctx.judged('webhook.duplicate');
+    // Our 200 to a delivery read after our own loop was held up went back late: the service may
+    // have given up on that attempt before it came, and rightly tried again. Nothing to judge.
+    const okInTime = firstOk >= 0 && d[firstOk]?.record.loopGapMs === undefined;
+    if (okInTime) ctx.judged('webhook.duplicate');
     const extra = d[firstOk + 1];
-    if (firstOk >= 0 && extra) {
+    if (okInTime && extra) {
       ctx.emit({ id: 'webhook.duplicate', record: extra.record, jobId: job.id, timeline: timeline(), at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
     }
     const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
@@ -61,8 +64,11 @@ export function webhookCheck(): Check {
       const retry = d[i];
       if (!retry) break;
       ctx.judged('webhook.retry-spacing');
-      const gap = retry.at - (d[i - 1]?.at ?? 0);
-      if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs) {
+      const previous = d[i - 1];
+      const gap = retry.at - (previous?.at ?? 0);
+      // Either attempt may have come in before our held-up loop read it: the spacing is that unsure.
+      const unsure = (retry.record.loopGapMs ?? 0) + (previous?.record.loopGapMs ?? 0);
+      if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs + unsure) {
         ctx.emit({ id: 'webhook.retry-spacing', record: retry.record, jobId: job.id, timeline: timeline(), at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
         break;
       }
