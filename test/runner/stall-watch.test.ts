@@ -3,10 +3,11 @@ import { ManualClock } from '../../src/core/manual-clock.js';
 import { RECORD_VERSION, type ExchangeRecord, type StallRecord } from '../../src/core/record.js';
 import type { ErrorKind } from '../../src/core/request-error.js';
 import { StallWatch } from '../../src/runner/stall-watch.js';
+import { HeldClock } from '../helpers/held-clock.js';
 
 /* Issue 12: no answer at all while requests wait is a stall, reported with its length and load. */
 
-function answer(clock: ManualClock, status: number | undefined, kind: ErrorKind = 'timeout'): ExchangeRecord {
+function answer(clock: { now(): number }, status: number | undefined, kind: ErrorKind = 'timeout'): ExchangeRecord {
   const now = clock.now();
   return { v: RECORD_VERSION, type: 'exchange', seq: 0, op: 'status', method: 'GET', path: '/status/x', intendedAt: now, sentAt: now, endAt: now, status, ...(status === undefined ? { error: { kind, message: 't' } } : { firstByteAt: now }), reqBytes: 0, resBytes: 0 };
 }
@@ -20,6 +21,48 @@ function watch(stallAfterMs = 5000): { clock: ManualClock; w: StallWatch; stalls
   w.onStall(() => began.push(clock.now()));
   return { clock, w, stalls, began };
 }
+
+describe('StallWatch when jobstorm\'s own loop was held', () => {
+  function heldWatch(): { clock: HeldClock; w: StallWatch; stalls: StallRecord[]; began: number[] } {
+    const clock = new HeldClock();
+    const stalls: StallRecord[] = [];
+    let seq = 0;
+    const w = new StallWatch(clock, 5000, (r) => stalls.push(r), () => ++seq);
+    const began: number[] = [];
+    w.onStall(() => began.push(clock.now()));
+    return { clock, w, stalls, began };
+  }
+  const answered = (clock: HeldClock): ExchangeRecord => answer(clock, 200);
+
+  it('stopped 8 s with requests out, its late tick first and the answers after: no stall', () => {
+    const { clock, w, stalls, began } = heldWatch();
+    w.sent();
+    w.sent();
+    clock.advance(1000);
+    clock.hold(8000);
+    // The late tick runs before the I/O that came in meanwhile (a poll cut short by SIGCONT).
+    clock.advance(0);
+    w.exchange(answered(clock));
+    w.exchange(answered(clock));
+    clock.advance(2000);
+    w.close();
+    expect(began).toEqual([]);
+    expect(stalls).toEqual([]);
+  });
+
+  it('a target that gives no answer is still a stall, one tick after the loop is back', () => {
+    const { clock, w, stalls, began } = heldWatch();
+    w.sent();
+    clock.advance(1000);
+    clock.hold(8000);
+    clock.advance(0);
+    expect(began).toEqual([]);
+    clock.advance(250);
+    expect(began).toEqual([9250]);
+    w.close();
+    expect(stalls).toMatchObject([{ at: 0, inFlight: 1 }]);
+  });
+});
 
 describe('StallWatch', () => {
   it('a slow but answering target is no stall', () => {
