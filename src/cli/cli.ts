@@ -1,4 +1,4 @@
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { ConfigError } from '../core/config-error.js';
 import { ExitCode } from '../core/exit-code.js';
 import { JOBSTORM_VERSION } from '../version.js';
@@ -26,6 +26,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     })
     .exitProcess(false)
     .help();
+  skipHelpCache(parser);
   for (const cmd of COMMANDS) {
     cmd.register(parser, io, (run) => {
       pending = run;
@@ -50,4 +51,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     throw err;
   }
+}
+
+/** The part of yargs' internals `skipHelpCache` reaches; absent in another version, it does nothing. */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } | undefined;
+}
+
+/**
+ * yargs renders a command's whole help before it runs the command, in case the command then asks
+ * for it (`showHelp`). Ours never do: a handler only hands back what to run, and usage errors go
+ * through `.fail()`. Rendering the help of `run` and its many options cost 60-100 ms of CPU on
+ * every start (a CPU profile of `jobstorm run`), which a 10 s run at 1,000 arrivals/s pays in its
+ * whole-process CPU (issue 17).
+ */
+export function skipHelpCache(parser: Argv): void {
+  const usage = (parser as unknown as YargsInternals).getInternalMethods?.()?.getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => undefined;
 }
