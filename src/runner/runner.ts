@@ -90,12 +90,13 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
   const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
   watch.close();
-  loop.heartbeat.close();
   const generatorFigures = generator.watch.close();
   stopProgress();
   o.interrupt?.removeEventListener('abort', onInterrupt);
   await closeReceiver();
   await client.destroy();
+  // Last: an answer or a delivery read before this is judged against a loop that kept its beat.
+  loop.heartbeat.close();
 
   return {
     runId: o.runId,
