@@ -70,9 +70,10 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   clock.start(epochZeroMs);
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
-  const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq());
+  const heartbeat = new LoopHeartbeat(clock);
+  loop.heartbeat = heartbeat;
+  const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq(), (now) => heartbeat.gapAt(now));
   stalls.watch = watch;
-  loop.heartbeat = new LoopHeartbeat(clock);
   generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message), warmupMs);
 
   let interrupted = false;
@@ -96,7 +97,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   await closeReceiver();
   await client.destroy();
   // Last: an answer or a delivery read before this is judged against a loop that kept its beat.
-  loop.heartbeat.close();
+  heartbeat.close();
 
   return {
     runId: o.runId,

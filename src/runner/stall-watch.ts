@@ -18,7 +18,6 @@ export class StallWatch {
    */
   private failed: Record<string, number> | undefined;
   private cancelTick: (() => void) | undefined;
-  private lastTick: number;
   private readonly listeners: (() => void)[] = [];
 
   constructor(
@@ -26,8 +25,9 @@ export class StallWatch {
     private readonly stallAfterMs: number,
     private readonly emit: (r: StallRecord) => void,
     private readonly nextSeq: () => number,
+    /** How long jobstorm's own loop had not run at `now` (core/loop-heartbeat.ts). */
+    private readonly loopGapAt: (now: number) => number = () => 0,
   ) {
-    this.lastTick = clock.now();
     this.tick();
   }
 
@@ -74,17 +74,15 @@ export class StallWatch {
 
   private readonly tick = (): void => {
     const now = this.clock.now();
-    const every = Math.min(250, this.stallAfterMs / 4);
-    // A tick two or more late: jobstorm's own loop was held (stopped, a long GC pause), and the
-    // answers that came in meanwhile may be read only after this tick. Its silence is not the target's.
-    const held = now - this.lastTick >= 2 * every;
-    this.lastTick = now;
+    // jobstorm's own loop was just held (stopped, a long GC pause): the answers that came in
+    // meanwhile may be read only after this tick. Its silence is not the target's.
+    const held = this.loopGapAt(now) > 0;
     // In flight or failed without an answer (a dead target refuses at once): either way, waiting.
     if (!held && this.stallStart === undefined && this.waitingSince !== undefined && now - this.waitingSince >= this.stallAfterMs) {
       this.stallStart = this.waitingSince;
       for (const l of this.listeners) l();
     }
-    this.cancelTick = this.clock.schedule(every, this.tick);
+    this.cancelTick = this.clock.schedule(Math.min(250, this.stallAfterMs / 4), this.tick);
   };
 
   private end(at: number): void {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { RECORD_VERSION, type ExchangeRecord, type StallRecord } from '../../src/core/record.js';
 import type { ErrorKind } from '../../src/core/request-error.js';
+import { LoopHeartbeat } from '../../src/core/loop-heartbeat.js';
 import { StallWatch } from '../../src/runner/stall-watch.js';
 import { HeldClock } from '../helpers/held-clock.js';
 
@@ -27,7 +28,8 @@ describe('StallWatch when jobstorm\'s own loop was held', () => {
     const clock = new HeldClock();
     const stalls: StallRecord[] = [];
     let seq = 0;
-    const w = new StallWatch(clock, 5000, (r) => stalls.push(r), () => ++seq);
+    const beat = new LoopHeartbeat(clock);
+    const w = new StallWatch(clock, 5000, (r) => stalls.push(r), () => ++seq, (now) => beat.gapAt(now));
     const began: number[] = [];
     w.onStall(() => began.push(clock.now()));
     return { clock, w, stalls, began };
