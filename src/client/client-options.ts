@@ -49,6 +49,11 @@ export interface JobClientOptions {
   /** Told as each request goes out (its record comes when it ends): requests in flight, for the stall watch. */
   onSend?: () => void;
   /**
+   * Told as each request ends, after its record: a connection may be free again (the dispatcher
+   * starts arrivals that were waiting for one, see `JobClient.saturated`).
+   */
+  onSettled?: () => void;
+  /**
    * How long jobstorm's event loop had not run at `now` (core/loop-heartbeat.ts): an answer read
    * then may have come in that much earlier, and its record says so.
    */

@@ -43,6 +43,9 @@ export class JobClient {
   /** Shared, frozen facts for the common case, so plain calls allocate none. */
   private readonly facts: Readonly<Record<AuthMode, RequestFacts>>;
 
+  /** Keep-alive connections per origin. */
+  readonly connections: number;
+
   constructor(o: JobClientOptions) {
     if (!(o.connections >= 1)) throw new RangeError('connections must be at least 1');
     if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
@@ -55,12 +58,14 @@ export class JobClient {
       retry429: o.retry429,
       onRecord: o.onRecord,
       onSend: o.onSend,
+      onSettled: o.onSettled,
       loopGapAt: o.loopGapAt,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").
       secret: o.apiKey.length >= 8 ? o.apiKey : '',
     });
+    this.connections = o.connections;
     this.headers = new AuthHeaders(o.apiKey, o.auth);
     this.form = o.auth;
     this.queue = this.transport.target(o.baseUrl);
@@ -174,6 +179,14 @@ export class JobClient {
   }
 
   /** Waits for requests in flight, then closes every connection. */
+  /**
+   * As many requests in flight as there are connections: one more would wait in the pool's queue,
+   * as a request, for a connection to free up (with pipelining 1, a connection carries one at a time).
+   */
+  get saturated(): boolean {
+    return this.transport.inFlight >= this.connections;
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

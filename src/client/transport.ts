@@ -43,6 +43,7 @@ export interface TransportOptions {
   retry429: RetryPolicy | undefined;
   onRecord: (record: ExchangeRecord) => void;
   onSend?: (() => void) | undefined;
+  onSettled?: (() => void) | undefined;
   loopGapAt?: ((now: number) => number) | undefined;
   shard: string | undefined;
   nextSeq: () => number;
@@ -61,8 +62,14 @@ export class Transport {
   private readonly pools = new Map<string, Pool>();
   // One queue per timeout value: each stays first-in first-out (see DeadlineQueue).
   private readonly deadlines = new Map<number, DeadlineQueue>();
+  private exchanges = 0;
 
   constructor(private readonly o: TransportOptions) {}
+
+  /** Requests handed to a pool and not yet answered (or failed): on a connection, or queued for one. */
+  get inFlight(): number {
+    return this.exchanges;
+  }
 
   private deadlineQueue(x: Outgoing): DeadlineQueue {
     const ms = this.o.timeoutMs ?? operationTimeoutMs(x.op, x.facts.wait);
@@ -145,7 +152,13 @@ export class Transport {
     const deadline = queue.start(ctx.signal);
     const sentAt = clock.now();
     this.o.onSend?.();
-    const answer: Answer & { sse?: SseResult } = x.sse === true ? await this.receiveStream(x, deadline) : await this.receive(x, deadline);
+    this.exchanges++;
+    let answer: Answer & { sse?: SseResult };
+    try {
+      answer = x.sse === true ? await this.receiveStream(x, deadline) : await this.receive(x, deadline);
+    } finally {
+      this.exchanges--;
+    }
     queue.finish(deadline);
     const endAt = clock.now();
     const { status, firstByteAt, retryAfter, allow, declaredBytes, receivedBytes, sse } = answer;
@@ -202,6 +215,7 @@ export class Transport {
     const gap = this.o.loopGapAt?.(endAt) ?? 0;
     if (gap > 0) record.loopGapMs = gap;
     this.o.onRecord(record);
+    this.o.onSettled?.();
     return { record, status, body, error };
   }
 

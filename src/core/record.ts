@@ -63,7 +63,11 @@ export interface ExchangeRecord {
   /** Path and query as sent, relative to the target base, never with credentials. */
   path: string;
   intendedAt: number;
-  /** When the request was handed to the connection pool (the clock starts here, as the user sees it). */
+  /**
+   * When the request was handed to the connection pool (the clock starts here, as the user sees it).
+   * An arrival that came while every connection was busy waited for one before its flow started:
+   * its first request's `sentAt` is when one was free, and `sentAt - intendedAt` includes the wait.
+   */
   sentAt: number;
   /**
    * How long it then waited in the pool for a free connection (or for a new one to open), when

@@ -23,8 +23,8 @@ class Iteration implements IterationState {
   submittedAt: number | undefined;
   intendedAt: number;
   stepIndex = 0;
-  /** The first request has gone out (its lateness is the arrival's). */
-  private sent = false;
+  /** The first request has gone out (its lateness is the arrival's), or the lateness was taken. */
+  private sent: boolean;
 
   constructor(
     readonly flow: CompiledFlow,
@@ -32,8 +32,10 @@ class Iteration implements IterationState {
     intendedAt: number,
     readonly n: number,
     readonly row: DataRow | undefined,
+    lateTaken: boolean,
   ) {
     this.intendedAt = intendedAt;
+    this.sent = lateTaken;
   }
 
   async steps(steps: readonly Step[]): Promise<boolean> {
@@ -77,7 +79,10 @@ class Iteration implements IterationState {
   }
 }
 
-/** Runs one flow iteration to its end; never throws for a failed request (records say what happened). */
-export function runIteration(flow: CompiledFlow, ctx: RunContext, intendedAt: number, n: number, row?: DataRow): Promise<boolean> {
-  return new Iteration(flow, ctx, intendedAt, n, row).steps(flow.steps);
+/**
+ * Runs one flow iteration to its end; never throws for a failed request (records say what happened).
+ * `lateTaken`: the arrival's lateness was already taken (it waited for a connection, see Dispatcher).
+ */
+export function runIteration(flow: CompiledFlow, ctx: RunContext, intendedAt: number, n: number, row?: DataRow, lateTaken = false): Promise<boolean> {
+  return new Iteration(flow, ctx, intendedAt, n, row, lateTaken).steps(flow.steps);
 }

@@ -59,9 +59,12 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   };
   // Made once time 0 is set, like the stall watch.
   const loop: { heartbeat?: LoopHeartbeat } = {};
-  const hooks: ClientHooks = { onSend: () => stalls.watch?.sent(), loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0 };
+  // Made with the context, which the client is part of; a request can only end after that.
+  const dispatch: { to?: Dispatcher } = {};
+  const hooks: ClientHooks = { onSend: () => stalls.watch?.sent(), onSettled: () => dispatch.to?.admit(), loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0 };
   const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes, arrived: arrivals.add }, stop.signal, abort.signal, hooks);
   const dispatcher = new Dispatcher(o.scenario, ctx);
+  dispatch.to = dispatcher;
   const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
 
   // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
@@ -114,7 +117,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
 }
 
 /** What the run's watches need to hear from the client. */
-type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'loopGapAt'>>;
+type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'onSettled' | 'loopGapAt'>>;
 
 /** The client, the webhook receiver and the context every iteration shares. */
 async function setUp(

@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExchangeRecord } from '../../src/core/record.js';
+import { arrivalsOf, bareServer, exchanges, inlineScenario, runCollecting } from './helpers.js';
+
+/*
+ * An arrival that comes while every connection carries a request waits for one before its
+ * iteration starts (src/runner/dispatcher.ts): a number in a queue, not a started iteration whose
+ * request waits in the pool. What a user sees of it: the wait counts in the latency from the
+ * intended start, the arrival is not called late (the pacer was on time), the request's own
+ * latency from send does not include it, and when the drain time runs out every waiting arrival
+ * still ends as a record.
+ */
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c()));
+});
+
+/** Answers every request after `holdMs` (never, with Infinity), counting those it holds at once. */
+async function holdingServer(holdMs: number): Promise<{ url: string; most: () => number }> {
+  let holding = 0;
+  let most = 0;
+  const s = await bareServer((_req, res) => {
+    holding++;
+    most = Math.max(most, holding);
+    if (holdMs === Number.POSITIVE_INFINITY) return;
+    setTimeout(() => {
+      holding--;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"workers":{"idle":1,"running":0},"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0}}');
+    }, holdMs);
+  });
+  closers.push(s.close);
+  return { url: s.url, most: () => most };
+}
+
+const twentyOverTwo = (drain = '') => `
+name: more-arrivals-than-connections
+target: { connections: 2, timeout: 10s }
+phases: [{ duration: 500ms, rate: 40 }]
+flows:
+  - name: h
+    steps:
+      - health: {}
+${drain}`;
+
+describe('arrivals beyond the connections', () => {
+  it('wait for a free connection before they start: counted in latency from intended, not as lateness or as latency from send', async () => {
+    const server = await holdingServer(150);
+    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo()), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false });
+    const first = arrivalsOf(records);
+    expect(first).toHaveLength(20);
+    expect(first.every((r) => r.status === 200)).toBe(true);
+    expect(server.most()).toBeLessThanOrEqual(2);
+    const byIntended = [...first].sort((a, b) => a.intendedAt - b.intendedAt);
+    const last = byIntended.slice(-5);
+    // Ten rounds of 150 ms over two connections for arrivals due within 500 ms: the last ones
+    // waited most of a second before a connection was free, and started only then.
+    for (const r of last) {
+      expect(r.sentAt - r.intendedAt).toBeGreaterThan(500);
+      expect(r.endAt - r.intendedAt).toBeGreaterThan(600);
+      // Latency from send is the service's 150 ms, not the wait; nothing waited in the pool.
+      expect(r.endAt - r.sentAt).toBeLessThan(400);
+      expect(r.queuedMs ?? 0).toBeLessThan(100);
+    }
+    // The pacer handed every arrival on time: waiting for a connection is not lateness.
+    expect(outcome.latenessP99Ms).toBeLessThan(100);
+    expect(outcome.counters.inFlight).toBe(0);
+  }, 30_000);
+
+  it('still end as records when the drain time runs out while they wait', async () => {
+    const server = await holdingServer(Number.POSITIVE_INFINITY);
+    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo()), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false }, { gracefulStopMs: 200, drainMs: 300 });
+    const first: ExchangeRecord[] = arrivalsOf(records);
+    // Two went onto the connections; the other 18 were waiting when the drain time ran out. Each
+    // is a record of a request that did not get an answer, none is lost, none is a drop.
+    expect(first).toHaveLength(20);
+    expect(exchanges(records).every((r) => r.status === undefined && r.error !== undefined)).toBe(true);
+    expect(records.filter((r) => r.type === 'dropped')).toEqual([]);
+    expect(outcome.counters.inFlight).toBe(0);
+  }, 30_000);
+});
