@@ -6,7 +6,7 @@ import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
-import { generatorLines, stallLines } from './stall-lines.js';
+import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { WORKER_HEADER, workerCells } from './workers-section.js';
 import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictMark, verdictWord } from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
@@ -107,7 +107,7 @@ function violationsSection(s: Summary): string {
  */
 function runHealthSection(s: Summary): string {
   const warnings = [...stallLines(s), ...generatorLines(s)].map((l) => `<p class="fail">${esc(l)}</p>`);
-  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...exportLines(s)].map((l) => `<p class="meta">${esc(l)}</p>`);
+  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...connectionWaitLines(s), ...exportLines(s)].map((l) => `<p class="meta">${esc(l)}</p>`);
   return [...warnings, ...notes].join('\n');
 }
 

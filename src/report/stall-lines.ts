@@ -35,3 +35,16 @@ export function generatorLines(s: Pick<Summary, 'generatorLimited'>): string[] {
   if (stretches.length > SHOWN) lines.push(`... and ${String(stretches.length - SHOWN)} more (summary.json "generatorLimited")`);
   return lines;
 }
+
+/**
+ * "120 arrivals waited for a free connection (all 2 busy), up to 812 ms past their intended
+ * start: …". jobstorm's own pool was a limit: the wait is in their latency from the intended start.
+ */
+export function connectionWaitLines(s: Pick<Summary, 'run'>): string[] {
+  const w = s.run.connectionWait;
+  if (!w) return [];
+  const arrivals = `${String(w.arrivals)} arrival${w.arrivals === 1 ? '' : 's'}`;
+  return [
+    `${arrivals} waited for a free connection (all ${String(w.connections)} busy), up to ${String(Math.round(w.longestMs))} ms past the intended start: latency from the intended start includes the wait; if the target was not the slow part, raise target.connections`,
+  ];
+}

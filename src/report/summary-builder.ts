@@ -34,6 +34,8 @@ export interface BuildSummaryInput {
   preflight?: Summary['preflight'];
   /** Iterations cut at the graceful stop. */
   iterationsCut?: number;
+  /** Arrivals that waited for a free connection. */
+  connectionWait?: Summary['run']['connectionWait'];
   /** The generator's own figures. */
   generator?: Summary['run']['generator'];
 }
@@ -190,6 +192,7 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   }
   const info = runInfo(input.run, data, input.durationMs, input.end);
   if (input.iterationsCut) info.iterationsCut = input.iterationsCut;
+  if (input.connectionWait) info.connectionWait = input.connectionWait;
   if (input.generator) info.generator = input.generator;
   if (input.failure !== undefined) info.failure = input.failure;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});

@@ -1,3 +1,4 @@
+import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { RunEnd } from './verdict.js';
 import { ConfigError } from '../core/config-error.js';
 import { MERGED_JOIN, mergeProblems } from './merge-compatibility.js';
@@ -70,6 +71,7 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
   const generator = figures.length
     ? { latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)), loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)), busyMax: Math.max(...figures.map((g) => g.busyMax)) }
     : undefined;
+  const connectionWait = mergeConnectionWaits(summaries.flatMap((s) => (s.run.connectionWait ? [s.run.connectionWait] : [])));
   const failures = summaries.flatMap((s) => (s.run.failure === undefined ? [] : [s.run.failure]));
   const failure = failures.length > 0 ? joined(failures) : undefined;
   return {
@@ -85,6 +87,7 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
     end: worstEnd(summaries.map((s) => s.run.end)),
     ...(forced.length ? { forced } : {}),
     ...(generator ? { generator } : {}),
+    ...(connectionWait ? { connectionWait } : {}),
     ...(failure === undefined ? {} : { failure }),
   };
 }

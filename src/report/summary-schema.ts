@@ -112,6 +112,7 @@ export const summarySchema = z.object({
     // Summaries written before verdicts existed ended as far as they knew.
     end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed']).default('completed'),
     iterationsCut: count.optional(),
+    connectionWait: z.object({ arrivals: count, longestMs: z.number().nonnegative(), connections: count }).optional(),
     generator: z.object({ latenessP99Ms: z.number().nonnegative(), loopDelayP99Ms: z.number().nonnegative(), busyMax: z.number().min(0).max(1) }).optional(),
     forced: z.array(z.string()).optional(),
     failure: z.string().optional(),

@@ -1,3 +1,4 @@
+import type { ConnectionWait } from '../core/connection-wait.js';
 import type { WorkerRow } from './workers-section.js';
 import type { RunEnd, Verdict } from './verdict.js';
 import type { Violation, Severity } from '../core/violation.js';
@@ -41,6 +42,11 @@ export interface RunInfo {
   end: RunEnd;
   /** Flow iterations cut when the graceful stop after the last arrival ran out. */
   iterationsCut?: number;
+  /**
+   * Arrivals that came while every connection carried a request and waited for one before their
+   * flow started (their latency from the intended start includes it), and the longest wait.
+   */
+  connectionWait?: ConnectionWait;
   /** The generator's own figures (its event loop and the arrivals' lateness), when the runner measured them. */
   generator?: { latenessP99Ms: number; loopDelayP99Ms: number; busyMax: number };
   /** Set only on a merge made with `--force`: why its inputs were not parts of one run. */

@@ -1,6 +1,6 @@
 import { formatThreshold, textTable } from './format.js';
 import { exportLines } from './export-lines.js';
-import { generatorLines, stallLines } from './stall-lines.js';
+import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
 import {
@@ -74,7 +74,7 @@ export const terminalReporter: Reporter = {
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);
-    out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`);
+    out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`, ...connectionWaitLines(s));
     out.push(...warmupLines(s), ...stallLines(s), ...generatorLines(s));
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push(...exportLines(s));

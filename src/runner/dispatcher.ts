@@ -1,3 +1,4 @@
+import type { ConnectionWait } from '../core/connection-wait.js';
 import { RECORD_VERSION, type DroppedRecord } from '../core/record.js';
 import type { DataRow, Scenario } from '../scenario/scenario.js';
 import { ArrivalQueue } from './arrival-queue.js';
@@ -28,6 +29,8 @@ export class Dispatcher implements Dispatch {
   private iteration = 0;
   private idleListener: (() => void) | undefined;
   private readonly waiting = new ArrivalQueue();
+  private waited = 0;
+  private longestWaitMs = 0;
 
   constructor(
     private readonly scenario: Scenario,
@@ -51,6 +54,7 @@ export class Dispatcher implements Dispatch {
       counters.inFlight++;
       this.ctx.arrived(this.ctx.clock.now() - intendedAt);
       this.waiting.push(intendedAt);
+      this.waited++;
       return;
     }
     void this.start(intendedAt, false);
@@ -66,12 +70,20 @@ export class Dispatcher implements Dispatch {
    * the next waiting arrival, whose request is aborted at once: every arrival still ends as a record.
    */
   readonly admit = (): void => {
-    const { client } = this.ctx;
+    const { client, clock } = this.ctx;
     while (this.waiting.length > 0 && !client.saturated) {
       this.ctx.counters.inFlight--;
-      void this.start(this.waiting.shift(), true);
+      const at = this.waiting.shift();
+      this.longestWaitMs = Math.max(this.longestWaitMs, clock.now() - at);
+      void this.start(at, true);
     }
   };
+
+  /** The arrivals that waited for a connection, for the report; none waited: undefined. */
+  connectionWait(): ConnectionWait | undefined {
+    if (this.waited === 0) return undefined;
+    return { arrivals: this.waited, longestMs: Math.round(this.longestWaitMs), connections: this.ctx.client.connections };
+  }
 
   private start(intendedAt: number, lateTaken: boolean): Promise<void> {
     const { counters } = this.ctx;

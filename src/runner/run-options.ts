@@ -1,3 +1,4 @@
+import type { ConnectionWait } from '../core/connection-wait.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorFigures } from './generator-watch.js';
 import type { PreflightResult } from './preflight.js';
@@ -90,6 +91,8 @@ export interface RunOutcome {
   generator: GeneratorFigures;
   /** Iterations still in flight when the graceful stop ran out, cut at their next step. */
   iterationsCut?: number;
+  /** Arrivals that waited for a free connection before their flow started (see Dispatcher), when any did. */
+  connectionWait?: ConnectionWait;
   /** What the preflight found, when it ran; `fatal` means the load never started. */
   preflight?: PreflightResult;
   /** A `--workers` thread failed mid-run and the others were stopped (then `interrupted` too): why. */

@@ -113,7 +113,13 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     generator: { ...generatorFigures, latenessP99Ms: lateness.p99() },
     ...(checked ? { preflight: checked } : {}),
     iterationsCut,
+    ...connectionWaitOf(dispatcher),
   };
+}
+
+function connectionWaitOf(d: Dispatcher): Pick<RunOutcome, 'connectionWait'> {
+  const wait = d.connectionWait();
+  return wait ? { connectionWait: wait } : {};
 }
 
 /** What the run's watches need to hear from the client. */

@@ -1,3 +1,4 @@
+import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
@@ -76,8 +77,14 @@ async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCel
       loopDelayP99Ms: most((x) => x.generator.loopDelayP99Ms),
       busyMax: most((x) => x.generator.busyMax),
     },
+    ...mergedConnectionWait(outcomes),
     ...(failure === undefined ? {} : { failure }),
   };
+}
+
+function mergedConnectionWait(outcomes: readonly RunOutcome[]): Pick<RunOutcome, 'connectionWait'> {
+  const wait = mergeConnectionWaits(outcomes.flatMap((x) => (x.connectionWait ? [x.connectionWait] : [])));
+  return wait ? { connectionWait: wait } : {};
 }
 
 /**

@@ -358,6 +358,10 @@ describe('a target whose /runsync holds each request almost its whole wait, behi
     expect(sync.length).toBeGreaterThanOrEqual(4);
     const longest = Math.max(...sync.map((r) => (r.type === 'exchange' ? r.endAt - r.intendedAt : 0)));
     expect(longest).toBeGreaterThan(3000);
+    // The report says they waited for the one connection, and how long.
+    expect(o.summary.run.connectionWait?.arrivals).toBeGreaterThanOrEqual(2);
+    expect(o.summary.run.connectionWait?.connections).toBe(1);
+    expect(o.summary.run.connectionWait?.longestMs).toBeGreaterThan(1500);
     // A call not final by its answer is followed by /status-sync, judged too.
     expect(o.summary.coverage['lifecycle.runsync-wait-exceeded']).toBeGreaterThanOrEqual(sync.length);
     expect(o.fired).not.toContain('lifecycle.runsync-wait-exceeded');

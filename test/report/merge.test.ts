@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/cli.js';
+import { htmlReporter } from '../../src/report/html-reporter.js';
+import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { writeReports } from '../../src/report/report-writer.js';
+import { terminalReporter } from '../../src/report/terminal-reporter.js';
 import type { Summary } from '../../src/report/summary.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
-import { readSummary } from '../../src/report/summary-schema.js';
+import { parseSummary, readSummary } from '../../src/report/summary-schema.js';
 import { judgeVerdict } from '../../src/report/verdict.js';
 import { fixtureSummary, shardSummary, withoutRun } from './fixtures/fixture-summary.js';
 
@@ -228,5 +231,24 @@ describe('merging shards that were generator-limited', () => {
     expect(merged.verdict.reasons.at(-1)).toContain('generator-limited');
     // A shard that was never limited leaves a merge of it unmarked.
     expect(mergeSummaries([one, shardSummary('2/2')]).verdict.generatorLimited).toBeUndefined();
+  });
+});
+
+describe('arrivals that waited for a free connection', () => {
+  it('are a line in every report, and a merge adds them up and keeps the longest wait', () => {
+    const one = shardSummary('1/2');
+    const two = shardSummary('2/2');
+    one.run.connectionWait = { arrivals: 120, longestMs: 812, connections: 2 };
+    two.run.connectionWait = { arrivals: 30, longestMs: 95, connections: 2 };
+    const merged = mergeSummaries([one, two]);
+    expect(merged.run.connectionWait).toEqual({ arrivals: 150, longestMs: 812, connections: 2 });
+    // A shard that never waited adds nothing; none waited: no field, no line.
+    expect(mergeSummaries([one, shardSummary('2/2')]).run.connectionWait).toEqual(one.run.connectionWait);
+    expect(mergeSummaries([shardSummary('1/2'), shardSummary('2/2')]).run.connectionWait).toBeUndefined();
+    const line = '150 arrivals waited for a free connection (all 2 busy), up to 812 ms past the intended start';
+    for (const r of [terminalReporter, markdownReporter, htmlReporter]) expect(r.render(merged)).toContain(line);
+    expect(terminalReporter.render(shardSummary('1/2'))).not.toContain('waited for a free connection');
+    // summary.json keeps it through a read.
+    expect(parseSummary(JSON.parse(JSON.stringify(merged)) as unknown, 'summary.json').run.connectionWait).toEqual(merged.run.connectionWait);
   });
 });

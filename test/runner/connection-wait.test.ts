@@ -65,6 +65,19 @@ describe('arrivals beyond the connections', () => {
     // The pacer handed every arrival on time: waiting for a connection is not lateness.
     expect(outcome.latenessP99Ms).toBeLessThan(100);
     expect(outcome.counters.inFlight).toBe(0);
+    // The report's line: how many waited, and the longest wait, as the records show it.
+    const waitedInRecords = first.filter((r) => r.sentAt - r.intendedAt > 50);
+    expect(outcome.connectionWait?.connections).toBe(2);
+    expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(waitedInRecords.length);
+    expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(15);
+    expect(outcome.connectionWait?.longestMs).toBeCloseTo(Math.max(...first.map((r) => r.sentAt - r.intendedAt)), -1);
+  }, 30_000);
+
+  it('a run whose connections were never all busy says nothing about waiting', async () => {
+    const server = await holdingServer(1);
+    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo().replace('rate: 40', 'rate: 10')), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false });
+    expect(arrivalsOf(records)).toHaveLength(5);
+    expect(outcome.connectionWait).toBeUndefined();
   }, 30_000);
 
   it('still end as records when the drain time runs out while they wait', async () => {

@@ -199,7 +199,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   }
   const end: RunEnd = outputs.failure !== undefined ? 'output-failed' : outcome.failure !== undefined ? 'shard-failed' : outcome.interrupted ? 'interrupted' : outcome.targetUnreachable ? 'unreachable' : 'completed';
   if (outcome.failure !== undefined) io.err(`jobstorm: ${outcome.failure}; the other worker threads were stopped and the reports show what was measured until then`);
-  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), generator: outcome.generator, ...(outcome.failure === undefined ? {} : { failure: outcome.failure }) });
+  const summary = buildSummary({ run: runRecord, metrics, checks: checker ? CHECK_CATALOG.map((c) => c.id) : [], thresholds, durationMs: outcome.durationMs, end, ...(result ? { coverage: result.coverage } : {}), ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}), ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}), ...(outcome.connectionWait ? { connectionWait: outcome.connectionWait } : {}), generator: outcome.generator, ...(outcome.failure === undefined ? {} : { failure: outcome.failure }) });
   if (live) summary.exports = await live.stop();
   if (workerStats) summary.workers = workersSummary(workerStats);
   outputs.writeReports(summary, stepSummary);
