@@ -178,7 +178,6 @@ export class JobClient {
     return this.transport.send(x, ctx);
   }
 
-  /** Waits for requests in flight, then closes every connection. */
   /**
    * As many requests in flight as there are connections: one more would wait in the pool's queue,
    * as a request, for a connection to free up (with pipelining 1, a connection carries one at a time).
@@ -187,6 +186,7 @@ export class JobClient {
     return this.transport.inFlight >= this.connections;
   }
 
+  /** Waits for requests in flight, then closes every connection. */
   close(): Promise<void> {
     return this.transport.close();
   }

@@ -15,9 +15,9 @@ import type { RunContext } from './run-context.js';
  * a started iteration: its request could only have waited in the pool's queue. The cost is why. At
  * 8,000 requests/s on one core, jobstorm's first seconds (before the JIT has done its work) run
  * slower than the arrivals come; thousands of started iterations then waited in the pool, lived
- * long enough to be promoted to the old generation (the heap went from 25 to 140-330 MB in 3 s),
- * and the collector's work kept the loop saturated for 4-12 s, sometimes for the whole run (p99 of
- * 0.4-3 s). Waiting as numbers, the heap stayed under 60 MB and the same runs caught up in 0-4 s.
+ * long enough to be promoted to the old generation (the heap grew from 25 MB to 120-330 MB), and
+ * the collector's work kept the loop saturated for 3-11 s, once for a whole 15 s run (p99 of
+ * 0.4-3 s). Waiting as numbers, the heap stayed under 60 MB and the same runs caught up in 0-3 s.
  * Iterations already started go first: their next requests queue in the pool, where a waiting
  * arrival is only let in while a connection is free, so work in progress finishes and frees its
  * memory. Latency is unchanged in meaning: it counts from the intended time, wait included; the
