@@ -21,7 +21,7 @@ const TargetSchema = z
       .int()
       .min(1)
       .default(1000)
-      .describe('Arrivals beyond this many in-flight flow iterations are dropped (and counted), never delayed.'),
+      .describe('At most this many arrivals in flight (flow iterations running, and arrivals waiting for a free connection); arrivals beyond it are dropped and counted.'),
     retry429: z
       .strictObject({
         attempts: z.number().int().min(1).default(3).describe('Extra attempts after a 429.'),
