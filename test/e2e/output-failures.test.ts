@@ -230,7 +230,9 @@ describe('a frozen or dead target', () => {
     });
     // Its /status requests timed out: more than 1% of the requests got no answer, so not a pass.
     expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
-    expect(exit.stdout).toMatch(/verdict: FAILED — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/);
+    // A CI runner whose other test files take the cores may also mark the run generator-limited,
+    // rightly (its seconds without CPU are in the report): that mark is its own fact, not this one.
+    expect(exit.stdout).toMatch(/verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/);
     const summary = await readSummary(out);
     expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
     const stall = summary.stalls?.[0];
@@ -262,7 +264,7 @@ describe('a frozen or dead target', () => {
     });
     // Refused connections break no contract rule and are fast: it used to pass.
     expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
-    expect(exit.stdout).toMatch(/verdict: FAILED — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/);
+    expect(exit.stdout).toMatch(/verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/);
     expect(exit.stderr + exit.stdout).not.toMatch(STACK);
     const summary = await readSummary(out);
     expect(summary.verdict.status).toBe('failed');
