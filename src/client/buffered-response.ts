@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Deadline, DeadlineWatcher } from './deadline-queue.js';
+import { emptySse, SseParser, type SseResult } from './sse-reader.js';
 
 /** What an exchange keeps of an answer: the status, four headers, the body as text, or the error. */
 export interface Answer {
@@ -19,6 +20,8 @@ export interface Answer {
   receivedBytes?: number;
   text: string;
   error: unknown;
+  /** A `text/event-stream` answer read event by event (asked for with `events`), in place of `text`. */
+  sse?: SseResult | undefined;
 }
 
 type Controller = Dispatcher.DispatchController;
@@ -33,6 +36,10 @@ type Headers = Record<string, string | string[] | undefined>;
  *
  * The deadline aborts the exchange wherever it is: before the request left (it is aborted as soon
  * as undici starts it, as `request()` does) or while the answer arrives.
+ *
+ * With `events`, a 2xx `text/event-stream` answer (an OpenAI stream) is parsed as its pieces
+ * arrive, each event timed then, and its text is not kept; any other answer is read whole as
+ * usual. Going through the same handler, a stream also says when it went onto a connection.
  */
 export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, DeadlineWatcher {
   status: number | undefined = undefined;
@@ -45,6 +52,8 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
   receivedBytes = 0;
   text = '';
   error: unknown = undefined;
+  sse: SseResult | undefined = undefined;
+  private parser: SseParser | undefined = undefined;
   private controller: Controller | undefined = undefined;
   private chunks: Buffer[] | Buffer | undefined = undefined;
   private settle: (() => void) | undefined = undefined;
@@ -53,6 +62,7 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
   constructor(
     private readonly deadline: Deadline,
     private readonly clock: Clock,
+    private readonly events = false,
   ) {
     deadline.watcher = this;
   }
@@ -81,10 +91,18 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     if (statusCode === 405) this.allow = firstHeader(headers.allow);
     this.contentType = firstHeader(headers['content-type']);
     this.declaredBytes = firstHeader(headers['content-length']);
+    if (this.events && statusCode < 300 && this.contentType?.startsWith('text/event-stream') === true) {
+      this.sse = emptySse();
+      this.parser = new SseParser(() => this.clock.now(), this.sse);
+    }
   }
 
   onResponseData(_controller: Controller, chunk: Buffer): void {
     this.receivedBytes += chunk.length;
+    if (this.parser !== undefined) {
+      this.parser.push(chunk);
+      return;
+    }
     const c = this.chunks;
     if (c === undefined) this.chunks = chunk;
     else if (Array.isArray(c)) c.push(chunk);
@@ -92,6 +110,12 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
   }
 
   onResponseEnd(): void {
+    if (this.parser !== undefined) {
+      this.parser.end();
+      this.parser = undefined;
+      this.end();
+      return;
+    }
     const c = this.chunks;
     this.chunks = undefined;
     const text = c === undefined ? '' : Array.isArray(c) ? Buffer.concat(c).toString('utf8') : c.toString('utf8');
@@ -102,6 +126,8 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
 
   onResponseError(_controller: Controller | undefined, err: Error): void {
     this.chunks = undefined;
+    // A stream cut short keeps the events that came before the cut.
+    this.parser = undefined;
     this.error = err;
     // An answer cut short says what status it had, but its body is not evidence.
     this.text = '';

@@ -17,22 +17,34 @@ export interface SseResult {
  * stream costs no memory. `into` is filled as events come, so a read cut short still says what
  * arrived before the cut.
  */
-export async function readSse(body: AsyncIterable<Buffer | string>, now: () => number, into: SseResult): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const piece of body) {
-    into.bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
-    pending += typeof piece === 'string' ? piece : decoder.decode(piece, { stream: true });
-    const at = now();
+export class SseParser {
+  private readonly decoder = new TextDecoder();
+  private pending = '';
+
+  constructor(
+    private readonly now: () => number,
+    readonly into: SseResult,
+  ) {}
+
+  /** A piece of the body as it came off the socket: every event it completes is timed now. */
+  push(piece: Buffer | string): void {
+    this.into.bytes += typeof piece === 'string' ? Buffer.byteLength(piece) : piece.byteLength;
+    this.pending += typeof piece === 'string' ? piece : this.decoder.decode(piece, { stream: true });
+    const at = this.now();
     for (;;) {
-      const end = eventEnd(pending);
+      const end = eventEnd(this.pending);
       if (end === undefined) break;
-      onEvent(pending.slice(0, end.at), at, into);
-      pending = pending.slice(end.at + end.length);
+      onEvent(this.pending.slice(0, end.at), at, this.into);
+      this.pending = this.pending.slice(end.at + end.length);
     }
   }
-  pending += decoder.decode();
-  if (pending.trim() !== '') onEvent(pending, now(), into);
+
+  /** The body ended: a last event without its blank line still counts. */
+  end(): void {
+    this.pending += this.decoder.decode();
+    if (this.pending.trim() !== '') onEvent(this.pending, this.now(), this.into);
+    this.pending = '';
+  }
 }
 
 export function emptySse(): SseResult {

@@ -6,9 +6,8 @@ import { toRequestError, type RequestError } from '../core/request-error.js';
 import { trimBody } from '../core/trim-body.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
-import { BufferedResponse, firstHeader, type Answer } from './buffered-response.js';
+import { BufferedResponse, type Answer } from './buffered-response.js';
 import { DeadlineQueue, type Deadline } from './deadline-queue.js';
-import { emptySse, readSse, type SseResult } from './sse-reader.js';
 import { QUICK_TIMEOUT_MS, operationTimeoutMs } from './operation-timeout.js';
 
 /** A base URL split into the pool that serves its origin and the path prefix of every request. */
@@ -153,9 +152,9 @@ export class Transport {
     const sentAt = clock.now();
     this.o.onSend?.();
     this.exchanges++;
-    let answer: Answer & { sse?: SseResult };
+    let answer: Answer;
     try {
-      answer = x.sse === true ? await this.receiveStream(x, deadline) : await this.receive(x, deadline);
+      answer = await this.receive(x, deadline);
     } finally {
       this.exchanges--;
     }
@@ -219,38 +218,11 @@ export class Transport {
     return { record, status, body, error };
   }
 
-  /** An answer read whole (every request but an OpenAI stream). */
+  /** An answer read whole, or an OpenAI stream read event by event as it arrives. */
   private receive(x: Outgoing, deadline: Deadline): Promise<Answer> {
-    const answer = new BufferedResponse(deadline, this.o.clock);
+    const answer = new BufferedResponse(deadline, this.o.clock, x.sse === true);
     x.target.pool.dispatch({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body }, answer);
     return answer.done();
-  }
-
-  /** An answer that may be a `text/event-stream`, read event by event as it arrives. */
-  private async receiveStream(x: Outgoing, deadline: Deadline): Promise<Answer & { sse?: SseResult }> {
-    const clock = this.o.clock;
-    const answer: Answer & { sse?: SseResult } = { status: undefined, firstByteAt: undefined, retryAfter: undefined, allow: undefined, contentType: undefined, declaredBytes: undefined, text: '', error: undefined };
-    try {
-      const res = await x.target.pool.request({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body, signal: deadline.signal });
-      answer.firstByteAt = clock.now();
-      const status = res.statusCode;
-      answer.status = status;
-      const h = res.headers;
-      answer.retryAfter = firstHeader(h['retry-after']);
-      if (status === 405) answer.allow = firstHeader(h.allow);
-      answer.declaredBytes = firstHeader(h['content-length']);
-      answer.contentType = firstHeader(h['content-type']);
-      if (status < 300 && answer.contentType?.startsWith('text/event-stream') === true) {
-        const sse = emptySse();
-        answer.sse = sse;
-        await readSse(res.body, () => clock.now(), sse);
-      } else {
-        answer.text = await res.body.text();
-      }
-    } catch (err) {
-      answer.error = err;
-    }
-    return answer;
   }
 
   private describe(err: unknown): RequestError {

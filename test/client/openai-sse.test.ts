@@ -35,6 +35,8 @@ const SERVERS: Record<string, (res: ServerResponse) => void> = {
   sloppy: (res) => sse(res, [': hello\r\n\r\n', `data:${chunk('')}\r\n\r\n`, `data: ${chunk('a')}`, '\r\n\r\n', ':\n\n', `data: ${chunk('b')}\n\ndata: ${chunk('c', 'stop')}\n\n`, 'data: [DONE]\n\n'], 30),
   // An older server that ignores `stream` and answers one JSON completion.
   unstreamed: (res) => sendJson(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }),
+  // Holds the stream 300 ms between its two events: a second stream on one connection waits.
+  slow: (res) => sse(res, [`data: ${chunk('a')}\n\n`, `data: ${chunk('b', 'stop')}\n\ndata: [DONE]\n\n`], 300),
   // Stops without [DONE].
   cut: (res) => sse(res, [`data: ${chunk('a')}\n\n`, `data: ${chunk('b')}\n\n`], 5),
   // An event that is not JSON, and one after [DONE].
@@ -79,6 +81,21 @@ describe('streamed /openai/* answers from other servers', () => {
     const garbled = await callAt('garbled');
     expect(garbled.record.sse).toMatchObject({ events: 2, badEvents: 1, done: true, afterDone: 1, badExample: '{"id": oops' });
     expect(garbled.violations).toEqual([expect.stringMatching(/^schema\.openai-stream: streamed \/openai\/v1\/chat\/completions: 1 of 2 events are not JSON .*; 1 events came after data: \[DONE\]/)]);
+  });
+
+  it('a stream that waited for a free connection says how long, and its tokens are timed from when they came', async () => {
+    const records: ExchangeRecord[] = [];
+    const c = createJobClient({ baseUrl: `${server.url}/v2/slow`, apiKey: 'k', auth: 'bearer', connections: 1, timeoutMs: 5000, clock: systemClock, onRecord: (r) => records.push(r) });
+    const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true };
+    const [first, second] = await Promise.all([c.openai('chat/completions', body), c.openai('chat/completions', body)]).finally(() => c.close());
+    for (const r of [first, second]) expect(r.record.sse).toMatchObject({ events: 2, tokens: 2, done: true });
+    // The first went out at once (under 1 ms: no field); the second only once the first had ended.
+    expect(first.record.queuedMs ?? 0).toBeLessThan(150);
+    expect(second.record.queuedMs).toBeGreaterThanOrEqual(250);
+    const wentOut = second.record.sentAt + (second.record.queuedMs ?? 0);
+    expect(wentOut).toBeGreaterThanOrEqual(first.record.endAt - 1);
+    expect(second.record.sse?.firstTokenAt).toBeGreaterThanOrEqual(wentOut);
+    expect((second.record.sse?.lastTokenAt ?? 0) - (second.record.sse?.firstTokenAt ?? 0)).toBeGreaterThanOrEqual(250);
   });
 
   /** Calls the server named like an endpoint id (`/v2/<name>`) and checks the one record. */
