@@ -1,3 +1,4 @@
+import { exportLines } from '../report/export-lines.js';
 import { chartPage } from '../report/html-assets.js';
 import { escapeXml as esc } from '../report/format.js';
 import { HTML_STYLE } from '../report/html-app-script.js';
@@ -43,6 +44,7 @@ export function renderCapacityHtml(r: CapacityReport): string {
 ${stepsTable(r)}
 ${reasons.length ? `<ul>${reasons.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
 <p class="meta">${esc(LITTLE_NOTE)}</p>
+${exportLines(r.exports).map((l) => `<p class="meta">${esc(l)}</p>`).join('\n')}
 <h2>Rates, times and 429s per step</h2>
 ${has('rates') ? chartDiv('rates') : ''}
 <div class="grid">${['e2e', 'timing', 'r429'].filter(has).map(chartDiv).join('\n')}</div>

@@ -1,3 +1,4 @@
+import { exportLines } from '../report/export-lines.js';
 import { markdownTable } from '../report/format.js';
 import type { CapacityReport } from './capacity-report.js';
 import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
@@ -24,5 +25,6 @@ export function renderCapacityMarkdown(r: CapacityReport): string {
   if (reasons.length) out.push('', '### Why steps failed', '', ...reasons.map((l) => `- ${l}`));
   out.push('', `_${LITTLE_NOTE}_`);
   if (r.interrupted) out.push('', 'The search was interrupted; the steps above are all that ran.');
+  for (const line of exportLines(r.exports)) out.push('', line);
   return `${out.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { CpuReading } from '../core/cpu-starvation.js';
+import type { JobstormRecord } from '../core/record.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -38,6 +39,11 @@ export interface CapacityOptions {
   mode: SearchMode;
   /** Called after each step, for progress lines. */
   onStep?(step: CapacityStep): void;
+  /**
+   * Every record of every step as it comes, warm-ups included (live exports): the steps are runs
+   * of their own, each with its run record and times relative to its start.
+   */
+  onRecord?: (record: JobstormRecord) => void;
   /** Aborting it stops the current step (it is reported) and the search. */
   interrupt?: AbortSignal;
   runId?: string;

@@ -1,4 +1,4 @@
-import type { Percentiles, ThresholdResult } from '../report/summary.js';
+import type { ExportSummary, Percentiles, ThresholdResult } from '../report/summary.js';
 import type { SearchMode } from './capacity-options.js';
 import type { LittleCheck } from './little-law.js';
 import type { QueueTrend } from './queue-trend.js';
@@ -104,4 +104,6 @@ export interface CapacityReport {
    * stopped there, since that failure may be jobstorm's, not the target's.
    */
   generatorLimitedAt?: number;
+  /** How each live metrics output (`--export`) fared over the whole search. */
+  exports?: ExportSummary[];
 }

@@ -43,6 +43,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     originMs,
     ...(o.interrupt ? { interrupt: o.interrupt } : {}),
     ...(o.cpu ? { cpu: o.cpu } : {}),
+    ...(o.onRecord ? { onRecord: o.onRecord } : {}),
   };
   const search = new RateSearch(o.steps, o.mode, { ...(o.resolution !== undefined ? { resolution: o.resolution } : {}), ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}) });
   const steps: CapacityStep[] = [];

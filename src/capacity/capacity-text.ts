@@ -1,3 +1,4 @@
+import { exportLines } from '../report/export-lines.js';
 import { textTable } from '../report/format.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
 import { STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
@@ -26,5 +27,7 @@ export function renderCapacityText(r: CapacityReport): string {
   ];
   const reasons = reasonLines(r);
   if (reasons.length) lines.push('', ...reasons);
+  const exports = exportLines(r.exports);
+  if (exports.length) lines.push('', ...exports);
   return `${lines.join('\n')}\n`;
 }

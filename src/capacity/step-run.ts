@@ -30,6 +30,8 @@ export interface StepSettings {
   originMs: number;
   interrupt?: AbortSignal;
   cpu?: () => CpuReading;
+  /** Every record of the step too, as it comes (CapacityOptions.onRecord). */
+  onRecord?: (record: JobstormRecord) => void;
 }
 
 export interface StepRun {
@@ -279,7 +281,10 @@ export async function runStep(settings: StepSettings, index: number, rate: numbe
       scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
       target: settings.target,
       runId: `${settings.runId}-step${String(index)}`,
-      onRecord: (r) => recorder.add(r),
+      onRecord: (r) => {
+        recorder.add(r);
+        settings.onRecord?.(r);
+      },
       interrupt: stop.signal,
       gracefulStopMs: settings.gracefulStopMs,
       drainMs: 1000,

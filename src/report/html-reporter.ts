@@ -107,7 +107,7 @@ function violationsSection(s: Summary): string {
  */
 function runHealthSection(s: Summary): string {
   const warnings = [...stallLines(s), ...generatorLines(s)].map((l) => `<p class="fail">${esc(l)}</p>`);
-  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...connectionWaitLines(s), ...exportLines(s)].map((l) => `<p class="meta">${esc(l)}</p>`);
+  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...connectionWaitLines(s), ...exportLines(s.exports)].map((l) => `<p class="meta">${esc(l)}</p>`);
   return [...warnings, ...notes].join('\n');
 }
 

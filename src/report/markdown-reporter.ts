@@ -86,7 +86,7 @@ export const markdownReporter: Reporter = {
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     const tokens = tokenRows(s);
     if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...[...connectionWaitLines(s), ...exportLines(s)].flatMap((l) => ['', l]), '');
+    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]), '');
     const warmup = warmupLines(s);
     if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];

@@ -77,7 +77,7 @@ export const terminalReporter: Reporter = {
     out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`, ...connectionWaitLines(s));
     out.push(...warmupLines(s), ...stallLines(s), ...generatorLines(s));
     if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
-    out.push(...exportLines(s));
+    out.push(...exportLines(s.exports));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;
   },

@@ -14,11 +14,15 @@ import type { CliIo, JobstormCommand } from '../command.js';
 import type { CapacityArgs } from './capacity.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
+import { parseExportSettings, type ExportSettings } from '../run/export-settings.js';
+import { startLiveExports } from '../run/live-export.js';
 import { writeWorkersJson } from '../run/worker-report.js';
 import { readProcessCpu } from '../run/process-cpu.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
+import type { JobstormRecord } from '../../core/record.js';
+import type { ExportSummary } from '../../report/summary.js';
 
 interface Settings {
   scenario: Scenario;
@@ -27,6 +31,7 @@ interface Settings {
   steps: StepPlan;
   /** Set when --target was given (validated with everything else); the emulator starts later. */
   remote?: ResolvedTarget;
+  exports: ExportSettings;
   notes: string[];
 }
 
@@ -102,9 +107,10 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
     }
   }
   const worker = scenario ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined) : undefined;
-  if (issues.length > 0 || !scenario) throw new ConfigError(issues);
+  const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
+  if (issues.length > 0 || !scenario || !exports) throw new ConfigError(issues);
   const growth = args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
-  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, notes, ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
+  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, exports, notes, ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
 }
 
 function stamp(): string {
@@ -126,7 +132,10 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     }));
   let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
+  // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
+  const live = startLiveExports(s.exports, { runId, scenario: s.scenario, io });
   let report;
+  let exportStats: ExportSummary[] | undefined;
   try {
     report = await findCapacity({
       scenario: s.scenario,
@@ -137,14 +146,18 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       runId,
       interrupt: io.interrupt,
       cpu: readProcessCpu,
+      ...(live ? { onRecord: (r: JobstormRecord) => live.add(r) } : {}),
       ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
       ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
     });
   } finally {
+    // The last interval is flushed even when the search threw: a dashboard shows how far it got.
+    exportStats = await live?.stop();
     if (s.worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
     guard?.release();
   }
+  if (exportStats) report.exports = exportStats;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
   if (workerStats) await writeWorkersJson(out, workerStats);

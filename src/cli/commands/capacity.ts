@@ -1,9 +1,11 @@
 import type { Argv } from 'yargs';
 import type { SearchMode } from '../../capacity/capacity-options.js';
 import type { JobstormCommand } from '../command.js';
+import { EXPORT_OPTIONS } from '../run/export-options.js';
+import type { ExportArgs } from '../run/export-settings.js';
 import { withTargetOptions } from '../run/target-options.js';
 
-export interface CapacityArgs {
+export interface CapacityArgs extends ExportArgs {
   scenario: string;
   target?: string;
   'api-key'?: string;
@@ -40,8 +42,10 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
       .option('resolution', { type: 'number', describe: 'binary mode stops when (failing − passing) / passing is below this (default 0.05)' })
       .option('out', { type: 'string', describe: 'report folder (default reports/capacity-<scenario>-<time>)' })
       .option('quiet', { type: 'boolean', describe: 'no progress lines and no terminal summary' })
+      .options(EXPORT_OPTIONS)
       .option('worker', { type: 'string', describe: 'search the capacity of your own worker: a command that starts one; the emulator scales its processes' })
       .example('$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"', 'against the embedded emulator')
-      .example('$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400', 'against a real endpoint'),
+      .example('$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400', 'against a real endpoint')
+      .example('$0 capacity scenarios/steady-load.yaml --export prometheus=http://localhost:9090/api/v1/write', 'with every step streamed to Prometheus as it runs'),
   run: async (args, io) => (await import('./capacity-action.js')).capacityAction.run(args, io),
 };

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
+import { EXPORT_OPTIONS } from '../run/export-options.js';
 import type { ExportArgs } from '../run/export-settings.js';
 import { withTargetOptions } from '../run/target-options.js';
 
@@ -49,9 +50,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
       .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
       .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
-      .option('export', { type: 'string', array: true, describe: 'stream live metrics: prometheus=<remote-write URL> or otlp=<OTLP/HTTP metrics URL> (repeatable)' })
-      .option('export-header', { type: 'string', array: true, describe: 'auth header for --export as [prometheus:|otlp:]Name=ENV_VAR, its value read from that variable (repeatable)' })
-      .option('export-interval', { type: 'string', describe: 'how often live metrics are sent (default 5s)' })
+      .options(EXPORT_OPTIONS)
       .option('worker', { type: 'string', describe: 'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes' })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
       .option('graceful-stop', { type: 'string', describe: 'after the last arrival, how long running iterations may take to finish before they are cut (default 30s)' })
