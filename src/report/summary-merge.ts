@@ -71,7 +71,7 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
   const generator = figures.length
     ? { latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)), loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)), busyMax: Math.max(...figures.map((g) => g.busyMax)) }
     : undefined;
-  const connectionWait = mergeConnectionWaits(summaries.flatMap((s) => (s.run.connectionWait ? [s.run.connectionWait] : [])));
+  const connectionWait = mergeConnectionWaits(summaries.map((s) => s.run.connectionWait));
   const failures = summaries.flatMap((s) => (s.run.failure === undefined ? [] : [s.run.failure]));
   const failure = failures.length > 0 ? joined(failures) : undefined;
   return {

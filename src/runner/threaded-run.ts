@@ -83,7 +83,7 @@ async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCel
 }
 
 function mergedConnectionWait(outcomes: readonly RunOutcome[]): Pick<RunOutcome, 'connectionWait'> {
-  const wait = mergeConnectionWaits(outcomes.flatMap((x) => (x.connectionWait ? [x.connectionWait] : [])));
+  const wait = mergeConnectionWaits(outcomes.map((x) => x.connectionWait));
   return wait ? { connectionWait: wait } : {};
 }
 
