@@ -224,6 +224,27 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await health()).workers).toMatchObject({ running: 0, idle: 1 });
   });
 
+  it('a stop that reached the worker before its take did is told again while its heartbeat lists the job', async () => {
+    await setUp();
+    const id = await submit(h, {});
+    const take = await call(h, 'GET', `${h.url}/job-take/w-race?&job_in_progress=0`, { auth: h.apiKey });
+    expect(take.body).toMatchObject({ id });
+    const stop = call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey });
+    expectStatus(await call(h, 'POST', `${h.url}/cancel/${id}`), 200);
+    expect((await stop).body).toEqual({ jobsToStop: [id] });
+    // The worker had not started the job yet and ignored the id (worker-protocol C); its next
+    // heartbeat lists the job as running: it is told again, on the poll held then or the next one.
+    const again = call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey });
+    await call(h, 'GET', `${h.url}/ping/w-race?&job_id=${id}%2Cnever-taken&runpod_version=test`, { auth: h.apiKey });
+    expect((await again).body).toEqual({ jobsToStop: [id] });
+    await call(h, 'GET', `${h.url}/ping/w-race?&job_id=${id}`, { auth: h.apiKey });
+    expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).body).toEqual({ jobsToStop: [id] });
+    // A heartbeat without it, or listing only jobs never stopped, tells nothing: the poll is held, then 204.
+    await call(h, 'GET', `${h.url}/ping/w-race?&job_id=never-taken`, { auth: h.apiKey });
+    expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).status).toBe(204);
+    expect((await statusBody(id)).status).toBe('CANCELLED');
+  });
+
   it('executionTimeout: TIMED_OUT, and the worker is told to stop', async () => {
     await setUp();
     const w = worker('w-slow', (_input, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));

@@ -200,9 +200,17 @@ export class ExternalPool {
     return () => waiter.finish(undefined);
   }
 
-  /** A heartbeat. The job ids it lists are not trusted: a killed worker's orphan pinger lists stale ones. */
-  ping(workerId: string): void {
-    this.contact(workerId);
+  /**
+   * A heartbeat. The job ids it lists are not trusted to keep a job alive: a killed worker's orphan
+   * pinger lists stale ones. They are used for one thing: a job this worker was told to stop and
+   * still lists is told again. A stop can reach a worker before the take that gave it the job has
+   * (the worker ignores ids it does not know, reference/worker-protocol.md C), and then it would
+   * run to its end; a stale id told again costs the worker nothing.
+   */
+  ping(workerId: string, jobIds: readonly string[] = []): void {
+    const worker = this.contact(workerId);
+    for (const id of jobIds) if (worker.wasStopped(id) && !worker.pendingStops.includes(id)) worker.pendingStops.push(id);
+    this.deliverStops(worker);
   }
 
   /** A job-done post: a result, an error, or a progress update (not final). */
@@ -389,12 +397,16 @@ export class ExternalPool {
     worker.rememberStopped(job.id);
     worker.stats.stopsSent++;
     worker.pendingStops.push(job.id);
+    this.deliverStops(worker);
+  }
+
+  /** Answers the worker's held stop poll, if one is held, with every stop pending. */
+  private deliverStops(worker: ExternalWorker): void {
     const waiter = this.stopWaiters.get(worker)?.[0];
-    if (waiter !== undefined) {
-      const ids = worker.pendingStops;
-      worker.pendingStops = [];
-      waiter.finish(ids);
-    }
+    if (waiter === undefined || worker.pendingStops.length === 0) return;
+    const ids = worker.pendingStops;
+    worker.pendingStops = [];
+    waiter.finish(ids);
   }
 
   private release(worker: ExternalWorker, job: Job): void {

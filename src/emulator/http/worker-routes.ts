@@ -75,7 +75,7 @@ export class WorkerRoutes {
       return;
     }
     if (op === 'ping') {
-      ep.external.ping(workerId);
+      ep.external.ping(workerId, pingedJobs(query));
       sendJson(res, 200, { ok: true });
       return;
     }
@@ -133,6 +133,16 @@ export class WorkerRoutes {
 }
 
 /** What a worker's take receives: the job's id and input (the handler sees the rest untouched). */
+/** Most job ids a heartbeat's `job_id` is read for: it is the worker's running jobs, a handful. */
+const PINGED_MAX = 1000;
+
+/** The ids a heartbeat lists (`job_id=a,b`; the SDK joins them with commas). */
+function pingedJobs(query: string): string[] {
+  const list = new URLSearchParams(query).get('job_id');
+  if (list === null || list === '') return [];
+  return list.split(',', PINGED_MAX).filter((id) => id !== '');
+}
+
 function takeView(job: Job): Record<string, unknown> {
   return { id: job.id, input: job.input };
 }
