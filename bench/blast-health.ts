@@ -37,8 +37,17 @@ async function ours(url: string, duration: number): Promise<Sample> {
     lastStatus = r.status ?? 0;
   };
   const cpu0 = cpuMicros();
-  const r = await blast({ url: `${url}/v2/ep`, op: 'health', method: 'GET', path: '/health', connections, durationMs: duration * 1000, onRecord });
-  if (kept !== r.responses + r.errors || lastStatus !== 200) throw new Error(`sink saw ${String(kept)} records`);
+  const r = await blast({
+    url: `${url}/v2/ep`,
+    op: 'health',
+    method: 'GET',
+    path: '/health',
+    connections,
+    durationMs: duration * 1000,
+    onRecord,
+  });
+  if (kept !== r.responses + r.errors || lastStatus !== 200)
+    throw new Error(`sink saw ${String(kept)} records`);
   return { rps: r.responses / (r.elapsedMs / 1000), cpuUs: (cpuMicros() - cpu0) / r.responses };
 }
 
@@ -57,19 +66,27 @@ try {
       b.push(await ours(server.url, seconds));
       a.push(await plain(server.url, seconds));
     }
-    console.log(`round ${String(i + 1)}: autocannon ${a[i]?.rps.toFixed(0) ?? ''} req/s · blast ${b[i]?.rps.toFixed(0) ?? ''} req/s`);
+    console.log(
+      `round ${String(i + 1)}: autocannon ${a[i]?.rps.toFixed(0) ?? ''} req/s · blast ${b[i]?.rps.toFixed(0) ?? ''} req/s`,
+    );
   }
   const ra = median(a.map((s) => s.rps));
   const rb = median(b.map((s) => s.rps));
-  console.log(`pinned: ${pinned && server.pinned ? 'generator CPU 0, server CPU 1' : 'no (taskset unavailable)'}; ${String(connections)} connections, ${String(seconds)} s × ${String(rounds)} rounds, medians`);
+  console.log(
+    `pinned: ${pinned && server.pinned ? 'generator CPU 0, server CPU 1' : 'no (taskset unavailable)'}; ${String(connections)} connections, ${String(seconds)} s × ${String(rounds)} rounds, medians`,
+  );
   console.log(`autocannon: ${ra.toFixed(0)} req/s, ${median(a.map((s) => s.cpuUs)).toFixed(1)} µs CPU/req`);
-  console.log(`blast():    ${rb.toFixed(0)} req/s, ${median(b.map((s) => s.cpuUs)).toFixed(1)} µs CPU/req (records included)`);
+  console.log(
+    `blast():    ${rb.toFixed(0)} req/s, ${median(b.map((s) => s.cpuUs)).toFixed(1)} µs CPU/req (records included)`,
+  );
   // The server's core is the ceiling for both (perf-anchors.md), so req/s swing with steal time;
   // CPU per request is the generator's own cost and the steadier comparison.
   const ca = median(a.map((s) => s.cpuUs));
   const cb = median(b.map((s) => s.cpuUs));
   const paired = median(a.map((s, i) => (b[i]?.rps ?? 0) / s.rps));
-  console.log(`ratio blast/autocannon: ${(rb / ra).toFixed(3)} req/s (medians), ${paired.toFixed(3)} (median of per-round pairs), ${(ca / cb).toFixed(3)} per CPU-second (goal ≥ 0.9)`);
+  console.log(
+    `ratio blast/autocannon: ${(rb / ra).toFixed(3)} req/s (medians), ${paired.toFixed(3)} (median of per-round pairs), ${(ca / cb).toFixed(3)} per CPU-second (goal ≥ 0.9)`,
+  );
 } finally {
   server.stop();
 }

@@ -61,8 +61,23 @@ interface Slice {
  * rate limits; the checks rightly report ratelimit.not-enforced for it.
  */
 async function startEmulatorProcess(): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
-  const args = ['dist/src/cli/main.js', 'emulate', '--port', '0', '--fault', 'no-429', '--workers-min', '100', '--workers-max', '100', '--api-key', 'bench-key'];
-  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [
+    'dist/src/cli/main.js',
+    'emulate',
+    '--port',
+    '0',
+    '--fault',
+    'no-429',
+    '--workers-min',
+    '100',
+    '--workers-max',
+    '100',
+    '--api-key',
+    'bench-key',
+  ];
+  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const [url] = (await once(lines, 'line')) as [string];
   return {
@@ -140,10 +155,12 @@ for (let i = 1; i < measured.length - 1; i++) {
   const after = measured[i + 1];
   if (!on?.checks || !before || !after) continue;
   rateRatios.push(rate(on) / ((rate(before) + rate(after)) / 2));
-  cpuRatios.push(((cpuPer(before) + cpuPer(after)) / 2) / cpuPer(on));
+  cpuRatios.push((cpuPer(before) + cpuPer(after)) / 2 / cpuPer(on));
 }
 for (const s of measured) {
-  process.stdout.write(`${s.checks ? 'on ' : 'off'} ${String(s.requests).padStart(7)} requests in ${s.ms.toFixed(0)} ms = ${rate(s).toFixed(0).padStart(6)} req/s, ${cpuPer(s).toFixed(1)} µs CPU/request${s.checks ? `, finish ${s.finishMs.toFixed(0)} ms, violations: ${s.violations.join(', ') || 'none'}` : ''}\n`);
+  process.stdout.write(
+    `${s.checks ? 'on ' : 'off'} ${String(s.requests).padStart(7)} requests in ${s.ms.toFixed(0)} ms = ${rate(s).toFixed(0).padStart(6)} req/s, ${cpuPer(s).toFixed(1)} µs CPU/request${s.checks ? `, finish ${s.finishMs.toFixed(0)} ms, violations: ${s.violations.join(', ') || 'none'}` : ''}\n`,
+  );
 }
 process.stdout.write(
   `flow-mode throughput with checks, median of ${String(rateRatios.length)} on slices against the off slices around them: ${(median(rateRatios) * 100).toFixed(1)}% of checks off (goal ≥ 90%); by CPU per request ${(median(cpuRatios) * 100).toFixed(1)}%\n`,

@@ -43,7 +43,15 @@ function ourClient(url: string, stats: Stats): Engine {
     if (r.step === 'run') stats.lateness.push(r.sentAt - r.intendedAt);
     stats.latency.push(r.endAt - r.intendedAt);
   };
-  const client = createJobClient({ baseUrl: `${url}/v2/ep`, apiKey: 'bench-key', auth: 'bearer', connections, timeoutMs: 10_000, clock: systemClock, onRecord });
+  const client = createJobClient({
+    baseUrl: `${url}/v2/ep`,
+    apiKey: 'bench-key',
+    auth: 'bearer',
+    connections,
+    timeoutMs: 10_000,
+    clock: systemClock,
+    onRecord,
+  });
   return {
     flow: async (intendedAt) => {
       stats.sent++;
@@ -61,7 +69,12 @@ function ourClient(url: string, stats: Stats): Engine {
 function barePool(url: string, stats: Stats): Engine {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const headers = { authorization: 'Bearer bench-key', 'content-type': 'application/json' };
-  const call = async (method: 'GET' | 'POST', path: string, body: string | null, intendedAt: number): Promise<unknown> => {
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | null,
+    intendedAt: number,
+  ): Promise<unknown> => {
     stats.sent++;
     const sentAt = performance.now();
     const res = await pool.request({ method, path, headers, body });
@@ -128,15 +141,29 @@ const server = await startBenchServer();
 try {
   await measure(server.url, Math.min(targetRps, 2000), 2);
   const { stats, elapsedS, cpuUs } = await measure(server.url, targetRps, seconds);
-  console.log(`pinned: ${pinned && server.pinned ? 'generator CPU 0, server CPU 1' : 'no (taskset unavailable)'}; ${String(connections)} connections`);
-  console.log(`target ${String(targetRps)} req/s for ${String(seconds)} s (run → status flows at ${String(targetRps / 2)}/s)`);
-  console.log(`achieved: ${(stats.done / elapsedS).toFixed(0)} req/s completed (${String(stats.done)} in ${elapsedS.toFixed(2)} s), ${(stats.sent / (targetRps * seconds) * 100).toFixed(2)}% of target sent, ${String(stats.dropped)} dropped, ${String(stats.errors)} errors`);
-  console.log(`lateness of arrivals (sent − intended): p50 ${percentile(stats.lateness, 50).toFixed(2)} ms, p99 ${percentile(stats.lateness, 99).toFixed(2)} ms`);
-  console.log(`latency from intended: p50 ${percentile(stats.latency, 50).toFixed(2)} ms, p99 ${percentile(stats.latency, 99).toFixed(2)} ms`);
-  console.log(`client CPU: ${(cpuUs / stats.done).toFixed(1)} µs/request, ${(cpuUs / 1e4 / elapsedS).toFixed(0)}% of one core`);
+  console.log(
+    `pinned: ${pinned && server.pinned ? 'generator CPU 0, server CPU 1' : 'no (taskset unavailable)'}; ${String(connections)} connections`,
+  );
+  console.log(
+    `target ${String(targetRps)} req/s for ${String(seconds)} s (run → status flows at ${String(targetRps / 2)}/s)`,
+  );
+  console.log(
+    `achieved: ${(stats.done / elapsedS).toFixed(0)} req/s completed (${String(stats.done)} in ${elapsedS.toFixed(2)} s), ${((stats.sent / (targetRps * seconds)) * 100).toFixed(2)}% of target sent, ${String(stats.dropped)} dropped, ${String(stats.errors)} errors`,
+  );
+  console.log(
+    `lateness of arrivals (sent − intended): p50 ${percentile(stats.lateness, 50).toFixed(2)} ms, p99 ${percentile(stats.lateness, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `latency from intended: p50 ${percentile(stats.latency, 50).toFixed(2)} ms, p99 ${percentile(stats.latency, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `client CPU: ${(cpuUs / stats.done).toFixed(1)} µs/request, ${(cpuUs / 1e4 / elapsedS).toFixed(0)}% of one core`,
+  );
   const bare = await measure(server.url, targetRps, seconds, barePool);
   const bareUs = bare.cpuUs / bare.stats.done;
-  console.log(`bare undici Pool, same flows: ${(bare.stats.done / bare.elapsedS).toFixed(0)} req/s, ${bareUs.toFixed(1)} µs/request, lateness p99 ${percentile(bare.stats.lateness, 99).toFixed(2)} ms`);
+  console.log(
+    `bare undici Pool, same flows: ${(bare.stats.done / bare.elapsedS).toFixed(0)} req/s, ${bareUs.toFixed(1)} µs/request, lateness p99 ${percentile(bare.stats.lateness, 99).toFixed(2)} ms`,
+  );
   console.log(`client's own cost over bare undici: ${(cpuUs / stats.done - bareUs).toFixed(1)} µs/request`);
 } finally {
   server.stop();

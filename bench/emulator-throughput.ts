@@ -27,12 +27,20 @@ const flag = (name: string, def: number): number => {
 };
 
 async function serveBare(): Promise<void> {
-  const status = JSON.stringify({ id: `${randomUUID()}-u1`, status: 'COMPLETED', delayTime: 1, executionTime: 3, output: { prompt: 'hello' }, workerId: 'w1' });
+  const status = JSON.stringify({
+    id: `${randomUUID()}-u1`,
+    status: 'COMPLETED',
+    delayTime: 1,
+    executionTime: 3,
+    output: { prompt: 'hello' },
+    workerId: 'w1',
+  });
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = req.method === 'POST' ? JSON.stringify({ id: `${randomUUID()}-u1`, status: 'IN_QUEUE' }) : status;
+      const body =
+        req.method === 'POST' ? JSON.stringify({ id: `${randomUUID()}-u1`, status: 'IN_QUEUE' }) : status;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
@@ -49,8 +57,16 @@ async function serveEmulator(): Promise<void> {
 const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
 function startServer(kind: 'bare' | 'emulator'): Promise<{ url: string; child: ChildProcess }> {
-  const cmd = [process.execPath, ...process.execArgv, process.argv[1] ?? 'bench/emulator-throughput.ts', '--serve', kind];
-  const child = hasTaskset ? spawn('taskset', ['-c', '1', ...cmd], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(cmd[0] ?? 'node', cmd.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const cmd = [
+    process.execPath,
+    ...process.execArgv,
+    process.argv[1] ?? 'bench/emulator-throughput.ts',
+    '--serve',
+    kind,
+  ];
+  const child = hasTaskset
+    ? spawn('taskset', ['-c', '1', ...cmd], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(cmd[0] ?? 'node', cmd.slice(1), { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.once('line', (url) => resolve({ url, child }));
@@ -71,7 +87,10 @@ interface Figures {
 /** CPU ticks (user + system) of a process, from /proc; undefined where there is no /proc. */
 function cpuTicks(pid: number | undefined): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const fields =
+      readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+        .split(') ')[1]
+        ?.split(' ') ?? [];
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return undefined;
@@ -103,13 +122,26 @@ async function drive(url: string, seconds: number, connections: number, pid?: nu
       },
       {
         method: 'GET',
-        setupRequest: (req, context: object) => ({ ...req, path: `${base.pathname}/status/${(context as { id?: string }).id ?? 'none'}` }),
+        setupRequest: (req, context: object) => ({
+          ...req,
+          path: `${base.pathname}/status/${(context as { id?: string }).id ?? 'none'}`,
+        }),
       },
     ],
   });
   const after = cpuTicks(pid);
-  const cpuUs = before === undefined || after === undefined ? NaN : ((after - before) * TICK_US) / Math.max(1, r.requests.total);
-  return { rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  const cpuUs =
+    before === undefined || after === undefined
+      ? NaN
+      : ((after - before) * TICK_US) / Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    cpuUs,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors,
+    non2xx: r.non2xx,
+  };
 }
 
 async function main(): Promise<void> {
@@ -122,8 +154,14 @@ async function main(): Promise<void> {
   const connections = flag('connections', 64);
   const rounds = flag('rounds', 3);
   if (hasTaskset) spawnSync('taskset', ['-cp', '0', String(process.pid)]);
-  console.log(`autocannon, ${String(connections)} connections, ${String(seconds)} s per run, ${String(rounds)} round(s); POST /run + GET /status/<id>`);
-  console.log(hasTaskset ? 'pinned: servers on CPU 1, client on CPU 0 (taskset)' : 'taskset not available: server and client share the cores');
+  console.log(
+    `autocannon, ${String(connections)} connections, ${String(seconds)} s per run, ${String(rounds)} round(s); POST /run + GET /status/<id>`,
+  );
+  console.log(
+    hasTaskset
+      ? 'pinned: servers on CPU 1, client on CPU 0 (taskset)'
+      : 'taskset not available: server and client share the cores',
+  );
   const results: Record<'bare' | 'emulator', Figures[]> = { bare: [], emulator: [] };
   for (let round = 1; round <= rounds; round++) {
     for (const kind of ['bare', 'emulator'] as const) {
@@ -132,7 +170,9 @@ async function main(): Promise<void> {
       const f = await drive(url, seconds, connections, child.pid);
       child.kill();
       results[kind].push(f);
-      console.log(`round ${String(round)} ${kind.padEnd(8)} ${f.rps.toFixed(0).padStart(7)} req/s  server ${f.cpuUs.toFixed(0)} µs CPU/req  p50 ${String(f.p50)} ms  p99 ${String(f.p99)} ms  errors ${String(f.errors)}  non-2xx ${String(f.non2xx)}`);
+      console.log(
+        `round ${String(round)} ${kind.padEnd(8)} ${f.rps.toFixed(0).padStart(7)} req/s  server ${f.cpuUs.toFixed(0)} µs CPU/req  p50 ${String(f.p50)} ms  p99 ${String(f.p99)} ms  errors ${String(f.errors)}  non-2xx ${String(f.non2xx)}`,
+      );
     }
   }
   const median = (xs: number[]): number => {
@@ -144,8 +184,12 @@ async function main(): Promise<void> {
   const emu = median(results.emulator.map((f) => f.rps));
   const bareCpu = median(results.bare.map((f) => f.cpuUs));
   const emuCpu = median(results.emulator.map((f) => f.cpuUs));
-  console.log(`\nmedian bare node:http ${bare.toFixed(0)} req/s · emulator ${emu.toFixed(0)} req/s · ratio ${((100 * emu) / bare).toFixed(1)}% (goal ≥ 50%)`);
-  console.log(`median server CPU per request: bare ${bareCpu.toFixed(0)} µs · emulator ${emuCpu.toFixed(0)} µs · capacity ratio (bare/emulator CPU) ${((100 * bareCpu) / emuCpu).toFixed(1)}%`);
+  console.log(
+    `\nmedian bare node:http ${bare.toFixed(0)} req/s · emulator ${emu.toFixed(0)} req/s · ratio ${((100 * emu) / bare).toFixed(1)}% (goal ≥ 50%)`,
+  );
+  console.log(
+    `median server CPU per request: bare ${bareCpu.toFixed(0)} µs · emulator ${emuCpu.toFixed(0)} µs · capacity ratio (bare/emulator CPU) ${((100 * bareCpu) / emuCpu).toFixed(1)}%`,
+  );
 }
 
 void main();

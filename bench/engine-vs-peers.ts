@@ -46,7 +46,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
-import { canPin, hostTicks, runStatusScenarioYaml, startFlowServer, stealShare, transpilePool } from './runner-bench-setup.js';
+import {
+  canPin,
+  hostTicks,
+  runStatusScenarioYaml,
+  startFlowServer,
+  stealShare,
+  transpilePool,
+} from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
@@ -58,8 +65,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/src/cli/main.js');
 const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
 
-if (!Number.isFinite(seconds) || seconds <= 0 || rates.length === 0 || rates.some((r) => !Number.isFinite(r) || r <= 0) || !(warmup >= 0 && warmup < seconds)) {
-  console.error('usage: npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0, shorter than seconds]');
+if (
+  !Number.isFinite(seconds) ||
+  seconds <= 0 ||
+  rates.length === 0 ||
+  rates.some((r) => !Number.isFinite(r) || r <= 0) ||
+  !(warmup >= 0 && warmup < seconds)
+) {
+  console.error(
+    'usage: npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0, shorter than seconds]',
+  );
   process.exit(2);
 }
 if (!existsSync('/usr/bin/time')) {
@@ -94,9 +109,20 @@ function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Tim
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('error', reject);
     child.once('close', (code) => {
-      const [user = Number.NaN, sys = Number.NaN, wall = Number.NaN] = (stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
-      if (Number.isNaN(user + sys + wall)) reject(new Error(`no timing from /usr/bin/time for ${cmd.join(' ')}:\n${stderr.slice(-2000)}`));
-      else resolve({ code, stdout, stderr, cpuSeconds: user + sys, wallSeconds: wall, steal: stealShare(ticks, hostTicks()) });
+      const [user = Number.NaN, sys = Number.NaN, wall = Number.NaN] = (stderr.trim().split('\n').pop() ?? '')
+        .split(' ')
+        .map(Number);
+      if (Number.isNaN(user + sys + wall))
+        reject(new Error(`no timing from /usr/bin/time for ${cmd.join(' ')}:\n${stderr.slice(-2000)}`));
+      else
+        resolve({
+          code,
+          stdout,
+          stderr,
+          cpuSeconds: user + sys,
+          wallSeconds: wall,
+          steal: stealShare(ticks, hostTicks()),
+        });
     });
   });
 }
@@ -118,7 +144,10 @@ interface Row {
 }
 
 /** `measuredFrom`: the warm-up left out of the requests counted, so out of the time too. */
-const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number, measuredFrom = warmup): Row => ({ ...r, rps: r.requests / (Math.max(seconds, spanSeconds) - measuredFrom) });
+const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number, measuredFrom = warmup): Row => ({
+  ...r,
+  rps: r.requests / (Math.max(seconds, spanSeconds) - measuredFrom),
+});
 
 function field(o: unknown, key: string): unknown {
   return typeof o === 'object' && o !== null && key in o ? (o as Record<string, unknown>)[key] : undefined;
@@ -138,12 +167,32 @@ interface PoolJson {
 }
 
 async function runPool(poolJs: string, origin: string, rate: number, s = seconds): Promise<Row> {
-  const t = await timed([process.execPath, poolJs, origin, String(rate), String(s), String(s === seconds ? warmup : 0)]);
+  const t = await timed([
+    process.execPath,
+    poolJs,
+    origin,
+    String(rate),
+    String(s),
+    String(s === seconds ? warmup : 0),
+  ]);
   const line = t.stdout.trim().split('\n').pop() ?? '';
-  if (t.code !== 0 || !line.startsWith('{')) throw new Error(`pool generator failed (${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  if (t.code !== 0 || !line.startsWith('{'))
+    throw new Error(`pool generator failed (${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const j = JSON.parse(line) as PoolJson;
   return rowOf(
-    { tool: 'pool', offered: rate, requests: j.requests, errors: j.errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, latenessP99: j.latenessP99Ms, runP99: j.runP99Ms, statusP99: j.statusP99Ms, note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}` },
+    {
+      tool: 'pool',
+      offered: rate,
+      requests: j.requests,
+      errors: j.errors,
+      cpuSeconds: t.cpuSeconds,
+      wallSeconds: t.wallSeconds,
+      steal: t.steal,
+      latenessP99: j.latenessP99Ms,
+      runP99: j.runP99Ms,
+      statusP99: j.statusP99Ms,
+      note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}`,
+    },
     j.seconds,
   );
 }
@@ -152,44 +201,114 @@ async function runJobstorm(dir: string, origin: string, rate: number): Promise<R
   const scenario = join(dir, `engine-vs-peers-${String(rate)}.yaml`);
   const out = join(dir, `out-${String(rate)}`);
   await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, seconds, warmup));
-  const t = await timed([process.execPath, ...jobstormNodeFlags, cli, 'run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet'], { ...process.env, JOBSTORM_API_KEY: 'bench-key' });
+  const t = await timed(
+    [
+      process.execPath,
+      ...jobstormNodeFlags,
+      cli,
+      'run',
+      scenario,
+      '--target',
+      `${origin}/v2/ep`,
+      '--no-preflight',
+      '--out',
+      out,
+      '--quiet',
+    ],
+    { ...process.env, JOBSTORM_API_KEY: 'bench-key' },
+  );
   const file = join(out, 'summary.json');
-  if (!existsSync(file)) throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  if (!existsSync(file))
+    throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const s = JSON.parse(await readFile(file, 'utf8')) as Summary;
   const run = s.operations.run;
   const status = s.operations.status;
-  const failed = (o: Summary['operations'][string] | undefined): number => (o ? o.countErrors + o.count4xx + o.count5xx + o.count429 : 0);
+  const failed = (o: Summary['operations'][string] | undefined): number =>
+    o ? o.countErrors + o.count4xx + o.count5xx + o.count429 : 0;
   // Optional fields the engine work adds: run.generator.latenessP99Ms and a top-level generatorLimited list.
   const lateness = num(field(field(s.run, 'generator'), 'latenessP99Ms'));
   const limited = field(s, 'generatorLimited');
-  const notes = [`exit ${String(t.code)}`, `verdict ${s.verdict.status}`, `${String(s.checks.length)} checks`, `${String(s.violations.length)} violations`];
+  const notes = [
+    `exit ${String(t.code)}`,
+    `verdict ${s.verdict.status}`,
+    `${String(s.checks.length)} checks`,
+    `${String(s.violations.length)} violations`,
+  ];
   // The summary leaves generatorLimited out when the generator kept up; run.generator says it was measured.
-  if (Array.isArray(limited)) notes.push(`generator-limited: ${limited.length > 0 ? `yes (${String(limited.length)})` : 'no'}`);
+  if (Array.isArray(limited))
+    notes.push(`generator-limited: ${limited.length > 0 ? `yes (${String(limited.length)})` : 'no'}`);
   else if (lateness !== undefined) notes.push('generator-limited: no');
   if (s.dropped.total > 0) notes.push(`${String(s.dropped.total)} dropped`);
   return rowOf(
-    { tool: 'jobstorm', offered: rate, requests: (run?.requests ?? 0) + (status?.requests ?? 0), errors: failed(run) + failed(status), cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, latenessP99: lateness, runP99: run?.latency.p99, statusP99: status?.latency.p99, note: notes.join(', ') },
+    {
+      tool: 'jobstorm',
+      offered: rate,
+      requests: (run?.requests ?? 0) + (status?.requests ?? 0),
+      errors: failed(run) + failed(status),
+      cpuSeconds: t.cpuSeconds,
+      wallSeconds: t.wallSeconds,
+      steal: t.steal,
+      latenessP99: lateness,
+      runP99: run?.latency.p99,
+      statusP99: status?.latency.p99,
+      note: notes.join(', '),
+    },
     s.run.durationMs / 1000,
   );
 }
 
 interface ArtilleryReport {
-  aggregate: { counters: Record<string, number | undefined>; summaries?: Record<string, { p99?: number } | undefined>; firstMetricAt?: number; lastMetricAt?: number };
+  aggregate: {
+    counters: Record<string, number | undefined>;
+    summaries?: Record<string, { p99?: number } | undefined>;
+    firstMetricAt?: number;
+    lastMetricAt?: number;
+  };
 }
 
 async function runArtillery(dir: string, origin: string, rate: number): Promise<Row> {
   const output = join(dir, 'artillery-report.json');
   const overrides = JSON.stringify({ config: { phases: [{ duration: seconds, arrivalRate: rate }] } });
-  const t = await timed([artillery, 'run', '--quiet', '--target', origin, '--overrides', overrides, '--output', output, artilleryScript], { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true' });
-  if (!existsSync(output)) throw new Error(`artillery wrote no report (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  const t = await timed(
+    [
+      artillery,
+      'run',
+      '--quiet',
+      '--target',
+      origin,
+      '--overrides',
+      overrides,
+      '--output',
+      output,
+      artilleryScript,
+    ],
+    { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true' },
+  );
+  if (!existsSync(output))
+    throw new Error(`artillery wrote no report (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const report = JSON.parse(await readFile(output, 'utf8')) as ArtilleryReport;
   const c = report.aggregate.counters;
-  const errors = Object.entries(c).filter(([k]) => k.startsWith('errors.')).reduce((sum, [, v]) => sum + (v ?? 0), 0);
+  const errors = Object.entries(c)
+    .filter(([k]) => k.startsWith('errors.'))
+    .reduce((sum, [, v]) => sum + (v ?? 0), 0);
   const p99 = report.aggregate.summaries?.['http.response_time']?.p99;
   // Its own first and last metric: Artillery finishes its virtual users after the phase.
   const spanS = ((report.aggregate.lastMetricAt ?? 0) - (report.aggregate.firstMetricAt ?? 0)) / 1000;
   const note = `exit ${String(t.code)}, ${String(c['http.requests'] ?? 0)} sent, ${String(c['vusers.failed'] ?? 0)} vusers failed, p99 ${p99 === undefined ? 'n/a' : String(p99)} ms all requests from send (not intended start)`;
-  return rowOf({ tool: 'artillery', offered: rate, requests: c['http.responses'] ?? 0, errors, cpuSeconds: t.cpuSeconds, wallSeconds: t.wallSeconds, steal: t.steal, note }, spanS, 0);
+  return rowOf(
+    {
+      tool: 'artillery',
+      offered: rate,
+      requests: c['http.responses'] ?? 0,
+      errors,
+      cpuSeconds: t.cpuSeconds,
+      wallSeconds: t.wallSeconds,
+      steal: t.steal,
+      note,
+    },
+    spanS,
+    0,
+  );
 }
 
 /** Steal above which a run's latency figures are the host's (see the closing line it prints). */
@@ -223,13 +342,27 @@ const server = await startFlowServer(1);
 const rows: Row[] = [];
 try {
   const poolJs = await transpilePool(dir);
-  console.log(`pinned: ${canPin ? 'generators CPU 0, server CPU 1' : 'NO (taskset unavailable or < 2 CPUs): figures are not comparable'}; ${String(seconds)} s per run; rates ${rates.join(', ')} arrivals/s`);
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other work on CPUs 0 and 1 skews every figure)`);
-  console.log('flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit');
-  if (jobstormNodeFlags.length > 0) console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/src/cli/main.js`);
-  if (warmup > 0) console.log(`warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`);
+  console.log(
+    `pinned: ${canPin ? 'generators CPU 0, server CPU 1' : 'NO (taskset unavailable or < 2 CPUs): figures are not comparable'}; ${String(seconds)} s per run; rates ${rates.join(', ')} arrivals/s`,
+  );
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (other work on CPUs 0 and 1 skews every figure)`,
+  );
+  console.log(
+    'flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit',
+  );
+  if (jobstormNodeFlags.length > 0)
+    console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/src/cli/main.js`);
+  if (warmup > 0)
+    console.log(
+      `warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`,
+    );
   await runPool(poolJs, server.origin, rates[0] ?? 1000, 1); // warms the server up
-  console.log('\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall steal%  notes (ms)');
+  console.log(
+    '\ntool      arr/s   req/s  CPU s  %core  µs/req  late p99  run p99 stat p99 errors  wall steal%  notes (ms)',
+  );
   for (const rate of rates) {
     const p = await runPool(poolJs, server.origin, rate);
     printRow(p);
@@ -245,21 +378,34 @@ try {
     printRow(art);
   } else console.log(`artillery: skipped, not installed at ${artillery} (see this file's header)`);
 
-  const find = (tool: string, rate: number): Row | undefined => rows.find((r) => r.tool === tool && r.offered === rate);
+  const find = (tool: string, rate: number): Row | undefined =>
+    rows.find((r) => r.tool === tool && r.offered === rate);
   const high = Math.max(...rates);
   const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
   console.log('\ngoals');
   // Goal 2 is 8,000 requests/s: the lowest rate offering that many (an arrival is two requests).
   const goal2 = [...rates].sort((a, b) => a - b).find((r) => 2 * r >= 8000) ?? high;
-  const [p1, j1, ph, jh] = [find('pool', first), find('jobstorm', first), find('pool', goal2), find('jobstorm', goal2)];
+  const [p1, j1, ph, jh] = [
+    find('pool', first),
+    find('jobstorm', first),
+    find('pool', goal2),
+    find('jobstorm', goal2),
+  ];
   if (p1 && j1) {
     const r = j1.cpuSeconds / p1.cpuSeconds;
-    console.log(`  jobstorm CPU ÷ Pool CPU at ${String(first)}/s: ${j1.cpuSeconds.toFixed(2)} s ÷ ${p1.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
-    if (j1.latenessP99 !== undefined) console.log(`  jobstorm arrival lateness p99 at ${String(first)}/s${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''}: ${ms(j1.latenessP99)} ms (goal < 5 ms; the Pool's ${ms(p1.latenessP99)} ms): ${verdict(j1.latenessP99 < 5)}`);
+    console.log(
+      `  jobstorm CPU ÷ Pool CPU at ${String(first)}/s: ${j1.cpuSeconds.toFixed(2)} s ÷ ${p1.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
+    );
+    if (j1.latenessP99 !== undefined)
+      console.log(
+        `  jobstorm arrival lateness p99 at ${String(first)}/s${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''}: ${ms(j1.latenessP99)} ms (goal < 5 ms; the Pool's ${ms(p1.latenessP99)} ms): ${verdict(j1.latenessP99 < 5)}`,
+      );
   }
   if (ph && jh) {
     const r = usPerRequest(jh) / usPerRequest(ph);
-    console.log(`  jobstorm CPU/request ÷ Pool CPU/request at ${String(goal2)}/s (${String(2 * goal2)} req/s offered): ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`);
+    console.log(
+      `  jobstorm CPU/request ÷ Pool CPU/request at ${String(goal2)}/s (${String(2 * goal2)} req/s offered): ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
+    );
   }
   if (jh) {
     // Goal 2: a rate offering at least 8,000 req/s kept (>= 95% of its offer, and >= 8,000 req/s
@@ -271,10 +417,15 @@ try {
     const tried = rows.filter((r) => r.tool === 'jobstorm' && 2 * r.offered >= 8000);
     const shown = tried.filter(sustains).sort((a, b) => b.rps - a.rps)[0] ?? jh;
     const cores = shown.cpuSeconds / shown.wallSeconds;
-    console.log(`  jobstorm sustained at ${String(shown.offered)}/s: ${shown.rps.toFixed(0)} req/s, ${keptUp(shown) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''} ${ms(p99(shown))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(sustains(shown))}`);
+    console.log(
+      `  jobstorm sustained at ${String(shown.offered)}/s: ${shown.rps.toFixed(0)} req/s, ${keptUp(shown) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''} ${ms(p99(shown))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(sustains(shown))}`,
+    );
   }
   const [pt, jt] = [find('pool', high), find('jobstorm', high)];
-  if (high !== goal2 && pt && jt) console.log(`  (at the highest rate, ${String(high)}/s: CPU/request ${usPerRequest(jt).toFixed(1)} µs ÷ ${usPerRequest(pt).toFixed(1)} µs = ${(usPerRequest(jt) / usPerRequest(pt)).toFixed(2)}; ${keptUp(jt) ? 'kept the pace' : 'fell behind'})`);
+  if (high !== goal2 && pt && jt)
+    console.log(
+      `  (at the highest rate, ${String(high)}/s: CPU/request ${usPerRequest(jt).toFixed(1)} µs ÷ ${usPerRequest(pt).toFixed(1)} µs = ${(usPerRequest(jt) / usPerRequest(pt)).toFixed(2)}; ${keptUp(jt) ? 'kept the pace' : 'fell behind'})`,
+    );
   if (art && j1) {
     // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
     const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;
@@ -282,15 +433,21 @@ try {
     const kept = rows.filter((x) => x.tool === 'jobstorm' && keptUp(x));
     const best = kept.length > 0 ? Math.max(...kept.map((x) => x.rps)) : 0;
     const r = best / art.rps;
-    console.log(`  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(first)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`);
-    console.log(`    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`);
+    console.log(
+      `  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(first)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`,
+    );
+    console.log(
+      `    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`,
+    );
   } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
   const steals = rows.map((x) => x.steal).filter((x): x is number => x !== undefined);
   if (steals.length > 0) {
     const worst = Math.max(...steals);
     // Steal is one way a shared VM makes latency noisy (the vCPU waits while the host runs
     // something else), not the only one: the Pool's own row, run just before, stays the control.
-    console.log(`\nhost: the hypervisor stole up to ${(worst * 100).toFixed(1)}% of the machine's CPU during a run${worst > NOISY_STEAL ? `: above ${String(NOISY_STEAL * 100)}%, latency and lateness figures say more about the host than about the code (CPU figures hold better)` : ''}; the Pool's own lateness and p99 in each row are the control`);
+    console.log(
+      `\nhost: the hypervisor stole up to ${(worst * 100).toFixed(1)}% of the machine's CPU during a run${worst > NOISY_STEAL ? `: above ${String(NOISY_STEAL * 100)}%, latency and lateness figures say more about the host than about the code (CPU figures hold better)` : ''}; the Pool's own lateness and p99 in each row are the control`,
+    );
   }
 } finally {
   server.stop();

@@ -54,8 +54,23 @@ interface Slice {
 }
 
 async function startEmulatorProcess(): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
-  const args = ['dist/src/cli/main.js', 'emulate', '--port', '0', '--fault', 'no-429', '--workers-min', '100', '--workers-max', '100', '--api-key', 'bench-key'];
-  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [
+    'dist/src/cli/main.js',
+    'emulate',
+    '--port',
+    '0',
+    '--fault',
+    'no-429',
+    '--workers-min',
+    '100',
+    '--workers-max',
+    '100',
+    '--api-key',
+    'bench-key',
+  ];
+  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   const [url] = (await once(lines, 'line')) as [string];
   return {
@@ -70,9 +85,14 @@ async function startEmulatorProcess(): Promise<{ url: string; apiKey: string; cl
 
 /** An OTLP/HTTP endpoint in its own process on the other core: reads each body, answers `{}`. */
 async function startSink(): Promise<{ url: string; close(): Promise<void> }> {
-  const code = "require('http').createServer((q,s)=>{q.resume();q.on('end',()=>s.writeHead(200,{'content-type':'application/json'}).end('{}'))}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
-  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [port] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [string];
+  const code =
+    "require('http').createServer((q,s)=>{q.resume();q.on('end',()=>s.writeHead(200,{'content-type':'application/json'}).end('{}'))}).listen(0,'127.0.0.1',function(){console.log(this.address().port)})";
+  const child: ChildProcess = spawn('taskset', ['-c', '1', process.execPath, '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [port] = (await once(createInterface({ input: child.stdout as NodeJS.ReadableStream }), 'line')) as [
+    string,
+  ];
   return {
     url: `http://127.0.0.1:${port.trim()}/v1/metrics`,
     close: async () => {
@@ -92,7 +112,13 @@ const targets = [
 ];
 const metrics = new RunMetrics();
 const slices: Slice[] = [];
-const live = new LiveExports({ targets, intervalMs: flushMs, runId: 'bench', scenario: 'export-overhead', onWarning: (m) => process.stderr.write(`${m}\n`) });
+const live = new LiveExports({
+  targets,
+  intervalMs: flushMs,
+  runId: 'bench',
+  scenario: 'export-overhead',
+  onWarning: (m) => process.stderr.write(`${m}\n`),
+});
 let flushing: NodeJS.Timeout | undefined;
 let sending = false;
 let sentBefore = 0;
@@ -170,6 +196,10 @@ for (let i = 1; i < measured.length - 1; i++) {
   cpuRatios.push((cpuPer(before) + cpuPer(after)) / 2 / cpuPer(on));
 }
 for (const s of measured) {
-  process.stdout.write(`${s.exports ? 'on ' : 'off'} ${String(s.requests).padStart(7)} requests in ${s.ms.toFixed(0)} ms = ${rate(s).toFixed(0).padStart(6)} req/s, ${cpuPer(s).toFixed(1)} µs CPU/request${s.exports ? `, flushes sent ${String(s.sent)}, dropped ${String(s.dropped)}` : ''}\n`);
+  process.stdout.write(
+    `${s.exports ? 'on ' : 'off'} ${String(s.requests).padStart(7)} requests in ${s.ms.toFixed(0)} ms = ${rate(s).toFixed(0).padStart(6)} req/s, ${cpuPer(s).toFixed(1)} µs CPU/request${s.exports ? `, flushes sent ${String(s.sent)}, dropped ${String(s.dropped)}` : ''}\n`,
+  );
 }
-process.stdout.write(`flow-mode throughput with both exports on, median of ${String(ratios.length)} on slices against the off slices around them: ${(median(ratios) * 100).toFixed(1)}% of exports off (goal ≥ 95%); by CPU per request ${(median(cpuRatios) * 100).toFixed(1)}%\n`);
+process.stdout.write(
+  `flow-mode throughput with both exports on, median of ${String(ratios.length)} on slices against the off slices around them: ${(median(ratios) * 100).toFixed(1)}% of exports off (goal ≥ 95%); by CPU per request ${(median(cpuRatios) * 100).toFixed(1)}%\n`,
+);

@@ -20,7 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
-import { canPin, percentile, runStatusScenarioYaml, startFlowServer, transpilePool } from './runner-bench-setup.js';
+import {
+  canPin,
+  percentile,
+  runStatusScenarioYaml,
+  startFlowServer,
+  transpilePool,
+} from './runner-bench-setup.js';
 
 const rate = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 8);
@@ -50,7 +56,8 @@ export function scavengesOf(trace: string, fromMs: number): Scavenges {
     if (!line.includes(' gc=s ')) continue;
     const at = /\]\s+(\d+) ms:/.exec(line);
     if (!at || Number(at[1]) < fromMs) continue;
-    const field = (name: string): number => Number(new RegExp(`(?:^|\\s)${name}=([\\d.]+)`).exec(line)?.[1] ?? Number.NaN);
+    const field = (name: string): number =>
+      Number(new RegExp(`(?:^|\\s)${name}=([\\d.]+)`).exec(line)?.[1] ?? Number.NaN);
     out.count++;
     out.pauses.push(field('pause'));
     out.allocated += field('allocated');
@@ -63,7 +70,10 @@ export function scavengesOf(trace: string, fromMs: number): Scavenges {
 function traced(args: string[]): Promise<string> {
   const cmd = [...(canPin ? ['taskset', '-c', '0'] : []), process.execPath, '--trace-gc-nvp', ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd[0] ?? '', cmd.slice(1), { env: { ...process.env, JOBSTORM_API_KEY: 'bench-key' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd[0] ?? '', cmd.slice(1), {
+      env: { ...process.env, JOBSTORM_API_KEY: 'bench-key' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -83,24 +93,51 @@ try {
   const fromMs = warmup * 1000 + 500;
   const rows: [string, Scavenges, number][] = [];
   const poolTrace = await traced([poolJs, server.origin, String(rate), String(seconds), String(warmup)]);
-  const poolRequests = (JSON.parse(poolTrace.trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '{}') as { requests?: number }).requests ?? Number.NaN;
+  const poolRequests =
+    (
+      JSON.parse(
+        poolTrace
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .pop() ?? '{}',
+      ) as { requests?: number }
+    ).requests ?? Number.NaN;
   rows.push(['pool', scavengesOf(poolTrace, fromMs), poolRequests]);
   for (const check of [true, false]) {
     const out = join(dir, `out-${String(check)}`);
-    const trace = await traced([cli, 'run', scenario, '--target', `${server.origin}/v2/ep`, '--no-preflight', '--out', out, '--quiet', ...(check ? [] : ['--no-check'])]);
-    if (!existsSync(join(out, 'summary.json'))) throw new Error(`jobstorm wrote no summary.json:\n${trace.slice(-2000)}`);
+    const trace = await traced([
+      cli,
+      'run',
+      scenario,
+      '--target',
+      `${server.origin}/v2/ep`,
+      '--no-preflight',
+      '--out',
+      out,
+      '--quiet',
+      ...(check ? [] : ['--no-check']),
+    ]);
+    if (!existsSync(join(out, 'summary.json')))
+      throw new Error(`jobstorm wrote no summary.json:\n${trace.slice(-2000)}`);
     const s = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Summary;
     const requests = Object.values(s.operations).reduce((n, o) => n + o.requests, 0);
     rows.push([check ? 'jobstorm' : 'jobstorm --no-check', scavengesOf(trace, fromMs), requests]);
   }
-  console.log(`gc survival: ${String(rate)} arrivals/s (${String(rate * 2)} req/s), ${String(seconds)} s, scavenges after ${String(warmup)} s of warm-up`);
-  console.log('generator            | scav | pause mean | pause p99 | alloc KB/scav | survived KB/scav | promoted KB/scav | survived+promoted KB per 1k req');
+  console.log(
+    `gc survival: ${String(rate)} arrivals/s (${String(rate * 2)} req/s), ${String(seconds)} s, scavenges after ${String(warmup)} s of warm-up`,
+  );
+  console.log(
+    'generator            | scav | pause mean | pause p99 | alloc KB/scav | survived KB/scav | promoted KB/scav | survived+promoted KB per 1k req',
+  );
   for (const [name, g, requests] of rows) {
     const mean = g.pauses.reduce((a, b) => a + b, 0) / Math.max(1, g.count);
     const kb = (b: number): string => (b / 1024 / Math.max(1, g.count)).toFixed(0).padStart(6);
     // Requests measured after the warm-up, against bytes of the scavenges after it.
     const perK = ((g.survived + g.promoted) / 1024 / (requests / 1000)).toFixed(1);
-    console.log(`${name.padEnd(20)} | ${String(g.count).padStart(4)} | ${mean.toFixed(2).padStart(7)} ms | ${percentile(g.pauses, 99).toFixed(2).padStart(6)} ms | ${kb(g.allocated)}        | ${kb(g.survived)}           | ${kb(g.promoted)}           | ${perK}`);
+    console.log(
+      `${name.padEnd(20)} | ${String(g.count).padStart(4)} | ${mean.toFixed(2).padStart(7)} ms | ${percentile(g.pauses, 99).toFixed(2).padStart(6)} ms | ${kb(g.allocated)}        | ${kb(g.survived)}           | ${kb(g.promoted)}           | ${perK}`,
+    );
   }
 } finally {
   server.stop();

@@ -52,10 +52,17 @@ interface Figures {
 
 function measure(entries: number): Figures {
   // The limits the checker uses (src/check/checker.ts); maxJobs above N, so nothing is dropped.
-  const book = new JobBook({ webhookHoldMs: 45_000, holdMs: 2_000, maxJobs: jobs + 1, maxAfterlife: 500_000 });
+  const book = new JobBook({
+    webhookHoldMs: 45_000,
+    holdMs: 2_000,
+    maxJobs: jobs + 1,
+    maxAfterlife: 500_000,
+  });
   // Flat strings, as ids parsed from a response body are: a template literal makes a cons string,
   // which V8 flattens the first time it is a key, in the middle of the measurement.
-  const ids = Array.from({ length: jobs }, (_, i) => Buffer.from(`job-${String(i).padStart(10, '0')}-0f3c9a`, 'latin1').toString('latin1'));
+  const ids = Array.from({ length: jobs }, (_, i) =>
+    Buffer.from(`job-${String(i).padStart(10, '0')}-0f3c9a`, 'latin1').toString('latin1'),
+  );
   // A job folded and brought back by a late poll first, as in a real run: a field the revival
   // writes from the afterlife's rows as a double would turn into a boxed number in every job after.
   reviveOne(book);
@@ -66,7 +73,8 @@ function measure(entries: number): Figures {
     // Times as the checks set them for a submitted, accepted and polled job: fractional ms.
     job.submittedAt = i + 0.125;
     job.acceptedAt = i + 0.375;
-    for (let k = 0; k < entries; k++) book.addTimeline(job, i + k * 0.5 + 0.25, k === 0 ? 'run' : 'status', STATUSES[k % STATUSES.length]);
+    for (let k = 0; k < entries; k++)
+      book.addTimeline(job, i + k * 0.5 + 0.25, k === 0 ? 'run' : 'status', STATUSES[k % STATUSES.length]);
     if (entries > 1) job.queuedAt = i + 0.625;
   }
   gc();
@@ -82,10 +90,15 @@ function measure(entries: number): Figures {
     book.holdUntilFinal(job, i + 1.125);
   }
   book.advance(Infinity, () => undefined);
-  if (book.size !== 0 || [...book.known()].length !== jobs + 1) throw new Error('the book did not fold every job into its afterlife');
+  if (book.size !== 0 || [...book.known()].length !== jobs + 1)
+    throw new Error('the book did not fold every job into its afterlife');
   gc();
   const after = process.memoryUsage();
-  const folded = { heapBytes: (after.heapUsed - before.heapUsed) / jobs, outsideBytes: (after.arrayBuffers - before.arrayBuffers) / jobs, gcMs: fullGcMs() };
+  const folded = {
+    heapBytes: (after.heapUsed - before.heapUsed) / jobs,
+    outsideBytes: (after.arrayBuffers - before.arrayBuffers) / jobs,
+    gcMs: fullGcMs(),
+  };
   return { bytes, gcMs, folded };
 }
 
@@ -98,7 +111,8 @@ function reviveOne(book: JobBook): void {
   book.holdUntilFinal(job, 1);
   book.advance(Infinity, () => undefined);
   const back = book.touch('late-poll');
-  if (back.fired !== 5 || back.last !== 'COMPLETED') throw new Error('the late-polled job did not come back from the afterlife');
+  if (back.fired !== 5 || back.last !== 'COMPLETED')
+    throw new Error('the late-polled job did not come back from the afterlife');
   book.holdUntilFinal(back, 2);
   book.advance(Infinity, () => undefined);
 }
@@ -107,12 +121,19 @@ if (process.env.JOB_BOOK_MEMORY_ONE === '1') {
   // One count per process: what one measurement freed (a backing store swept late) skewed the next.
   const k = counts[0] ?? 1;
   const { bytes, gcMs, folded } = measure(k);
-  console.log(`  ${String(k).padStart(2)} timeline entries: held ${bytes.toFixed(0)} bytes per job, full GC ${gcMs.toFixed(1)} ms; folded ${folded.heapBytes.toFixed(0)} bytes heap + ${folded.outsideBytes.toFixed(0)} outside per job, full GC ${folded.gcMs.toFixed(1)} ms`);
+  console.log(
+    `  ${String(k).padStart(2)} timeline entries: held ${bytes.toFixed(0)} bytes per job, full GC ${gcMs.toFixed(1)} ms; folded ${folded.heapBytes.toFixed(0)} bytes heap + ${folded.outsideBytes.toFixed(0)} outside per job, full GC ${folded.gcMs.toFixed(1)} ms`,
+  );
 } else {
-  console.log(`job book: retained heap per job, ${String(jobs)} jobs (ids of 25 characters held by the caller, not counted)`);
+  console.log(
+    `job book: retained heap per job, ${String(jobs)} jobs (ids of 25 characters held by the caller, not counted)`,
+  );
   const self = fileURLToPath(import.meta.url);
   for (const k of counts) {
-    const out = execFileSync(process.execPath, [...process.execArgv, self, String(jobs), String(k)], { env: { ...process.env, JOB_BOOK_MEMORY_ONE: '1' }, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [...process.execArgv, self, String(jobs), String(k)], {
+      env: { ...process.env, JOB_BOOK_MEMORY_ONE: '1' },
+      encoding: 'utf8',
+    });
     process.stdout.write(out);
   }
 }

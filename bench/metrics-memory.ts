@@ -43,7 +43,15 @@ function side(seconds: number): Result {
   const baseHeap = retainedHeap();
   const startedAtMs = 1_717_000_000_000;
   const m = new RunMetrics();
-  m.add({ v: 1, type: 'run', runId: 'bench', scenario: 'bench', target: 'http://127.0.0.1', startedAtMs, ownsEndpoint: true });
+  m.add({
+    v: 1,
+    type: 'run',
+    runId: 'bench',
+    scenario: 'bench',
+    target: 'http://127.0.0.1',
+    startedAtMs,
+    ownsEndpoint: true,
+  });
   let seq = 0;
   let peakHeap = 0;
   let job = 0;
@@ -51,8 +59,15 @@ function side(seconds: number): Result {
   const total = seconds * RATE;
   // A small LCG: cheap and deterministic, so both sides see the same mix.
   let x = 12345;
-  const rnd = (): number => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const base = { v: 1 as const, type: 'exchange' as const, method: 'GET', path: '/status/x', reqBytes: 0, resBytes: 120 };
+  const rnd = (): number => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const base = {
+    v: 1 as const,
+    type: 'exchange' as const,
+    method: 'GET',
+    path: '/status/x',
+    reqBytes: 0,
+    resBytes: 120,
+  };
   // Each job is 4 records: submit, two polls, final poll; jobs overlap so ~200 are in flight.
   for (let i = 0; i < total; i += 4) {
     const at = (i / RATE) * 1000;
@@ -61,10 +76,54 @@ function side(seconds: number): Result {
     const delay = Math.round(20 + rnd() * 300);
     const execution = Math.round(50 + rnd() * 800);
     const records: ExchangeRecord[] = [
-      { ...base, seq: ++seq, op: 'run', intendedAt: at, sentAt: at + rnd(), endAt: at + lat(), status: rnd() < 0.01 ? 429 : 200, body: { id, status: 'IN_QUEUE' } },
-      { ...base, seq: ++seq, op: 'status', jobId: id, intendedAt: at + 100, sentAt: at + 100, endAt: at + 100 + lat(), status: 200, body: { id, status: 'IN_QUEUE' } },
-      { ...base, seq: ++seq, op: 'status', jobId: id, intendedAt: at + 300, sentAt: at + 300, endAt: at + 300 + lat(), status: 200, body: { id, status: 'IN_PROGRESS' } },
-      { ...base, seq: ++seq, op: 'status', jobId: id, intendedAt: at + 1200, sentAt: at + 1200, endAt: at + 1200 + lat(), status: 200, body: { id, status: rnd() < 0.03 ? 'FAILED' : 'COMPLETED', delayTime: delay, executionTime: execution } },
+      {
+        ...base,
+        seq: ++seq,
+        op: 'run',
+        intendedAt: at,
+        sentAt: at + rnd(),
+        endAt: at + lat(),
+        status: rnd() < 0.01 ? 429 : 200,
+        body: { id, status: 'IN_QUEUE' },
+      },
+      {
+        ...base,
+        seq: ++seq,
+        op: 'status',
+        jobId: id,
+        intendedAt: at + 100,
+        sentAt: at + 100,
+        endAt: at + 100 + lat(),
+        status: 200,
+        body: { id, status: 'IN_QUEUE' },
+      },
+      {
+        ...base,
+        seq: ++seq,
+        op: 'status',
+        jobId: id,
+        intendedAt: at + 300,
+        sentAt: at + 300,
+        endAt: at + 300 + lat(),
+        status: 200,
+        body: { id, status: 'IN_PROGRESS' },
+      },
+      {
+        ...base,
+        seq: ++seq,
+        op: 'status',
+        jobId: id,
+        intendedAt: at + 1200,
+        sentAt: at + 1200,
+        endAt: at + 1200 + lat(),
+        status: 200,
+        body: {
+          id,
+          status: rnd() < 0.03 ? 'FAILED' : 'COMPLETED',
+          delayTime: delay,
+          executionTime: execution,
+        },
+      },
     ];
     for (const r of records) m.add(r);
     // Every 10 simulated seconds: collect garbage first, so the figure is what the metrics retain.
@@ -75,7 +134,18 @@ function side(seconds: number): Result {
   peakHeap = Math.max(peakHeap, endHeap);
   const t1 = performance.now();
   const data = m.toJSON();
-  const summary = buildSummary({ run: { v: 1, type: 'run', runId: 'bench', scenario: 'bench', target: 'x', startedAtMs, ownsEndpoint: true }, metrics: data });
+  const summary = buildSummary({
+    run: {
+      v: 1,
+      type: 'run',
+      runId: 'bench',
+      scenario: 'bench',
+      target: 'x',
+      startedAtMs,
+      ownsEndpoint: true,
+    },
+    metrics: data,
+  });
   const summaryMs = performance.now() - t1;
   return {
     seconds,
@@ -94,23 +164,38 @@ const [mode, arg] = process.argv.slice(2);
 if (mode === '--side') {
   process.stdout.write(JSON.stringify(side(Number(arg))));
 } else {
-  const durations = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const durations = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const sides = durations.length ? durations : [60, 600];
   const self = fileURLToPath(import.meta.url);
   const results = sides.map(
-    (s) => JSON.parse(execFileSync(process.execPath, [...process.execArgv, '--expose-gc', self, '--side', String(s)], { encoding: 'utf8' })) as Result,
+    (s) =>
+      JSON.parse(
+        execFileSync(process.execPath, [...process.execArgv, '--expose-gc', self, '--side', String(s)], {
+          encoding: 'utf8',
+        }),
+      ) as Result,
   );
   const rows: [string, (r: Result) => string][] = [
     ['simulated run', (r) => `${r.seconds / 60} min`],
     ['records', (r) => r.records.toLocaleString('en')],
-    ['feed time', (r) => `${r.feedMs} ms (${Math.round(r.records / (r.feedMs / 1000)).toLocaleString('en')} rec/s)`],
+    [
+      'feed time',
+      (r) => `${r.feedMs} ms (${Math.round(r.records / (r.feedMs / 1000)).toLocaleString('en')} rec/s)`,
+    ],
     ['summary build', (r) => `${r.summaryMs} ms`],
     ['peak RSS', (r) => `${r.peakRssMb} MB`],
     ['heap+buffers before', (r) => `${r.baseHeapMb} MB`],
     ['peak heap+buffers', (r) => `${r.peakHeapMb} MB`],
     ['heap+buffers at end', (r) => `${r.finalHeapMb} MB`],
-    ['growth per sim. second', (r) => `${Math.round(((r.finalHeapMb - r.baseHeapMb) * 1024 * 1024) / r.seconds)} B`],
+    [
+      'growth per sim. second',
+      (r) => `${Math.round(((r.finalHeapMb - r.baseHeapMb) * 1024 * 1024) / r.seconds)} B`,
+    ],
     ['series in summary.json', (r) => `${r.seriesJsonKb} KB`],
   ];
-  for (const [label, f] of rows) console.log(`${label.padEnd(24)}${results.map((r) => f(r).padStart(32)).join('')}`);
+  for (const [label, f] of rows)
+    console.log(`${label.padEnd(24)}${results.map((r) => f(r).padStart(32)).join('')}`);
 }

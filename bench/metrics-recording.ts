@@ -5,7 +5,12 @@
 import * as hdr from 'hdr-histogram-js';
 
 const N = 2_000_000;
-const config = { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 as const, autoResize: false };
+const config = {
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 3_600_000_000,
+  numberOfSignificantValueDigits: 3 as const,
+  autoResize: false,
+};
 
 function time(label: string, h: hdr.Histogram): void {
   const t0 = performance.now();
@@ -13,7 +18,9 @@ function time(label: string, h: hdr.Histogram): void {
   const t1 = performance.now();
   const encoded = hdr.encodeIntoCompressedBase64(h);
   const t2 = performance.now();
-  console.log(`${label.padEnd(6)} record ${N.toLocaleString('en')}: ${Math.round(t1 - t0)} ms (${Math.round(((t1 - t0) * 1e6) / N)} ns/value)  encode: ${Math.round(t2 - t1)} ms, ${encoded.length} chars`);
+  console.log(
+    `${label.padEnd(6)} record ${N.toLocaleString('en')}: ${Math.round(t1 - t0)} ms (${Math.round(((t1 - t0) * 1e6) / N)} ns/value)  encode: ${Math.round(t2 - t1)} ms, ${encoded.length} chars`,
+  );
   h.destroy();
 }
 

@@ -34,7 +34,9 @@ const now = (): number => performance.now() - t0;
 
 async function call(path: string, post: boolean, from: number, into: number[] | undefined): Promise<unknown> {
   try {
-    const res = await pool.request(post ? { path, method: 'POST', headers, body } : { path, method: 'GET', headers: auth });
+    const res = await pool.request(
+      post ? { path, method: 'POST', headers, body } : { path, method: 'GET', headers: auth },
+    );
     const text = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) return JSON.parse(text) as unknown;
     if (into) errors++;
@@ -59,7 +61,13 @@ async function arrival(intended: number): Promise<void> {
   const run = await call('/v2/ep/run', true, intended, measured(intended) ? runLatency : undefined);
   const id = typeof run === 'object' && run !== null && 'id' in run ? run.id : undefined;
   const due = now();
-  if (typeof id === 'string') await call(`/v2/ep/status/${encodeURIComponent(id)}`, false, due, measured(due) ? statusLatency : undefined);
+  if (typeof id === 'string')
+    await call(
+      `/v2/ep/status/${encodeURIComponent(id)}`,
+      false,
+      due,
+      measured(due) ? statusLatency : undefined,
+    );
   else if (run !== undefined && measured(intended)) errors++;
   inFlight--;
 }
@@ -83,16 +91,18 @@ function p(xs: number[], q: number): number {
 }
 const all = [...runLatency, ...statusLatency];
 const round = (x: number): number => Math.round(x * 1000) / 1000;
-console.log(JSON.stringify({
-  requests,
-  errors,
-  unfinished: inFlight,
-  seconds: round(lastEnd / 1000),
-  latenessP99Ms: round(p(lateness, 99)),
-  latencyP50Ms: round(p(all, 50)),
-  latencyP99Ms: round(p(all, 99)),
-  runP99Ms: round(p(runLatency, 99)),
-  statusP99Ms: round(p(statusLatency, 99)),
-}));
+console.log(
+  JSON.stringify({
+    requests,
+    errors,
+    unfinished: inFlight,
+    seconds: round(lastEnd / 1000),
+    latenessP99Ms: round(p(lateness, 99)),
+    latencyP50Ms: round(p(all, 50)),
+    latencyP99Ms: round(p(all, 99)),
+    runP99Ms: round(p(runLatency, 99)),
+    statusP99Ms: round(p(statusLatency, 99)),
+  }),
+);
 await pool.destroy();
 process.exit(0);

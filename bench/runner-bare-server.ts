@@ -7,7 +7,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const HEALTH = '{"jobs":{"completed":10,"failed":0,"inProgress":1,"inQueue":2,"retried":0},"workers":{"idle":1,"initializing":0,"running":1,"throttled":0,"unhealthy":0}}';
+const HEALTH =
+  '{"jobs":{"completed":10,"failed":0,"inProgress":1,"inQueue":2,"retried":0},"workers":{"idle":1,"initializing":0,"running":1,"throttled":0,"unhealthy":0}}';
 const seen = new Set<string>();
 let n = 0;
 
@@ -18,7 +19,8 @@ const server = createServer((req, res) => {
   if (url === '/v2/ep/run') body = `{"id":"job-${String(++n)}","status":"IN_QUEUE"}`;
   else if (url.startsWith('/v2/ep/status/')) {
     const id = url.slice(14);
-    if (seen.delete(id)) body = `{"id":"${id}","status":"COMPLETED","delayTime":3,"executionTime":12,"output":{"ok":true}}`;
+    if (seen.delete(id))
+      body = `{"id":"${id}","status":"COMPLETED","delayTime":3,"executionTime":12,"output":{"ok":true}}`;
     else {
       seen.add(id);
       body = `{"id":"${id}","status":"IN_PROGRESS","delayTime":3}`;

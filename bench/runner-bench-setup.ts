@@ -35,7 +35,9 @@ export async function startFlowServer(cpu = 1): Promise<FlowServer> {
   const script = fileURLToPath(new URL('./runner-bare-server.ts', import.meta.url));
   const args = ['--import', 'tsx', script];
   const child: ChildProcess = canPin
-    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn('taskset', ['-c', String(cpu), process.execPath, ...args], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
@@ -45,7 +47,12 @@ export async function startFlowServer(cpu = 1): Promise<FlowServer> {
 }
 
 /** Issue 17's flow as a scenario file: POST /run, then one GET /status, at `rate` arrivals/s. */
-export function runStatusScenarioYaml(name: string, rate: number, seconds: number, warmupSeconds = 0): string {
+export function runStatusScenarioYaml(
+  name: string,
+  rate: number,
+  seconds: number,
+  warmupSeconds = 0,
+): string {
   return `name: ${name}
 target: { connections: 64, maxInFlight: 20000, timeout: 10s }
 warmup: ${String(warmupSeconds)}s
@@ -59,7 +66,11 @@ flows:
 }
 
 /** Issue 4's flow: `run`, then `poll` until final (the server finishes a job on its 2nd poll). */
-export function flowScenario(arrivalsPerSecond: number, seconds: number, opts: { pollIntervalMs?: number; connections?: number } = {}): Scenario {
+export function flowScenario(
+  arrivalsPerSecond: number,
+  seconds: number,
+  opts: { pollIntervalMs?: number; connections?: number } = {},
+): Scenario {
   return parseScenario(
     `name: bench-flow
 target: { connections: ${String(opts.connections ?? 64)}, maxInFlight: 20000, timeout: 10s }
@@ -94,7 +105,8 @@ export async function timerNoise(ms = 3000, spacingMs = 0.5): Promise<{ p50: num
     tick();
   });
   lat.sort((a, b) => a - b);
-  const at = (p: number): number => lat[Math.min(lat.length - 1, Math.ceil(p * lat.length) - 1)] ?? Number.NaN;
+  const at = (p: number): number =>
+    lat[Math.min(lat.length - 1, Math.ceil(p * lat.length) - 1)] ?? Number.NaN;
   return { p50: at(0.5), p99: at(0.99) };
 }
 
@@ -168,7 +180,8 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
   const wallSeconds = (performance.now() - t0) / 1000;
   const cpu = cpuMicros() - cpu0;
   lateness.sort((a, b) => a - b);
-  const at = (p: number): number => lateness[Math.min(lateness.length - 1, Math.ceil((p / 100) * lateness.length) - 1)] ?? Number.NaN;
+  const at = (p: number): number =>
+    lateness[Math.min(lateness.length - 1, Math.ceil((p / 100) * lateness.length) - 1)] ?? Number.NaN;
   return {
     outcome,
     requestsPerSecond: inPhase / (phaseMs / 1000),
@@ -190,7 +203,9 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
 export async function transpilePool(dir: string): Promise<string> {
   const source = await readFile(fileURLToPath(new URL('./pool-generator.ts', import.meta.url)), 'utf8');
   const js = ts
-    .transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } })
+    .transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    })
     .outputText.replace(/from ['"]undici['"]/, `from '${import.meta.resolve('undici')}'`);
   const file = join(dir, 'pool-generator.mjs');
   await writeFile(file, js);

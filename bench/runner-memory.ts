@@ -48,11 +48,17 @@ const sample = (t: number, requests: number, inFlight: number): void => {
   const m = process.memoryUsage();
   const s = { t, requests, inFlight, rss: m.rss, heap: m.heapUsed, external: m.external + m.arrayBuffers };
   samples.push(s);
-  console.log(`${(t / 1000).toFixed(0).padStart(5)} s  requests ${String(requests).padStart(9)}  in flight ${String(inFlight).padStart(5)}  rss ${(s.rss / MB).toFixed(1).padStart(7)} MB  heap ${(s.heap / MB).toFixed(1).padStart(7)} MB  external ${(s.external / MB).toFixed(1).padStart(6)} MB`);
+  console.log(
+    `${(t / 1000).toFixed(0).padStart(5)} s  requests ${String(requests).padStart(9)}  in flight ${String(inFlight).padStart(5)}  rss ${(s.rss / MB).toFixed(1).padStart(7)} MB  heap ${(s.heap / MB).toFixed(1).padStart(7)} MB  external ${(s.external / MB).toFixed(1).padStart(6)} MB`,
+  );
 };
 
-console.log(`pinned: ${pinned && canPin ? 'runner CPU 0, server CPU 1' : 'no'}; sinks: ${sink}; forced GC before samples: ${gc ? 'yes' : 'no (run with node --expose-gc --import tsx)'}`);
-console.log(`${String(minutes)} min at ${String(rate)} arrivals/s (≈${String(rate * 3)} req/s), a sample every ${String(sampleSeconds)} s`);
+console.log(
+  `pinned: ${pinned && canPin ? 'runner CPU 0, server CPU 1' : 'no'}; sinks: ${sink}; forced GC before samples: ${gc ? 'yes' : 'no (run with node --expose-gc --import tsx)'}`,
+);
+console.log(
+  `${String(minutes)} min at ${String(rate)} arrivals/s (≈${String(rate * 3)} req/s), a sample every ${String(sampleSeconds)} s`,
+);
 sample(0, 0, 0);
 try {
   const outcome = await runScenario({
@@ -80,16 +86,24 @@ try {
     const span = median(tail.map((s) => s.requests)) - median(head.map((s) => s.requests));
     const perRequest = (heapB - heapA) / span;
     const heaps = later.map((s) => s.heap);
-    console.log(`after the first minute: heap median ${(heapA / MB).toFixed(1)} MB (first third) → ${(heapB / MB).toFixed(1)} MB (last third) over ${String(span)} requests: ${perRequest.toFixed(3)} bytes/request; min ${(Math.min(...heaps) / MB).toFixed(1)}, max ${(Math.max(...heaps) / MB).toFixed(1)} MB`);
+    console.log(
+      `after the first minute: heap median ${(heapA / MB).toFixed(1)} MB (first third) → ${(heapB / MB).toFixed(1)} MB (last third) over ${String(span)} requests: ${perRequest.toFixed(3)} bytes/request; min ${(Math.min(...heaps) / MB).toFixed(1)}, max ${(Math.max(...heaps) / MB).toFixed(1)} MB`,
+    );
     const peak = later.reduce((a, b) => (b.inFlight > a.inFlight ? b : a));
     if (peak.inFlight > 3 * usual && peak.inFlight > 50) {
-      console.log(`  (${String(later.length - steady.length)} samples left out with unusually many jobs in flight, up to ${String(peak.inFlight)}: ≈${((peak.heap - heapA) / peak.inFlight / 1024).toFixed(1)} KB of heap per in-flight iteration, given back afterwards)`);
+      console.log(
+        `  (${String(later.length - steady.length)} samples left out with unusually many jobs in flight, up to ${String(peak.inFlight)}: ≈${((peak.heap - heapA) / peak.inFlight / 1024).toFixed(1)} KB of heap per in-flight iteration, given back afterwards)`,
+      );
     }
-    console.log(`flat (heap growth under 1 byte/request, or under 5 MB in all): ${Math.abs(perRequest) < 1 || Math.abs(heapB - heapA) < 5 * MB ? 'yes' : 'NO'}`);
+    console.log(
+      `flat (heap growth under 1 byte/request, or under 5 MB in all): ${Math.abs(perRequest) < 1 || Math.abs(heapB - heapA) < 5 * MB ? 'yes' : 'NO'}`,
+    );
   } else {
     console.log('run too short for a steady-state figure (give minutes ≥ 2)');
   }
-  console.log(`requests ${String(outcome.counters.requests)}, errors ${String(outcome.counters.errors)}, dropped ${String(outcome.counters.dropped)}, lateness p99 ${outcome.latenessP99Ms.toFixed(1)} ms`);
+  console.log(
+    `requests ${String(outcome.counters.requests)}, errors ${String(outcome.counters.errors)}, dropped ${String(outcome.counters.dropped)}, lateness p99 ${outcome.latenessP99Ms.toFixed(1)} ms`,
+  );
 } finally {
   server.stop();
 }

@@ -50,7 +50,9 @@ const nginx = process.env.NGINX ?? '/usr/sbin/nginx';
 const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 
 if (!(seconds > 0) || !(startRate > 0) || !(warmup >= 0 && warmup < seconds)) {
-  console.error('usage: npx tsx bench/workers-scaling.ts [seconds per step=8] [start rate=2000] [warm-up=2, shorter than a step]');
+  console.error(
+    'usage: npx tsx bench/workers-scaling.ts [seconds per step=8] [start rate=2000] [warm-up=2, shorter than a step]',
+  );
   process.exit(2);
 }
 if (!existsSync(cli) || !existsSync('/usr/bin/time') || !existsSync('/usr/bin/taskset')) {
@@ -62,7 +64,8 @@ if (cpus().length < 2) {
   process.exit(2);
 }
 
-const HEALTH = '{"jobs":{"completed":10,"failed":0,"inProgress":1,"inQueue":2,"retried":0},"workers":{"idle":1,"initializing":0,"running":1,"throttled":0,"unhealthy":0}}';
+const HEALTH =
+  '{"jobs":{"completed":10,"failed":0,"inProgress":1,"inQueue":2,"retried":0},"workers":{"idle":1,"initializing":0,"running":1,"throttled":0,"unhealthy":0}}';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -118,7 +121,9 @@ async function startNginx(dir: string): Promise<Target> {
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
   await mkdir(join(dir, 'tmp'), { recursive: true });
-  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `${k}_temp_path ${join(dir, 'tmp', k)};`).join(' ');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((k) => `${k}_temp_path ${join(dir, 'tmp', k)};`)
+    .join(' ');
   await writeFile(
     conf,
     `worker_processes 1; daemon off; pid ${join(dir, 'nginx.pid')}; error_log ${join(dir, 'error.log')} warn;
@@ -136,14 +141,27 @@ http {
 }
 `,
   );
-  const child: ChildProcess = spawn(nginx, ['-c', conf, '-p', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(nginx, ['-c', conf, '-p', dir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const origin = `http://127.0.0.1:${String(port)}`;
   for (let i = 0; i < 50; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited (${String(child.exitCode)}); see ${join(dir, 'error.log')}`);
-    if (await fetch(`${origin}/v2/ep/health`).then((r) => r.ok, () => false)) {
+    if (child.exitCode !== null)
+      throw new Error(`nginx exited (${String(child.exitCode)}); see ${join(dir, 'error.log')}`);
+    if (
+      await fetch(`${origin}/v2/ep/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    ) {
       const master = child.pid ?? 0;
       const workers = await childrenOf(master);
-      return { name: 'nginx (1 worker process)', origin, pids: () => [master, ...workers], stop: () => child.kill('SIGTERM') };
+      return {
+        name: 'nginx (1 worker process)',
+        origin,
+        pids: () => [master, ...workers],
+        stop: () => child.kill('SIGTERM'),
+      };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -153,12 +171,19 @@ http {
 
 async function startNodeServer(): Promise<Target> {
   const script = fileURLToPath(new URL('./runner-bare-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     child.once('error', reject);
     child.stdout.once('data', (c: Buffer) => resolve(c.toString().trim()));
   });
-  return { name: 'node:http bare server (bench/runner-bare-server.ts)', origin: `http://127.0.0.1:${port}`, pids: () => [child.pid ?? 0], stop: () => child.kill('SIGTERM') };
+  return {
+    name: 'node:http bare server (bench/runner-bare-server.ts)',
+    origin: `http://127.0.0.1:${port}`,
+    pids: () => [child.pid ?? 0],
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
 interface Step {
@@ -177,32 +202,67 @@ interface Step {
   targetCpuSeconds: number | undefined;
 }
 
-function timedRun(args: string[], cpuList?: string): Promise<{ code: number | null; cpuSeconds: number; stderr: string }> {
-  const command = [...(cpuList === undefined ? [] : ['/usr/bin/taskset', '-c', cpuList]), process.execPath, cli, ...args];
+function timedRun(
+  args: string[],
+  cpuList?: string,
+): Promise<{ code: number | null; cpuSeconds: number; stderr: string }> {
+  const command = [
+    ...(cpuList === undefined ? [] : ['/usr/bin/taskset', '-c', cpuList]),
+    process.execPath,
+    cli,
+    ...args,
+  ];
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', '%U %S', ...command], { env: { ...process.env, JOBSTORM_API_KEY: 'bench-key' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('/usr/bin/time', ['-f', '%U %S', ...command], {
+      env: { ...process.env, JOBSTORM_API_KEY: 'bench-key' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('error', reject);
     child.once('close', (code) => {
-      const [user = Number.NaN, sys = Number.NaN] = (stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+      const [user = Number.NaN, sys = Number.NaN] = (stderr.trim().split('\n').pop() ?? '')
+        .split(' ')
+        .map(Number);
       resolve({ code, cpuSeconds: user + sys, stderr });
     });
   });
 }
 
-async function step(dir: string, target: Target, workers: number, rate: number, pinned?: string): Promise<Step> {
+async function step(
+  dir: string,
+  target: Target,
+  workers: number,
+  rate: number,
+  pinned?: string,
+): Promise<Step> {
   const origin = target.origin;
   const scenario = join(dir, `w${String(workers)}-${String(rate)}.yaml`);
   const out = join(dir, `out-w${String(workers)}-${String(rate)}`);
   await writeFile(scenario, runStatusScenarioYaml('workers-scaling', rate, seconds, warmup));
   const ticks = hostTicks();
   const targetBefore = await cpuOf(target.pids());
-  const t = await timedRun(['run', scenario, '--target', `${origin}/v2/ep`, '--no-preflight', '--quiet', '--workers', String(workers), '--out', out], pinned);
+  const t = await timedRun(
+    [
+      'run',
+      scenario,
+      '--target',
+      `${origin}/v2/ep`,
+      '--no-preflight',
+      '--quiet',
+      '--workers',
+      String(workers),
+      '--out',
+      out,
+    ],
+    pinned,
+  );
   const targetAfter = await cpuOf(target.pids());
-  const targetCpuSeconds = targetBefore === undefined || targetAfter === undefined ? undefined : targetAfter - targetBefore;
+  const targetCpuSeconds =
+    targetBefore === undefined || targetAfter === undefined ? undefined : targetAfter - targetBefore;
   const file = join(out, 'summary.json');
-  if (!existsSync(file)) throw new Error(`no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
+  if (!existsSync(file))
+    throw new Error(`no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
   const s = JSON.parse(await readFile(file, 'utf8')) as Summary;
   const requests = (s.operations.run?.requests ?? 0) + (s.operations.status?.requests ?? 0);
   // The warm-up's requests are not in the summary's counts, so neither is its time.
@@ -211,13 +271,32 @@ async function step(dir: string, target: Target, workers: number, rate: number, 
   const dropped = s.dropped.total;
   const kept = rps >= 0.95 * 2 * rate && dropped === 0;
   await rm(out, { recursive: true, force: true });
-  return { workers, ...(pinned === undefined ? {} : { pinned }), rate, rps, cpuSeconds: t.cpuSeconds, dropped, limited, kept, steal: stealShare(ticks, hostTicks()), targetCpuSeconds };
+  return {
+    workers,
+    ...(pinned === undefined ? {} : { pinned }),
+    rate,
+    rps,
+    cpuSeconds: t.cpuSeconds,
+    dropped,
+    limited,
+    kept,
+    steal: stealShare(ticks, hostTicks()),
+    targetCpuSeconds,
+  };
 }
 
 /** The highest rate kept: up by 1.25x while kept, then two halvings of the gap. */
-async function sustainable(dir: string, target: Target, workers: number, from: number, pinned?: string): Promise<Step | undefined> {
+async function sustainable(
+  dir: string,
+  target: Target,
+  workers: number,
+  from: number,
+  pinned?: string,
+): Promise<Step | undefined> {
   const show = (s: Step): void =>
-    console.log(`  workers ${String(s.workers)}${s.pinned === undefined ? '' : ` on CPU ${s.pinned}`}  ${String(s.rate).padStart(6)} arr/s  ${s.rps.toFixed(0).padStart(7)} req/s  CPU ${s.cpuSeconds.toFixed(2).padStart(6)} s  ${s.kept ? 'kept up' : `missed (${[s.rps < 0.95 * 2 * s.rate ? 'fell behind' : '', s.dropped > 0 ? `${String(s.dropped)} dropped` : ''].filter(Boolean).join(', ')})`}${s.limited ? ', marked generator-limited' : ''}${s.steal === undefined ? '' : `  (steal ${(s.steal * 100).toFixed(1)}%)`}${s.targetCpuSeconds === undefined ? '' : `  target CPU ${s.targetCpuSeconds.toFixed(2)} s`}`);
+    console.log(
+      `  workers ${String(s.workers)}${s.pinned === undefined ? '' : ` on CPU ${s.pinned}`}  ${String(s.rate).padStart(6)} arr/s  ${s.rps.toFixed(0).padStart(7)} req/s  CPU ${s.cpuSeconds.toFixed(2).padStart(6)} s  ${s.kept ? 'kept up' : `missed (${[s.rps < 0.95 * 2 * s.rate ? 'fell behind' : '', s.dropped > 0 ? `${String(s.dropped)} dropped` : ''].filter(Boolean).join(', ')})`}${s.limited ? ', marked generator-limited' : ''}${s.steal === undefined ? '' : `  (steal ${(s.steal * 100).toFixed(1)}%)`}${s.targetCpuSeconds === undefined ? '' : `  target CPU ${s.targetCpuSeconds.toFixed(2)} s`}`,
+    );
   // Noise only ever makes a step miss: a hypervisor's burst of steal, a collection at a bad moment.
   // A step kept is a rate shown sustained, so a missed step is tried once more before it counts,
   // for both worker counts alike.
@@ -258,15 +337,23 @@ const perRequest = (s: Step): number => (s.cpuSeconds * 1e6) / (s.rps * (seconds
 const describe = (label: string, s: Step): string =>
   `${label}: ${s.rps.toFixed(0)} req/s (${String(s.rate)} arrivals/s)${s.limited ? ', marked generator-limited' : ''}; CPU ${(s.cpuSeconds / seconds).toFixed(2)} cores, ${perRequest(s).toFixed(0)} µs per request`;
 try {
-  console.log(`target: ${target.name}; ${String(cpus().length)} CPUs; ${String(seconds)} s per step, the first ${String(warmup)} s a warm-up`);
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `target: ${target.name}; ${String(cpus().length)} CPUs; ${String(seconds)} s per step, the first ${String(warmup)} s a warm-up`,
+  );
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('\none worker on one core: jobstorm on CPU 0, the target on CPU 1');
   await pin(target.pids(), '1');
   const one = await sustainable(dir, target, 1, startRate, '0');
   console.log('\ntwo workers on two cores: jobstorm and the target share CPUs 0 and 1, unpinned');
   await pin(target.pids(), '0,1');
   const two = await sustainable(dir, target, 2, one?.rate ?? startRate);
-  console.log('\none worker, unpinned (its collector threads take part of the second core), the target sharing');
+  console.log(
+    '\none worker, unpinned (its collector threads take part of the second core), the target sharing',
+  );
   const loose = await sustainable(dir, target, 1, one?.rate ?? startRate);
   console.log('');
   if (one) console.log(describe('--workers 1 on one core', one));
@@ -275,18 +362,27 @@ try {
   if (!one || !two) console.log('no rate was kept up; start lower');
   else {
     const r = two.rps / one.rps;
-    console.log(`goal: --workers 2 on two cores ÷ --workers 1 on one core = ${r.toFixed(2)} (goal ≥ 1.7; the two workers also gave the target its CPU): ${r >= 1.7 ? 'PASS' : 'MISS'}`);
+    console.log(
+      `goal: --workers 2 on two cores ÷ --workers 1 on one core = ${r.toFixed(2)} (goal ≥ 1.7; the two workers also gave the target its CPU): ${r >= 1.7 ? 'PASS' : 'MISS'}`,
+    );
     // The ceiling this machine allows: the baseline had one core to itself, the two workers have
     // what the target leaves of all of them. Per request they cannot do better than one worker, so
     // their rate is at most that many times the baseline's.
     if (two.targetCpuSeconds !== undefined) {
       const targetCores = two.targetCpuSeconds / seconds;
-      console.log(`the target used ${targetCores.toFixed(2)} cores beside the two workers, so on ${String(cpus().length)} cores they could reach at most ${(cpus().length - targetCores).toFixed(2)}x the one-core rate; they reached ${r.toFixed(2)}x, ${((r / (cpus().length - targetCores)) * 100).toFixed(0)}% of that ceiling`);
+      console.log(
+        `the target used ${targetCores.toFixed(2)} cores beside the two workers, so on ${String(cpus().length)} cores they could reach at most ${(cpus().length - targetCores).toFixed(2)}x the one-core rate; they reached ${r.toFixed(2)}x, ${((r / (cpus().length - targetCores)) * 100).toFixed(0)}% of that ceiling`,
+      );
     }
-    if (loose) console.log(`beside it: ÷ --workers 1 unpinned = ${(two.rps / loose.rps).toFixed(2)} (that one worker already had ${(loose.cpuSeconds / seconds).toFixed(2)} cores)`);
+    if (loose)
+      console.log(
+        `beside it: ÷ --workers 1 unpinned = ${(two.rps / loose.rps).toFixed(2)} (that one worker already had ${(loose.cpuSeconds / seconds).toFixed(2)} cores)`,
+      );
     // When a second thread costs about what one does per request, the threads add little work of
     // their own, and what limits the ratio is cores (shared with the target here).
-    console.log(`CPU per request, two workers vs one on one core: ${(((perRequest(two) - perRequest(one)) / perRequest(one)) * 100).toFixed(0)}%`);
+    console.log(
+      `CPU per request, two workers vs one on one core: ${(((perRequest(two) - perRequest(one)) / perRequest(one)) * 100).toFixed(0)}%`,
+    );
   }
 } finally {
   target.stop();

@@ -31,7 +31,12 @@ export async function lintOpenApi(source: string | object): Promise<LintResult> 
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) operations.push({ method: method.toUpperCase(), path, ...(op.operationId ? { operationId: op.operationId } : {}) });
+      if (op)
+        operations.push({
+          method: method.toUpperCase(),
+          path,
+          ...(op.operationId ? { operationId: op.operationId } : {}),
+        });
     }
   }
   const openapi = 'openapi' in api ? api.openapi : `swagger ${api.swagger}`;

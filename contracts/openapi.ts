@@ -64,7 +64,12 @@ export function buildOpenApiDocument(version: string): JsonObject {
           in: 'query',
           required: false,
           description: `Encodes ${q.cite}.`,
-          schema: { type: 'integer', minimum: q.range.min, maximum: q.range.max, ...(q.range.default === undefined ? {} : { default: q.range.default }) },
+          schema: {
+            type: 'integer',
+            minimum: q.range.min,
+            maximum: q.range.max,
+            ...(q.range.default === undefined ? {} : { default: q.range.default }),
+          },
         })),
       ],
       responses: responses(op.responses),
@@ -72,7 +77,9 @@ export function buildOpenApiDocument(version: string): JsonObject {
     if (op.body) {
       operation.requestBody = {
         required: true,
-        description: op.bodyLimit ? `At most ${String(op.bodyLimit.surelyAccepted)} bytes (SPEC "Limits").` : undefined,
+        description: op.bodyLimit
+          ? `At most ${String(op.bodyLimit.surelyAccepted)} bytes (SPEC "Limits").`
+          : undefined,
         content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
       };
     }
@@ -90,7 +97,10 @@ export function buildOpenApiDocument(version: string): JsonObject {
       responses: responses(op.responses),
     };
     if (op.body) {
-      operation.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
+      operation.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
+      };
     }
     paths[`/v1${path}`] = { [op.method.toLowerCase()]: operation };
   }
@@ -106,7 +116,12 @@ export function buildOpenApiDocument(version: string): JsonObject {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer' },
-        bareKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The key alone as the header value' },
+        bareKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The key alone as the header value',
+        },
       },
     },
     paths,

@@ -3,7 +3,14 @@
  */
 export * from './core/index.js';
 export * from '../contracts/index.js';
-export { defineScenario, loadScenario, parseScenario, scenarioJsonSchema, fitDuration, scaleRates } from './scenario/index.js';
+export {
+  defineScenario,
+  loadScenario,
+  parseScenario,
+  scenarioJsonSchema,
+  fitDuration,
+  scaleRates,
+} from './scenario/index.js';
 export type { Scenario, Flow, Step, Phase } from './scenario/scenario.js';
 export { arrivalSchedule, type ArrivalSchedule } from './schedule/index.js';
 export { JobClient, createJobClient, type JobClientOptions } from './client/index.js';
@@ -11,10 +18,46 @@ export { blast, type BlastOptions, type BlastResult } from './blast/index.js';
 export { runScenario } from './runner/runner.js';
 export { runScenarioThreaded } from './runner/threaded-run.js';
 export type { RunOptions, RunOutcome, Target, ShardSpec } from './runner/run-options.js';
-export { Checker, checkRecordsFile, CHECK_CATALOG, loadOpenApiRules, readRecords, type CheckResult, type ViolationGroup } from './check/index.js';
+export {
+  Checker,
+  checkRecordsFile,
+  CHECK_CATALOG,
+  loadOpenApiRules,
+  readRecords,
+  type CheckResult,
+  type ViolationGroup,
+} from './check/index.js';
 export { RunMetrics } from './metrics/index.js';
-export { LiveExports, METRICS, type LiveExportsOptions, type ExportStats, type ExportTarget, type ExportKind } from './export/index.js';
-export { buildSummary, mergeSummaries, parseThresholds, writeReports, renderTerminalSummary, readSummary, type Summary } from './report/index.js';
-export { startEmulator, startEmulatorInWorker, FAULTS, type EmulatorHandle, type EmulatorOptions } from './emulator/index.js';
+export {
+  LiveExports,
+  METRICS,
+  type LiveExportsOptions,
+  type ExportStats,
+  type ExportTarget,
+  type ExportKind,
+} from './export/index.js';
+export {
+  buildSummary,
+  mergeSummaries,
+  parseThresholds,
+  writeReports,
+  renderTerminalSummary,
+  readSummary,
+  type Summary,
+} from './report/index.js';
+export {
+  startEmulator,
+  startEmulatorInWorker,
+  FAULTS,
+  type EmulatorHandle,
+  type EmulatorOptions,
+} from './emulator/index.js';
 export { findCapacity, writeCapacityReports, type CapacityReport } from './capacity/index.js';
-export { compareRuns, parseGates, writeComparison, readRun, type Comparison, type CompareOptions } from './compare/index.js';
+export {
+  compareRuns,
+  parseGates,
+  writeComparison,
+  readRun,
+  type Comparison,
+  type CompareOptions,
+} from './compare/index.js';

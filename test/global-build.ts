@@ -23,7 +23,11 @@ function newest(dir: string): number {
 }
 
 export default function setup(): void {
-  const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'contracts')), statSync(join(root, 'tsconfig.json')).mtimeMs);
+  const sources = Math.max(
+    newest(join(root, 'src')),
+    newest(join(root, 'contracts')),
+    statSync(join(root, 'tsconfig.json')).mtimeMs,
+  );
   if (existsSync(bin) && statSync(bin).mtimeMs >= sources) return;
   // tsc emits even when a file has a type error; typecheck is its own CI step, so only the bin's
   // presence is this setup's to judge.

@@ -9,7 +9,11 @@ import { JobStatusSchema } from './schemas.js';
 
 const nonNegInt = z.number().int().nonnegative();
 
-const UsageSchema = z.looseObject({ prompt_tokens: nonNegInt, completion_tokens: nonNegInt, total_tokens: nonNegInt });
+const UsageSchema = z.looseObject({
+  prompt_tokens: nonNegInt,
+  completion_tokens: nonNegInt,
+  total_tokens: nonNegInt,
+});
 
 /** POST /openai/v1/chat/completions without `stream`. */
 export const ChatCompletionSchema = z.looseObject({
@@ -33,14 +37,23 @@ export const TextCompletionSchema = z.looseObject({
   object: z.literal('text_completion'),
   created: nonNegInt,
   model: z.string(),
-  choices: z.array(z.looseObject({ index: nonNegInt, text: z.string(), finish_reason: z.string().nullable() })),
+  choices: z.array(
+    z.looseObject({ index: nonNegInt, text: z.string(), finish_reason: z.string().nullable() }),
+  ),
   usage: UsageSchema.optional(),
 });
 
 /** GET /openai/v1/models. */
 export const ModelListSchema = z.looseObject({
   object: z.literal('list'),
-  data: z.array(z.looseObject({ id: z.string().min(1), object: z.literal('model'), created: nonNegInt.optional(), owned_by: z.string().optional() })),
+  data: z.array(
+    z.looseObject({
+      id: z.string().min(1),
+      object: z.literal('model'),
+      created: nonNegInt.optional(),
+      owned_by: z.string().optional(),
+    }),
+  ),
 });
 
 /** One `data:` event of a streamed chat completion. */
@@ -64,7 +77,9 @@ export const TextCompletionChunkSchema = z.looseObject({
   object: z.literal('text_completion'),
   created: nonNegInt,
   model: z.string(),
-  choices: z.array(z.looseObject({ index: nonNegInt, text: z.string(), finish_reason: z.string().nullable().optional() })),
+  choices: z.array(
+    z.looseObject({ index: nonNegInt, text: z.string(), finish_reason: z.string().nullable().optional() }),
+  ),
 });
 
 export const OpenAiStreamEventSchema = z.union([ChatCompletionChunkSchema, TextCompletionChunkSchema]);
@@ -81,7 +96,10 @@ export const OpenAiErrorSchema = z.looseObject({
   }),
 });
 
-const MessageSchema = z.looseObject({ role: z.string().min(1), content: z.union([z.string(), z.array(z.unknown()), z.null()]) });
+const MessageSchema = z.looseObject({
+  role: z.string().min(1),
+  content: z.union([z.string(), z.array(z.unknown()), z.null()]),
+});
 
 /** What the emulator accepts on POST /openai/v1/chat/completions (and what the runner sends). */
 export const ChatRequestSchema = z.looseObject({

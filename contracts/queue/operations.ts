@@ -14,7 +14,12 @@ import {
   StreamResponseSchema,
   SubmissionBodySchema,
 } from './schemas.js';
-import { ChatRequestSchema, OpenAiErrorSchema, OpenAiResponseSchema, RequestsListSchema } from './openai-schemas.js';
+import {
+  ChatRequestSchema,
+  OpenAiErrorSchema,
+  OpenAiResponseSchema,
+  RequestsListSchema,
+} from './openai-schemas.js';
 
 export interface QueryParam {
   name: string;
@@ -147,10 +152,19 @@ export const QUEUE_OPERATION_CONTRACTS: Record<QueueOperation, OperationContract
     // The `/openai/*` row of SPEC "Limits"; `:path` is `chat/completions`, `completions` or `models`
     // (GET, as OpenAI serves it; the limits table names POST only, so GET /models is not limited).
     path: '/openai/v1/:path',
-    summary: 'OpenAI-compatible API (chat completions, completions, models); `stream: true` answers server-sent events',
+    summary:
+      'OpenAI-compatible API (chat completions, completions, models); `stream: true` answers server-sent events',
     body: ChatRequestSchema,
     query: [],
-    responses: { 200: OpenAiResponseSchema, 400: OpenAiErrorSchema, 401: OpenAiErrorSchema, 404: OpenAiErrorSchema, 413: OpenAiErrorSchema, 429: OpenAiErrorSchema, 500: OpenAiErrorSchema },
+    responses: {
+      200: OpenAiResponseSchema,
+      400: OpenAiErrorSchema,
+      401: OpenAiErrorSchema,
+      404: OpenAiErrorSchema,
+      413: OpenAiErrorSchema,
+      429: OpenAiErrorSchema,
+      500: OpenAiErrorSchema,
+    },
     cite: 'SPEC "Limits" (/openai/*)',
   },
   requests: {

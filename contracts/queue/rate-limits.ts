@@ -32,10 +32,6 @@ export const RATE_LIMITS: Partial<Record<QueueOperation, RateLimit>> = {
  * running workers × requests per worker. It scales the per-window rate; the spec gives no
  * dynamic rule for concurrency, so the concurrency cap stays the base value.
  */
-export function effectiveRateLimit(
-  base: number,
-  runningWorkers: number,
-  requestsPerWorker: number,
-): number {
+export function effectiveRateLimit(base: number, runningWorkers: number, requestsPerWorker: number): number {
   return Math.max(base, Math.max(0, runningWorkers) * Math.max(0, requestsPerWorker));
 }

@@ -52,10 +52,19 @@ const jobFields = {
   workerId: z.string().optional(),
 };
 
-function jobRules(job: { status: string; delayTime?: number; executionTime?: number; error?: string }, ctx: z.RefinementCtx): void {
+function jobRules(
+  job: { status: string; delayTime?: number; executionTime?: number; error?: string },
+  ctx: z.RefinementCtx,
+): void {
   if (job.status === 'COMPLETED') {
-    if (job.delayTime === undefined) ctx.addIssue({ code: 'custom', path: ['delayTime'], message: 'COMPLETED job must report delayTime' });
-    if (job.executionTime === undefined) ctx.addIssue({ code: 'custom', path: ['executionTime'], message: 'COMPLETED job must report executionTime' });
+    if (job.delayTime === undefined)
+      ctx.addIssue({ code: 'custom', path: ['delayTime'], message: 'COMPLETED job must report delayTime' });
+    if (job.executionTime === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['executionTime'],
+        message: 'COMPLETED job must report executionTime',
+      });
   }
   if (job.status === 'FAILED' && job.error === undefined) {
     ctx.addIssue({ code: 'custom', path: ['error'], message: 'FAILED job must carry error as a string' });
@@ -112,7 +121,10 @@ export const HealthResponseSchema = z.looseObject({
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
 
 /** One streamed chunk: the spec's `{output, metrics?}`; the clients' envelope items are `{output}`. */
-export const StreamChunkSchema = z.looseObject({ output: z.unknown(), metrics: z.record(z.string(), z.unknown()).optional() });
+export const StreamChunkSchema = z.looseObject({
+  output: z.unknown(),
+  metrics: z.record(z.string(), z.unknown()).optional(),
+});
 
 /** real-service.md "/stream": what the official clients read. */
 export const StreamEnvelopeSchema = z.looseObject({

@@ -3,7 +3,8 @@ import { FINAL_STATUSES, type JobStatus } from '../../src/core/job-status.js';
 export { JOB_STATUSES, FINAL_STATUSES, isFinalStatus, type JobStatus } from '../../src/core/job-status.js';
 
 /** Who moves a job: the service on its own, or a client action. */
-export type Mover = 'server' | 'run' | 'runsync' | 'cancel' | 'retry' | 'purge' | 'ttl-expiry' | 'retention-expiry';
+export type Mover =
+  'server' | 'run' | 'runsync' | 'cancel' | 'retry' | 'purge' | 'ttl-expiry' | 'retention-expiry';
 
 export interface Transition {
   from: JobStatus | 'none' | 'any' | 'any-final';
@@ -18,19 +19,97 @@ export interface Transition {
  * queue must make (a worker takes the job; the handler ends it; executionTimeout ends it).
  */
 export const TRANSITIONS: readonly Transition[] = [
-  { from: 'none', by: 'run', to: 'IN_QUEUE', condition: 'request accepted', cite: 'SPEC "States and transitions" row 1' },
-  { from: 'none', by: 'runsync', to: 'COMPLETED', condition: 'job completes within the wait', cite: 'SPEC "States and transitions" row 2' },
-  { from: 'IN_QUEUE', by: 'cancel', to: 'CANCELLED', condition: 'job still queued', cite: 'SPEC "States and transitions" row 3' },
-  { from: 'IN_PROGRESS', by: 'cancel', to: 'CANCELLED', condition: 'job running', cite: 'SPEC "States and transitions" row 4' },
-  { from: 'FAILED', by: 'retry', to: 'IN_QUEUE', condition: 'results not expired', cite: 'SPEC "States and transitions" row 5' },
-  { from: 'TIMED_OUT', by: 'retry', to: 'IN_QUEUE', condition: 'results not expired', cite: 'SPEC "States and transitions" row 6' },
-  { from: 'any', by: 'ttl-expiry', to: 'deleted', condition: 'ttl elapsed; status checks return 404', cite: 'SPEC "States and transitions" row 7; "policy object" rule 2' },
-  { from: 'any-final', by: 'retention-expiry', to: 'results-gone', condition: 'retention elapsed; job cannot be retried', cite: 'SPEC "States and transitions" row 8; "Result retention"' },
-  { from: 'IN_QUEUE', by: 'purge', to: 'CANCELLED', condition: 'purge removes jobs waiting in the queue', cite: 'SPEC "States and transitions" (purge paragraph)' },
-  { from: 'IN_QUEUE', by: 'server', to: 'IN_PROGRESS', condition: 'a worker takes the job', cite: 'DESIGN "The emulator"; real-service.md "Worker protocol"' },
-  { from: 'IN_PROGRESS', by: 'server', to: 'COMPLETED', condition: 'handler returned output', cite: 'SPEC "Job"' },
-  { from: 'IN_PROGRESS', by: 'server', to: 'FAILED', condition: 'handler raised an error', cite: 'SPEC "Errors" (failed jobs)' },
-  { from: 'IN_PROGRESS', by: 'server', to: 'TIMED_OUT', condition: 'ran past executionTimeout', cite: 'SPEC "policy object" rule 1; "Errors" (timeout errors)' },
+  {
+    from: 'none',
+    by: 'run',
+    to: 'IN_QUEUE',
+    condition: 'request accepted',
+    cite: 'SPEC "States and transitions" row 1',
+  },
+  {
+    from: 'none',
+    by: 'runsync',
+    to: 'COMPLETED',
+    condition: 'job completes within the wait',
+    cite: 'SPEC "States and transitions" row 2',
+  },
+  {
+    from: 'IN_QUEUE',
+    by: 'cancel',
+    to: 'CANCELLED',
+    condition: 'job still queued',
+    cite: 'SPEC "States and transitions" row 3',
+  },
+  {
+    from: 'IN_PROGRESS',
+    by: 'cancel',
+    to: 'CANCELLED',
+    condition: 'job running',
+    cite: 'SPEC "States and transitions" row 4',
+  },
+  {
+    from: 'FAILED',
+    by: 'retry',
+    to: 'IN_QUEUE',
+    condition: 'results not expired',
+    cite: 'SPEC "States and transitions" row 5',
+  },
+  {
+    from: 'TIMED_OUT',
+    by: 'retry',
+    to: 'IN_QUEUE',
+    condition: 'results not expired',
+    cite: 'SPEC "States and transitions" row 6',
+  },
+  {
+    from: 'any',
+    by: 'ttl-expiry',
+    to: 'deleted',
+    condition: 'ttl elapsed; status checks return 404',
+    cite: 'SPEC "States and transitions" row 7; "policy object" rule 2',
+  },
+  {
+    from: 'any-final',
+    by: 'retention-expiry',
+    to: 'results-gone',
+    condition: 'retention elapsed; job cannot be retried',
+    cite: 'SPEC "States and transitions" row 8; "Result retention"',
+  },
+  {
+    from: 'IN_QUEUE',
+    by: 'purge',
+    to: 'CANCELLED',
+    condition: 'purge removes jobs waiting in the queue',
+    cite: 'SPEC "States and transitions" (purge paragraph)',
+  },
+  {
+    from: 'IN_QUEUE',
+    by: 'server',
+    to: 'IN_PROGRESS',
+    condition: 'a worker takes the job',
+    cite: 'DESIGN "The emulator"; real-service.md "Worker protocol"',
+  },
+  {
+    from: 'IN_PROGRESS',
+    by: 'server',
+    to: 'COMPLETED',
+    condition: 'handler returned output',
+    cite: 'SPEC "Job"',
+  },
+  {
+    from: 'IN_PROGRESS',
+    by: 'server',
+    to: 'FAILED',
+    condition: 'handler raised an error',
+    cite: 'SPEC "Errors" (failed jobs)',
+  },
+  {
+    from: 'IN_PROGRESS',
+    by: 'server',
+    to: 'TIMED_OUT',
+    condition: 'ran past executionTimeout',
+    cite: 'SPEC "policy object" rule 1; "Errors" (timeout errors)',
+  },
 ];
 
 /** States a retry may start from (SPEC "POST /retry/<job_id>"). */
@@ -51,18 +130,12 @@ const RANK: Record<JobStatus, number> = {
 
 /** One observation of a job: a status we saw, or an action of ours the service accepted. */
 export type Observation =
-  | { kind: 'status'; status: JobStatus }
-  | { kind: 'action'; action: 'cancel' | 'retry' | 'purge' };
+  { kind: 'status'; status: JobStatus } | { kind: 'action'; action: 'cancel' | 'retry' | 'purge' };
 
-export type SequenceFault =
-  | 'backwards'
-  | 'left-final'
-  | 'retry-not-allowed'
-  | 'cancelled-unprompted';
+export type SequenceFault = 'backwards' | 'left-final' | 'retry-not-allowed' | 'cancelled-unprompted';
 
 export type SequenceVerdict =
-  | { ok: true }
-  | { ok: false; index: number; fault: SequenceFault; message: string };
+  { ok: true } | { ok: false; index: number; fault: SequenceFault; message: string };
 
 /** Where an observed sequence stands after the observations judged so far. */
 export interface SequenceState {
@@ -88,7 +161,10 @@ export function stepObserved(state: SequenceState, o: Observation): SequenceFaul
     if (o.action === 'retry') {
       // Unknown or still-running last state: the job may have failed since we last looked.
       if (last !== undefined && FINAL_STATUSES.includes(last) && !RETRYABLE.includes(last)) {
-        return { fault: 'retry-not-allowed', message: `retry accepted for a ${last} job; only FAILED or TIMED_OUT may be retried` };
+        return {
+          fault: 'retry-not-allowed',
+          message: `retry accepted for a ${last} job; only FAILED or TIMED_OUT may be retried`,
+        };
       }
       state.shown = 'IN_QUEUE';
       state.cancelAsked = false;
@@ -99,11 +175,17 @@ export function stepObserved(state: SequenceState, o: Observation): SequenceFaul
   }
   const s = o.status;
   if (s === 'CANCELLED' && !state.cancelAsked && last !== 'CANCELLED') {
-    return { fault: 'cancelled-unprompted', message: 'job shown CANCELLED though we neither cancelled nor purged it' };
+    return {
+      fault: 'cancelled-unprompted',
+      message: 'job shown CANCELLED though we neither cancelled nor purged it',
+    };
   }
   if (last !== undefined) {
     if (FINAL_STATUSES.includes(last) && s !== last) {
-      return { fault: 'left-final', message: `job left final state ${last} for ${s} without a retry of ours` };
+      return {
+        fault: 'left-final',
+        message: `job left final state ${last} for ${s} without a retry of ours`,
+      };
     }
     if (RANK[s] < RANK[last]) {
       return { fault: 'backwards', message: `job went back from ${last} to ${s}` };

@@ -68,7 +68,8 @@ export async function blast(o: BlastOptions): Promise<BlastResult> {
 
 function autocannonOptions(o: BlastOptions, recorder: BlastRecorder, onClient: (c: Client) => void): Options {
   const base = new URL(o.url);
-  if (base.username || base.password) throw new TypeError('blast URL must not carry credentials; put the key in headers');
+  if (base.username || base.password)
+    throw new TypeError('blast URL must not carry credentials; put the key in headers');
   const setupClient = (client: Client): void => {
     onClient(client);
     o.setupClient?.(client);

@@ -28,14 +28,28 @@ export interface CapacityChart {
   series: CapacitySeries[];
 }
 
-const COLORS = { offered: '#1f77b4', achieved: '#2ca02c', failed: '#d62728', p99: '#d62728', p95: '#ff7f0e', p50: '#1f77b4', delay: '#9467bd', exec: '#8c564b', queue: '#ff7f0e', idle: '#7f7f7f' };
+const COLORS = {
+  offered: '#1f77b4',
+  achieved: '#2ca02c',
+  failed: '#d62728',
+  p99: '#d62728',
+  p95: '#ff7f0e',
+  p50: '#1f77b4',
+  delay: '#9467bd',
+  exec: '#8c564b',
+  queue: '#ff7f0e',
+  idle: '#7f7f7f',
+};
 
 function byRate(r: CapacityReport): CapacityStep[] {
   return [...r.steps].sort((a, b) => a.offeredRate - b.offeredRate || a.index - b.index);
 }
 
 /** A percentile of a step's timing, or a gap when the step measured no job. */
-function timing(steps: readonly CapacityStep[], pick: (s: CapacityStep) => { count: number; value: number }): (number | null)[] {
+function timing(
+  steps: readonly CapacityStep[],
+  pick: (s: CapacityStep) => { count: number; value: number },
+): (number | null)[] {
   return steps.map((s) => {
     const p = pick(s);
     return p.count > 0 ? p.value : null;
@@ -43,7 +57,12 @@ function timing(steps: readonly CapacityStep[], pick: (s: CapacityStep) => { cou
 }
 
 function failedMarks(steps: readonly CapacityStep[], values: readonly (number | null)[]): CapacitySeries {
-  return { label: 'step failed', values: steps.map((s, i) => (s.passed ? null : (values[i] ?? null))), color: COLORS.failed, pointsOnly: true };
+  return {
+    label: 'step failed',
+    values: steps.map((s, i) => (s.passed ? null : (values[i] ?? null))),
+    color: COLORS.failed,
+    pointsOnly: true,
+  };
 }
 
 function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
@@ -60,7 +79,12 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
       x,
       series: [
         { label: 'offered (arrivals/s)', values: x, color: COLORS.offered, dash: true },
-        { label: 'submitted (jobs/s)', values: steps.map((s) => s.submittedRate), color: COLORS.idle, dash: true },
+        {
+          label: 'submitted (jobs/s)',
+          values: steps.map((s) => s.submittedRate),
+          color: COLORS.idle,
+          dash: true,
+        },
         { label: 'achieved (jobs/s)', values: achieved, color: COLORS.achieved },
         failedMarks(steps, achieved),
       ],
@@ -72,9 +96,18 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
       yLabel: 'ms',
       x,
       series: [
-        { label: 'e2e p50', values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p50 })), color: COLORS.p50, dash: true },
+        {
+          label: 'e2e p50',
+          values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p50 })),
+          color: COLORS.p50,
+          dash: true,
+        },
         { label: 'e2e p95', values: e2e95, color: COLORS.p95 },
-        { label: 'e2e p99', values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p99 })), color: COLORS.p99 },
+        {
+          label: 'e2e p99',
+          values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p99 })),
+          color: COLORS.p99,
+        },
         failedMarks(steps, e2e95),
       ],
     },
@@ -85,10 +118,24 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
       yLabel: 'ms',
       x,
       series: [
-        { label: 'delayTime p50', values: timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p50 })), color: COLORS.delay, dash: true },
+        {
+          label: 'delayTime p50',
+          values: timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p50 })),
+          color: COLORS.delay,
+          dash: true,
+        },
         { label: 'delayTime p95', values: delay95, color: COLORS.delay },
-        { label: 'executionTime p50', values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p50 })), color: COLORS.exec, dash: true },
-        { label: 'executionTime p95', values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p95 })), color: COLORS.exec },
+        {
+          label: 'executionTime p50',
+          values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p50 })),
+          color: COLORS.exec,
+          dash: true,
+        },
+        {
+          label: 'executionTime p95',
+          values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p95 })),
+          color: COLORS.exec,
+        },
         failedMarks(steps, delay95),
       ],
     },
@@ -98,7 +145,13 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
       kind: 'steps',
       yLabel: '% of requests',
       x,
-      series: [{ label: '429 %', values: steps.map((s) => (s.rate429 === null ? null : Math.round(s.rate429 * 100_000) / 1000)), color: COLORS.failed }],
+      series: [
+        {
+          label: '429 %',
+          values: steps.map((s) => (s.rate429 === null ? null : Math.round(s.rate429 * 100_000) / 1000)),
+          color: COLORS.failed,
+        },
+      ],
     },
   ];
 }

@@ -5,7 +5,15 @@ import { HTML_STYLE } from '../report/html-app-script.js';
 import { capacityCharts } from './capacity-charts.js';
 import { CAPACITY_PAGE_SCRIPT } from './capacity-page-script.js';
 import type { CapacityReport } from './capacity-report.js';
-import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+import {
+  LITTLE_NOTE,
+  STEP_HEADER,
+  column,
+  headline,
+  planLine,
+  reasonLines,
+  stepRow,
+} from './capacity-view.js';
 
 /*
  * capacity.html is built like report.html: uPlot (MIT, © Leon Sorokin), a small page script and
@@ -16,7 +24,11 @@ import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, step
 function stepsTable(r: CapacityReport): string {
   const head = `<tr>${STEP_HEADER.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
   const rows = r.steps.map((s) => {
-    const cells = stepRow(s).map((c, i) => (i === column('result') ? `<td class="${s.passed ? 'ok' : 'fail'}">${esc(c)}</td>` : `<td>${esc(c)}</td>`));
+    const cells = stepRow(s).map((c, i) =>
+      i === column('result')
+        ? `<td class="${s.passed ? 'ok' : 'fail'}">${esc(c)}</td>`
+        : `<td>${esc(c)}</td>`,
+    );
     return `<tr>${cells.join('')}</tr>`;
   });
   return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
@@ -44,7 +56,9 @@ export function renderCapacityHtml(r: CapacityReport): string {
 ${stepsTable(r)}
 ${reasons.length ? `<ul>${reasons.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>` : ''}
 <p class="meta">${esc(LITTLE_NOTE)}</p>
-${exportLines(r.exports).map((l) => `<p class="meta">${esc(l)}</p>`).join('\n')}
+${exportLines(r.exports)
+  .map((l) => `<p class="meta">${esc(l)}</p>`)
+  .join('\n')}
 <h2>Rates, times and 429s per step</h2>
 ${has('rates') ? chartDiv('rates') : ''}
 <div class="grid">${['e2e', 'timing', 'r429'].filter(has).map(chartDiv).join('\n')}</div>

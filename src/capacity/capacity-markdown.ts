@@ -1,7 +1,15 @@
 import { exportLines } from '../report/export-lines.js';
 import { markdownTable } from '../report/format.js';
 import type { CapacityReport } from './capacity-report.js';
-import { LITTLE_NOTE, STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+import {
+  LITTLE_NOTE,
+  STEP_HEADER,
+  column,
+  headline,
+  planLine,
+  reasonLines,
+  stepRow,
+} from './capacity-view.js';
 
 /** capacity.md: the headline, the plan, every step and why the failing ones failed. */
 export function renderCapacityMarkdown(r: CapacityReport): string {
@@ -19,7 +27,11 @@ export function renderCapacityMarkdown(r: CapacityReport): string {
     '',
     '### Steps',
     '',
-    ...markdownTable(STEP_HEADER, r.steps.map(stepRow), STEP_HEADER.map((_, i) => (i === column('stage') || i === column('result') ? 'l' : 'r'))),
+    ...markdownTable(
+      STEP_HEADER,
+      r.steps.map(stepRow),
+      STEP_HEADER.map((_, i) => (i === column('stage') || i === column('result') ? 'l' : 'r')),
+    ),
   ];
   const reasons = reasonLines(r);
   if (reasons.length) out.push('', '### Why steps failed', '', ...reasons.map((l) => `- ${l}`));

@@ -83,7 +83,14 @@ export interface CapacityReport {
   startedAtMs: number;
   durationMs: number;
   mode: SearchMode;
-  plan: { start: number; factor: number | null; increment: number | null; max: number; stepDurationMs: number; warmupMs: number };
+  plan: {
+    start: number;
+    factor: number | null;
+    increment: number | null;
+    max: number;
+    stepDurationMs: number;
+    warmupMs: number;
+  };
   slo: string[];
   /**
    * found: a step passed and a higher one failed. at-least: every step up to `max` passed, so the

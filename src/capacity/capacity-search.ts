@@ -5,7 +5,12 @@ import {
   DEFAULT_UNBOUNDED_QUEUE_SECONDS,
   type CapacityOptions,
 } from './capacity-options.js';
-import { CAPACITY_VERSION, type CapacityReport, type CapacityStep, type HealthPoint } from './capacity-report.js';
+import {
+  CAPACITY_VERSION,
+  type CapacityReport,
+  type CapacityStep,
+  type HealthPoint,
+} from './capacity-report.js';
 import { settleQueue } from './queue-settle.js';
 import { RateSearch } from './rate-search.js';
 import { runStep, type StepSettings } from './step-run.js';
@@ -28,7 +33,10 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
   const originMs = Date.now();
   const runId = o.runId ?? `capacity-${o.scenario.name}`;
   const { stepDurationMs, warmupMs } = o.steps;
-  if (!(stepDurationMs > 0) || !(warmupMs >= 0)) throw new RangeError(`findCapacity: step duration must be positive and warm-up not negative, got ${String(stepDurationMs)} and ${String(warmupMs)} ms`);
+  if (!(stepDurationMs > 0) || !(warmupMs >= 0))
+    throw new RangeError(
+      `findCapacity: step duration must be positive and warm-up not negative, got ${String(stepDurationMs)} and ${String(warmupMs)} ms`,
+    );
   const settleTimeoutMs = o.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const settings: StepSettings = {
     scenario: o.scenario,
@@ -45,11 +53,21 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     ...(o.cpu ? { cpu: o.cpu } : {}),
     ...(o.onRecord ? { onRecord: o.onRecord } : {}),
   };
-  const search = new RateSearch(o.steps, o.mode, { ...(o.resolution !== undefined ? { resolution: o.resolution } : {}), ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}) });
+  const search = new RateSearch(o.steps, o.mode, {
+    ...(o.resolution !== undefined ? { resolution: o.resolution } : {}),
+    ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}),
+  });
   const steps: CapacityStep[] = [];
   const health: HealthPoint[] = [];
   const settle = (baseline: number | undefined, n: number) =>
-    settleQueue({ scenario: o.scenario, target: o.target, runId: `${runId}-settle${String(n)}`, timeoutMs: settleTimeoutMs, ...(baseline !== undefined ? { baseline } : {}), ...(o.interrupt ? { interrupt: o.interrupt } : {}) });
+    settleQueue({
+      scenario: o.scenario,
+      target: o.target,
+      runId: `${runId}-settle${String(n)}`,
+      timeoutMs: settleTimeoutMs,
+      ...(baseline !== undefined ? { baseline } : {}),
+      ...(o.interrupt ? { interrupt: o.interrupt } : {}),
+    });
 
   // The depth before the first step is the baseline every later step drains back to.
   const first = await settle(undefined, 0);
@@ -57,7 +75,11 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
   const baseline = first.depth ?? 0;
   let interrupted = o.interrupt?.aborted ?? false;
   let generatorLimitedAt: number | undefined;
-  for (let next = search.next(); next && !unreachable && !interrupted && generatorLimitedAt === undefined; next = search.next()) {
+  for (
+    let next = search.next();
+    next && !unreachable && !interrupted && generatorLimitedAt === undefined;
+    next = search.next()
+  ) {
     if (steps.length > 0) await settle(baseline, steps.length);
     const r = await runStep(settings, steps.length + 1, next.rate, next.stage);
     interrupted = r.interrupted;

@@ -4,7 +4,19 @@ import type { CapacityReport, CapacityStep } from './capacity-report.js';
 import { STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
 
 /** Columns that fit a terminal: rate, result, the timings the SLOs usually name, and 429s. */
-const TERMINAL_COLUMNS = ['#', 'offered/s', 'submitted/s', 'achieved/s', 'result', 'e2e p95', 'delay p95', '429', 'queue Δ/s', 'workers', 'L / λ·W'].map(column);
+const TERMINAL_COLUMNS = [
+  '#',
+  'offered/s',
+  'submitted/s',
+  'achieved/s',
+  'result',
+  'e2e p95',
+  'delay p95',
+  '429',
+  'queue Δ/s',
+  'workers',
+  'L / λ·W',
+].map(column);
 
 /** One line per finished step, for progress output while the search runs. */
 export function stepLine(s: CapacityStep): string {
@@ -21,7 +33,10 @@ export function renderCapacityText(r: CapacityReport): string {
     planLine(r),
     `SLO: ${r.slo.join(', ') || 'none'}`,
     '',
-    ...textTable(pick(STEP_HEADER), r.steps.map((s) => pick(stepRow(s)))),
+    ...textTable(
+      pick(STEP_HEADER),
+      r.steps.map((s) => pick(stepRow(s))),
+    ),
     '',
     headline(r),
   ];

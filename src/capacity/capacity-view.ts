@@ -27,7 +27,9 @@ export function headline(r: CapacityReport): string {
   const { lastPassing, firstFailing } = r.confidence;
   if (r.generatorLimitedAt !== undefined) {
     const limit = `at ${rate(r.generatorLimitedAt)}/s jobstorm itself was the bottleneck and the search stopped there (capacity runs on one thread: give it a faster or less busy machine to go higher)`;
-    return lastPassing !== null ? `Sustainable up to at least ${rate(r.capacity)} jobs/s; ${limit}` : `No verdict: ${limit}`;
+    return lastPassing !== null
+      ? `Sustainable up to at least ${rate(r.capacity)} jobs/s; ${limit}`
+      : `No verdict: ${limit}`;
   }
   switch (r.verdict) {
     case 'found':
@@ -89,7 +91,15 @@ export function stepRow(s: CapacityStep): string[] {
     rate(s.offeredRate),
     rate(s.submittedRate),
     rate(s.achievedRate),
-    s.passed ? (s.generatorLimited ? 'pass (generator-limited)' : 'pass') : s.generatorLimited ? 'FAIL (generator-limited)' : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded')) ? 'FAIL (stopped early)' : 'FAIL',
+    s.passed
+      ? s.generatorLimited
+        ? 'pass (generator-limited)'
+        : 'pass'
+      : s.generatorLimited
+        ? 'FAIL (generator-limited)'
+        : s.stoppedEarly && s.reasons.some((x) => x.startsWith('unbounded'))
+          ? 'FAIL (stopped early)'
+          : 'FAIL',
     timing(s.e2e.count, s.e2e.p50),
     timing(s.e2e.count, s.e2e.p95),
     timing(s.e2e.count, s.e2e.p99),
@@ -97,7 +107,11 @@ export function stepRow(s: CapacityStep): string[] {
     timing(s.executionTime.count, s.executionTime.p95),
     s.rate429 === null ? '–' : formatPercent(s.rate429),
     s.queue.growthPerSec === null ? '–' : s.queue.growthPerSec.toFixed(1),
-    s.workers ? (s.workers.min === s.workers.max ? String(s.workers.max) : `${String(s.workers.min)}–${String(s.workers.max)}`) : '–',
+    s.workers
+      ? s.workers.min === s.workers.max
+        ? String(s.workers.max)
+        : `${String(s.workers.min)}–${String(s.workers.max)}`
+      : '–',
     s.little ? s.little.observed.toFixed(1) : '–',
     s.little ? s.little.predicted.toFixed(1) : '–',
     s.little?.ratio == null ? '–' : s.little.ratio.toFixed(2),
@@ -106,7 +120,9 @@ export function stepRow(s: CapacityStep): string[] {
 
 /** Failing steps with their reasons, in the order they ran. */
 export function reasonLines(r: CapacityReport): string[] {
-  return r.steps.filter((s) => !s.passed).map((s) => `step ${String(s.index)} (${rate(s.offeredRate)}/s): ${s.reasons.join('; ')}`);
+  return r.steps
+    .filter((s) => !s.passed)
+    .map((s) => `step ${String(s.index)} (${rate(s.offeredRate)}/s): ${s.reasons.join('; ')}`);
 }
 
 export const LITTLE_NOTE =

@@ -16,7 +16,9 @@ export interface HealthSample {
 function group(body: unknown, key: string): Record<string, unknown> | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const g = (body as Record<string, unknown>)[key];
-  return typeof g === 'object' && g !== null && !Array.isArray(g) ? (g as Record<string, unknown>) : undefined;
+  return typeof g === 'object' && g !== null && !Array.isArray(g)
+    ? (g as Record<string, unknown>)
+    : undefined;
 }
 
 function count(g: Record<string, unknown> | undefined, key: string): number | undefined {

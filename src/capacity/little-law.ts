@@ -25,12 +25,18 @@ function round(v: number, digits = 3): number {
   return Math.round(v * f) / f;
 }
 
-export function littleCheck(samples: readonly HealthSample[], achievedRate: number | null, summary: Summary): LittleCheck | null {
+export function littleCheck(
+  samples: readonly HealthSample[],
+  achievedRate: number | null,
+  summary: Summary,
+): LittleCheck | null {
   if (samples.length === 0 || achievedRate === null) return null;
   const observed = samples.reduce((s, x) => s + jobsInSystem(x), 0) / samples.length;
   const { delayTime, executionTime } = summary.jobs;
   const fromBody = delayTime.percentiles.count > 0 && executionTime.percentiles.count > 0;
-  const timeInSystemMs = fromBody ? delayTime.percentiles.mean + executionTime.percentiles.mean : summary.jobs.e2eAll.mean;
+  const timeInSystemMs = fromBody
+    ? delayTime.percentiles.mean + executionTime.percentiles.mean
+    : summary.jobs.e2eAll.mean;
   if (!fromBody && summary.jobs.e2eAll.count === 0) return null;
   const predicted = (achievedRate * timeInSystemMs) / 1000;
   return {

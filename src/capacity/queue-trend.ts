@@ -40,8 +40,12 @@ export function queueTrend(samples: readonly HealthSample[], rate: number, toler
   const first = depths[0] ?? null;
   const last = depths[depths.length - 1] ?? null;
   const rose = first !== null && last !== null ? last - first : 0;
-  const spanSec = samples.length > 1 ? ((samples[samples.length - 1]?.atMs ?? 0) - (samples[0]?.atMs ?? 0)) / 1000 : 0;
-  const growing = growthPerSec !== null && growthPerSec > Math.max(tolerance * rate, 0.5) && rose > Math.max(2, tolerance * rate * spanSec);
+  const spanSec =
+    samples.length > 1 ? ((samples[samples.length - 1]?.atMs ?? 0) - (samples[0]?.atMs ?? 0)) / 1000 : 0;
+  const growing =
+    growthPerSec !== null &&
+    growthPerSec > Math.max(tolerance * rate, 0.5) &&
+    rose > Math.max(2, tolerance * rate * spanSec);
   return {
     samples: samples.length,
     first,

@@ -1,4 +1,10 @@
-import { DEFAULT_FACTOR, DEFAULT_MAX_REFINEMENTS, DEFAULT_RESOLUTION, type RatePlan, type SearchMode } from './capacity-options.js';
+import {
+  DEFAULT_FACTOR,
+  DEFAULT_MAX_REFINEMENTS,
+  DEFAULT_RESOLUTION,
+  type RatePlan,
+  type SearchMode,
+} from './capacity-options.js';
 
 export type SearchStage = 'step' | 'refine';
 
@@ -24,8 +30,10 @@ function assertPlan(p: RatePlan): void {
   const bad: string[] = [];
   if (!(p.start > 0 && Number.isFinite(p.start))) bad.push(`start ${String(p.start)}`);
   if (!(p.max > 0 && Number.isFinite(p.max))) bad.push(`max ${String(p.max)}`);
-  if (p.factor !== undefined && !(p.factor > 1 && Number.isFinite(p.factor))) bad.push(`factor ${String(p.factor)} (must be above 1)`);
-  if (p.increment !== undefined && !(p.increment > 0 && Number.isFinite(p.increment))) bad.push(`increment ${String(p.increment)}`);
+  if (p.factor !== undefined && !(p.factor > 1 && Number.isFinite(p.factor)))
+    bad.push(`factor ${String(p.factor)} (must be above 1)`);
+  if (p.increment !== undefined && !(p.increment > 0 && Number.isFinite(p.increment)))
+    bad.push(`increment ${String(p.increment)}`);
   if (p.factor !== undefined && p.increment !== undefined) bad.push('both factor and increment');
   if (bad.length) throw new RangeError(`capacity rate plan: ${bad.join(', ')}`);
 }
@@ -77,7 +85,10 @@ export class RateSearch {
       this.stage = 'done';
       return;
     }
-    const following = this.plan.increment !== undefined ? rate + this.plan.increment : rate * (this.plan.factor ?? DEFAULT_FACTOR);
+    const following =
+      this.plan.increment !== undefined
+        ? rate + this.plan.increment
+        : rate * (this.plan.factor ?? DEFAULT_FACTOR);
     this.current = roundRate(Math.min(following, this.plan.max));
   }
 
@@ -88,7 +99,12 @@ export class RateSearch {
   private midpoint(): NextRate | undefined {
     const lo = this.lastPassing;
     const hi = this.firstFailing;
-    if (lo === null || hi === null || this.refinements >= this.maxRefinements || (hi - lo) / lo <= this.resolution) {
+    if (
+      lo === null ||
+      hi === null ||
+      this.refinements >= this.maxRefinements ||
+      (hi - lo) / lo <= this.resolution
+    ) {
       this.stage = 'done';
       return undefined;
     }

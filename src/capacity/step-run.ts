@@ -119,7 +119,11 @@ class StepRecorder {
   }
 }
 
-function achievedRate(samples: readonly HealthSample[], summary: Summary, measuredMs: number): { rate: number | null; from: CapacityStep['achievedFrom'] } {
+function achievedRate(
+  samples: readonly HealthSample[],
+  summary: Summary,
+  measuredMs: number,
+): { rate: number | null; from: CapacityStep['achievedFrom'] } {
   const counted = samples.filter((s) => s.completed !== undefined);
   const a = counted[0];
   const b = counted[counted.length - 1];
@@ -140,7 +144,11 @@ function round(v: number, digits = 3): number {
 function workerStats(samples: readonly HealthSample[]): CapacityStep['workers'] {
   if (!samples.length) return null;
   const running = samples.map((s) => s.running);
-  return { min: Math.min(...running), max: Math.max(...running), mean: round(running.reduce((s, n) => s + n, 0) / running.length, 2) };
+  return {
+    min: Math.min(...running),
+    max: Math.max(...running),
+    mean: round(running.reduce((s, n) => s + n, 0) / running.length, 2),
+  };
 }
 
 interface Verdict {
@@ -161,10 +169,16 @@ function reasonsOf(v: Verdict): string[] {
   const { summary: s, rate } = v;
   if (v.interrupted) reasons.push('interrupted before the step ended');
   if (v.unboundedDepth !== undefined) {
-    reasons.push(`unbounded queue: it grew at every /health sample to ${String(v.unboundedDepth)} jobs (more than ${String(v.settings.unboundedQueueSeconds)} s of arrivals)`);
+    reasons.push(
+      `unbounded queue: it grew at every /health sample to ${String(v.unboundedDepth)} jobs (more than ${String(v.settings.unboundedQueueSeconds)} s of arrivals)`,
+    );
   }
-  for (const t of s.thresholds) if (!t.ok) reasons.push(`SLO ${t.expression} failed (value ${formatValue(t.value, t.unit)})`);
-  if (!v.trend.steady) reasons.push(`no steady state: the queue kept growing by ${String(v.trend.growthPerSec)} jobs/s (from ${String(v.trend.first)} to ${String(v.trend.last)})`);
+  for (const t of s.thresholds)
+    if (!t.ok) reasons.push(`SLO ${t.expression} failed (value ${formatValue(t.value, t.unit)})`);
+  if (!v.trend.steady)
+    reasons.push(
+      `no steady state: the queue kept growing by ${String(v.trend.growthPerSec)} jobs/s (from ${String(v.trend.first)} to ${String(v.trend.last)})`,
+    );
   if (s.jobs.submitted === 0) reasons.push('no job was accepted in the measured window');
   const seconds = v.measuredMs / 1000;
   // Against the jobs actually submitted, not the arrivals: flows that submit no job (a health
@@ -172,12 +186,17 @@ function reasonsOf(v: Verdict): string[] {
   // owed. Two jobs of slack: at low rates the window's edges alone move the count by that much.
   const submittedRate = seconds > 0 ? s.jobs.submitted / seconds : 0;
   if (v.achieved !== null && seconds > 0 && v.achieved < submittedRate * (1 - SHORTFALL) - 2 / seconds) {
-    reasons.push(`achieved ${String(v.achieved)} jobs/s, short of the ${String(round(submittedRate, 2))} jobs/s submitted`);
+    reasons.push(
+      `achieved ${String(v.achieved)} jobs/s, short of the ${String(round(submittedRate, 2))} jobs/s submitted`,
+    );
   }
   if (!v.stoppedEarly && s.jobs.unfinished > Math.max(1, LEFTOVER * s.jobs.submitted)) {
-    reasons.push(`${String(s.jobs.unfinished)} jobs still unfinished ${formatValue(v.settings.gracefulStopMs, 'ms')} after arrivals stopped`);
+    reasons.push(
+      `${String(s.jobs.unfinished)} jobs still unfinished ${formatValue(v.settings.gracefulStopMs, 'ms')} after arrivals stopped`,
+    );
   }
-  if (s.dropped.total > Math.max(1, LEFTOVER * rate * seconds)) reasons.push(`${String(s.dropped.total)} arrivals dropped at target.maxInFlight`);
+  if (s.dropped.total > Math.max(1, LEFTOVER * rate * seconds))
+    reasons.push(`${String(s.dropped.total)} arrivals dropped at target.maxInFlight`);
   // A rate at which the target drops connections or times out is not sustainable, whatever its latency.
   const unanswered = unansweredReason(s);
   if (unanswered !== undefined) reasons.push(unanswered);
@@ -193,7 +212,11 @@ interface Ran {
 }
 
 /** How long, within [from, to), jobstorm was the bottleneck; undefined when it never was. */
-function generatorLimitIn(stretches: readonly GeneratorRecord[], from: number, to: number): CapacityStep['generatorLimited'] {
+function generatorLimitIn(
+  stretches: readonly GeneratorRecord[],
+  from: number,
+  to: number,
+): CapacityStep['generatorLimited'] {
   let durationMs = 0;
   let starved = false;
   for (const g of stretches) {
@@ -206,20 +229,44 @@ function generatorLimitIn(stretches: readonly GeneratorRecord[], from: number, t
 }
 
 /** The step's figures and verdict over its measured window, and its /health samples for the timeline. */
-function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step: CapacityStep; health: HealthPoint[] } {
+function judge(
+  settings: StepSettings,
+  recorder: StepRecorder,
+  ran: Ran,
+): { step: CapacityStep; health: HealthPoint[] } {
   const { index, rate, stage, outcome, interrupted } = ran;
   const run = recorder.run;
   if (!run) throw new Error('the runner emitted no run record');
   const plannedEnd = settings.warmupMs + settings.stepDurationMs;
-  const measuredEnd = Math.min(plannedEnd, recorder.unboundedAt ?? plannedEnd, interrupted ? outcome.durationMs : plannedEnd);
+  const measuredEnd = Math.min(
+    plannedEnd,
+    recorder.unboundedAt ?? plannedEnd,
+    interrupted ? outcome.durationMs : plannedEnd,
+  );
   const measuredMs = Math.max(0, measuredEnd - settings.warmupMs);
-  const summary = buildSummary({ run, metrics: recorder.metrics, thresholds: settings.slo, durationMs: measuredMs });
+  const summary = buildSummary({
+    run,
+    metrics: recorder.metrics,
+    thresholds: settings.slo,
+    durationMs: measuredMs,
+  });
   const window = recorder.samples.filter((s) => s.atMs >= settings.warmupMs && s.atMs <= measuredEnd);
   const trend = queueTrend(window, rate, settings.queueGrowthTolerance);
   const achieved = achievedRate(window, summary, measuredMs);
-  const unboundedDepth = recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue;
+  const unboundedDepth =
+    recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue;
   const stoppedEarly = recorder.stoppedBy !== undefined || interrupted;
-  const reasons = reasonsOf({ rate, summary, trend, achieved: achieved.rate, measuredMs, unboundedDepth, interrupted, stoppedEarly, settings });
+  const reasons = reasonsOf({
+    rate,
+    summary,
+    trend,
+    achieved: achieved.rate,
+    measuredMs,
+    unboundedDepth,
+    interrupted,
+    stoppedEarly,
+    settings,
+  });
   const limited = generatorLimitIn(recorder.generator, settings.warmupMs, measuredEnd);
   // A failure while jobstorm was the bottleneck may be jobstorm's own: said first, where it is read.
   if (limited && reasons.length > 0) {
@@ -259,7 +306,14 @@ function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step
     thresholds: summary.thresholds,
     ...(limited ? { generatorLimited: limited } : {}),
   };
-  const health = recorder.samples.map((s) => ({ atMs: round(startMs + s.atMs, 1), step: index, running: s.running, idle: s.idle, inQueue: s.inQueue, inProgress: s.inProgress }));
+  const health = recorder.samples.map((s) => ({
+    atMs: round(startMs + s.atMs, 1),
+    step: index,
+    running: s.running,
+    idle: s.idle,
+    inQueue: s.inQueue,
+    inProgress: s.inProgress,
+  }));
   return { step, health };
 }
 
@@ -268,13 +322,23 @@ function judge(settings: StepSettings, recorder: StepRecorder, ran: Ran): { step
  * window (after the warm-up) against the SLO, the queue's steadiness and the achieved throughput.
  * A queue growing without bound stops the step early through the runner's interrupt.
  */
-export async function runStep(settings: StepSettings, index: number, rate: number, stage: SearchStage): Promise<StepRun> {
+export async function runStep(
+  settings: StepSettings,
+  index: number,
+  rate: number,
+  stage: SearchStage,
+): Promise<StepRun> {
   const plannedEnd = settings.warmupMs + settings.stepDurationMs;
   const stop = new AbortController();
   const onOuter = (): void => stop.abort(new Error('interrupted'));
   settings.interrupt?.addEventListener('abort', onOuter, { once: true });
   if (settings.interrupt?.aborted) onOuter();
-  const recorder = new StepRecorder(settings, rate, new QueueWatch(rate, settings.unboundedQueueSeconds), (why) => stop.abort(new Error(why)));
+  const recorder = new StepRecorder(
+    settings,
+    rate,
+    new QueueWatch(rate, settings.unboundedQueueSeconds),
+    (why) => stop.abort(new Error(why)),
+  );
   let outcome: RunOutcome;
   try {
     outcome = await runScenario({

@@ -7,7 +7,11 @@ import type { Scenario } from '../scenario/scenario.js';
  * search's warm-up instead of the scenario's, so the generator watch leaves out what the step does.
  */
 export function stepScenario(base: Scenario, rate: number, durationMs: number, warmupMs: number): Scenario {
-  return { ...withWarmup(base, warmupMs), phases: [{ kind: 'constant', name: `capacity ${String(rate)}/s`, durationMs, rate }], thresholds: [] };
+  return {
+    ...withWarmup(base, warmupMs),
+    phases: [{ kind: 'constant', name: `capacity ${String(rate)}/s`, durationMs, rate }],
+    thresholds: [],
+  };
 }
 
 /** Time between /health calls while waiting for the queue to drain. */

@@ -7,7 +7,8 @@ export async function checkRecordsFile(file: string, options: CheckerOptions = {
   let checker: Checker | undefined;
   for await (const r of readRecords(file)) {
     if (!checker) {
-      if (!isRunRecord(r)) throw new ConfigError([{ where: `${file}:1`, message: 'a records file starts with the run record' }]);
+      if (!isRunRecord(r))
+        throw new ConfigError([{ where: `${file}:1`, message: 'a records file starts with the run record' }]);
       checker = new Checker(r, options);
       continue;
     }

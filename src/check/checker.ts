@@ -62,7 +62,10 @@ export class Checker {
   private readonly routes = new RouteWatch();
   private readonly coverage = new Map<string, number>();
 
-  constructor(private readonly run: RunRecord, private readonly options: CheckerOptions = {}) {
+  constructor(
+    private readonly run: RunRecord,
+    private readonly options: CheckerOptions = {},
+  ) {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
     this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
@@ -70,9 +73,21 @@ export class Checker {
     // A final job is held in full long enough for its webhook and both retries (2 × 10 s) to
     // arrive. Without a webhook a short hold will do: a later poll brings it back with its state
     // (only the evidence timeline before the fold is gone), and a small book stays in cache.
-    this.book = new JobBook({ webhookHoldMs: this.tolerances.webhookWaitMs + 25_000, holdMs: 2_000, maxJobs: 200_000, maxAfterlife: 500_000 });
+    this.book = new JobBook({
+      webhookHoldMs: this.tolerances.webhookWaitMs + 25_000,
+      holdMs: 2_000,
+      maxJobs: 200_000,
+      maxAfterlife: 500_000,
+    });
     this.maxExamples = options.maxExamples ?? 20;
-    this.ctx = { run, tolerances: this.tolerances, jobs: this.book, routes: this.routes, emit: (f) => this.emit(f), judged: (id) => this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1) };
+    this.ctx = {
+      run,
+      tolerances: this.tolerances,
+      jobs: this.book,
+      routes: this.routes,
+      emit: (f) => this.emit(f),
+      judged: (id) => this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1),
+    };
   }
 
   add(original: JobstormRecord): void {
@@ -97,7 +112,13 @@ export class Checker {
     }
     const coverage: Record<string, number> = {};
     for (const c of CHECK_CATALOG) coverage[c.id] = this.coverage.get(c.id) ?? 0;
-    return { violations: [...this.groups.values()], total: this.total, checks: this.checks.map((c) => c.name), coverage, missingRoutes: this.routes.missingRoutes().map((m) => m.op) };
+    return {
+      violations: [...this.groups.values()],
+      total: this.total,
+      checks: this.checks.map((c) => c.name),
+      coverage,
+      missingRoutes: this.routes.missingRoutes().map((m) => m.op),
+    };
   }
 
   /**
@@ -113,9 +134,17 @@ export class Checker {
     }
     for (const m of this.routes.add(r)) {
       if (m.kind === 'method') {
-        this.emit({ id: 'request.method', record: m.record, message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+        this.emit({
+          id: 'request.method',
+          record: m.record,
+          message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run`,
+        });
       } else {
-        this.emit({ id: 'route.missing', record: m.record, message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run` });
+        this.emit({
+          id: 'route.missing',
+          record: m.record,
+          message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run`,
+        });
       }
     }
   }
@@ -155,7 +184,12 @@ export class Checker {
     if (r.type === 'webhook') {
       if (r.jobId === undefined) return;
       const job = this.book.touch(r.jobId);
-      this.book.deliver(job, { at: r.at, answered: r.answered, status: (r.body as { status?: unknown } | undefined)?.status, record: r });
+      this.book.deliver(job, {
+        at: r.at,
+        answered: r.answered,
+        status: (r.body as { status?: unknown } | undefined)?.status,
+        record: r,
+      });
       return;
     }
     if (r.type !== 'exchange' || r.status === undefined) return;
@@ -169,7 +203,8 @@ export class Checker {
     if (id === undefined) return;
     const job = this.book.touch(id);
     const body = r.body as { status?: unknown } | undefined;
-    if (r.op === 'status' && r.req?.statusTtl !== undefined && r.status === 200) job.ttlDeadline = r.sentAt + r.req.statusTtl;
+    if (r.op === 'status' && r.req?.statusTtl !== undefined && r.status === 200)
+      job.ttlDeadline = r.sentAt + r.req.statusTtl;
     if (r.status !== 200) return;
     // Seen again: a 404 before this was not the job being lost.
     if (r.op !== 'run' && r.op !== 'runsync') job.lostCandidate = undefined;

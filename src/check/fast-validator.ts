@@ -94,7 +94,12 @@ function compile(node: ZodNode): FastValidator | undefined {
   if (body === undefined) return undefined;
   // Our own contracts only (never user input) go into this code; every key is JSON-quoted.
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const make = new Function('k', 'passes', 'isPlainObject', `return function fastValidator(v0) {\n${body}\nreturn true;\n};`) as (k: unknown[], p: typeof passes, i: (v: unknown) => boolean) => FastValidator;
+  const make = new Function(
+    'k',
+    'passes',
+    'isPlainObject',
+    `return function fastValidator(v0) {\n${body}\nreturn true;\n};`,
+  ) as (k: unknown[], p: typeof passes, i: (v: unknown) => boolean) => FastValidator;
   return make(code.constants, passes, util.isPlainObject);
 }
 
@@ -131,17 +136,25 @@ function checkStatement(check: ZodCheckNode, v: string, code: Code): string | un
   // Inlined only where the outcome is certain; otherwise zod's check decides.
   switch (def.check) {
     case 'greater_than':
-      return typeof def.value === 'number' ? `if (!(${v} ${def.inclusive === true ? '>=' : '>'} ${String(def.value)})) return false;` : generic;
+      return typeof def.value === 'number'
+        ? `if (!(${v} ${def.inclusive === true ? '>=' : '>'} ${String(def.value)})) return false;`
+        : generic;
     case 'less_than':
-      return typeof def.value === 'number' ? `if (!(${v} ${def.inclusive === true ? '<=' : '<'} ${String(def.value)})) return false;` : generic;
+      return typeof def.value === 'number'
+        ? `if (!(${v} ${def.inclusive === true ? '<=' : '<'} ${String(def.value)})) return false;`
+        : generic;
     case 'number_format':
       return def.format === 'safeint' ? `if (!Number.isSafeInteger(${v})) return false;` : generic;
     case 'min_length':
       // Code points are at least half the UTF-16 units: twice the floor in units always clears it.
-      return typeof def.minimum === 'number' ? `if (!(typeof ${v} === 'string' && ${v}.length >= ${String(def.minimum * 2)}) && !passes(${code.constant(check)}, ${v})) return false;` : generic;
+      return typeof def.minimum === 'number'
+        ? `if (!(typeof ${v} === 'string' && ${v}.length >= ${String(def.minimum * 2)}) && !passes(${code.constant(check)}, ${v})) return false;`
+        : generic;
     case 'max_length':
       // Code points are at most the UTF-16 units.
-      return typeof def.maximum === 'number' ? `if (!(typeof ${v} === 'string' && ${v}.length <= ${String(def.maximum)}) && !passes(${code.constant(check)}, ${v})) return false;` : generic;
+      return typeof def.maximum === 'number'
+        ? `if (!(typeof ${v} === 'string' && ${v}.length <= ${String(def.maximum)}) && !passes(${code.constant(check)}, ${v})) return false;`
+        : generic;
     default:
       return generic;
   }
@@ -168,13 +181,15 @@ function baseStatements(node: ZodNode, v: string, code: Code): string | undefine
       if (!values) return undefined;
       const [only] = values;
       // One string or boolean: an equality (Set.has and === agree on these).
-      if (values.size === 1 && (typeof only === 'string' || typeof only === 'boolean')) return `if (${v} !== ${JSON.stringify(only)}) return false;`;
+      if (values.size === 1 && (typeof only === 'string' || typeof only === 'boolean'))
+        return `if (${v} !== ${JSON.stringify(only)}) return false;`;
       return `if (!${code.constant(values)}.has(${v})) return false;`;
     }
     case 'optional': {
       // A defaulted inner schema substitutes a value for undefined, and checks on the optional
       // itself would see undefined: both are zod's business.
-      if (!def.innerType || def.innerType._zod.optin === 'defaulted' || (def.checks?.length ?? 0) > 0) return undefined;
+      if (!def.innerType || def.innerType._zod.optin === 'defaulted' || (def.checks?.length ?? 0) > 0)
+        return undefined;
       const inner = statements(def.innerType, v, code);
       return inner === undefined ? undefined : `if (${v} !== undefined) {\n${inner}\n}`;
     }
@@ -186,7 +201,9 @@ function baseStatements(node: ZodNode, v: string, code: Code): string | undefine
       const item = code.name();
       const i = code.name();
       const inner = def.element && statements(def.element, item, code);
-      return inner === undefined ? undefined : `if (!Array.isArray(${v})) return false;\nfor (let ${i} = 0; ${i} < ${v}.length; ${i}++) {\nconst ${item} = ${v}[${i}];\n${inner}\n}`;
+      return inner === undefined
+        ? undefined
+        : `if (!Array.isArray(${v})) return false;\nfor (let ${i} = 0; ${i} < ${v}.length; ${i}++) {\nconst ${item} = ${v}[${i}];\n${inner}\n}`;
     }
     case 'union': {
       // "Exactly one" unions and discriminated ones pick options by rules of their own.
@@ -223,14 +240,17 @@ function objectStatements(node: ZodNode, v: string, code: Code): string | undefi
     out.push(`const ${f} = ${v}[${quoted}];`);
     // zod reads presence with `in`; a required key must be there even for z.unknown(). An
     // optional field may be absent, and its statements take undefined.
-    if (field._zod.def.type !== 'optional') out.push(`if (${f} === undefined && !(${quoted} in ${v})) return false;`);
+    if (field._zod.def.type !== 'optional')
+      out.push(`if (${f} === undefined && !(${quoted} in ${v})) return false;`);
     const inner = statements(field, f, code);
     if (inner === undefined) return undefined;
     out.push(inner);
   }
   if (extra === 'never') {
     const key = code.name();
-    out.push(`for (const ${key} in ${v}) if (!${code.constant(new Set(Object.keys(shape)))}.has(${key})) return false;`);
+    out.push(
+      `for (const ${key} in ${v}) if (!${code.constant(new Set(Object.keys(shape)))}.has(${key})) return false;`,
+    );
   }
   return out.join('\n');
 }
@@ -239,7 +259,15 @@ function objectStatements(node: ZodNode, v: string, code: Code): string | undefi
 function recordStatements(node: ZodNode, v: string, code: Code): string | undefined {
   const { keyType, valueType, mode } = node._zod.def;
   const key = keyType?._zod.def;
-  if (!key || key.type !== 'string' || (key.checks?.length ?? 0) > 0 || keyType._zod.traits.has('$ZodCheck') || mode === 'loose' || !valueType) return undefined;
+  if (
+    !key ||
+    key.type !== 'string' ||
+    (key.checks?.length ?? 0) > 0 ||
+    keyType._zod.traits.has('$ZodCheck') ||
+    mode === 'loose' ||
+    !valueType
+  )
+    return undefined;
   const k = code.name();
   const item = code.name();
   const inner = statements(valueType, item, code);

@@ -13,7 +13,8 @@ const MAX_BITS = 30;
 function bitOf(id: string): number {
   let bit = BITS.get(id);
   if (bit === undefined) {
-    if (BITS.size >= MAX_BITS) throw new Error(`firstTime: more than ${String(MAX_BITS)} once-per-job rule ids (${id})`);
+    if (BITS.size >= MAX_BITS)
+      throw new Error(`firstTime: more than ${String(MAX_BITS)} once-per-job rule ids (${id})`);
     bit = 1 << BITS.size;
     BITS.set(id, bit);
   }

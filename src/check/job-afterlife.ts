@@ -82,7 +82,9 @@ export class JobAfterlife {
   }
 
   private grow(): void {
-    const rows = new Float64Array(ROW * Math.min(this.cap, Math.max(FIRST_ROWS, 2 * (this.rows.length / ROW))));
+    const rows = new Float64Array(
+      ROW * Math.min(this.cap, Math.max(FIRST_ROWS, 2 * (this.rows.length / ROW))),
+    );
     rows.set(this.rows);
     this.rows = rows;
   }

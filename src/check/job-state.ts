@@ -299,7 +299,9 @@ export class JobState implements SequenceState {
 }
 
 /** The fields of a job: its keys but its methods. */
-export type JobField = { [K in keyof JobState]: JobState[K] extends (...args: never[]) => unknown ? never : K }[keyof JobState];
+export type JobField = {
+  [K in keyof JobState]: JobState[K] extends (...args: never[]) => unknown ? never : K;
+}[keyof JobState];
 
 export function newJobState(id: string): JobState {
   return new JobState(id);

@@ -21,7 +21,7 @@ export const TIMELINE_MAX = 64;
 /** Timelines this short grow by copy, not push (see `appendEntry`). */
 const TIMELINE_SHORT = 16;
 
-const OPS: readonly (TimelineEntry['op'])[] = [...OPERATIONS, 'webhook'];
+const OPS: readonly TimelineEntry['op'][] = [...OPERATIONS, 'webhook'];
 const OP_CODE = new Map<string, number>(OPS.map((op, i) => [op, i]));
 /** A code is op * STATUS_SPAN + statusNumber(status). */
 const STATUS_SPAN = JOB_STATUSES.length + 1;
@@ -46,7 +46,13 @@ function statusOf(code: number): JobStatus | undefined {
  * in place and keeps its first entry and the latest. Whoever needs it as it was copies it. The
  * first `head` numbers of `t` are not entries but are kept with it (a job's times, job-state.ts).
  */
-export function appendEntry(t: PackedTimeline, at: number, op: TimelineEntry['op'], status?: JobStatus, head = 0): number[] {
+export function appendEntry(
+  t: PackedTimeline,
+  at: number,
+  op: TimelineEntry['op'],
+  status?: JobStatus,
+  head = 0,
+): number[] {
   const code = codeOf(op, status);
   if (t.length < head + 2 * TIMELINE_SHORT) return t.length === 0 ? [at, code] : t.concat(at, code);
   const grown = t as number[];

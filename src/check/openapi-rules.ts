@@ -35,14 +35,20 @@ export async function loadOpenApiRules(file: string): Promise<OpenApiRules> {
     const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
     api = (await SwaggerParser.dereference(file)) as unknown as Json;
   } catch (err) {
-    throw new ConfigError([{ where: file, message: `not a usable OpenAPI document: ${err instanceof Error ? err.message : String(err)}` }]);
+    throw new ConfigError([
+      {
+        where: file,
+        message: `not a usable OpenAPI document: ${err instanceof Error ? err.message : String(err)}`,
+      },
+    ]);
   }
   const rules: OpenApiRules = new Map();
   for (const item of Object.values((api.paths ?? {}) as Record<string, Record<string, Json>>)) {
     for (const op of Object.values(item)) {
       if (typeof op !== 'object' || typeof op.operationId !== 'string') continue;
       const responses = new Map<string, z.ZodType | undefined>();
-      for (const [code, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) responses.set(code, bodySchema(response));
+      for (const [code, response] of Object.entries((op.responses ?? {}) as Record<string, Json>))
+        responses.set(code, bodySchema(response));
       rules.set(op.operationId, { operationId: op.operationId, responses });
     }
   }

@@ -21,8 +21,15 @@ export async function* readRecords(file: string): AsyncGenerator<JobstormRecord>
         throw new ConfigError([{ where: `${file}:${String(n)}`, message: 'not a JSON record' }]);
       }
       const r = value as { v?: unknown; type?: unknown };
-      if (r.v !== RECORD_VERSION) throw new ConfigError([{ where: `${file}:${String(n)}`, message: `record version ${String(r.v)} is not ${String(RECORD_VERSION)}; this jobstorm reads version ${String(RECORD_VERSION)}` }]);
-      if (n === 1 && r.type !== 'run') throw new ConfigError([{ where: `${file}:1`, message: 'a records file starts with the run record' }]);
+      if (r.v !== RECORD_VERSION)
+        throw new ConfigError([
+          {
+            where: `${file}:${String(n)}`,
+            message: `record version ${String(r.v)} is not ${String(RECORD_VERSION)}; this jobstorm reads version ${String(RECORD_VERSION)}`,
+          },
+        ]);
+      if (n === 1 && r.type !== 'run')
+        throw new ConfigError([{ where: `${file}:1`, message: 'a records file starts with the run record' }]);
       yield value as JobstormRecord;
     }
   } catch (err) {

@@ -42,7 +42,12 @@ export class TargetTime {
     if (this.identity) return r;
     switch (r.type) {
       case 'exchange': {
-        const out = { ...r, intendedAt: this.at(r.intendedAt), sentAt: this.at(r.sentAt), endAt: this.at(r.endAt) };
+        const out = {
+          ...r,
+          intendedAt: this.at(r.intendedAt),
+          sentAt: this.at(r.sentAt),
+          endAt: this.at(r.endAt),
+        };
         if (r.firstByteAt !== undefined) out.firstByteAt = this.at(r.firstByteAt);
         return out;
       }

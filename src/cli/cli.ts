@@ -19,7 +19,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .demandCommand(1, 'Give a command; see jobstorm --help.')
     .recommendCommands()
     .wrap(Math.min(100, process.stdout.columns || 100))
-    .epilogue('Exit codes: 0 passed, 1 failed, 2 usage or configuration error (nothing sent), 3 target unreachable, 4 inconclusive, 130 interrupted.')
+    .epilogue(
+      'Exit codes: 0 passed, 1 failed, 2 usage or configuration error (nothing sent), 3 target unreachable, 4 inconclusive, 130 interrupted.',
+    )
     .fail((msg, err: Error | undefined) => {
       if (err) throw err;
       usageError = msg;
@@ -45,7 +47,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return pending ? await pending() : ExitCode.Ok;
   } catch (err) {
     if (err instanceof ConfigError) {
-      io.err(`configuration error (${String(err.issues.length)} problem${err.issues.length === 1 ? '' : 's'}):`);
+      io.err(
+        `configuration error (${String(err.issues.length)} problem${err.issues.length === 1 ? '' : 's'}):`,
+      );
       for (const issue of err.issues) io.err(`  ${issue.where}: ${issue.message}`);
       return ExitCode.Usage;
     }

@@ -42,8 +42,13 @@ export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
     command: cmd.command,
     describe: cmd.describe,
     register: (y, io, chosen) =>
-      y.command(cmd.command, cmd.describe, (b) => cmd.builder(b), (args) => {
-        chosen(() => cmd.run(args as A, io));
-      }),
+      y.command(
+        cmd.command,
+        cmd.describe,
+        (b) => cmd.builder(b),
+        (args) => {
+          chosen(() => cmd.run(args as A, io));
+        },
+      ),
   };
 }

@@ -19,11 +19,14 @@ const onSignal = (signal: NodeJS.Signals): void => {
   if (interrupts === 1) {
     // First signal: commands stop arrivals, drain and still write their reports.
     controller.abort(new Error('interrupted'));
-    process.stderr.write(`\njobstorm: ${signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted'}; finishing up (Ctrl-C again to quit at once)\n`);
+    process.stderr.write(
+      `\njobstorm: ${signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted'}; finishing up (Ctrl-C again to quit at once)\n`,
+    );
   } else {
     // Second: quit now, but keep what was exchanged (records flushed, reports if they fit) and
     // leave no worker process behind.
-    for (const err of runForcedExitHooks()) process.stderr.write(`jobstorm: while quitting: ${err instanceof Error ? err.message : String(err)}\n`);
+    for (const err of runForcedExitHooks())
+      process.stderr.write(`jobstorm: while quitting: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(ExitCode.Interrupted);
   }
 };
@@ -42,6 +45,8 @@ runCli(process.argv.slice(2), {
     process.exitCode = code;
   })
   .catch((err: unknown) => {
-    process.stderr.write(`jobstorm: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `jobstorm: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exitCode = ExitCode.Aborted;
   });

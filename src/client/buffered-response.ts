@@ -118,7 +118,8 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     }
     const c = this.chunks;
     this.chunks = undefined;
-    const text = c === undefined ? '' : Array.isArray(c) ? Buffer.concat(c).toString('utf8') : c.toString('utf8');
+    const text =
+      c === undefined ? '' : Array.isArray(c) ? Buffer.concat(c).toString('utf8') : c.toString('utf8');
     // As undici's body.text(): a UTF-8 byte order mark is not part of the text.
     this.text = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     this.end();

@@ -169,6 +169,7 @@ export class DeadlineQueue {
 /** The caller's abort as undici's own error, so records say `aborted` / UND_ERR_ABORTED. */
 function abortError(parent: AbortSignal): Error {
   const reason: unknown = parent.reason;
-  const detail = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted by caller';
+  const detail =
+    reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted by caller';
   return new errors.RequestAbortedError(`Request aborted: ${detail}`);
 }

@@ -6,7 +6,14 @@ import { isJobStatus } from '../core/job-status.js';
 import type { Operation, QueueOperation } from '../core/operation.js';
 import type { RequestFacts } from '../core/record.js';
 import { AuthHeaders } from './auth-headers.js';
-import type { AuthForm, AuthMode, CallContext, ClientResult, JobClientOptions, JobResult } from './client-options.js';
+import type {
+  AuthForm,
+  AuthMode,
+  CallContext,
+  ClientResult,
+  JobClientOptions,
+  JobResult,
+} from './client-options.js';
 import { assertSubmissionKeys, submissionFacts } from './submission-facts.js';
 import { Transport, type Outgoing, type Target } from './transport.js';
 
@@ -49,7 +56,8 @@ export class JobClient {
   constructor(o: JobClientOptions) {
     if (!(o.connections >= 1)) throw new RangeError('connections must be at least 1');
     if (o.timeoutMs !== undefined && !(o.timeoutMs > 0)) throw new RangeError('timeoutMs must be positive');
-    if (o.retry429 && !(o.retry429.attempts >= 1)) throw new RangeError('retry429.attempts must be at least 1');
+    if (o.retry429 && !(o.retry429.attempts >= 1))
+      throw new RangeError('retry429.attempts must be at least 1');
     let seq = 0;
     this.transport = new Transport({
       clock: o.clock,
@@ -94,14 +102,18 @@ export class JobClient {
   status(jobId: string, opts: { ttl?: number } = {}, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
     const base = operationPath('status', jobId);
     if (opts.ttl === undefined) return this.jobCall('status', 'GET', base, jobId, ctx);
-    return this.jobCall('status', 'GET', `${base}?ttl=${String(opts.ttl)}`, jobId, ctx, { statusTtl: opts.ttl });
+    return this.jobCall('status', 'GET', `${base}?ttl=${String(opts.ttl)}`, jobId, ctx, {
+      statusTtl: opts.ttl,
+    });
   }
 
   /** GET /status-sync/<id>?wait= (what the official js client calls after an unfinished /runsync). */
   statusSync(jobId: string, opts: { wait?: number } = {}, ctx: CallContext = NO_CONTEXT): Promise<JobResult> {
     const base = operationPath('status-sync', jobId);
     if (opts.wait === undefined) return this.jobCall('status-sync', 'GET', base, jobId, ctx);
-    return this.jobCall('status-sync', 'GET', `${base}?wait=${String(opts.wait)}`, jobId, ctx, { wait: opts.wait });
+    return this.jobCall('status-sync', 'GET', `${base}?wait=${String(opts.wait)}`, jobId, ctx, {
+      wait: opts.wait,
+    });
   }
 
   /** GET /stream/<id>: the body is either stream shape (envelope or bare array). */
@@ -121,23 +133,42 @@ export class JobClient {
 
   /** POST /purge-queue. */
   purgeQueue(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
-    return this.transport.send(this.outgoing('purge-queue', 'POST', '/purge-queue', null, 0, undefined, this.form, ctx), ctx);
+    return this.transport.send(
+      this.outgoing('purge-queue', 'POST', '/purge-queue', null, 0, undefined, this.form, ctx),
+      ctx,
+    );
   }
 
   /** GET /health. */
   health(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
-    return this.transport.send(this.outgoing('health', 'GET', '/health', null, 0, undefined, this.form, ctx), ctx);
+    return this.transport.send(
+      this.outgoing('health', 'GET', '/health', null, 0, undefined, this.form, ctx),
+      ctx,
+    );
   }
 
   /**
    * `/openai/v1/<path>`: POST with `body` (`chat/completions`, `completions`), or GET `models`.
    * A body with `stream: true` is read as server-sent events, timed event by event (record `sse`).
    */
-  openai(path: string, body: Record<string, unknown> | undefined, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
+  openai(
+    path: string,
+    body: Record<string, unknown> | undefined,
+    ctx: CallContext = NO_CONTEXT,
+  ): Promise<ClientResult> {
     const clean = path.replace(/^\/+/, '');
     const json = body === undefined ? null : JSON.stringify(body);
     const method = json === null ? 'GET' : 'POST';
-    const x = this.outgoing('openai', method, `/openai/v1/${clean}`, json, json === null ? 0 : Buffer.byteLength(json), undefined, this.form, ctx);
+    const x = this.outgoing(
+      'openai',
+      method,
+      `/openai/v1/${clean}`,
+      json,
+      json === null ? 0 : Buffer.byteLength(json),
+      undefined,
+      this.form,
+      ctx,
+    );
     x.noJobId = true;
     if (body?.stream === true) x.sse = true;
     return this.transport.send(x, ctx);
@@ -162,7 +193,16 @@ export class JobClient {
   createEndpoint(body: EndpointCreateInput, ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
     const json = JSON.stringify(body);
     const path = MANAGEMENT_OPERATION_CONTRACTS.CreateEndpoint.path;
-    const x = this.outgoing('CreateEndpoint', 'POST', path, json, Buffer.byteLength(json), undefined, 'bearer', ctx);
+    const x = this.outgoing(
+      'CreateEndpoint',
+      'POST',
+      path,
+      json,
+      Buffer.byteLength(json),
+      undefined,
+      'bearer',
+      ctx,
+    );
     x.target = this.managementTarget();
     return this.transport.send(x, ctx);
   }

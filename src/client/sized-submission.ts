@@ -11,7 +11,8 @@ const MARKER = 'jobstorm\u0001pad\u0001marker';
  * so a 20 MB probe never exists twice (no string that is then copied into bytes).
  */
 export function sizedSubmission(bytes: number, base: SubmissionBody = { input: {} }, field = 'pad'): Buffer {
-  if (!Number.isInteger(bytes) || bytes < 0) throw new RangeError(`body size must be a whole number of bytes, got ${String(bytes)}`);
+  if (!Number.isInteger(bytes) || bytes < 0)
+    throw new RangeError(`body size must be a whole number of bytes, got ${String(bytes)}`);
   const json = JSON.stringify({ ...base, input: { ...base.input, [field]: MARKER } });
   const quoted = JSON.stringify(MARKER);
   const at = json.indexOf(quoted);
@@ -20,7 +21,10 @@ export function sizedSubmission(bytes: number, base: SubmissionBody = { input: {
   const headBytes = Buffer.byteLength(head);
   const tailBytes = Buffer.byteLength(tail);
   const pad = bytes - headBytes - tailBytes;
-  if (pad < 0) throw new RangeError(`a body of ${String(bytes)} bytes cannot hold this submission (needs ${String(headBytes + tailBytes)})`);
+  if (pad < 0)
+    throw new RangeError(
+      `a body of ${String(bytes)} bytes cannot hold this submission (needs ${String(headBytes + tailBytes)})`,
+    );
   const out = Buffer.allocUnsafe(bytes);
   out.write(head, 0, 'utf8');
   out.fill(0x61, headBytes, headBytes + pad); // 'a': one byte, needs no JSON escaping

@@ -98,7 +98,8 @@ function onEvent(block: string, at: number, into: SseResult): void {
 
 /** A chat chunk with delta.content or a completion chunk with text, non-empty. */
 function carriesText(event: unknown): boolean {
-  const choice = (event as { choices?: unknown[] } | undefined)?.choices?.[0] as { delta?: { content?: unknown }; text?: unknown } | undefined;
+  const choice = (event as { choices?: unknown[] } | undefined)?.choices?.[0] as
+    { delta?: { content?: unknown }; text?: unknown } | undefined;
   const text = choice?.delta?.content ?? choice?.text;
   return typeof text === 'string' && text.length > 0;
 }

@@ -11,7 +11,8 @@ const POLICY_KEYS = new Set(['executionTimeout', 'lowPriority', 'ttl']);
  */
 export function assertSubmissionKeys(body: SubmissionBody): void {
   for (const key of Object.keys(body)) {
-    if (!SUBMISSION_KEYS.has(key)) throw new TypeError(`submission body has a field the spec does not name: ${key}`);
+    if (!SUBMISSION_KEYS.has(key))
+      throw new TypeError(`submission body has a field the spec does not name: ${key}`);
   }
   if (typeof body.input !== 'object' || Array.isArray(body.input)) {
     throw new TypeError('submission body needs an object "input"');

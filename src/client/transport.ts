@@ -83,9 +83,12 @@ export class Transport {
   /** The pool and base path for a base URL; throws for a URL we must not use (config error). */
   target(baseUrl: string): Target {
     const url = new URL(baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`unsupported URL scheme in ${url.origin}`);
-    if (url.username || url.password) throw new TypeError('base URL must not carry credentials; pass the API key instead');
-    if (url.search || url.hash) throw new TypeError(`base URL must not carry a query or fragment: ${url.origin}${url.pathname}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`unsupported URL scheme in ${url.origin}`);
+    if (url.username || url.password)
+      throw new TypeError('base URL must not carry credentials; pass the API key instead');
+    if (url.search || url.hash)
+      throw new TypeError(`base URL must not carry a query or fragment: ${url.origin}${url.pathname}`);
     let pool = this.pools.get(url.origin);
     if (!pool) {
       const t = this.o.timeoutMs;
@@ -166,7 +169,8 @@ export class Transport {
 
     let body: unknown;
     // A server may echo the Authorization header back (401 pages do); records leave the machine.
-    if (this.o.secret.length > 0 && text.includes(this.o.secret)) text = text.split(this.o.secret).join('[key]');
+    if (this.o.secret.length > 0 && text.includes(this.o.secret))
+      text = text.split(this.o.secret).join('[key]');
     if (text.length > 0) {
       try {
         body = JSON.parse(text);
@@ -179,7 +183,12 @@ export class Transport {
       }
     }
     if (sse !== undefined) body = sse.first;
-    const resBytes = sse !== undefined ? sse.bytes : declaredBytes !== undefined && error === undefined ? Number(declaredBytes) : (receivedBytes ?? Buffer.byteLength(text));
+    const resBytes =
+      sse !== undefined
+        ? sse.bytes
+        : declaredBytes !== undefined && error === undefined
+          ? Number(declaredBytes)
+          : (receivedBytes ?? Buffer.byteLength(text));
     const record: ExchangeRecord = {
       v: RECORD_VERSION,
       type: 'exchange',
@@ -221,7 +230,10 @@ export class Transport {
   /** An answer read whole, or an OpenAI stream read event by event as it arrives. */
   private receive(x: Outgoing, deadline: Deadline): Promise<Answer> {
     const answer = new BufferedResponse(deadline, this.o.clock, x.sse === true);
-    x.target.pool.dispatch({ method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body }, answer);
+    x.target.pool.dispatch(
+      { method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body },
+      answer,
+    );
     return answer.done();
   }
 
@@ -232,7 +244,6 @@ export class Transport {
     return e;
   }
 }
-
 
 function idOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;

@@ -63,6 +63,11 @@ export function measure(t: Threshold, baseline: Summary, current: Summary, o: Bo
   return {
     baseline: b,
     current: c,
-    significance: { method: sb.method, ci: [quantile(diffs, tail), quantile(diffs, 1 - tail)], p, confidence: 1 - p },
+    significance: {
+      method: sb.method,
+      ci: [quantile(diffs, tail), quantile(diffs, 1 - tail)],
+      p,
+      confidence: 1 - p,
+    },
   };
 }

@@ -28,13 +28,29 @@ function changeOf(bv: number, cv: number, bc: number | null, cc: number | null):
 export function checkRows(b: Summary, c: Summary): CheckRow[] {
   const bv = violationsById(b);
   const cv = violationsById(c);
-  const ids = [...new Set([...b.checks, ...c.checks, ...bv.keys(), ...cv.keys(), ...Object.keys(b.coverage), ...Object.keys(c.coverage)])].sort();
+  const ids = [
+    ...new Set([
+      ...b.checks,
+      ...c.checks,
+      ...bv.keys(),
+      ...cv.keys(),
+      ...Object.keys(b.coverage),
+      ...Object.keys(c.coverage),
+    ]),
+  ].sort();
   return ids.map((id) => {
     const baselineCoverage = coverageOf(b, id);
     const currentCoverage = coverageOf(c, id);
     const baselineViolations = bv.get(id) ?? 0;
     const currentViolations = cv.get(id) ?? 0;
-    return { id, baselineViolations, currentViolations, baselineCoverage, currentCoverage, change: changeOf(baselineViolations, currentViolations, baselineCoverage, currentCoverage) };
+    return {
+      id,
+      baselineViolations,
+      currentViolations,
+      baselineCoverage,
+      currentCoverage,
+      change: changeOf(baselineViolations, currentViolations, baselineCoverage, currentCoverage),
+    };
   });
 }
 
@@ -42,6 +58,7 @@ export function checkRows(b: Summary, c: Summary): CheckRow[] {
 export function lostChecks(rows: readonly CheckRow[], b: Summary, c: Summary): string[] {
   const ranNow = new Set(c.checks);
   const ids = rows.filter((r) => r.change === 'not exercised now').map((r) => r.id);
-  for (const id of b.checks) if (!ranNow.has(id) && !ids.includes(id) && !c.violations.some((v) => v.id === id)) ids.push(id);
+  for (const id of b.checks)
+    if (!ranNow.has(id) && !ids.includes(id) && !c.violations.some((v) => v.id === id)) ids.push(id);
   return ids.sort();
 }

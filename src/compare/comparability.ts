@@ -32,8 +32,12 @@ export function describeRun(s: Summary, source: string): CompareRun {
 /** Why two runs are not the same experiment; empty when they are. */
 export function differences(b: CompareRun, c: CompareRun): string[] {
   const out: string[] = [];
-  if (b.scenario !== c.scenario) out.push(`different scenarios: the baseline ran "${b.scenario}", the current run "${c.scenario}"`);
-  if (b.targetKind !== c.targetKind) out.push(`different kinds of target: the baseline ran against ${b.targetKind === 'emulator' ? 'the embedded emulator' : 'a URL'}, the current run against ${c.targetKind === 'emulator' ? 'the embedded emulator' : 'a URL'}`);
+  if (b.scenario !== c.scenario)
+    out.push(`different scenarios: the baseline ran "${b.scenario}", the current run "${c.scenario}"`);
+  if (b.targetKind !== c.targetKind)
+    out.push(
+      `different kinds of target: the baseline ran against ${b.targetKind === 'emulator' ? 'the embedded emulator' : 'a URL'}, the current run against ${c.targetKind === 'emulator' ? 'the embedded emulator' : 'a URL'}`,
+    );
   const hi = Math.max(b.offeredRate, c.offeredRate);
   const lo = Math.min(b.offeredRate, c.offeredRate);
   // A few seconds at 5/s: 16 submissions against 13 is the luck of a weighted draw, not a new rate.
@@ -49,6 +53,12 @@ export function differences(b: CompareRun, c: CompareRun): string[] {
 /** Refuses (exit 2) runs that are not the same experiment, unless forced; returns what was forced. */
 export function assertComparable(b: CompareRun, c: CompareRun, force: boolean): string[] {
   const diff = differences(b, c);
-  if (diff.length && !force) throw new ConfigError(diff.map((message) => ({ where: `${b.source} vs ${c.source}`, message: `${message} (--force compares them anyway)` })));
+  if (diff.length && !force)
+    throw new ConfigError(
+      diff.map((message) => ({
+        where: `${b.source} vs ${c.source}`,
+        message: `${message} (--force compares them anyway)`,
+      })),
+    );
   return diff;
 }

@@ -22,7 +22,12 @@ function e2e(s: Summary): LatencyHistogram {
 }
 
 /** Both runs' counts in the same log-spaced bins, so their bars line up. */
-function overlaidBars(id: string, title: string, b: LatencyHistogram, c: LatencyHistogram): ChartSpec | undefined {
+function overlaidBars(
+  id: string,
+  title: string,
+  b: LatencyHistogram,
+  c: LatencyHistogram,
+): ChartSpec | undefined {
   const present = [b, c].filter((h) => h.count > 0);
   if (!present.length) return undefined;
   const lo = Math.min(...present.map((h) => h.minMs));
@@ -47,8 +52,18 @@ export function compareCharts(b: Summary, c: Summary): ChartSpec[] {
       ['baseline', e2e(b)],
       ['current', e2e(c)],
     ]),
-    overlaidBars('execution', 'executionTime (as reported)', LatencyHistogram.decode(b.jobs.executionTime.histogram), LatencyHistogram.decode(c.jobs.executionTime.histogram)),
-    overlaidBars('delay', 'delayTime (time in queue, as reported)', LatencyHistogram.decode(b.jobs.delayTime.histogram), LatencyHistogram.decode(c.jobs.delayTime.histogram)),
+    overlaidBars(
+      'execution',
+      'executionTime (as reported)',
+      LatencyHistogram.decode(b.jobs.executionTime.histogram),
+      LatencyHistogram.decode(c.jobs.executionTime.histogram),
+    ),
+    overlaidBars(
+      'delay',
+      'delayTime (time in queue, as reported)',
+      LatencyHistogram.decode(b.jobs.delayTime.histogram),
+      LatencyHistogram.decode(c.jobs.delayTime.histogram),
+    ),
   );
   return charts.filter((x): x is ChartSpec => x !== undefined);
 }

@@ -28,7 +28,8 @@ export interface CompareRun {
 /** worse/better say which way the change goes for the service; `changed` where neither applies. */
 export type Direction = 'worse' | 'better' | 'changed' | 'same';
 
-export type SignificanceMethod = 'per-second bootstrap' | 'order-statistic resampling' | 'binomial resampling' | 'exact';
+export type SignificanceMethod =
+  'per-second bootstrap' | 'order-statistic resampling' | 'binomial resampling' | 'exact';
 
 export interface Significance {
   method: SignificanceMethod;
@@ -101,7 +102,14 @@ export interface Comparison {
   current: CompareRun;
   /** Reasons the runs differ in kind, when compared anyway with --force. */
   forced: string[];
-  settings: { level: number; minEffect: number; resamples: number; seed: number; jobNoise: number; significance: number | null };
+  settings: {
+    level: number;
+    minEffect: number;
+    resamples: number;
+    seed: number;
+    jobNoise: number;
+    significance: number | null;
+  };
   /** Rows whose change is significant: what got worse, what got better. */
   regressions: string[];
   improvements: string[];

@@ -4,7 +4,17 @@ import { HTML_APP_SCRIPT, HTML_STYLE } from '../report/html-app-script.js';
 import type { Summary } from '../report/summary.js';
 import { compareCharts } from './compare-charts.js';
 import type { Comparison } from './compare-data.js';
-import { CHECK_HEADER, DELTA_HEADER, GATE_HEADER, checkCells, deltaCells, gateCells, headline, notableChecks, runLine } from './compare-view.js';
+import {
+  CHECK_HEADER,
+  DELTA_HEADER,
+  GATE_HEADER,
+  checkCells,
+  deltaCells,
+  gateCells,
+  headline,
+  notableChecks,
+  runLine,
+} from './compare-view.js';
 
 /*
  * compare.html is built on report.html's shell: uPlot and the page script inlined, allowed by hash
@@ -13,9 +23,16 @@ import { CHECK_HEADER, DELTA_HEADER, GATE_HEADER, checkCells, deltaCells, gateCe
 
 const STATUS_CLASS = { passed: 'ok', failed: 'fail', inconclusive: 'fail' } as const;
 
-function table(header: readonly string[], rows: readonly string[][], classOfLast?: (i: number) => string): string {
+function table(
+  header: readonly string[],
+  rows: readonly string[][],
+  classOfLast?: (i: number) => string,
+): string {
   const body = rows
-    .map((r, i) => `<tr>${r.map((c, j) => (j === r.length - 1 && classOfLast ? `<td class="text ${classOfLast(i)}">${esc(c)}</td>` : `<td>${j === 0 ? `<code>${esc(c)}</code>` : esc(c)}</td>`)).join('')}</tr>`)
+    .map(
+      (r, i) =>
+        `<tr>${r.map((c, j) => (j === r.length - 1 && classOfLast ? `<td class="text ${classOfLast(i)}">${esc(c)}</td>` : `<td>${j === 0 ? `<code>${esc(c)}</code>` : esc(c)}</td>`)).join('')}</tr>`,
+    )
     .join('');
   return `<table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -30,7 +47,11 @@ function gatesSection(cmp: Comparison): string {
     const [status = '', ...rest] = gateCells(g);
     return [...rest, status];
   });
-  return table([...GATE_HEADER.slice(1), 'status'], rows, (i) => STATUS_CLASS[cmp.gates[i]?.status ?? 'failed']);
+  return table(
+    [...GATE_HEADER.slice(1), 'status'],
+    rows,
+    (i) => STATUS_CLASS[cmp.gates[i]?.status ?? 'failed'],
+  );
 }
 
 function deltasSection(cmp: Comparison): string {
@@ -71,7 +92,10 @@ ${cmp.forced.length ? `<p class="fail">Compared with --force although: ${esc(cmp
 <h2>Gates</h2>
 ${gatesSection(cmp)}
 <h2>Latency by percentile, baseline and current</h2>
-<div class="grid">${charts.filter((c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e').map((c) => chartDiv(c.id)).join('\n')}</div>
+<div class="grid">${charts
+      .filter((c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e')
+      .map((c) => chartDiv(c.id))
+      .join('\n')}</div>
 <h2>Job timings, baseline and current</h2>
 ${has('pct-e2e') ? chartDiv('pct-e2e') : '<p class="meta">No jobs reached a final state.</p>'}
 <div class="grid">${['execution', 'delay'].filter(has).map(chartDiv).join('\n')}</div>

@@ -12,7 +12,11 @@ export function renderCompareJunit(cmp: Comparison): string {
     const open = `    <testcase classname="jobstorm.compare.gates" name="${escapeXml(g.expression)}" time="0">`;
     if (g.status === 'passed') return `${open}<system-out>${escapeXml(g.reason)}</system-out></testcase>`;
     if (g.status === 'inconclusive') return `${open}<skipped message="${escapeXml(g.reason)}"/></testcase>`;
-    return [open, `      <failure type="gate" message="${escapeXml(g.reason)}">${escapeXml(`${g.expression} failed (${g.where}): ${g.reason}`)}</failure>`, '    </testcase>'].join('\n');
+    return [
+      open,
+      `      <failure type="gate" message="${escapeXml(g.reason)}">${escapeXml(`${g.expression} failed (${g.where}): ${g.reason}`)}</failure>`,
+      '    </testcase>',
+    ].join('\n');
   });
   const name = `jobstorm compare ${cmp.baseline.id} → ${cmp.current.id}`;
   return [

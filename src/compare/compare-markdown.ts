@@ -1,8 +1,22 @@
 import { markdownTable } from '../report/format.js';
 import type { Comparison } from './compare-data.js';
-import { CHECK_HEADER, DELTA_HEADER, GATE_HEADER, checkCells, deltaCells, gateCells, headline, notableChecks, runLine } from './compare-view.js';
+import {
+  CHECK_HEADER,
+  DELTA_HEADER,
+  GATE_HEADER,
+  checkCells,
+  deltaCells,
+  gateCells,
+  headline,
+  notableChecks,
+  runLine,
+} from './compare-view.js';
 
-const STATUS_MARK = { passed: '✅ **passed**', failed: '❌ **failed**', inconclusive: '⚠️ **inconclusive**' } as const;
+const STATUS_MARK = {
+  passed: '✅ **passed**',
+  failed: '❌ **failed**',
+  inconclusive: '⚠️ **inconclusive**',
+} as const;
 const GATE_MARK = { passed: '✅', failed: '❌', inconclusive: '⚠️' } as const;
 
 function code(text: string): string {
@@ -11,32 +25,66 @@ function code(text: string): string {
 
 /** compare.md: what a reviewer reads in a pull request or a job summary. */
 export function renderCompareMarkdown(cmp: Comparison): string {
-  const out: string[] = ['## jobstorm compare', '', `${STATUS_MARK[cmp.verdict.status]}: ${cmp.verdict.reasons.join('; ')}`, ''];
+  const out: string[] = [
+    '## jobstorm compare',
+    '',
+    `${STATUS_MARK[cmp.verdict.status]}: ${cmp.verdict.reasons.join('; ')}`,
+    '',
+  ];
   out.push(`Baseline ${runLine(cmp.baseline)}  `, `Current ${runLine(cmp.current)}`, '');
   if (cmp.forced.length) out.push(`Compared with --force although: ${cmp.forced.join('; ')}.`, '');
   out.push(headline(cmp), '', '### Gates', '');
   if (cmp.gates.length) {
-    out.push(...markdownTable(GATE_HEADER, cmp.gates.map((g) => {
-      const [, expression = '', ...rest] = gateCells(g);
-      return [GATE_MARK[g.status], code(expression), ...rest];
-    }), ['l', 'l', 'r', 'r', 'l']));
+    out.push(
+      ...markdownTable(
+        GATE_HEADER,
+        cmp.gates.map((g) => {
+          const [, expression = '', ...rest] = gateCells(g);
+          return [GATE_MARK[g.status], code(expression), ...rest];
+        }),
+        ['l', 'l', 'r', 'r', 'l'],
+      ),
+    );
   } else {
     out.push('No gates set.');
   }
   out.push('', '### Changes', '');
   const groups = [...new Set(cmp.deltas.map((d) => d.group))];
   for (const group of groups) {
-    const rows = cmp.deltas.filter((d) => d.group === group).map((d) => {
-      const [metric = '', ...rest] = deltaCells(d);
-      const mark = rest.pop() ?? '';
-      return [code(metric), ...rest, mark ? `**${mark}**` : ''];
-    });
-    out.push(`**${group}**`, '', ...markdownTable(DELTA_HEADER, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'l']), '');
+    const rows = cmp.deltas
+      .filter((d) => d.group === group)
+      .map((d) => {
+        const [metric = '', ...rest] = deltaCells(d);
+        const mark = rest.pop() ?? '';
+        return [code(metric), ...rest, mark ? `**${mark}**` : ''];
+      });
+    out.push(
+      `**${group}**`,
+      '',
+      ...markdownTable(DELTA_HEADER, rows, ['l', 'r', 'r', 'r', 'r', 'r', 'l']),
+      '',
+    );
   }
-  out.push(`_Intervals: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise._`, '', '### Checks', '');
+  out.push(
+    `_Intervals: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise._`,
+    '',
+    '### Checks',
+    '',
+  );
   const notable = notableChecks(cmp);
   const clean = cmp.checks.length - notable.length;
-  if (notable.length) out.push(...markdownTable(CHECK_HEADER, notable.map((c) => { const [id = '', ...rest] = checkCells(c); return [code(id), ...rest]; }), ['l', 'r', 'r', 'r', 'r', 'l']), '');
+  if (notable.length)
+    out.push(
+      ...markdownTable(
+        CHECK_HEADER,
+        notable.map((c) => {
+          const [id = '', ...rest] = checkCells(c);
+          return [code(id), ...rest];
+        }),
+        ['l', 'r', 'r', 'r', 'r', 'l'],
+      ),
+      '',
+    );
   out.push(`${clean} check${clean === 1 ? '' : 's'} clean in both runs.`);
   return `${out.join('\n')}\n`;
 }

@@ -5,7 +5,14 @@ import type { CheckRow, Comparison, CompareRun, DeltaRow, GateResult, Significan
 /** Text shared by compare.md and compare.html: the same words and numbers in both. */
 export const DELTA_HEADER = ['metric', 'baseline', 'current', 'change', 'interval', 'confidence', ''];
 export const GATE_HEADER = ['', 'gate', 'baseline', 'current', 'result'];
-export const CHECK_HEADER = ['check', 'violations before', 'violations now', 'judged before', 'judged now', ''];
+export const CHECK_HEADER = [
+  'check',
+  'violations before',
+  'violations now',
+  'judged before',
+  'judged now',
+  '',
+];
 
 export function formatChange(delta: number | null, unit: ThresholdUnit): string {
   if (delta === null) return 'n/a';
@@ -16,7 +23,9 @@ export function formatChange(delta: number | null, unit: ThresholdUnit): string 
 }
 
 function relativeText(r: DeltaRow): string {
-  return r.relative === null || r.delta === 0 ? '' : ` (${r.relative > 0 ? '+' : '−'}${formatPercent(Math.abs(r.relative))})`;
+  return r.relative === null || r.delta === 0
+    ? ''
+    : ` (${r.relative > 0 ? '+' : '−'}${formatPercent(Math.abs(r.relative))})`;
 }
 
 export function intervalText(s: Significance | null, unit: ThresholdUnit): string {
@@ -58,7 +67,14 @@ function coverage(n: number | null): string {
 }
 
 export function checkCells(c: CheckRow): string[] {
-  return [c.id, String(c.baselineViolations), String(c.currentViolations), coverage(c.baselineCoverage), coverage(c.currentCoverage), c.change === 'clean' ? '' : c.change];
+  return [
+    c.id,
+    String(c.baselineViolations),
+    String(c.currentViolations),
+    coverage(c.baselineCoverage),
+    coverage(c.currentCoverage),
+    c.change === 'clean' ? '' : c.change,
+  ];
 }
 
 /** Checks worth a row: those that changed or still fire; clean ones are counted below the table. */
@@ -72,7 +88,11 @@ export function runLine(r: CompareRun): string {
 }
 
 export function headline(cmp: Comparison): string {
-  const tested = cmp.deltas.filter((d) => d.significance !== null && !(d.delta === 0 && d.significance.ci?.[0] === 0 && d.significance.ci[1] === 0)).length;
+  const tested = cmp.deltas.filter(
+    (d) =>
+      d.significance !== null &&
+      !(d.delta === 0 && d.significance.ci?.[0] === 0 && d.significance.ci[1] === 0),
+  ).length;
   const how = `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${tested} resampled deltas; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
   if (!cmp.regressions.length && !cmp.improvements.length) return `No significant change (${how}).`;
   const parts: string[] = [];

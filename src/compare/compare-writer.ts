@@ -13,7 +13,13 @@ export interface CompareWriteOptions {
 }
 
 /** Writes compare.json, compare.md, compare.html and compare-junit.xml into `dir`; returns the paths. */
-export async function writeComparison(cmp: Comparison, baseline: Summary, current: Summary, dir: string, o: CompareWriteOptions = {}): Promise<string[]> {
+export async function writeComparison(
+  cmp: Comparison,
+  baseline: Summary,
+  current: Summary,
+  dir: string,
+  o: CompareWriteOptions = {},
+): Promise<string[]> {
   const markdown = renderCompareMarkdown(cmp);
   const files: [string, string][] = [
     ['compare.json', `${JSON.stringify(cmp, null, 2)}\n`],

@@ -1,7 +1,13 @@
 import type { Summary } from '../report/summary.js';
 import { checkRows, lostChecks } from './check-rows.js';
 import { assertComparable, describeRun } from './comparability.js';
-import { COMPARE_VERSION, type CompareStatus, type Comparison, type DeltaRow, type GateResult } from './compare-data.js';
+import {
+  COMPARE_VERSION,
+  type CompareStatus,
+  type Comparison,
+  type DeltaRow,
+  type GateResult,
+} from './compare-data.js';
 import { deltaRows } from './delta-rows.js';
 import type { Gate } from './gate.js';
 import { generatorLimitedSeconds } from '../report/verdict.js';
@@ -24,7 +30,13 @@ export interface CompareOptions {
   force?: boolean;
 }
 
-export const COMPARE_DEFAULTS = { level: 0.95, minEffect: 0.05, resamples: 4000, seed: 1, jobNoise: 0.05 } as const;
+export const COMPARE_DEFAULTS = {
+  level: 0.95,
+  minEffect: 0.05,
+  resamples: 4000,
+  seed: 1,
+  jobNoise: 0.05,
+} as const;
 
 function describeRow(r: DeltaRow): string {
   const rel = r.relative === null ? '' : ` (${r.relative >= 0 ? '+' : ''}${(100 * r.relative).toFixed(1)}%)`;
@@ -34,7 +46,10 @@ function describeRow(r: DeltaRow): string {
 /** A run that never reached its target or was cut short says nothing about the service. */
 function unfinished(baseline: Summary, current: Summary): string[] {
   const out: string[] = [];
-  for (const [name, s] of [['baseline', baseline], ['current run', current]] as const) {
+  for (const [name, s] of [
+    ['baseline', baseline],
+    ['current run', current],
+  ] as const) {
     const status = s.verdict.status;
     if (status === 'unreachable' || status === 'interrupted') out.push(`the ${name} was ${status}`);
   }
@@ -50,20 +65,35 @@ function limitedNotes(baseline: Summary, current: Summary): string[] {
     ] as const
   ).flatMap(([name, s]) => {
     const seconds = generatorLimitedSeconds(s);
-    return seconds > 0 ? [`the ${name} was generator-limited for ${seconds.toFixed(0)} s: its client-side latencies and rates there include jobstorm's own queueing`] : [];
+    return seconds > 0
+      ? [
+          `the ${name} was generator-limited for ${seconds.toFixed(0)} s: its client-side latencies and rates there include jobstorm's own queueing`,
+        ]
+      : [];
   });
 }
 
-function verdictOf(gates: readonly GateResult[], lost: readonly string[], cut: readonly string[], notes: readonly string[]): { status: CompareStatus; reasons: string[] } {
+function verdictOf(
+  gates: readonly GateResult[],
+  lost: readonly string[],
+  cut: readonly string[],
+  notes: readonly string[],
+): { status: CompareStatus; reasons: string[] } {
   const failed = gates.filter((g) => g.status === 'failed');
   const open = gates.filter((g) => g.status === 'inconclusive');
   const reasons = [...failed, ...open].map((g) => `${g.expression}: ${g.reason}`);
-  if (lost.length) reasons.push(`not exercised now, though the baseline exercised them (a regression of the test, not of the service): ${lost.join(', ')}`);
+  if (lost.length)
+    reasons.push(
+      `not exercised now, though the baseline exercised them (a regression of the test, not of the service): ${lost.join(', ')}`,
+    );
   reasons.push(...cut);
   let status: CompareStatus = 'passed';
   if (failed.length) status = 'failed';
   else if (open.length || lost.length || cut.length) status = 'inconclusive';
-  if (status === 'passed') reasons.push(gates.length ? `${gates.length} gate${gates.length === 1 ? '' : 's'} passed` : 'no gates set');
+  if (status === 'passed')
+    reasons.push(
+      gates.length ? `${gates.length} gate${gates.length === 1 ? '' : 's'} passed` : 'no gates set',
+    );
   reasons.push(...notes);
   return { status, reasons };
 }
@@ -95,6 +125,11 @@ export function compareRuns(baseline: Summary, current: Summary, o: CompareOptio
     deltas,
     checks,
     gates,
-    verdict: verdictOf(gates, lostChecks(checks, baseline, current), unfinished(baseline, current), limitedNotes(baseline, current)),
+    verdict: verdictOf(
+      gates,
+      lostChecks(checks, baseline, current),
+      unfinished(baseline, current),
+      limitedNotes(baseline, current),
+    ),
   };
 }

@@ -11,7 +11,16 @@ import type { DeltaRow, Direction } from './compare-data.js';
  * the table and the gates read the same numbers.
  */
 const PERCENTILES = ['p50', 'p90', 'p99', 'max'] as const;
-const WORSE_WHEN_HIGHER = new Set(['429', '4xx', '5xx', 'errors', 'failed', 'cancelled', 'timed_out', 'lost']);
+const WORSE_WHEN_HIGHER = new Set([
+  '429',
+  '4xx',
+  '5xx',
+  'errors',
+  'failed',
+  'cancelled',
+  'timed_out',
+  'lost',
+]);
 const BETTER_WHEN_HIGHER = new Set(['2xx', 'completed']);
 
 interface RowSpec {
@@ -36,19 +45,30 @@ function jobSpecs(b: Summary, c: Summary): RowSpec[] {
     if (b.jobs[name].percentiles.count + c.jobs[name].percentiles.count > 0) timings.push(name);
   }
   for (const st of FINAL_STATES) {
-    if (b.jobs.e2e[st].percentiles.count + c.jobs.e2e[st].percentiles.count > 0) timings.push(`e2e{status=${st}}`);
+    if (b.jobs.e2e[st].percentiles.count + c.jobs.e2e[st].percentiles.count > 0)
+      timings.push(`e2e{status=${st}}`);
   }
-  const specs: RowSpec[] = ['count(jobs)', ...['completed', 'failed', 'cancelled', 'timed_out', 'lost'].flatMap((n) => [`count(${n})`, `rate(${n})`])].map(
-    (expression) => ({ group: 'jobs', expression }),
-  );
-  for (const t of timings) specs.push(...PERCENTILES.map((p) => ({ group: 'jobs', expression: `${p}(${t})` })));
+  const specs: RowSpec[] = [
+    'count(jobs)',
+    ...['completed', 'failed', 'cancelled', 'timed_out', 'lost'].flatMap((n) => [
+      `count(${n})`,
+      `rate(${n})`,
+    ]),
+  ].map((expression) => ({ group: 'jobs', expression }));
+  for (const t of timings)
+    specs.push(...PERCENTILES.map((p) => ({ group: 'jobs', expression: `${p}(${t})` })));
   return specs;
 }
 
 function rowSpecs(b: Summary, c: Summary): RowSpec[] {
-  const ops = [...new Set([...Object.keys(b.operations), ...Object.keys(c.operations)])].filter((op) => (OPERATIONS as readonly string[]).includes(op)).sort();
+  const ops = [...new Set([...Object.keys(b.operations), ...Object.keys(c.operations)])]
+    .filter((op) => (OPERATIONS as readonly string[]).includes(op))
+    .sort();
   return [
-    ...['rps(requests)', 'rate(429)', 'rate(errors)', 'rate(5xx)', 'count(dropped)'].map((expression) => ({ group: 'requests', expression })),
+    ...['rps(requests)', 'rate(429)', 'rate(errors)', 'rate(5xx)', 'count(dropped)'].map((expression) => ({
+      group: 'requests',
+      expression,
+    })),
     ...ops.flatMap(operationSpecs),
     ...jobSpecs(b, c),
     { group: 'violations', expression: 'count(violations)' },
@@ -100,7 +120,9 @@ function degenerate(r: DeltaRow): boolean {
  */
 function markSignificant(rows: DeltaRow[], level: number, minEffect: number): void {
   // A row whose resamples never move (0 of n 429s on both sides) asks no question: not counted.
-  const tested = rows.filter((r) => r.significance !== null && !degenerate(r)).sort((x, y) => (x.significance?.p ?? 1) - (y.significance?.p ?? 1));
+  const tested = rows
+    .filter((r) => r.significance !== null && !degenerate(r))
+    .sort((x, y) => (x.significance?.p ?? 1) - (y.significance?.p ?? 1));
   const alpha = 1 - level;
   for (let i = 0; i < tested.length; i++) {
     const r = tested[i];
@@ -112,7 +134,9 @@ function markSignificant(rows: DeltaRow[], level: number, minEffect: number): vo
 
 export function deltaRows(b: Summary, c: Summary, o: RowSettings): DeltaRow[] {
   const specs = rowSpecs(b, c);
-  const parsed = parseThresholds(specs.map((s) => ({ expression: `${s.expression} >= 0`, where: 'compare' })));
+  const parsed = parseThresholds(
+    specs.map((s) => ({ expression: `${s.expression} >= 0`, where: 'compare' })),
+  );
   const rows = specs.map((s, i) => {
     const t = parsed[i];
     if (!t) throw new Error(`internal: no parse for ${s.expression}`);
@@ -120,6 +144,7 @@ export function deltaRows(b: Summary, c: Summary, o: RowSettings): DeltaRow[] {
   });
   markSignificant(rows, o.level, o.minEffect);
   // Nothing on either side (5xx of an operation that never failed): noise in a table for people.
-  const quiet = (r: DeltaRow): boolean => (r.baseline ?? 0) === 0 && (r.current ?? 0) === 0 && r.group !== 'requests' && r.group !== 'violations';
+  const quiet = (r: DeltaRow): boolean =>
+    (r.baseline ?? 0) === 0 && (r.current ?? 0) === 0 && r.group !== 'requests' && r.group !== 'violations';
   return rows.filter((r) => (r.baseline !== null || r.current !== null) && !quiet(r));
 }

@@ -17,11 +17,21 @@ function firingIds(s: Summary, g: Gate): Set<string> {
   const m = g.metric.metric;
   const pattern = m.startsWith(VIOLATION_PREFIX) ? globToRegExp(m.slice(VIOLATION_PREFIX.length)) : undefined;
   const severity = g.metric.tags.severity;
-  return new Set(s.violations.filter((v) => v.count > 0 && (pattern === undefined || pattern.test(v.id)) && (severity === undefined || v.severity === severity)).map((v) => v.id));
+  return new Set(
+    s.violations
+      .filter(
+        (v) =>
+          v.count > 0 &&
+          (pattern === undefined || pattern.test(v.id)) &&
+          (severity === undefined || v.severity === severity),
+      )
+      .map((v) => v.id),
+  );
 }
 
 function idGate(g: Gate, b: Summary, c: Summary): GateResult {
-  const [from, to] = g.kind === 'new' ? [firingIds(b, g), firingIds(c, g)] : [firingIds(c, g), firingIds(b, g)];
+  const [from, to] =
+    g.kind === 'new' ? [firingIds(b, g), firingIds(c, g)] : [firingIds(c, g), firingIds(b, g)];
   const ids = [...to].filter((id) => !from.has(id)).sort();
   const ok = compare(ids.length, g.comparator, g.target);
   const list = ids.length ? `: ${ids.join(', ')}` : '';
@@ -47,23 +57,54 @@ function show(value: number, g: Gate): string {
 
 function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult {
   const m = measure(g.metric, b, c, o);
-  const base = { expression: g.expression, where: g.where, unit: g.unit, metricUnit: g.metric.unit, baseline: m.baseline, current: m.current, significance: m.significance };
+  const base = {
+    expression: g.expression,
+    where: g.where,
+    unit: g.unit,
+    metricUnit: g.metric.unit,
+    baseline: m.baseline,
+    current: m.current,
+    significance: m.significance,
+  };
   if (m.baseline === null || m.current === null) {
-    const missing = [m.baseline === null ? 'the baseline' : '', m.current === null ? 'the current run' : ''].filter(Boolean).join(' and ');
-    return { ...base, status: 'inconclusive', value: null, reason: `no data for ${g.metric.expression} in ${missing}` };
+    const missing = [m.baseline === null ? 'the baseline' : '', m.current === null ? 'the current run' : '']
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      ...base,
+      status: 'inconclusive',
+      value: null,
+      reason: `no data for ${g.metric.expression} in ${missing}`,
+    };
   }
   const delta = m.current - m.baseline;
   if (g.relative && m.baseline === 0 && delta !== 0) {
-    return { ...base, status: 'inconclusive', value: null, reason: `the baseline's ${g.metric.expression} is 0: a change relative to it is undefined` };
+    return {
+      ...base,
+      status: 'inconclusive',
+      value: null,
+      reason: `the baseline's ${g.metric.expression} is 0: a change relative to it is undefined`,
+    };
   }
   const value = g.relative ? (m.baseline === 0 ? 0 : delta / m.baseline) : delta;
-  if (compare(value, g.comparator, g.target)) return { ...base, status: 'passed', value, reason: `change ${show(value, g)}` };
+  if (compare(value, g.comparator, g.target))
+    return { ...base, status: 'passed', value, reason: `change ${show(value, g)}` };
   if (o.significance !== null && m.significance) {
     const p = m.significance.p;
     if (p > 1 - o.significance) {
-      return { ...base, status: 'passed', value, reason: `change ${show(value, g)} is past the limit but within noise (confidence ${(100 * (1 - p)).toFixed(1)}% < ${(100 * o.significance).toFixed(0)}%)` };
+      return {
+        ...base,
+        status: 'passed',
+        value,
+        reason: `change ${show(value, g)} is past the limit but within noise (confidence ${(100 * (1 - p)).toFixed(1)}% < ${(100 * o.significance).toFixed(0)}%)`,
+      };
     }
-    return { ...base, status: 'failed', value, reason: `change ${show(value, g)}, significant (confidence ${(100 * (1 - p)).toFixed(1)}%)` };
+    return {
+      ...base,
+      status: 'failed',
+      value,
+      reason: `change ${show(value, g)}, significant (confidence ${(100 * (1 - p)).toFixed(1)}%)`,
+    };
   }
   const note = o.significance !== null ? ' (this metric cannot be resampled: judged on its value)' : '';
   return { ...base, status: 'failed', value, reason: `change ${show(value, g)}${note}` };
@@ -88,10 +129,21 @@ function discountGenerator(r: GateResult, g: Gate, b: Summary, c: Summary): Gate
   if (!clientTimed(g) || r.status === 'inconclusive') return r;
   const [bs, cs] = [generatorLimitedSeconds(b), generatorLimitedSeconds(c)];
   if (r.status === 'failed' ? bs + cs === 0 : bs === 0) return r;
-  const which = [bs > 0 ? `the baseline (${bs.toFixed(0)} s)` : '', cs > 0 ? `the current run (${cs.toFixed(0)} s)` : ''].filter(Boolean).join(' and ');
-  return { ...r, status: 'inconclusive', reason: `${r.reason}; but jobstorm itself was the bottleneck in ${which}, so ${g.metric.expression} there includes its own queueing: rerun with more CPU or --workers` };
+  const which = [
+    bs > 0 ? `the baseline (${bs.toFixed(0)} s)` : '',
+    cs > 0 ? `the current run (${cs.toFixed(0)} s)` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return {
+    ...r,
+    status: 'inconclusive',
+    reason: `${r.reason}; but jobstorm itself was the bottleneck in ${which}, so ${g.metric.expression} there includes its own queueing: rerun with more CPU or --workers`,
+  };
 }
 
 export function evaluateGates(gates: readonly Gate[], b: Summary, c: Summary, o: GateSettings): GateResult[] {
-  return gates.map((g) => (g.kind === 'delta' ? discountGenerator(deltaGate(g, b, c, o), g, b, c) : idGate(g, b, c)));
+  return gates.map((g) =>
+    g.kind === 'delta' ? discountGenerator(deltaGate(g, b, c, o), g, b, c) : idGate(g, b, c),
+  );
 }

@@ -1,6 +1,13 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import type { ThresholdUnit } from '../report/summary.js';
-import { NUMBER_WITH_UNIT, ThresholdSyntaxError, parseThresholds, toTarget, type Comparator, type Threshold } from '../report/threshold.js';
+import {
+  NUMBER_WITH_UNIT,
+  ThresholdSyntaxError,
+  parseThresholds,
+  toTarget,
+  type Comparator,
+  type Threshold,
+} from '../report/threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from '../report/threshold-metrics.js';
 
 /**
@@ -50,15 +57,23 @@ function parseMetric(inner: string, where: string): Threshold {
   }
 }
 
-function parseLimit(text: string, unit: ThresholdUnit, kind: GateKind): { target: number; relative: boolean } {
+function parseLimit(
+  text: string,
+  unit: ThresholdUnit,
+  kind: GateKind,
+): { target: number; relative: boolean } {
   const number = NUMBER_WITH_UNIT.exec(text);
   if (!number?.[1]) throw new GateError(`cannot read the limit "${text}"; write e.g. 10%, 250ms or 0`);
   const value = Number(number[1]);
   const unitText = number[2] ?? '';
-  if (kind === 'delta' && unitText === '%' && unit !== 'ratio') return { target: value / 100, relative: true };
+  if (kind === 'delta' && unitText === '%' && unit !== 'ratio')
+    return { target: value / 100, relative: true };
   try {
     // A change may be negative ("faster by at least 5ms": delta(p50(run)) <= -5ms), so no range check.
-    return { target: unit === 'ratio' && unitText === '' ? value : toTarget(value, unitText, unit), relative: false };
+    return {
+      target: unit === 'ratio' && unitText === '' ? value : toTarget(value, unitText, unit),
+      relative: false,
+    };
   } catch (err) {
     if (err instanceof ThresholdSyntaxError) throw new GateError(err.message);
     throw err;
@@ -69,15 +84,30 @@ function parseOne(expression: string, where: string): Gate {
   const m = GATE.exec(expression);
   const kind = m?.[1] as GateKind | undefined;
   if (!m || kind === undefined || !KINDS.includes(kind)) {
-    throw new GateError('a gate compares two runs: write delta(<metric>) <op> <limit> (e.g. delta(p99(run)) < 10%) or new(violations) == 0');
+    throw new GateError(
+      'a gate compares two runs: write delta(<metric>) <op> <limit> (e.g. delta(p99(run)) < 10%) or new(violations) == 0',
+    );
   }
   const metric = parseMetric(m[2] ?? '', where);
   const isViolations = metric.metric === 'violations' || metric.metric.startsWith(VIOLATION_PREFIX);
-  if (kind !== 'delta' && !isViolations) throw new GateError(`${kind}() counts check ids; use it on violations or violation:<id or glob>, not "${metric.metric}"`);
-  if (kind === 'delta' && !THRESHOLD_METRICS.has(metric.metric) && !isViolations) throw new GateError(`unknown metric "${metric.metric}"`);
+  if (kind !== 'delta' && !isViolations)
+    throw new GateError(
+      `${kind}() counts check ids; use it on violations or violation:<id or glob>, not "${metric.metric}"`,
+    );
+  if (kind === 'delta' && !THRESHOLD_METRICS.has(metric.metric) && !isViolations)
+    throw new GateError(`unknown metric "${metric.metric}"`);
   const unit: ThresholdUnit = kind === 'delta' ? metric.unit : 'count';
   const { target, relative } = parseLimit(m[4] ?? '', unit, kind);
-  return { expression: expression.trim(), where, kind, metric, comparator: m[3] as Comparator, target, relative, unit: relative ? 'relative' : unit };
+  return {
+    expression: expression.trim(),
+    where,
+    kind,
+    metric,
+    comparator: m[3] as Comparator,
+    target,
+    relative,
+    unit: relative ? 'relative' : unit,
+  };
 }
 
 /** Parses every gate, reporting every bad one at once, each naming the gate and where it came from. */

@@ -44,7 +44,9 @@ function readDense(dense: Float64Array, total: number, percentile: number): numb
 
 function denseOf(windows: readonly BucketWindow[], top: number): Float64Array {
   const dense = new Float64Array(top + 1);
-  for (const w of windows) for (let j = 0; j < w.index.length; j++) dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
+  for (const w of windows)
+    for (let j = 0; j < w.index.length; j++)
+      dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
   return dense;
 }
 
@@ -54,7 +56,10 @@ function denseOf(windows: readonly BucketWindow[], top: number): Float64Array {
  * tenant, a GC regime, a warm cache) is a level shift the windows of one run cannot average away.
  */
 function windowSpread(windows: readonly BucketWindow[], top: number, percentile: number): number {
-  const logs = windows.map((w) => readDense(denseOf([w], top), w.total, percentile)).filter((v): v is number => v !== null && v > 0).map(Math.log);
+  const logs = windows
+    .map((w) => readDense(denseOf([w], top), w.total, percentile))
+    .filter((v): v is number => v !== null && v > 0)
+    .map(Math.log);
   if (logs.length < 2) return 0;
   const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
   return Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1));
@@ -73,7 +78,8 @@ function windowLatency(windows: readonly BucketWindow[], percentile: number, run
       let total = 0;
       for (let k = 0; k < windows.length; k++) {
         const w = pick(windows, rng);
-        for (let j = 0; j < w.index.length; j++) dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
+        for (let j = 0; j < w.index.length; j++)
+          dense[w.index[j] ?? 0] = (dense[w.index[j] ?? 0] ?? 0) + (w.count[j] ?? 0);
         total += w.total;
       }
       const v = readDense(dense, total, percentile);
@@ -164,7 +170,10 @@ function binomial(k: number, n: number): Sampler | undefined {
 
 function selectedOps(s: Summary, t: Threshold): string[] {
   // `requests` and `latency` are metrics over every operation (as in thresholds), not /requests.
-  const named = (OPERATIONS as readonly string[]).includes(t.metric) && t.metric !== 'requests' && t.metric !== 'latency' ? t.metric : t.tags.op;
+  const named =
+    (OPERATIONS as readonly string[]).includes(t.metric) && t.metric !== 'requests' && t.metric !== 'latency'
+      ? t.metric
+      : t.tags.op;
   return Object.keys(s.operations).filter((op) => named === undefined || op === named);
 }
 
@@ -190,14 +199,25 @@ function latencySampler(s: Summary, t: Threshold, jobNoise: number): Sampler | u
   if (a.kind === 'rps') {
     if (!perSecond || s.run.durationMs <= 0) return undefined;
     const ops = selectedOps(s, t);
-    const requests = Array.from({ length: s.series.length }, (_, i) => ops.reduce((n, op) => n + (s.series.ops[op]?.requests[i] ?? 0), 0));
-    const windows = countWindows(s.series.length, [requests], firstMeasuredSecond(s)).map((w) => [w[0] ?? 0, 0]);
+    const requests = Array.from({ length: s.series.length }, (_, i) =>
+      ops.reduce((n, op) => n + (s.series.ops[op]?.requests[i] ?? 0), 0),
+    );
+    const windows = countWindows(s.series.length, [requests], firstMeasuredSecond(s)).map((w) => [
+      w[0] ?? 0,
+      0,
+    ]);
     return windowRatio(windows, 1, measuredMs(s) / 1000);
   }
   if (a.kind !== 'percentile' || a.percentile === 0 || a.percentile === 100) return undefined;
   if (perSecond) {
     const windows = latencyWindows(s, selectedOps(s, t));
-    if (!resolvable(windows.reduce((n, w) => n + w.total, 0), a.percentile)) return undefined;
+    if (
+      !resolvable(
+        windows.reduce((n, w) => n + w.total, 0),
+        a.percentile,
+      )
+    )
+      return undefined;
     if (windows.length >= 2) return windowLatency(windows, a.percentile);
   }
   return a.percentile > 0 ? orderStatistic(s, t, a.percentile, jobNoise) : undefined;
@@ -207,12 +227,19 @@ function rateSampler(s: Summary, t: Threshold): Sampler | undefined {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   if (family === 'request-rate') {
     if (t.metric === '429' && t.tags.op === undefined) {
-      const windows = countWindows(s.series.length, [s.series.r429, s.series.requests], firstMeasuredSecond(s));
+      const windows = countWindows(
+        s.series.length,
+        [s.series.r429, s.series.requests],
+        firstMeasuredSecond(s),
+      );
       if (windows.length >= 2) return windowRatio(windows, 1);
     }
     const ops = selectedOps(s, t).map((op) => s.operations[op]);
     const k = ops.reduce((n, o) => n + (o ? (REQUEST_OUTCOME[t.metric]?.(o) ?? 0) : 0), 0);
-    return binomial(k, ops.reduce((n, o) => n + (o?.requests ?? 0), 0));
+    return binomial(
+      k,
+      ops.reduce((n, o) => n + (o?.requests ?? 0), 0),
+    );
   }
   const count = JOB_RATE[t.metric];
   if (family !== 'job-rate' || !count) return undefined;
@@ -227,7 +254,9 @@ export function samplerFor(s: Summary, t: Threshold, jobNoise: number): Sampler 
   if (family === 'latency') return latencySampler(s, t, jobNoise);
   if (family === 'job-timing') {
     const a = t.aggregation;
-    return a.kind === 'percentile' && a.percentile > 0 && a.percentile < 100 ? orderStatistic(s, t, a.percentile, jobNoise) : undefined;
+    return a.kind === 'percentile' && a.percentile > 0 && a.percentile < 100
+      ? orderStatistic(s, t, a.percentile, jobNoise)
+      : undefined;
   }
   if (t.aggregation.kind === 'rate') return rateSampler(s, t);
   return undefined;

@@ -26,7 +26,10 @@ function secondsPerWindow(length: number): number {
  */
 export function firstMeasuredSecond(s: Pick<Summary, 'run' | 'series' | 'warmup'>): number {
   if (!s.warmup) return 0;
-  return Math.min(s.series.length, Math.max(0, Math.ceil((s.run.startMs + s.warmup.ms) / 1000) - s.series.startSec));
+  return Math.min(
+    s.series.length,
+    Math.max(0, Math.ceil((s.run.startMs + s.warmup.ms) / 1000) - s.series.startSec),
+  );
 }
 
 /** Latency windows of the named operations (from the intended start); empty windows are left out. */
@@ -39,11 +42,16 @@ export function latencyWindows(s: Summary, ops: readonly string[]): BucketWindow
     for (const op of ops) {
       const encoded = s.series.ops[op]?.latency;
       if (!encoded) continue;
-      for (let i = start; i < Math.min(start + per, s.series.length); i++) h.merge(SparseHistogram.decode(encoded[i] ?? ''));
+      for (let i = start; i < Math.min(start + per, s.series.length); i++)
+        h.merge(SparseHistogram.decode(encoded[i] ?? ''));
     }
     if (h.count === 0) continue;
     const buckets = h.buckets();
-    windows.push({ index: Int32Array.from(buckets.map((b) => b[0])), count: Float64Array.from(buckets.map((b) => b[1])), total: h.count });
+    windows.push({
+      index: Int32Array.from(buckets.map((b) => b[0])),
+      count: Float64Array.from(buckets.map((b) => b[1])),
+      total: h.count,
+    });
   }
   return windows;
 }
@@ -53,11 +61,13 @@ export function countWindows(length: number, columns: readonly (readonly number[
   const per = secondsPerWindow(length - from);
   const out: number[][] = [];
   for (let start = from; start < length; start += per) {
-    out.push(columns.map((col) => {
-      let n = 0;
-      for (let i = start; i < Math.min(start + per, length); i++) n += col[i] ?? 0;
-      return n;
-    }));
+    out.push(
+      columns.map((col) => {
+        let n = 0;
+        for (let i = start; i < Math.min(start + per, length); i++) n += col[i] ?? 0;
+        return n;
+      }),
+    );
   }
   return out;
 }

@@ -27,9 +27,14 @@ export function spawnModuleWorker(callerUrl: string, baseName: string, workerDat
 function tsxEsmApi(from: string): string {
   const require = createRequire(from);
   const pkgPath = require.resolve('tsx/package.json');
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: Record<string, { import?: { default?: string } } | string> };
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
+    exports?: Record<string, { import?: { default?: string } } | string>;
+  };
   const entry = pkg.exports?.['./esm/api'];
   const rel = typeof entry === 'object' ? entry.import?.default : undefined;
-  if (rel === undefined) throw new Error("cannot find tsx/esm/api in tsx's package.json; install tsx to run workers from TypeScript");
+  if (rel === undefined)
+    throw new Error(
+      "cannot find tsx/esm/api in tsx's package.json; install tsx to run workers from TypeScript",
+    );
   return pathToFileURL(join(dirname(pkgPath), rel)).href;
 }

@@ -213,7 +213,8 @@ export interface RunRecord {
   targetClock?: 'manual';
 }
 
-export type JobstormRecord = ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | StallRecord | GeneratorRecord | RunRecord;
+export type JobstormRecord =
+  ExchangeRecord | WebhookRecord | DroppedRecord | ClockRecord | StallRecord | GeneratorRecord | RunRecord;
 
 /** Where a record sits in time, whatever its kind. */
 export function recordTime(r: JobstormRecord): number {

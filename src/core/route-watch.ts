@@ -77,10 +77,17 @@ export class RouteWatch {
     if (probe === WRONG_METHOD_PROBE) return this.postAnswered(op, r);
     if (probe === 'request.method' && r.status === 404) this.refusedGets.set(op, r);
     if (r.status >= 200 && r.status < 300) return this.answered(r, op);
-    if (r.status === 405) return this.found(op, r, `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`, 'method');
+    if (r.status === 405)
+      return this.found(
+        op,
+        r,
+        `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`,
+        'method',
+      );
     if (r.status !== 404 || this.served.has(op) || this.missing.has(op)) return NONE;
     if (ENDPOINT_ROUTES.has(op)) {
-      if (this.endpointAnswers) return this.found(op, r, 'answered 404 while the endpoint answered other operations');
+      if (this.endpointAnswers)
+        return this.found(op, r, 'answered 404 while the endpoint answered other operations');
       this.early.push(r);
       return NONE;
     }
@@ -91,11 +98,20 @@ export class RouteWatch {
       return NONE;
     }
     const accepted = r.jobId === undefined ? undefined : this.acceptedAt.get(r.jobId);
-    if (op === 'status' && r.jobId !== undefined && accepted !== undefined && r.sentAt - accepted < MIN_LIFE_MS) {
+    if (
+      op === 'status' &&
+      r.jobId !== undefined &&
+      accepted !== undefined &&
+      r.sentAt - accepted < MIN_LIFE_MS
+    ) {
       this.firstStatus404 ??= r;
       this.status404Jobs.add(r.jobId);
       if (this.status404Jobs.size >= STATUS_404_JOBS) {
-        return this.found(op, this.firstStatus404, `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`);
+        return this.found(
+          op,
+          this.firstStatus404,
+          `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`,
+        );
       }
     }
     return NONE;
@@ -126,7 +142,15 @@ export class RouteWatch {
     let out = NONE;
     if (!this.endpointAnswers) {
       this.endpointAnswers = true;
-      for (const e of this.early.splice(0)) out = [...out, ...this.found(e.op as QueueOperation, e, 'answered 404 while the endpoint answered other operations')];
+      for (const e of this.early.splice(0))
+        out = [
+          ...out,
+          ...this.found(
+            e.op as QueueOperation,
+            e,
+            'answered 404 while the endpoint answered other operations',
+          ),
+        ];
     }
     // An answer about the job shows it exists: the job routes that said 404 for it do not exist.
     const pending = r.jobId === undefined ? undefined : this.suspects.get(r.jobId);
@@ -134,7 +158,14 @@ export class RouteWatch {
       this.suspects.delete(r.jobId);
       const shown = statusOf(r.body);
       for (const s of pending) {
-        out = [...out, ...this.found(s.op as QueueOperation, s, `answered 404 for job ${r.jobId}, which ${r.op} then showed to exist${shown ? ` (${shown})` : ''}`)];
+        out = [
+          ...out,
+          ...this.found(
+            s.op as QueueOperation,
+            s,
+            `answered 404 for job ${r.jobId}, which ${r.op} then showed to exist${shown ? ` (${shown})` : ''}`,
+          ),
+        ];
       }
     }
     return out;
@@ -144,11 +175,22 @@ export class RouteWatch {
   private postAnswered(op: QueueOperation, post: ExchangeRecord): MissingRoute[] {
     const get = this.refusedGets.get(op);
     this.refusedGets.delete(op);
-    if (get === undefined || post.status === undefined || post.status < 200 || post.status >= 300) return NONE;
-    return this.found(op, get, `answered 404 to GET ${get.path}, while POST to the same path answered ${String(post.status)} (record ${String(post.seq)})`, 'method');
+    if (get === undefined || post.status === undefined || post.status < 200 || post.status >= 300)
+      return NONE;
+    return this.found(
+      op,
+      get,
+      `answered 404 to GET ${get.path}, while POST to the same path answered ${String(post.status)} (record ${String(post.seq)})`,
+      'method',
+    );
   }
 
-  private found(op: QueueOperation, record: ExchangeRecord, reason: string, kind: MissingRoute['kind'] = 'route'): MissingRoute[] {
+  private found(
+    op: QueueOperation,
+    record: ExchangeRecord,
+    reason: string,
+    kind: MissingRoute['kind'] = 'route',
+  ): MissingRoute[] {
     if (this.missing.has(op) || this.served.has(op)) return NONE;
     const m = { op, record, reason, kind };
     this.missing.set(op, m);

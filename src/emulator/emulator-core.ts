@@ -42,7 +42,8 @@ export class EmulatorCore implements EndpointContext {
     for (const [name, value] of config.faults) this.faults.set(name, value);
     this.webhooks = new WebhookScheduler(this.timers, () => this.now(), poster, this.faults);
     for (const id of config.endpoints) this.addEndpoint(this.defaultSettings(id, false));
-    for (const id of config.models) if (!this.endpoints.has(id)) this.addEndpoint(this.defaultSettings(id, true));
+    for (const id of config.models)
+      if (!this.endpoints.has(id)) this.addEndpoint(this.defaultSettings(id, true));
   }
 
   /** Emulator time: integer milliseconds since start (job timings are integers, SPEC "Job"). */

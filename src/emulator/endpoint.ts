@@ -97,14 +97,24 @@ export class Endpoint {
     private readonly ctx: EndpointContext,
   ) {
     this.limiter = new EndpointRateLimiter(settings.requestsPerWorker);
-    this.expiry = new ExpiryQueue(ctx.timers, () => ctx.now(), (job) => this.expire(job));
+    this.expiry = new ExpiryQueue(
+      ctx.timers,
+      () => ctx.now(),
+      (job) => this.expire(job),
+    );
     const simulated = settings.externalOnly ? { ...settings, workersMin: 0, workersMax: 0 } : settings;
     this.pool = new WorkerPool(ctx.timers, simulated, {
       nextJob: () => this.nextJob(),
       scalingDemand: () => this.queuedNormal,
       start: (job, worker) => this.start(job, worker),
     });
-    const external = { holdMs: settings.workerHoldMs, deadAfterMs: settings.workerDeadAfterMs, workersMin: settings.workersMin, workersMax: settings.workersMax, idleTimeoutMs: settings.idleTimeoutMs };
+    const external = {
+      holdMs: settings.workerHoldMs,
+      deadAfterMs: settings.workerDeadAfterMs,
+      workersMin: settings.workersMin,
+      workersMax: settings.workersMax,
+      idleTimeoutMs: settings.idleTimeoutMs,
+    };
     this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, {
       next: () => this.nextJob(),
       scalingDemand: () => this.queuedNormal,
@@ -113,7 +123,12 @@ export class Endpoint {
         job.run = undefined;
         this.finish(job, status, error);
       },
-      timeoutOf: (job) => (this.ctx.faults.has('timeout-ignored') ? undefined : this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout),
+      timeoutOf: (job) =>
+        this.ctx.faults.has('timeout-ignored')
+          ? undefined
+          : this.ctx.faults.timeoutEarly
+            ? Math.floor(job.executionTimeout / 2)
+            : job.executionTimeout,
     });
   }
 
@@ -191,7 +206,8 @@ export class Endpoint {
 
   /** POST /retry: false when the job may not be retried. */
   retry(job: Job): boolean {
-    const allowed = RETRYABLE.includes(job.status) || (this.ctx.faults.has('retry-any') && isFinalStatus(job.status));
+    const allowed =
+      RETRYABLE.includes(job.status) || (this.ctx.faults.has('retry-any') && isFinalStatus(job.status));
     if (!allowed) return false;
     const now = this.ctx.now();
     job.retries++;
@@ -250,7 +266,11 @@ export class Endpoint {
   private workerCounts(): { idle: number; running: number; initializing: number } {
     const a = this.pool.counts;
     const b = this.external.counts;
-    return { idle: a.idle + b.idle, running: a.running + b.running, initializing: a.initializing + b.initializing };
+    return {
+      idle: a.idle + b.idle,
+      running: a.running + b.running,
+      initializing: a.initializing + b.initializing,
+    };
   }
 
   /** Calls `fn` once a worker starts the job (not at all if it ends first); returns a function that stops waiting. */
@@ -275,7 +295,13 @@ export class Endpoint {
     const w = this.workerCounts();
     const completed = this.ctx.faults.healthDrift ? this.completed * 2 : this.completed;
     return {
-      jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue: this.queued, retried: this.retried },
+      jobs: {
+        completed,
+        failed: this.failed,
+        inProgress: this.inProgress,
+        inQueue: this.queued,
+        retried: this.retried,
+      },
       workers: { idle: w.idle, initializing: w.initializing, running: w.running, throttled: 0, unhealthy: 0 },
     };
   }
@@ -351,7 +377,8 @@ export class Endpoint {
     job.workerId = worker.id;
     job.externalWorker = undefined;
     const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
-    if (this.ctx.faults.executionFactor !== 1) plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
+    if (this.ctx.faults.executionFactor !== 1)
+      plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
     job.durationMs = plan.durationMs;
     const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
     const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
@@ -359,7 +386,12 @@ export class Endpoint {
     const cancel = this.ctx.timers.schedule(endsIn, () => {
       if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
       job.run = undefined;
-      if (timesOut) this.finish(job, 'TIMED_OUT', `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`);
+      if (timesOut)
+        this.finish(
+          job,
+          'TIMED_OUT',
+          `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`,
+        );
       else if (plan.error !== undefined) this.finish(job, 'FAILED', plan.error);
       else {
         job.outputBytes = plan.outputBytes;
@@ -425,7 +457,11 @@ export class Endpoint {
     this.expiry.update(job);
     this.notify(job, job);
     if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
-      const body = serializePayload({ ...this.webhookView(job), input: echoedInput(job), webhook: job.webhook });
+      const body = serializePayload({
+        ...this.webhookView(job),
+        input: echoedInput(job),
+        webhook: job.webhook,
+      });
       this.ctx.webhooks.deliver(job.id, job.webhook, body);
     }
   }
@@ -434,7 +470,10 @@ export class Endpoint {
   private webhookView(job: Job): Record<string, unknown> {
     const faults = this.ctx.faults;
     if (faults.webhookWrongStatus && job.status === 'COMPLETED') {
-      return { ...jobView(job, faults, 'FAILED'), error: 'handler failed (emulator fault webhook-wrong-status)' };
+      return {
+        ...jobView(job, faults, 'FAILED'),
+        error: 'handler failed (emulator fault webhook-wrong-status)',
+      };
     }
     if (faults.webhookWrongStatus && job.status === 'FAILED') {
       const view = jobView(job, faults, 'COMPLETED');

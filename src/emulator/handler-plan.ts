@@ -21,20 +21,29 @@ export interface HandlerPlan {
   outputBytes: number;
 }
 
-export function planJob(input: Record<string, unknown>, profile: HandlerProfile, rng: SeededRandom): HandlerPlan {
+export function planJob(
+  input: Record<string, unknown>,
+  profile: HandlerProfile,
+  rng: SeededRandom,
+): HandlerPlan {
   const problem = inputProblem(input);
   const sleep = input.sleep_ms;
-  const durationMs = typeof sleep === 'number' && problem === undefined ? Math.round(sleep) : drawDuration(profile.duration, rng);
+  const durationMs =
+    typeof sleep === 'number' && problem === undefined
+      ? Math.round(sleep)
+      : drawDuration(profile.duration, rng);
   if (problem !== undefined) return { durationMs: 0, error: problem, outputBytes: -1 };
   const fail = input.fail;
   if (fail !== undefined && fail !== false && fail !== null) {
     return { durationMs, error: typeof fail === 'string' ? fail : JSON.stringify(fail), outputBytes: -1 };
   }
-  const hasOwnBehaviour = input.sleep_ms !== undefined || input.stream !== undefined || input.output_bytes !== undefined;
+  const hasOwnBehaviour =
+    input.sleep_ms !== undefined || input.stream !== undefined || input.output_bytes !== undefined;
   if (!hasOwnBehaviour && profile.failureRate > 0 && rng.next() < profile.failureRate) {
     return { durationMs, error: profile.failureMessage, outputBytes: -1 };
   }
-  const outputBytes = typeof input.output_bytes === 'number' ? input.output_bytes : (profile.outputBytes ?? -1);
+  const outputBytes =
+    typeof input.output_bytes === 'number' ? input.output_bytes : (profile.outputBytes ?? -1);
   return { durationMs, outputBytes };
 }
 

@@ -20,13 +20,25 @@ const CLOSE_GRACE_MS = 5000;
  * tsx) there is no .js beside us, so the worker first registers tsx's loader and then imports
  * worker-entry.ts.
  */
-export async function startEmulatorInWorker(options: EmulatorOptions = {}, hooks: { processGroups?: ProcessGroups } = {}): Promise<EmulatorHandle> {
+export async function startEmulatorInWorker(
+  options: EmulatorOptions = {},
+  hooks: { processGroups?: ProcessGroups } = {},
+): Promise<EmulatorHandle> {
   if (typeof options.clock === 'object') {
-    throw new ConfigError([{ where: 'clock', message: 'a Clock instance cannot cross into a worker thread; use "real" or "manual"' }]);
+    throw new ConfigError([
+      {
+        where: 'clock',
+        message: 'a Clock instance cannot cross into a worker thread; use "real" or "manual"',
+      },
+    ]);
   }
   const config = resolveOptions(options);
   const clockCell = new SharedArrayBuffer(8);
-  const init: WorkerInit = { options, clockCell, ...(hooks.processGroups ? { groupsCell: hooks.processGroups.buffer } : {}) };
+  const init: WorkerInit = {
+    options,
+    clockCell,
+    ...(hooks.processGroups ? { groupsCell: hooks.processGroups.buffer } : {}),
+  };
   const worker = spawn(init);
   // Worker processes get SIGTERM and their grace before SIGKILL; the thread must outlive that.
   const closeGrace = CLOSE_GRACE_MS + (config.workerProcess?.stopGraceMs ?? 0);
@@ -37,7 +49,9 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}, hooks
         resolve(m);
       } else if (m.type === 'error') {
         cleanup();
-        reject(m.issues ? new ConfigError(m.issues) : new Error(`emulator worker failed to start: ${m.message}`));
+        reject(
+          m.issues ? new ConfigError(m.issues) : new Error(`emulator worker failed to start: ${m.message}`),
+        );
       }
     };
     const onError = (err: Error): void => {
@@ -78,7 +92,8 @@ export async function startEmulatorInWorker(options: EmulatorOptions = {}, hooks
         body: JSON.stringify({ ms }),
       });
       const body = (await res.body.json()) as { now?: number; error?: string };
-      if (res.statusCode !== 200 || typeof body.now !== 'number') throw new Error(body.error ?? `advance failed with ${String(res.statusCode)}`);
+      if (res.statusCode !== 200 || typeof body.now !== 'number')
+        throw new Error(body.error ?? `advance failed with ${String(res.statusCode)}`);
       return body.now;
     },
     close: () => {

@@ -5,7 +5,14 @@
 export { startEmulator, type EmulatorHandle } from './start.js';
 export { startEmulatorInWorker } from './in-worker.js';
 export { ProcessGroups } from './external/process-groups.js';
-export { EmulatorOptionsSchema, resolveOptions, DEFAULT_PUBLIC_MODELS, DEFAULT_WORKER_PING_INTERVAL_MS, type EmulatorOptions, type EmulatorConfig } from './options.js';
+export {
+  EmulatorOptionsSchema,
+  resolveOptions,
+  DEFAULT_PUBLIC_MODELS,
+  DEFAULT_WORKER_PING_INTERVAL_MS,
+  type EmulatorOptions,
+  type EmulatorConfig,
+} from './options.js';
 export { FAULTS, FAULT_NAMES, isFaultName, type FaultName, type FaultsInput } from './faults.js';
 export { PROFILES, ProfileSchema, type HandlerProfile, type HandlerProfileInput } from './profile.js';
 export { ADMIN_ROUTES } from './http/admin-routes.js';

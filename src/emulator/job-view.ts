@@ -25,7 +25,8 @@ export function jobView(job: Job, faults: FaultSet, shownStatus = job.status): J
   if (started && job.finishedAt >= 0) view.executionTime = timing(job.finishedAt - job.startedAt, asText);
   if (job.externalWorker !== undefined) {
     // A real worker's result, or its latest progress update while the job runs (not final).
-    if ((shownStatus === 'COMPLETED' || shownStatus === 'IN_PROGRESS') && job.output !== undefined) view.output = job.output;
+    if ((shownStatus === 'COMPLETED' || shownStatus === 'IN_PROGRESS') && job.output !== undefined)
+      view.output = job.output;
   } else if (shownStatus === 'COMPLETED') view.output = jobOutput(job, faults);
   if (job.error !== undefined && isFinalStatus(shownStatus)) view.error = job.error;
   if (job.retries > 0) view.retries = job.retries;
@@ -55,7 +56,13 @@ export function workerName(id: number): string {
 export function jobOutput(job: Job, faults: FaultSet): unknown {
   if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
-  if (n > 0) return streamPieces(job, faults, 0, Math.min(piecesPerChunk(job, faults) * n, piecesWithinBudget(job, faults)));
+  if (n > 0)
+    return streamPieces(
+      job,
+      faults,
+      0,
+      Math.min(piecesPerChunk(job, faults) * n, piecesWithinBudget(job, faults)),
+    );
   return echoedInput(job);
 }
 
@@ -89,11 +96,22 @@ export interface StreamFaultMemo {
 }
 
 /** The chunks not yet delivered; marks them delivered (SPEC "GET /stream": incremental results). */
-export function takeStream(job: Job, faults: FaultSet, now: number, memo: StreamFaultMemo): { output: unknown }[] {
+export function takeStream(
+  job: Job,
+  faults: FaultSet,
+  now: number,
+  memo: StreamFaultMemo,
+): { output: unknown }[] {
   if (job.externalWorker !== undefined) return takeExternalStream(job);
   const produced = producedPieces(job, faults, now);
   const from = job.streamDelivered;
-  if (faults.streamAfterFinal && from >= produced && produced > 0 && isFinalStatus(job.status) && memo.finalDrained.has(job)) {
+  if (
+    faults.streamAfterFinal &&
+    from >= produced &&
+    produced > 0 &&
+    isFinalStatus(job.status) &&
+    memo.finalDrained.has(job)
+  ) {
     return streamPieces(job, faults, produced - 1, produced).map((output) => ({ output }));
   }
   let start = from;
@@ -118,7 +136,11 @@ const ANSWER_BUDGET_BYTES = 80 * 1024 * 1024;
 
 function piecesWithinBudget(job: Job, faults: FaultSet): number {
   const bytes = chunkBytes(job.input);
-  const piece = faults.chunkTooLarge ? Math.max(bytes, LIMITS.streamChunk.surelyRejected) : bytes < 0 ? 64 : Math.max(64, Math.min(CHUNK_PIECE_MAX, bytes));
+  const piece = faults.chunkTooLarge
+    ? Math.max(bytes, LIMITS.streamChunk.surelyRejected)
+    : bytes < 0
+      ? 64
+      : Math.max(64, Math.min(CHUNK_PIECE_MAX, bytes));
   return Math.max(1, Math.floor(ANSWER_BUDGET_BYTES / piece));
 }
 

@@ -112,7 +112,8 @@ export function* payloadChunks(payload: JsonPayload): Generator<string | Buffer>
       yield gap;
       continue;
     }
-    for (let left = gap; left > 0; left -= FILL.length) yield left >= FILL.length ? FILL : FILL.subarray(0, left);
+    for (let left = gap; left > 0; left -= FILL.length)
+      yield left >= FILL.length ? FILL : FILL.subarray(0, left);
   }
 }
 

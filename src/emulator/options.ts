@@ -4,11 +4,22 @@ import type { Clock } from '../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { FaultsInputSchema, parseFaults, type FaultName } from './faults.js';
 import { WorkerProcessSchema, type WorkerProcess } from './external/worker-process.js';
-import { ProfileInputSchema, resolveProfile, type HandlerProfile, type HandlerProfileInput } from './profile.js';
+import {
+  ProfileInputSchema,
+  resolveProfile,
+  type HandlerProfile,
+  type HandlerProfileInput,
+} from './profile.js';
 
 function isClock(v: unknown): v is Clock {
   const c = v as Partial<Clock> | null;
-  return typeof c === 'object' && c !== null && typeof c.now === 'function' && typeof c.schedule === 'function' && typeof c.sleep === 'function';
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.now === 'function' &&
+    typeof c.schedule === 'function' &&
+    typeof c.sleep === 'function'
+  );
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
@@ -36,7 +47,11 @@ export const EmulatorOptionsSchema = z
     /** 0 picks a free port. */
     port: z.number().int().min(0).max(65535).default(0),
     /** The one key every request must carry. */
-    apiKey: z.string().min(1).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').default('jobstorm-local-key'),
+    apiKey: z
+      .string()
+      .min(1)
+      .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+      .default('jobstorm-local-key'),
     /** Endpoint ids served from the start; the first is the handle's `url`. */
     endpoints: idList('endpoint').default(['jobstorm']),
     pods: idList('pod').default(['jobstorm-pod']),
@@ -49,9 +64,16 @@ export const EmulatorOptionsSchema = z
     idleTimeout: z.number().positive().max(3600).default(5),
     coldStartMs: z.number().int().min(0).max(600_000).default(250),
     /** executionTimeout of jobs that do not set one. */
-    executionTimeoutMs: z.number().int().min(LIMITS.executionTimeout.min).max(LIMITS.executionTimeout.max).default(LIMITS.executionTimeout.default),
+    executionTimeoutMs: z
+      .number()
+      .int()
+      .min(LIMITS.executionTimeout.min)
+      .max(LIMITS.executionTimeout.max)
+      .default(LIMITS.executionTimeout.default),
     profile: ProfileInputSchema.default('default'),
-    clock: z.union([z.enum(['real', 'manual']), z.custom<Clock>(isClock, 'a Clock (now, sleep, schedule)')]).default('real'),
+    clock: z
+      .union([z.enum(['real', 'manual']), z.custom<Clock>(isClock, 'a Clock (now, sleep, schedule)')])
+      .default('real'),
     faults: FaultsInputSchema.default([]),
     streamShape: z.enum(['envelope', 'array']).default('envelope'),
     seed: z.number().int().default(1),
@@ -68,8 +90,14 @@ export const EmulatorOptionsSchema = z
     /** Real worker processes the autoscaler starts and stops (needs externalWorkers). */
     workerProcess: WorkerProcessSchema.optional(),
   })
-  .refine((o) => o.workersMin <= o.workersMax, { path: ['workersMin'], message: 'workersMin must not exceed workersMax' })
-  .refine((o) => o.workerProcess === undefined || o.externalWorkers, { path: ['workerProcess'], message: 'workerProcess needs externalWorkers: true' });
+  .refine((o) => o.workersMin <= o.workersMax, {
+    path: ['workersMin'],
+    message: 'workersMin must not exceed workersMax',
+  })
+  .refine((o) => o.workerProcess === undefined || o.externalWorkers, {
+    path: ['workerProcess'],
+    message: 'workerProcess needs externalWorkers: true',
+  });
 
 export type EmulatorOptions = z.input<typeof EmulatorOptionsSchema>;
 
@@ -104,11 +132,20 @@ export function resolveOptions(options: EmulatorOptions = {}): EmulatorConfig {
   const parsed = EmulatorOptionsSchema.safeParse(options);
   const issues: ConfigIssue[] = parsed.success
     ? []
-    : parsed.error.issues.map((i) => ({ where: i.path.length > 0 ? i.path.map(String).join('.') : 'options', message: i.message }));
+    : parsed.error.issues.map((i) => ({
+        where: i.path.length > 0 ? i.path.map(String).join('.') : 'options',
+        message: i.message,
+      }));
   // Checks zod would skip once another field failed, so the user sees them in the same pass.
   const raw = options as { workersMin?: unknown; workersMax?: unknown; faults?: unknown };
-  if (!parsed.success && typeof raw.workersMin === 'number' && typeof raw.workersMax === 'number' && raw.workersMin > raw.workersMax) {
-    if (!issues.some((i) => i.where === 'workersMin')) issues.push({ where: 'workersMin', message: 'workersMin must not exceed workersMax' });
+  if (
+    !parsed.success &&
+    typeof raw.workersMin === 'number' &&
+    typeof raw.workersMax === 'number' &&
+    raw.workersMin > raw.workersMax
+  ) {
+    if (!issues.some((i) => i.where === 'workersMin'))
+      issues.push({ where: 'workersMin', message: 'workersMin must not exceed workersMax' });
   }
   const faultsInput = FaultsInputSchema.safeParse(raw.faults ?? []);
   const faults = faultsInput.success ? parseFaults(faultsInput.data, 'faults') : { faults: [], issues: [] };

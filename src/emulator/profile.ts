@@ -24,7 +24,12 @@ export const ProfileSchema = z.strictObject({
   failureRate: z.number().min(0).max(1).default(0),
   failureMessage: z.string().min(1).default('simulated handler failure'),
   /** When set, a COMPLETED job's output is a string of this many bytes instead of its input. */
-  outputBytes: z.number().int().nonnegative().max(64 * 1024 * 1024).optional(),
+  outputBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(64 * 1024 * 1024)
+    .optional(),
 });
 export type HandlerProfile = z.output<typeof ProfileSchema>;
 export type HandlerProfileInput = z.input<typeof ProfileSchema>;
@@ -43,7 +48,11 @@ export const PROFILES: Readonly<Record<string, HandlerProfile>> = {
   /** Seconds per job, so queues build up and workers scale. */
   slow: ProfileSchema.parse({ name: 'slow', duration: { kind: 'uniform', minMs: 2000, maxMs: 5000 } }),
   /** Fast but a fifth of jobs fail, for retry flows. */
-  flaky: ProfileSchema.parse({ name: 'flaky', duration: { kind: 'uniform', minMs: 5, maxMs: 50 }, failureRate: 0.2 }),
+  flaky: ProfileSchema.parse({
+    name: 'flaky',
+    duration: { kind: 'uniform', minMs: 5, maxMs: 50 },
+    failureRate: 0.2,
+  }),
 };
 
 /** A profile by name or as an object; the name must be one of PROFILES. */

@@ -1,4 +1,9 @@
-import { RATE_LIMITS, RATE_WINDOW_MS, effectiveRateLimit, type RateLimit } from '../../contracts/queue/rate-limits.js';
+import {
+  RATE_LIMITS,
+  RATE_WINDOW_MS,
+  effectiveRateLimit,
+  type RateLimit,
+} from '../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../core/operation.js';
 
 /**
@@ -54,8 +59,7 @@ export class SlidingWindow {
 }
 
 export type Admission =
-  | { ok: true }
-  | { ok: false; reason: 'rate' | 'concurrency'; retryAfterMs: number; limit: number };
+  { ok: true } | { ok: false; reason: 'rate' | 'concurrency'; retryAfterMs: number; limit: number };
 
 interface OperationLimiter {
   base: RateLimit;
@@ -103,7 +107,11 @@ export class EndpointRateLimiter {
     const scale = mode.scale ?? 1;
     const full = this.atCap(l, scale);
     if (full !== undefined) return full;
-    let limit = effectiveRateLimit(Math.floor(l.base.perWindow * scale), runningWorkers, this.requestsPerWorker);
+    let limit = effectiveRateLimit(
+      Math.floor(l.base.perWindow * scale),
+      runningWorkers,
+      this.requestsPerWorker,
+    );
     if (mode.early) limit = Math.floor(limit / 2);
     const wait = l.window.admit(now, limit);
     if (wait > 0) return { ok: false, reason: 'rate', retryAfterMs: wait, limit };
@@ -128,12 +136,20 @@ export class EndpointRateLimiter {
 
   private atCap(l: OperationLimiter, scale: number): Admission | undefined {
     const cap = l.base.concurrent === undefined ? undefined : Math.floor(l.base.concurrent * scale);
-    return cap !== undefined && l.inFlight >= cap ? { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap } : undefined;
+    return cap !== undefined && l.inFlight >= cap
+      ? { ok: false, reason: 'concurrency', retryAfterMs: 1000, limit: cap }
+      : undefined;
   }
 
   /** Admin view: per operation, requests in the current window and in flight. */
-  snapshot(now: number, runningWorkers: number): Record<string, { inWindow: number; limit: number; inFlight: number; concurrent: number | null }> {
-    const out: Record<string, { inWindow: number; limit: number; inFlight: number; concurrent: number | null }> = {};
+  snapshot(
+    now: number,
+    runningWorkers: number,
+  ): Record<string, { inWindow: number; limit: number; inFlight: number; concurrent: number | null }> {
+    const out: Record<
+      string,
+      { inWindow: number; limit: number; inFlight: number; concurrent: number | null }
+    > = {};
     for (const [op, l] of this.ops) {
       out[op] = {
         inWindow: l.window.count(now),

@@ -43,7 +43,10 @@ function pickClock(choice: 'real' | 'manual' | Clock): Clock {
 }
 
 /** Starts the emulator on loopback (by default a free port); throws ConfigError on bad options. */
-export async function startEmulator(options: EmulatorOptions = {}, hooks: EmulatorHooks = {}): Promise<EmulatorHandle> {
+export async function startEmulator(
+  options: EmulatorOptions = {},
+  hooks: EmulatorHooks = {},
+): Promise<EmulatorHandle> {
   const config = resolveOptions(options);
   const clock = pickClock(config.clock);
   const poster = createWebhookPoster();
@@ -78,7 +81,10 @@ export async function startEmulator(options: EmulatorOptions = {}, hooks: Emulat
     apiKey: config.apiKey,
     clock,
     advance: (ms) => {
-      if (!(clock instanceof ManualClock)) return Promise.reject(new Error('the emulator clock is real; start it with clock "manual" to advance it'));
+      if (!(clock instanceof ManualClock))
+        return Promise.reject(
+          new Error('the emulator clock is real; start it with clock "manual" to advance it'),
+        );
       clock.advance(ms);
       onAdvance(clock.now());
       return Promise.resolve(core.now());
@@ -101,21 +107,41 @@ const WARM_BOUND_MS = 60_000;
  * Gives every external-workers endpoint a launcher of real worker processes (`--worker CMD`) and
  * waits until its workersMin have started (warm from the start, as simulated ones are).
  */
-async function launchWorkers(core: EmulatorCore, spec: WorkerProcess, base: string, groups: ProcessGroups | undefined): Promise<void> {
+async function launchWorkers(
+  core: EmulatorCore,
+  spec: WorkerProcess,
+  base: string,
+  groups: ProcessGroups | undefined,
+): Promise<void> {
   const served = [...core.endpoints.values()].filter((ep) => ep.settings.externalOnly);
   for (const ep of served) {
-    const env = workerEnvironment(`${base}/v2/${encodeURIComponent(ep.id)}`, core.config.apiKey, core.config.workerPingIntervalMs);
+    const env = workerEnvironment(
+      `${base}/v2/${encodeURIComponent(ep.id)}`,
+      core.config.apiKey,
+      core.config.workerPingIntervalMs,
+    );
     const logDir = served.length > 1 ? join(spec.logDir, ep.id) : spec.logDir;
-    const launcher = new ProcessLauncher({ ...spec, logDir }, env, (id, code) => ep.external.exited(id, code), groups);
+    const launcher = new ProcessLauncher(
+      { ...spec, logDir },
+      env,
+      (id, code) => ep.external.exited(id, code),
+      groups,
+    );
     ep.external.attach(launcher);
   }
   await Promise.all(served.map((ep) => ep.external.whenWarm(WARM_BOUND_MS)));
   for (const ep of served) {
     const snap = ep.external.snapshot();
     const failed = snap.workers.find((w) => w.firstSeenAt < 0 && w.state === 'exited');
-    if (ep.settings.workersMin === 0 || failed === undefined || snap.workers.some((w) => w.firstSeenAt >= 0)) continue;
+    if (ep.settings.workersMin === 0 || failed === undefined || snap.workers.some((w) => w.firstSeenAt >= 0))
+      continue;
     const log = snap.processes.find((p) => p.workerId === failed.id)?.log ?? '';
-    throw new ConfigError([{ where: 'worker.command', message: `"${spec.command}" exited (code ${String(failed.exitCode)}) before its first request to the queue; its output (${log}): ${logTail(log)}` }]);
+    throw new ConfigError([
+      {
+        where: 'worker.command',
+        message: `"${spec.command}" exited (code ${String(failed.exitCode)}) before its first request to the queue; its output (${log}): ${logTail(log)}`,
+      },
+    ]);
   }
 }
 

@@ -88,7 +88,9 @@ export class WorkerPool {
   }
 
   snapshot(): { id: number; state: WorkerState; jobId?: string }[] {
-    return [...this.workers.values()].map((w) => (w.job ? { id: w.id, state: w.state, jobId: w.job.id } : { id: w.id, state: w.state }));
+    return [...this.workers.values()].map((w) =>
+      w.job ? { id: w.id, state: w.state, jobId: w.job.id } : { id: w.id, state: w.state },
+    );
   }
 
   close(): void {

@@ -13,7 +13,15 @@ export interface WorkerInit {
 export type ToWorker = { type: 'close' };
 
 export type FromWorker =
-  | { type: 'ready'; url: string; managementUrl: string; adminUrl: string; apiKey: string; manual: boolean; timeOrigin: number }
+  | {
+      type: 'ready';
+      url: string;
+      managementUrl: string;
+      adminUrl: string;
+      apiKey: string;
+      manual: boolean;
+      timeOrigin: number;
+    }
   | { type: 'time'; now: number }
   | { type: 'error'; message: string; issues: ConfigIssue[] | undefined }
   | { type: 'closed' };

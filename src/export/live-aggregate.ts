@@ -4,7 +4,13 @@ import { healthGauge } from '../metrics/job-body.js';
 import { BucketHistogram, REQUEST_BUCKETS_S } from './bucket-histogram.js';
 import { JobCells } from './job-cells.js';
 import { METRICS, type MetricSpec } from './metric-catalog.js';
-import type { FamilySnapshot, HistogramPoint, Labels, MetricSnapshot, ValuePoint } from './metric-snapshot.js';
+import type {
+  FamilySnapshot,
+  HistogramPoint,
+  Labels,
+  MetricSnapshot,
+  ValuePoint,
+} from './metric-snapshot.js';
 
 export interface LiveAggregateOptions {
   /** Shard label for what carries none of its own (violations, unsharded records). */
@@ -82,7 +88,8 @@ export class LiveAggregate implements RecordSink {
     const intervalMs = Math.max(1, atMs - this.lastSnapshotMs);
     this.lastSnapshotMs = atMs;
     for (const [shard, cells] of this.shards) this.shardPoints(f, shard, cells, intervalMs);
-    for (const [check, { severity, count }] of this.violations) f.violations.values.push({ labels: { shard: this.o.shard, check, severity }, value: count });
+    for (const [check, { severity, count }] of this.violations)
+      f.violations.values.push({ labels: { shard: this.o.shard, check, severity }, value: count });
     return { atMs, startMs: this.o.startMs, common: this.o.common, families: Object.values(f) };
   }
 
@@ -96,7 +103,13 @@ export class LiveAggregate implements RecordSink {
     const key = r.error !== undefined ? r.error.kind : (r.status ?? 0);
     let cell = byStatus.get(key);
     if (!cell) {
-      cell = { op: r.op, method: r.method, status: r.error === undefined ? r.status : undefined, errorKind: r.error?.kind, latency: new BucketHistogram(REQUEST_BUCKETS_S) };
+      cell = {
+        op: r.op,
+        method: r.method,
+        status: r.error === undefined ? r.status : undefined,
+        errorKind: r.error?.kind,
+        latency: new BucketHistogram(REQUEST_BUCKETS_S),
+      };
       byStatus.set(key, cell);
     }
     cell.latency.record((r.endAt - r.intendedAt) / 1000);
@@ -136,12 +149,20 @@ export class LiveAggregate implements RecordSink {
         f.requests.values.push({ labels, value: c.latency.count });
         f.requestDuration.histograms.push(histogramPoint(labels, c.latency));
         if (c.status === 429) throttled.set(c.op, (throttled.get(c.op) ?? 0) + c.latency.count);
-        if (c.errorKind !== undefined) f.errors.values.push({ labels: { shard, operation: c.op, error_type: c.errorKind }, value: c.latency.count });
+        if (c.errorKind !== undefined)
+          f.errors.values.push({
+            labels: { shard, operation: c.op, error_type: c.errorKind },
+            value: c.latency.count,
+          });
       }
     }
-    for (const [operation, value] of throttled) f.throttled.values.push({ labels: { shard, operation }, value });
+    for (const [operation, value] of throttled)
+      f.throttled.values.push({ labels: { shard, operation }, value });
     for (const [flow, value] of cells.dropped) f.dropped.values.push({ labels: { shard, flow }, value });
-    f.inFlight.values.push({ labels: { shard }, value: (cells.busyMs - cells.busyMsAtSnapshot) / intervalMs });
+    f.inFlight.values.push({
+      labels: { shard },
+      value: (cells.busyMs - cells.busyMsAtSnapshot) / intervalMs,
+    });
     cells.busyMsAtSnapshot = cells.busyMs;
     const jobs = cells.jobs;
     f.jobsSubmitted.values.push({ labels: { shard }, value: jobs.submitted });
@@ -166,7 +187,8 @@ type Families = Record<keyof typeof METRICS, FamilySnapshot>;
 
 function families(): Families {
   const out = {} as Families;
-  for (const [key, spec] of Object.entries(METRICS) as [keyof typeof METRICS, MetricSpec][]) out[key] = { spec, values: [], histograms: [] };
+  for (const [key, spec] of Object.entries(METRICS) as [keyof typeof METRICS, MetricSpec][])
+    out[key] = { spec, values: [], histograms: [] };
   return out;
 }
 

@@ -55,7 +55,11 @@ export function displayUrl(url: string): string {
 }
 
 function senderFor(target: ExportTarget, timeoutMs: number): MetricSender {
-  return new LazySender(target.kind, async () => (target.kind === 'prometheus' ? new (await import('./prometheus-sender.js')).PrometheusSender(target) : new (await import('./otlp-sender.js')).OtlpSender(target, timeoutMs)));
+  return new LazySender(target.kind, async () =>
+    target.kind === 'prometheus'
+      ? new (await import('./prometheus-sender.js')).PrometheusSender(target)
+      : new (await import('./otlp-sender.js')).OtlpSender(target, timeoutMs),
+  );
 }
 
 /**
@@ -89,7 +93,13 @@ function message(err: unknown): string {
 /** Resolves after `ms` or when `p` settles, whichever is first; never rejects. */
 async function within(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.then(() => undefined, () => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  await Promise.race([
+    p.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))),
+  ]);
   clearTimeout(timer);
 }
 
@@ -109,8 +119,18 @@ export class LiveExports implements RecordSink {
   constructor(private readonly o: LiveExportsOptions) {
     this.intervalMs = o.intervalMs ?? DEFAULT_EXPORT_INTERVAL_MS;
     this.now = o.now ?? Date.now;
-    this.aggregate = new LiveAggregate({ shard: o.shard ?? '1/1', common: { ...o.tags, run_id: o.runId, scenario: o.scenario }, startMs: this.now(), ...(o.maxTrackedJobs ? { maxTrackedJobs: o.maxTrackedJobs } : {}) });
-    this.outputs = o.targets.map((t) => ({ sender: senderFor(t, this.intervalMs), stats: { kind: t.kind, url: displayUrl(t.url), sent: 0, dropped: 0 }, busy: undefined, failing: false }));
+    this.aggregate = new LiveAggregate({
+      shard: o.shard ?? '1/1',
+      common: { ...o.tags, run_id: o.runId, scenario: o.scenario },
+      startMs: this.now(),
+      ...(o.maxTrackedJobs ? { maxTrackedJobs: o.maxTrackedJobs } : {}),
+    });
+    this.outputs = o.targets.map((t) => ({
+      sender: senderFor(t, this.intervalMs),
+      stats: { kind: t.kind, url: displayUrl(t.url), sent: 0, dropped: 0 },
+      busy: undefined,
+      failing: false,
+    }));
   }
 
   start(): void {
@@ -150,17 +170,27 @@ export class LiveExports implements RecordSink {
     return this.outputs.map((out) => ({ ...out.stats }));
   }
 
-  private async sendTo(out: Output, snapshot: Parameters<MetricSender['send']>[0], timeoutMs: number): Promise<void> {
+  private async sendTo(
+    out: Output,
+    snapshot: Parameters<MetricSender['send']>[0],
+    timeoutMs: number,
+  ): Promise<void> {
     if (out.busy) {
       this.failed(out, 'the previous export is still in flight (slow backend)');
       return;
     }
     const sending = out.sender.send(snapshot, timeoutMs);
-    out.busy = sending.then(() => undefined, () => undefined);
+    out.busy = sending.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
       await sending;
       out.stats.sent++;
-      if (out.failing) this.o.onWarning(`export ${out.stats.kind} ${out.stats.url} recovered (${String(out.stats.dropped)} flush(es) dropped so far)`);
+      if (out.failing)
+        this.o.onWarning(
+          `export ${out.stats.kind} ${out.stats.url} recovered (${String(out.stats.dropped)} flush(es) dropped so far)`,
+        );
       out.failing = false;
     } catch (err) {
       this.failed(out, message(err));
@@ -172,7 +202,10 @@ export class LiveExports implements RecordSink {
   private failed(out: Output, error: string): void {
     out.stats.dropped++;
     out.stats.lastError = error;
-    if (!out.failing) this.o.onWarning(`export ${out.stats.kind} ${out.stats.url} failed: ${error}; the run goes on, and the next export that gets through carries the totals`);
+    if (!out.failing)
+      this.o.onWarning(
+        `export ${out.stats.kind} ${out.stats.url} failed: ${error}; the run goes on, and the next export that gets through carries the totals`,
+      );
     out.failing = true;
   }
 }

@@ -2,7 +2,12 @@ import { ValueType, type Attributes } from '@opentelemetry/api';
 import { ExportResultCode, millisToHrTime } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AggregationTemporality, DataPointType, type MetricData, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  type MetricData,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import { INTEGER_ATTRIBUTES, OTEL_ATTRIBUTES, type LabelKey } from './metric-catalog.js';
 import type { FamilySnapshot, Labels, MetricSnapshot } from './metric-snapshot.js';
 import type { ExportTarget, MetricSender } from './metric-sender.js';
@@ -27,22 +32,51 @@ function metricData(f: FamilySnapshot, s: MetricSnapshot): MetricData {
   const startTime = millisToHrTime(s.startMs);
   const endTime = millisToHrTime(s.atMs);
   const { spec } = f;
-  const descriptor = { name: spec.otel, description: spec.help, unit: spec.unit, valueType: spec.kind === 'counter' ? ValueType.INT : ValueType.DOUBLE };
+  const descriptor = {
+    name: spec.otel,
+    description: spec.help,
+    unit: spec.unit,
+    valueType: spec.kind === 'counter' ? ValueType.INT : ValueType.DOUBLE,
+  };
   if (spec.kind === 'histogram') {
     return {
       descriptor,
       aggregationTemporality: AggregationTemporality.CUMULATIVE,
       dataPointType: DataPointType.HISTOGRAM,
-      dataPoints: f.histograms.map((h) => ({ startTime, endTime, attributes: attributes(s.common, h.labels), value: { buckets: { boundaries: [...h.bounds], counts: [...h.counts] }, sum: h.sum, count: h.count } })),
+      dataPoints: f.histograms.map((h) => ({
+        startTime,
+        endTime,
+        attributes: attributes(s.common, h.labels),
+        value: { buckets: { boundaries: [...h.bounds], counts: [...h.counts] }, sum: h.sum, count: h.count },
+      })),
     };
   }
-  const dataPoints = f.values.map((p) => ({ startTime, endTime, attributes: attributes(s.common, p.labels), value: p.value }));
-  if (spec.kind === 'gauge') return { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.GAUGE, dataPoints };
-  return { descriptor, aggregationTemporality: AggregationTemporality.CUMULATIVE, dataPointType: DataPointType.SUM, isMonotonic: true, dataPoints };
+  const dataPoints = f.values.map((p) => ({
+    startTime,
+    endTime,
+    attributes: attributes(s.common, p.labels),
+    value: p.value,
+  }));
+  if (spec.kind === 'gauge')
+    return {
+      descriptor,
+      aggregationTemporality: AggregationTemporality.CUMULATIVE,
+      dataPointType: DataPointType.GAUGE,
+      dataPoints,
+    };
+  return {
+    descriptor,
+    aggregationTemporality: AggregationTemporality.CUMULATIVE,
+    dataPointType: DataPointType.SUM,
+    isMonotonic: true,
+    dataPoints,
+  };
 }
 
 export function toResourceMetrics(snapshot: MetricSnapshot): ResourceMetrics {
-  const metrics = snapshot.families.filter((f) => f.values.length + f.histograms.length > 0).map((f) => metricData(f, snapshot));
+  const metrics = snapshot.families
+    .filter((f) => f.values.length + f.histograms.length > 0)
+    .map((f) => metricData(f, snapshot));
   return { resource: RESOURCE, scopeMetrics: [{ scope: SCOPE, metrics }] };
 }
 
@@ -57,13 +91,20 @@ export class OtlpSender implements MetricSender {
   private readonly exporter: OTLPMetricExporter;
 
   constructor(target: ExportTarget, timeoutMs: number) {
-    this.exporter = new OTLPMetricExporter({ url: target.url, headers: { ...target.headers }, timeoutMillis: timeoutMs });
+    this.exporter = new OTLPMetricExporter({
+      url: target.url,
+      headers: { ...target.headers },
+      timeoutMillis: timeoutMs,
+    });
   }
 
   send(snapshot: MetricSnapshot, timeoutMs: number): Promise<void> {
     const metrics = toResourceMetrics(snapshot);
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer within ${String(timeoutMs)} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer within ${String(timeoutMs)} ms`)),
+        timeoutMs,
+      );
       this.exporter.export(metrics, (result) => {
         clearTimeout(timer);
         if (result.code === ExportResultCode.SUCCESS) resolve();

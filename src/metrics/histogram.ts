@@ -19,7 +19,8 @@ function create(): hdr.JsHistogram {
     useWebAssembly: false,
   });
   // The walks below read the counts directly, which only the JS histograms allow.
-  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('hdr-histogram-js built a WebAssembly histogram; a JS one was asked for');
+  if (!(h instanceof hdr.JsHistogram))
+    throw new TypeError('hdr-histogram-js built a WebAssembly histogram; a JS one was asked for');
   return h;
 }
 
@@ -47,8 +48,14 @@ export class LatencyHistogram {
     const decoded = hdr.decodeFromCompressedBase64(encoded, 32, false);
     // Ours as encoded: used as it is. Anything else is re-homed into our configuration, so later
     // merges never resize.
-    if (!(decoded instanceof hdr.JsHistogram)) throw new TypeError('hdr-histogram-js decoded a WebAssembly histogram; a JS one was asked for');
-    if (decoded.highestTrackableValue === HIGHEST_US && decoded.numberOfSignificantValueDigits === 3 && !decoded.autoResize && decoded.lowestDiscernibleValue === LOWEST_US) {
+    if (!(decoded instanceof hdr.JsHistogram))
+      throw new TypeError('hdr-histogram-js decoded a WebAssembly histogram; a JS one was asked for');
+    if (
+      decoded.highestTrackableValue === HIGHEST_US &&
+      decoded.numberOfSignificantValueDigits === 3 &&
+      !decoded.autoResize &&
+      decoded.lowestDiscernibleValue === LOWEST_US
+    ) {
       return new LatencyHistogram(decoded);
     }
     const target = LatencyHistogram.create();
@@ -112,7 +119,9 @@ export class LatencyHistogram {
       seen += c;
       for (let k = 0; k < wanted.length; k++) {
         const w = wanted[k] ?? 1;
-        if (w > before && w <= seen) at[k] = (percentiles[k] === 0 ? h.lowestEquivalentValue(value) : h.highestEquivalentValue(value)) / 1000;
+        if (w > before && w <= seen)
+          at[k] =
+            (percentiles[k] === 0 ? h.lowestEquivalentValue(value) : h.highestEquivalentValue(value)) / 1000;
       }
     }
     return { min: Math.max(min, 0) / 1000, mean: total / n / 1000, at };
@@ -142,7 +151,8 @@ export class LatencyHistogram {
     const hi = Math.max(hiMs, lo * 1.01);
     const ratio = Math.pow(hi / lo, 1 / binCount);
     const bins: HistogramBin[] = [];
-    for (let i = 0; i < binCount; i++) bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });
+    for (let i = 0; i < binCount; i++)
+      bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });
     const h = this.h;
     this.eachRecorded((_valueUs, count, index) => {
       const ms = Math.max(h.highestEquivalentValue(h.valueFromIndex(index)) / 1000, lo);

@@ -5,7 +5,9 @@ import { isFinalStatus, type JobStatus } from '../core/job-status.js';
  * contract; the checks report that), so every read is defensive and a malformed body yields nothing.
  */
 function field(body: unknown, key: string): unknown {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[key] : undefined;
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as Record<string, unknown>)[key]
+    : undefined;
 }
 
 export function bodyJobId(body: unknown): string | undefined {

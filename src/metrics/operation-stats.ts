@@ -54,7 +54,8 @@ export class OperationStats {
     const outcomes: OperationData['outcomes'] = {};
     for (const name of OUTCOMES) {
       const o = this.outcomes.get(name);
-      if (o) outcomes[name] = { count: o.intended.count, intended: o.intended.encode(), sent: o.sent.encode() };
+      if (o)
+        outcomes[name] = { count: o.intended.count, intended: o.intended.encode(), sent: o.sent.encode() };
     }
     return {
       requests: this.requests,
@@ -75,7 +76,11 @@ export class OperationStats {
     mergeCounts(s.errors, data.errors);
     for (const name of OUTCOMES) {
       const o = data.outcomes[name];
-      if (o) s.outcomes.set(name, { intended: LatencyHistogram.decode(o.intended), sent: LatencyHistogram.decode(o.sent) });
+      if (o)
+        s.outcomes.set(name, {
+          intended: LatencyHistogram.decode(o.intended),
+          sent: LatencyHistogram.decode(o.sent),
+        });
     }
     return s;
   }

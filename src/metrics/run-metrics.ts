@@ -1,15 +1,33 @@
-import type { DroppedRecord, ExchangeRecord, GeneratorRecord, JobstormRecord, RecordSink, StallRecord, WebhookRecord } from '../core/record.js';
+import type {
+  DroppedRecord,
+  ExchangeRecord,
+  GeneratorRecord,
+  JobstormRecord,
+  RecordSink,
+  StallRecord,
+  WebhookRecord,
+} from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { JobTracker } from './job-tracker.js';
-import { METRICS_DATA_VERSION, type GeneratorLimitData, type JobsData, type MetricsData, type StallData, type WarmupData } from './metrics-data.js';
+import {
+  METRICS_DATA_VERSION,
+  type GeneratorLimitData,
+  type JobsData,
+  type MetricsData,
+  type StallData,
+  type WarmupData,
+} from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
 import { SecondSeries } from './second-series.js';
 import { TokenStats } from './token-stats.js';
 import { ViolationTally } from './violation-tally.js';
 
 /** The counting part of `JobsData`, without the histograms. */
-export type JobCounts = Pick<JobsData, 'submitted' | 'retried' | 'lost' | 'unfinished' | 'untracked' | 'byState'>;
+export type JobCounts = Pick<
+  JobsData,
+  'submitted' | 'retried' | 'lost' | 'unfinished' | 'untracked' | 'byState'
+>;
 
 export interface RunMetricsOptions {
   /**
@@ -56,7 +74,8 @@ export class RunMetrics implements RecordSink {
 
   constructor(options: RunMetricsOptions = {}) {
     this.maxTrackedJobs = options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS;
-    if (options.warmupMs !== undefined && options.warmupMs > 0) this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
+    if (options.warmupMs !== undefined && options.warmupMs > 0)
+      this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
     this.jobs = new JobTracker(this.maxTrackedJobs);
     if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
   }
@@ -91,7 +110,14 @@ export class RunMetrics implements RecordSink {
    */
   jobCounts(): JobCounts {
     const j = this.jobs;
-    return { submitted: j.submitted, retried: j.retried, lost: j.lost, unfinished: j.unfinished, untracked: j.untracked, byState: { ...j.byState } };
+    return {
+      submitted: j.submitted,
+      retried: j.retried,
+      lost: j.lost,
+      unfinished: j.unfinished,
+      untracked: j.untracked,
+      byState: { ...j.byState },
+    };
   }
 
   /** Violations come from the checks, not from records, so they arrive through their own door. */
@@ -137,7 +163,9 @@ export class RunMetrics implements RecordSink {
       series: this.series.toJSON(),
       ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
       ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
-      ...(this.generatorLimited.length > 0 ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) } : {}),
+      ...(this.generatorLimited.length > 0
+        ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) }
+        : {}),
       ...(this.warmup ? { warmup: { ...this.warmup } } : {}),
     };
   }
@@ -218,13 +246,31 @@ export class RunMetrics implements RecordSink {
 
   private addStall(r: StallRecord): void {
     const anchor = this.anchor();
-    this.stalls = sortedStalls([...this.stalls, { atMs: anchor + r.at, durationMs: r.durationMs, inFlight: r.inFlight, ...(r.failed ? { failed: { ...r.failed } } : {}) }]);
+    this.stalls = sortedStalls([
+      ...this.stalls,
+      {
+        atMs: anchor + r.at,
+        durationMs: r.durationMs,
+        inFlight: r.inFlight,
+        ...(r.failed ? { failed: { ...r.failed } } : {}),
+      },
+    ]);
     this.seen(anchor + r.at + r.durationMs);
   }
 
   private addGeneratorLimit(r: GeneratorRecord): void {
     const anchor = this.anchor();
-    this.generatorLimited = byStart([...this.generatorLimited, { atMs: anchor + r.at, durationMs: r.durationMs, busy: r.busy, loopDelayP99Ms: r.loopDelayP99Ms, latenessP99Ms: r.latenessP99Ms, ...(r.cpuShare === undefined ? {} : { cpuShare: r.cpuShare }) }]);
+    this.generatorLimited = byStart([
+      ...this.generatorLimited,
+      {
+        atMs: anchor + r.at,
+        durationMs: r.durationMs,
+        busy: r.busy,
+        loopDelayP99Ms: r.loopDelayP99Ms,
+        latenessP99Ms: r.latenessP99Ms,
+        ...(r.cpuShare === undefined ? {} : { cpuShare: r.cpuShare }),
+      },
+    ]);
     this.seen(anchor + r.at + r.durationMs);
   }
 

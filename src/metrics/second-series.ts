@@ -156,7 +156,8 @@ export class SecondSeries {
       ops: {},
     };
     const opNames = [...new Set([...this.seconds.values()].flatMap((s) => [...s.ops.keys()]))].sort();
-    for (const op of opNames) data.ops[op] = { requests: zeros(), latency: new Array<string>(length).fill('') };
+    for (const op of opNames)
+      data.ops[op] = { requests: zeros(), latency: new Array<string>(length).fill('') };
     for (const [sec, s] of this.seconds) {
       const i = sec - startSec;
       data.requests[i] = s.requests;

@@ -29,7 +29,8 @@ export class TokenStats {
 
   add(r: ExchangeRecord): void {
     const s = r.sse;
-    if (s === undefined || s.tokens === 0 || s.firstTokenAt === undefined || s.lastTokenAt === undefined) return;
+    if (s === undefined || s.tokens === 0 || s.firstTokenAt === undefined || s.lastTokenAt === undefined)
+      return;
     this.streams++;
     this.tokens += s.tokens;
     this.firstToken.recordMs(s.firstTokenAt - r.sentAt);

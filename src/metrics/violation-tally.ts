@@ -22,7 +22,12 @@ export class ViolationTally {
   private readonly byId = new Map<string, ViolationData>();
 
   add(violation: Violation, anchorMs: number): void {
-    this.addData({ id: violation.id, severity: violation.severity, count: 1, examples: [{ anchorMs, violation }] });
+    this.addData({
+      id: violation.id,
+      severity: violation.severity,
+      count: 1,
+      examples: [{ anchorMs, violation }],
+    });
   }
 
   merge(other: ViolationTally): this {

@@ -39,7 +39,18 @@ export interface ChartSpec {
   series: ChartSeries[];
 }
 
-const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+const PALETTE = [
+  '#1f77b4',
+  '#d62728',
+  '#2ca02c',
+  '#ff7f0e',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#17becf',
+];
 
 export function color(i: number): string {
   return PALETTE[i % PALETTE.length] ?? '#333';
@@ -69,7 +80,12 @@ function throughputChart(s: Summary): ChartSpec {
       { label: '429/s', values: s.series.r429, color: color(1) },
       { label: 'errors + 5xx/s', values: s.series.errors, color: color(7) },
       { label: 'dropped arrivals/s', values: s.series.dropped, color: color(4) },
-      { label: 'mean in flight', values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000), color: color(2), right: true },
+      {
+        label: 'mean in flight',
+        values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000),
+        color: color(2),
+        right: true,
+      },
     ],
   };
 }
@@ -80,7 +96,16 @@ function latencyTimeChart(s: Summary): ChartSpec {
     series.push({ label: `${op} p50`, values: positive(o.p50), color: color(i), dash: true, width: 1.5 });
     series.push({ label: `${op} p99`, values: positive(o.p99), color: color(i), width: 2.5 });
   });
-  return { id: 'latency', title: 'Latency per second (p50, p99; from the intended start)', kind: 'time', yLabel: 'ms', yLog: true, x: timeAxis(s), startSec: s.series.startSec, series };
+  return {
+    id: 'latency',
+    title: 'Latency per second (p50, p99; from the intended start)',
+    kind: 'time',
+    yLabel: 'ms',
+    yLog: true,
+    x: timeAxis(s),
+    startSec: s.series.startSec,
+    series,
+  };
 }
 
 function jobsChart(s: Summary): ChartSpec {
@@ -95,7 +120,11 @@ function jobsChart(s: Summary): ChartSpec {
     series: [
       // Totals in the labels are the end-of-run tally (summary jobs), the same numbers as every report.
       { label: `submitted (${String(s.jobs.submitted)})`, values: s.series.submitted, color: color(0) },
-      ...FINAL_STATES.map((st, i) => ({ label: `${st} (${String(s.jobs.byState[st])})`, values: s.series.finals[st], color: color(i + 2) })),
+      ...FINAL_STATES.map((st, i) => ({
+        label: `${st} (${String(s.jobs.byState[st])})`,
+        values: s.series.finals[st],
+        color: color(i + 2),
+      })),
     ],
   };
 }
@@ -130,7 +159,11 @@ function percentileGrid(maxCount: number): number[] {
 }
 
 /** Latency by percentile of each named histogram, on one chart (compare.html overlays two runs). */
-export function percentileChart(id: string, title: string, named: readonly [string, LatencyHistogram][]): ChartSpec | undefined {
+export function percentileChart(
+  id: string,
+  title: string,
+  named: readonly [string, LatencyHistogram][],
+): ChartSpec | undefined {
   const present = named.filter(([, h]) => h.count > 0);
   if (!present.length) return undefined;
   const levels = percentileGrid(Math.max(...present.map(([, h]) => h.count)));
@@ -173,7 +206,12 @@ function barsChart(id: string, title: string, encoded: string): ChartSpec | unde
  * Job counts per latency bin as bars, one series per `[label, bins]`; the bins are the first
  * series' (the others must share them, as `binsBetween` over one range gives).
  */
-export function binBars(id: string, title: string, axis: readonly HistogramBin[], series: readonly (readonly [string, readonly HistogramBin[]])[]): ChartSpec {
+export function binBars(
+  id: string,
+  title: string,
+  axis: readonly HistogramBin[],
+  series: readonly (readonly [string, readonly HistogramBin[]])[],
+): ChartSpec {
   return {
     id,
     title,
@@ -188,16 +226,28 @@ export function binBars(id: string, title: string, axis: readonly HistogramBin[]
 
 /** Every chart of report.html, in page order; charts with no data are left out. */
 export function chartSpecs(s: Summary): ChartSpec[] {
-  const charts: (ChartSpec | undefined)[] = [throughputChart(s), latencyTimeChart(s), jobsChart(s), capacityChart(s)];
+  const charts: (ChartSpec | undefined)[] = [
+    throughputChart(s),
+    latencyTimeChart(s),
+    jobsChart(s),
+    capacityChart(s),
+  ];
   for (const [op, o] of Object.entries(s.operations)) {
     const [intended, sent] = operationHistograms(o);
-    charts.push(percentileChart(`pct-${op}`, `${op}: latency by percentile`, [['from intended start', intended], ['from send', sent]]));
+    charts.push(
+      percentileChart(`pct-${op}`, `${op}: latency by percentile`, [
+        ['from intended start', intended],
+        ['from send', sent],
+      ]),
+    );
   }
   charts.push(
     percentileChart(
       'pct-e2e',
       'Jobs: end-to-end time by final state, by percentile',
-      FINAL_STATES.map((st) => [st, LatencyHistogram.decode(s.jobs.e2e[st].histogram)] as [string, LatencyHistogram]),
+      FINAL_STATES.map(
+        (st) => [st, LatencyHistogram.decode(s.jobs.e2e[st].histogram)] as [string, LatencyHistogram],
+      ),
     ),
     barsChart('delay', 'delayTime (time in queue, as reported)', s.jobs.delayTime.histogram),
     barsChart('execution', 'executionTime (as reported)', s.jobs.executionTime.histogram),

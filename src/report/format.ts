@@ -55,19 +55,25 @@ export function markdownRow(cells: readonly string[]): string {
   return `| ${cells.map((c) => c.replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
 }
 
-export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string[] {
+export function markdownTable(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly ('l' | 'r')[],
+): string[] {
   const sep = header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : '---'));
   return [markdownRow(header), `| ${sep.join(' | ')} |`, ...rows.map(markdownRow)];
 }
 
 /** Escapes text for XML and HTML content and attribute values; drops characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex -- removing exactly the control characters XML forbids
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- removing exactly the control characters XML forbids
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
 }

@@ -11,7 +11,10 @@ export function uplotAssets(): { script: string; style: string } {
   if (!assets) {
     const require = createRequire(import.meta.url);
     const dist = dirname(require.resolve('uplot'));
-    assets = { script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'), style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8') };
+    assets = {
+      script: readFileSync(join(dist, 'uPlot.iife.min.js'), 'utf8'),
+      style: readFileSync(join(dist, 'uPlot.min.css'), 'utf8'),
+    };
   }
   return assets;
 }
@@ -46,7 +49,14 @@ export function chartPage(p: ChartPage): string {
   const assets = uplotAssets();
   const script = `${assets.script}\n${p.script}`;
   const style = `${assets.style}\n${p.style}`;
-  const csp = ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)}`,
+    'img-src data:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
   return `<!doctype html>
 <html lang="en">
 <head>

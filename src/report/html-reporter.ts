@@ -8,21 +8,36 @@ import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { WORKER_HEADER, workerCells } from './workers-section.js';
-import { COVERAGE_HEADER, countsLine, coverageRows, jobCountsLine, notExercised, runLine, TOKEN_HEADER, tokenRows, verdictMark, verdictWord } from './report-view.js';
+import {
+  COVERAGE_HEADER,
+  countsLine,
+  coverageRows,
+  jobCountsLine,
+  notExercised,
+  runLine,
+  TOKEN_HEADER,
+  tokenRows,
+  verdictMark,
+  verdictWord,
+} from './report-view.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
 type Cell = string | { html: string; className: string };
 
 function table(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const td = (c: Cell): string => (typeof c === 'string' ? `<td>${c}</td>` : `<td class="${c.className}">${c.html}</td>`);
+  const td = (c: Cell): string =>
+    typeof c === 'string' ? `<td>${c}</td>` : `<td class="${c.className}">${c.html}</td>`;
   return `<table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map(td).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
 function chartDivs(charts: readonly ChartSpec[], test: (c: ChartSpec) => boolean, grid = false): string {
-  const divs = charts.filter(test).map((c) => `<div class="chart" id="chart-${esc(c.id)}"></div>`).join('\n');
+  const divs = charts
+    .filter(test)
+    .map((c) => `<div class="chart" id="chart-${esc(c.id)}"></div>`)
+    .join('\n');
   return grid ? `<div class="grid">${divs}</div>` : divs;
 }
 
@@ -30,7 +45,11 @@ function thresholdsSection(s: Summary): string {
   if (!s.thresholds.length) return '<p class="meta">No thresholds set.</p>';
   return table(
     ['', 'threshold', 'value'],
-    s.thresholds.map((t) => [t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>', `<code>${esc(t.expression)}</code>`, esc(formatValue(t.value, t.unit))]),
+    s.thresholds.map((t) => [
+      t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>',
+      `<code>${esc(t.expression)}</code>`,
+      esc(formatValue(t.value, t.unit)),
+    ]),
   );
 }
 
@@ -39,7 +58,9 @@ function operationsSection(s: Summary): string {
     `<code>${esc(op)}</code>`,
     String(o.requests),
     formatRate(o.rate),
-    ...[o.latency.p50, o.latency.p90, o.latency.p95, o.latency.p99, o.latency.max].map((v) => esc(formatMs(v))),
+    ...[o.latency.p50, o.latency.p90, o.latency.p95, o.latency.p99, o.latency.max].map((v) =>
+      esc(formatMs(v)),
+    ),
     esc(formatMs(o.latencyFromSent.p50)),
     esc(formatMs(o.latencyFromSent.p99)),
     String(o.count4xx),
@@ -49,7 +70,11 @@ function operationsSection(s: Summary): string {
     `<span class="meta">${esc(countsLine(o.byStatus))}</span>`,
   ]);
   return `${table(['operation', 'count', 'rate/s', 'p50', 'p90', 'p95', 'p99', 'max', 'sent p50', 'sent p99', '4xx', '5xx', 'errors', '429', 'by status'], rows)}
-<p class="meta">Latency from the intended start (free of coordinated omission); "sent" columns from the actual send. Transport errors: ${esc(countsLine(s.errors))}. Dropped arrivals: ${s.dropped.total}.</p>${warmupLines(s).map((l) => `\n<p class="meta">${esc(l)}.</p>`).join('')}`;
+<p class="meta">Latency from the intended start (free of coordinated omission); "sent" columns from the actual send. Transport errors: ${esc(countsLine(s.errors))}. Dropped arrivals: ${s.dropped.total}.</p>${warmupLines(
+    s,
+  )
+    .map((l) => `\n<p class="meta">${esc(l)}.</p>`)
+    .join('')}`;
 }
 
 function jobsSection(s: Summary): string {
@@ -62,18 +87,34 @@ function jobsSection(s: Summary): string {
   const tokens = tokenRows(s);
   return `<p>${esc(jobCountsLine(s))}</p>${table(
     ['timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
-    rows.map(([label, p]) => [esc(label), String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => esc(formatMs(v)))]),
-  )}${tokens.length ? `<p>Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.</p>${table(TOKEN_HEADER, tokens.map((row) => row.map(esc)))}` : ''}`;
+    rows.map(([label, p]) => [
+      esc(label),
+      String(p.count),
+      ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => esc(formatMs(v))),
+    ]),
+  )}${
+    tokens.length
+      ? `<p>Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.</p>${table(
+          TOKEN_HEADER,
+          tokens.map((row) => row.map(esc)),
+        )}`
+      : ''
+  }`;
 }
 
 function exampleHtml(e: ViolationSummary['examples'][number]): string {
-  const lines: string[] = [`<div><strong>t+${esc(formatMs(e.at))}</strong>${e.jobId ? ` job <code>${esc(e.jobId)}</code>` : ''}: ${esc(e.message)}</div>`];
+  const lines: string[] = [
+    `<div><strong>t+${esc(formatMs(e.at))}</strong>${e.jobId ? ` job <code>${esc(e.jobId)}</code>` : ''}: ${esc(e.message)}</div>`,
+  ];
   const ev = e.evidence;
   const evidence: string[] = [];
   if (ev.request) evidence.push(`request: ${ev.request}`);
   if (ev.status !== undefined) evidence.push(`status: ${ev.status}`);
   if (ev.body) evidence.push(`body: ${ev.body}`);
-  if (ev.timeline?.length) evidence.push(`timeline: ${ev.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`);
+  if (ev.timeline?.length)
+    evidence.push(
+      `timeline: ${ev.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`,
+    );
   if (evidence.length) lines.push(`<pre><code>${esc(evidence.join('\n'))}</code></pre>`);
   if (e.repro) lines.push(`<div>repro:</div><pre><code>${esc(e.repro)}</code></pre>`);
   return lines.join('');
@@ -83,7 +124,11 @@ function coverageSection(s: Summary): string {
   const ids = Object.keys(s.coverage);
   if (ids.length === 0) return '<p class="meta">Checks were off.</p>';
   const idle = notExercised(s).length;
-  const rows = coverageRows(s).map(([id, n, r]) => [`<code>${esc(id ?? '')}</code>`, n ?? '', `<span class="${r === 'passed' ? 'ok' : r === 'not exercised' ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`]);
+  const rows = coverageRows(s).map(([id, n, r]) => [
+    `<code>${esc(id ?? '')}</code>`,
+    n ?? '',
+    `<span class="${r === 'passed' ? 'ok' : r === 'not exercised' ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
+  ]);
   return `<p>${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.</p>${table(COVERAGE_HEADER, rows)}`;
 }
 
@@ -107,7 +152,11 @@ function violationsSection(s: Summary): string {
  */
 function runHealthSection(s: Summary): string {
   const warnings = [...stallLines(s), ...generatorLines(s)].map((l) => `<p class="fail">${esc(l)}</p>`);
-  const notes = [...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []), ...connectionWaitLines(s), ...exportLines(s.exports)].map((l) => `<p class="meta">${esc(l)}</p>`);
+  const notes = [
+    ...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []),
+    ...connectionWaitLines(s),
+    ...exportLines(s.exports),
+  ].map((l) => `<p class="meta">${esc(l)}</p>`);
   return [...warnings, ...notes].join('\n');
 }
 
@@ -115,7 +164,10 @@ function runHealthSection(s: Summary): string {
 function workersSection(s: Summary): string {
   if (!s.workers) return '';
   const taken = s.workers.rows.reduce((n, r) => n + r.taken, 0);
-  return `<h2>Workers (your handler)</h2><p>${String(s.workers.processes)} worker processes started; ${String(taken)} jobs taken.</p>${table(WORKER_HEADER, workerCells(s.workers.rows).map((row) => row.map(esc)))}`;
+  return `<h2>Workers (your handler)</h2><p>${String(s.workers.processes)} worker processes started; ${String(taken)} jobs taken.</p>${table(
+    WORKER_HEADER,
+    workerCells(s.workers.rows).map((row) => row.map(esc)),
+  )}`;
 }
 
 /** A merge made with --force says so where the run is named: its numbers mix different runs. */

@@ -9,11 +9,16 @@ function seconds(ms: number): string {
 function evidenceText(v: ViolationSummary): string {
   const e = v.examples[0];
   if (!e) return '';
-  const lines = [`${v.count} violation${v.count === 1 ? '' : 's'}; first at t+${formatMs(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`];
+  const lines = [
+    `${v.count} violation${v.count === 1 ? '' : 's'}; first at t+${formatMs(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`,
+  ];
   if (e.evidence.request) lines.push(`request: ${e.evidence.request}`);
   if (e.evidence.status !== undefined) lines.push(`status: ${e.evidence.status}`);
   if (e.evidence.body) lines.push(`body: ${e.evidence.body}`);
-  if (e.evidence.timeline?.length) lines.push(`timeline: ${e.evidence.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' -> ')}`);
+  if (e.evidence.timeline?.length)
+    lines.push(
+      `timeline: ${e.evidence.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' -> ')}`,
+    );
   if (e.repro) lines.push(`repro: ${e.repro}`);
   return lines.join('\n');
 }
@@ -44,11 +49,17 @@ function checkCases(s: Summary): Cases {
     if (!v && judged === 0) {
       // Not a pass: nothing this run sent could have broken the rule.
       skipped++;
-      xml.push(open, '      <skipped message="not exercised: no observation of this run could have broken this rule"/>', '    </testcase>');
+      xml.push(
+        open,
+        '      <skipped message="not exercised: no observation of this run could have broken this rule"/>',
+        '    </testcase>',
+      );
       continue;
     }
     if (!v) {
-      xml.push(`${open}${judged === undefined ? '' : `<system-out>${String(judged)} observations judged</system-out>`}</testcase>`);
+      xml.push(
+        `${open}${judged === undefined ? '' : `<system-out>${String(judged)} observations judged</system-out>`}</testcase>`,
+      );
       continue;
     }
     failures++;
@@ -73,8 +84,15 @@ function thresholdCases(s: Summary): Cases {
       continue;
     }
     failures++;
-    const why = t.value === null ? `${t.expression}: no samples, so not a pass` : `${t.expression} failed: value ${value}`;
-    xml.push(open, `      <failure type="${t.value === null ? 'no-samples' : 'threshold'}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`, '    </testcase>');
+    const why =
+      t.value === null
+        ? `${t.expression}: no samples, so not a pass`
+        : `${t.expression} failed: value ${value}`;
+    xml.push(
+      open,
+      `      <failure type="${t.value === null ? 'no-samples' : 'threshold'}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`,
+      '    </testcase>',
+    );
   }
   return { xml, failures, skipped: 0, errors: 0 };
 }
@@ -84,9 +102,24 @@ function verdictCase(s: Summary): Cases {
   const { status, reasons } = s.verdict;
   const open = `    <testcase classname="jobstorm.run" name="verdict" time="0">`;
   const text = escapeXml(reasons.join('\n'));
-  if (status === 'passed') return { xml: [`${open}<system-out>passed: ${text}</system-out></testcase>`], failures: 0, skipped: 0, errors: 0 };
+  if (status === 'passed')
+    return {
+      xml: [`${open}<system-out>passed: ${text}</system-out></testcase>`],
+      failures: 0,
+      skipped: 0,
+      errors: 0,
+    };
   const tag = status === 'unreachable' || status === 'interrupted' ? 'error' : 'failure';
-  return { xml: [open, `      <${tag} type="${status}" message="${escapeXml(`${status}: ${reasons[0] ?? ''}`)}">${text}</${tag}>`, '    </testcase>'], failures: tag === 'failure' ? 1 : 0, skipped: 0, errors: tag === 'error' ? 1 : 0 };
+  return {
+    xml: [
+      open,
+      `      <${tag} type="${status}" message="${escapeXml(`${status}: ${reasons[0] ?? ''}`)}">${text}</${tag}>`,
+      '    </testcase>',
+    ],
+    failures: tag === 'failure' ? 1 : 0,
+    skipped: 0,
+    errors: tag === 'error' ? 1 : 0,
+  };
 }
 
 /**
@@ -114,7 +147,16 @@ export const junitReporter: Reporter = {
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<testsuites name="jobstorm ${escapeXml(s.run.id)}" tests="${tests}" failures="${sum('failures')}" errors="${sum('errors')}" skipped="${sum('skipped')}" time="${time}">`,
-      ...suite('jobstorm.run', 1, run, ['    <properties>', `      <property name="verdict" value="${s.verdict.status}"/>`, `      <property name="end" value="${s.run.end}"/>`, ...(s.verdict.generatorLimited ? ['      <property name="generator-limited" value="true"/>'] : []), ...(s.warmup ? [`      <property name="warmup-ms" value="${String(Math.round(s.warmup.ms))}"/>`] : []), '    </properties>']),
+      ...suite('jobstorm.run', 1, run, [
+        '    <properties>',
+        `      <property name="verdict" value="${s.verdict.status}"/>`,
+        `      <property name="end" value="${s.run.end}"/>`,
+        ...(s.verdict.generatorLimited ? ['      <property name="generator-limited" value="true"/>'] : []),
+        ...(s.warmup
+          ? [`      <property name="warmup-ms" value="${String(Math.round(s.warmup.ms))}"/>`]
+          : []),
+        '    </properties>',
+      ]),
       ...suite('jobstorm.checks', checkCount, checks),
       ...suite('jobstorm.thresholds', s.thresholds.length, thresholds),
       '</testsuites>',

@@ -29,11 +29,20 @@ function code(text: string): string {
   return `${fence}${text.includes('`') ? ` ${text} ` : text}${fence}`;
 }
 
-const VERDICT_MARK = { passed: '✅', failed: '❌', inconclusive: '⚠️', unreachable: '⛔', interrupted: '⏸️' } as const;
+const VERDICT_MARK = {
+  passed: '✅',
+  failed: '❌',
+  inconclusive: '⚠️',
+  unreachable: '⛔',
+  interrupted: '⏸️',
+} as const;
 
 function verdict(s: Summary): string {
   const [headline, ...more] = s.verdict.reasons;
-  return [`${VERDICT_MARK[s.verdict.status]} **${verdictWord(s)}**${verdictMark(s)}${headline ? `: ${headline}` : ''}`, ...more.map((r) => `- ${r}`)].join('\n');
+  return [
+    `${VERDICT_MARK[s.verdict.status]} **${verdictWord(s)}**${verdictMark(s)}${headline ? `: ${headline}` : ''}`,
+    ...more.map((r) => `- ${r}`),
+  ].join('\n');
 }
 
 function coverageSection(s: Summary): string[] {
@@ -45,7 +54,11 @@ function coverageSection(s: Summary): string[] {
     '',
     `${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.`,
     '',
-    ...markdownTable(COVERAGE_HEADER, coverageRows(s).map(([id, n, r]) => [code(id ?? ''), n ?? '', r ?? '']), ['l', 'r', 'l']),
+    ...markdownTable(
+      COVERAGE_HEADER,
+      coverageRows(s).map(([id, n, r]) => [code(id ?? ''), n ?? '', r ?? '']),
+      ['l', 'r', 'l'],
+    ),
     '',
   ];
 }
@@ -54,7 +67,12 @@ function violationSection(s: Summary): string[] {
   if (!s.violations.length) return ['No violations.'];
   const rows = s.violations.map((v) => {
     const e = v.examples[0];
-    return [code(v.id), v.severity, String(v.count), e ? `${atLabel(e.at)}${e.jobId ? ` job ${code(e.jobId)}` : ''}: ${e.message}` : ''];
+    return [
+      code(v.id),
+      v.severity,
+      String(v.count),
+      e ? `${atLabel(e.at)}${e.jobId ? ` job ${code(e.jobId)}` : ''}: ${e.message}` : '',
+    ];
   });
   const out = markdownTable(['check', 'severity', 'count', 'first example'], rows, ['l', 'l', 'r', 'l']);
   for (const v of s.violations) {
@@ -64,10 +82,22 @@ function violationSection(s: Summary): string[] {
     if (e.evidence.request) body.push(`request: ${e.evidence.request}`);
     if (e.evidence.status !== undefined) body.push(`status: ${e.evidence.status}`);
     if (e.evidence.body) body.push(`body: ${e.evidence.body}`);
-    if (e.evidence.timeline?.length) body.push(`timeline: ${e.evidence.timeline.map((t) => `${atLabel(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`);
+    if (e.evidence.timeline?.length)
+      body.push(
+        `timeline: ${e.evidence.timeline.map((t) => `${atLabel(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`,
+      );
     if (e.repro) body.push(`repro: ${e.repro}`);
     if (!body.length) continue;
-    out.push('', `<details><summary>${escapeXml(v.id)}: evidence</summary>`, '', '```text', ...body.map((l) => l.replace(/```/g, "'''")), '```', '', '</details>');
+    out.push(
+      '',
+      `<details><summary>${escapeXml(v.id)}: evidence</summary>`,
+      '',
+      '```text',
+      ...body.map((l) => l.replace(/```/g, "'''")),
+      '```',
+      '',
+      '</details>',
+    );
   }
   return out;
 }
@@ -78,15 +108,39 @@ export const markdownReporter: Reporter = {
   fileName: 'summary.md',
   render(s) {
     const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), ''];
-    if (s.preflight?.length) out.push('### Preflight', '', ...s.preflight.map((p) => `- ${p.ok ? '✅' : '⚠️'} ${p.check}: ${p.detail}`), '');
+    if (s.preflight?.length)
+      out.push(
+        '### Preflight',
+        '',
+        ...s.preflight.map((p) => `- ${p.ok ? '✅' : '⚠️'} ${p.check}: ${p.detail}`),
+        '',
+      );
     out.push('### Operations', '');
     out.push(...markdownTable(OPERATION_HEADER, operationRows(s)));
-    out.push('', '_Latency from the intended start (free of coordinated omission), all responses._', '', '### Jobs', '', jobCountsLine(s), '');
+    out.push(
+      '',
+      '_Latency from the intended start (free of coordinated omission), all responses._',
+      '',
+      '### Jobs',
+      '',
+      jobCountsLine(s),
+      '',
+    );
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     const tokens = tokenRows(s);
-    if (tokens.length) out.push(`Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`, '', ...markdownTable(TOKEN_HEADER, tokens), '');
-    out.push(`Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`, ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]), '');
+    if (tokens.length)
+      out.push(
+        `Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`,
+        '',
+        ...markdownTable(TOKEN_HEADER, tokens),
+        '',
+      );
+    out.push(
+      `Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`,
+      ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),
+      '',
+    );
     const warmup = warmupLines(s);
     if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];
@@ -94,7 +148,13 @@ export const markdownReporter: Reporter = {
     out.push('### Violations', '');
     out.push(...violationSection(s), '', '### Thresholds', '');
     if (s.thresholds.length) {
-      out.push(...markdownTable(['', 'threshold', 'value'], s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]), ['l', 'l', 'r']));
+      out.push(
+        ...markdownTable(
+          ['', 'threshold', 'value'],
+          s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]),
+          ['l', 'l', 'r'],
+        ),
+      );
     } else {
       out.push('No thresholds set.');
     }

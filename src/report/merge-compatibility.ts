@@ -40,20 +40,34 @@ function pairProblem(a: Summary, b: Summary, an: string, bn: string, out: MergeP
   const sameShards = common(sa, sb);
   const whole = sa.length === 0 || sb.length === 0;
   if (sameRun.length > 0 && (whole || sameShards.length > 0)) {
-    const what = whole ? `run ${sameRun.join(', ')}` : `run ${sameRun.join(', ')} shard ${sameShards.join(', ')}`;
-    out.refused.push({ where: 'merge', message: `${an} and ${bn} both hold ${what}: merging it twice would count its requests and jobs twice` });
+    const what = whole
+      ? `run ${sameRun.join(', ')}`
+      : `run ${sameRun.join(', ')} shard ${sameShards.join(', ')}`;
+    out.refused.push({
+      where: 'merge',
+      message: `${an} and ${bn} both hold ${what}: merging it twice would count its requests and jobs twice`,
+    });
     return;
   }
   if (sameRun.length > 0) return;
   const ids = `${a.run.id} and ${b.run.id}`;
   if (whole) {
-    out.forceable.push({ where: 'merge', message: `${an} and ${bn} are different runs (${ids}), not shards of one run` });
+    out.forceable.push({
+      where: 'merge',
+      message: `${an} and ${bn} are different runs (${ids}), not shards of one run`,
+    });
   } else if (sameShards.length > 0) {
-    out.forceable.push({ where: 'merge', message: `${an} and ${bn} both hold shard ${sameShards.join(', ')}, from different runs (${ids})` });
+    out.forceable.push({
+      where: 'merge',
+      message: `${an} and ${bn} both hold shard ${sameShards.join(', ')}, from different runs (${ids})`,
+    });
   } else {
     const counts = [...new Set([...sa, ...sb].map(shardCount))];
     if (counts.length > 1) {
-      out.forceable.push({ where: 'merge', message: `${an} (shard ${sa.join(', ')}) and ${bn} (shard ${sb.join(', ')}) split a run into different numbers of shards` });
+      out.forceable.push({
+        where: 'merge',
+        message: `${an} (shard ${sa.join(', ')}) and ${bn} (shard ${sb.join(', ')}) split a run into different numbers of shards`,
+      });
     }
   }
 }
@@ -66,10 +80,16 @@ export function mergeProblems(summaries: readonly Summary[], names: readonly str
   summaries.forEach((s, i) => {
     if (!first || i === 0) return;
     if (s.run.scenario !== first.run.scenario) {
-      out.forceable.push({ where: 'merge', message: `${name(0)} ran scenario "${first.run.scenario}" but ${name(i)} ran "${s.run.scenario}"` });
+      out.forceable.push({
+        where: 'merge',
+        message: `${name(0)} ran scenario "${first.run.scenario}" but ${name(i)} ran "${s.run.scenario}"`,
+      });
     }
     if (s.run.target !== first.run.target) {
-      out.forceable.push({ where: 'merge', message: `${name(0)} ran against ${first.run.target} but ${name(i)} against ${s.run.target}` });
+      out.forceable.push({
+        where: 'merge',
+        message: `${name(0)} ran against ${first.run.target} but ${name(i)} against ${s.run.target}`,
+      });
     }
   });
   for (let i = 0; i < summaries.length; i++) {

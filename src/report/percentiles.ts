@@ -11,7 +11,16 @@ const LEVELS = [50, 90, 95, 99] as const;
 export function percentilesOf(h: LatencyHistogram): Percentiles {
   const { min, mean, at } = h.summaryMs(LEVELS);
   const [p50 = 0, p90 = 0, p95 = 0, p99 = 0] = at;
-  return { count: h.count, min: us(min), mean: us(mean), p50: us(p50), p90: us(p90), p95: us(p95), p99: us(p99), max: us(h.maxMs) };
+  return {
+    count: h.count,
+    min: us(min),
+    mean: us(mean),
+    p50: us(p50),
+    p90: us(p90),
+    p95: us(p95),
+    p99: us(p99),
+    max: us(h.maxMs),
+  };
 }
 
 export function percentilesOfEncoded(encoded: string): Percentiles {

@@ -6,7 +6,19 @@ import type { Percentiles, Summary, TimingSummary } from './summary.js';
  * Rows shared by the terminal and Markdown reports, so both always show the same figures; each
  * renderer only lays them out.
  */
-export const OPERATION_HEADER = ['operation', 'count', 'rate/s', 'p50', 'p90', 'p99', 'max', '4xx', '5xx', 'errors', '429'];
+export const OPERATION_HEADER = [
+  'operation',
+  'count',
+  'rate/s',
+  'p50',
+  'p90',
+  'p99',
+  'max',
+  '4xx',
+  '5xx',
+  'errors',
+  '429',
+];
 
 export function operationRows(s: Summary): string[][] {
   return Object.entries(s.operations).map(([op, o]) => [
@@ -27,7 +39,15 @@ export function operationRows(s: Summary): string[][] {
 export const TIMING_HEADER = ['job timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
 
 function timingRow(label: string, p: Percentiles): string[] {
-  return [label, String(p.count), formatMs(p.p50), formatMs(p.p90), formatMs(p.p95), formatMs(p.p99), formatMs(p.max)];
+  return [
+    label,
+    String(p.count),
+    formatMs(p.p50),
+    formatMs(p.p90),
+    formatMs(p.p95),
+    formatMs(p.p99),
+    formatMs(p.max),
+  ];
 }
 
 export function timingRows(s: Summary): string[][] {
@@ -36,7 +56,9 @@ export function timingRows(s: Summary): string[][] {
     ['executionTime', s.jobs.executionTime],
     ['first stream chunk', s.jobs.firstChunk],
   ];
-  const out = rows.filter(([, t]) => t.percentiles.count > 0).map(([label, t]) => timingRow(label, t.percentiles));
+  const out = rows
+    .filter(([, t]) => t.percentiles.count > 0)
+    .map(([label, t]) => timingRow(label, t.percentiles));
   for (const st of FINAL_STATES) {
     const p = s.jobs.e2e[st].percentiles;
     if (p.count > 0) out.push(timingRow(`end-to-end ${st}`, p));
@@ -50,16 +72,29 @@ export const TOKEN_HEADER = ['streamed tokens', 'count', 'p50', 'p90', 'p95', 'p
 export function tokenRows(s: Summary): string[][] {
   const t = s.tokens;
   if (!t) return [];
-  const rate = (p: Percentiles): string[] => ['tokens per second', String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => `${formatRate(v)}/s`)];
+  const rate = (p: Percentiles): string[] => [
+    'tokens per second',
+    String(p.count),
+    ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => `${formatRate(v)}/s`),
+  ];
   const rows = [timingRow('time to first token', t.firstToken.percentiles)];
   if (t.tokensPerSecond.percentiles.count > 0) rows.push(rate(t.tokensPerSecond.percentiles));
-  if (t.tokenGap.percentiles.count > 0) rows.push(timingRow('time between tokens (mean)', t.tokenGap.percentiles), timingRow('time between tokens (max)', t.maxGap.percentiles));
+  if (t.tokenGap.percentiles.count > 0)
+    rows.push(
+      timingRow('time between tokens (mean)', t.tokenGap.percentiles),
+      timingRow('time between tokens (max)', t.maxGap.percentiles),
+    );
   return rows;
 }
 
 export function jobCountsLine(s: Summary): string {
   const j = s.jobs;
-  const parts = [`submitted ${j.submitted}`, ...FINAL_STATES.map((st) => `${st} ${j.byState[st]}`), `lost ${j.lost}`, `unfinished ${j.unfinished}`];
+  const parts = [
+    `submitted ${j.submitted}`,
+    ...FINAL_STATES.map((st) => `${st} ${j.byState[st]}`),
+    `lost ${j.lost}`,
+    `unfinished ${j.unfinished}`,
+  ];
   if (j.retried) parts.push(`retried ${j.retried}`);
   if (j.untracked) parts.push(`untracked ${j.untracked}`);
   return parts.join(' · ');
@@ -72,7 +107,12 @@ export function countsLine(counts: Readonly<Record<string, number>>): string {
 
 export function runLine(s: Summary): string {
   const r = s.run;
-  const shard = r.shard !== null ? ` · shard ${r.shard}` : r.shards.length ? ` · merged shards ${r.shards.join(', ')}` : '';
+  const shard =
+    r.shard !== null
+      ? ` · shard ${r.shard}`
+      : r.shards.length
+        ? ` · merged shards ${r.shards.join(', ')}`
+        : '';
   return `run ${r.id} · scenario ${r.scenario} · target ${r.target} · ${r.start} · ${formatMs(r.durationMs)}${shard}`;
 }
 
@@ -101,7 +141,9 @@ export function verdictMark(s: Summary): string {
 
 /** Check ids that judged nothing, in catalog order. */
 export function notExercised(s: Summary): string[] {
-  return Object.entries(s.coverage).filter(([, n]) => n === 0).map(([id]) => id);
+  return Object.entries(s.coverage)
+    .filter(([, n]) => n === 0)
+    .map(([id]) => id);
 }
 
 export const COVERAGE_HEADER = ['check', 'observations judged', 'result'];
@@ -111,7 +153,11 @@ export function coverageRows(s: Summary): string[][] {
   const fired = new Map(s.violations.map((v) => [v.id, v]));
   return Object.entries(s.coverage).map(([id, n]) => {
     const v = fired.get(id);
-    const result = v ? `${v.severity === 'error' ? 'failed' : 'warning'} ×${String(v.count)}` : n === 0 ? 'not exercised' : 'passed';
+    const result = v
+      ? `${v.severity === 'error' ? 'failed' : 'warning'} ×${String(v.count)}`
+      : n === 0
+        ? 'not exercised'
+        : 'passed';
     return [id, String(n), result];
   });
 }

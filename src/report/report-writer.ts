@@ -14,11 +14,17 @@ export interface WriteReportsOptions {
 }
 
 /** Writes summary.json, summary.md, report.html and junit.xml into `dir`; returns the paths written. */
-export async function writeReports(summary: Summary, dir: string, options: WriteReportsOptions = {}): Promise<string[]> {
+export async function writeReports(
+  summary: Summary,
+  dir: string,
+  options: WriteReportsOptions = {},
+): Promise<string[]> {
   const names = options.reporters ?? reporterNames();
   const chosen = names.map(getReporter).filter((r) => r.fileName !== undefined);
   const files = chosen.map((r): [string, string] => [r.fileName ?? r.name, r.render(summary)]);
-  const stepSummary = options.stepSummaryPath ? { path: options.stepSummaryPath, markdown: getReporter('markdown').render(summary) } : undefined;
+  const stepSummary = options.stepSummaryPath
+    ? { path: options.stepSummaryPath, markdown: getReporter('markdown').render(summary) }
+    : undefined;
   return writeTextFiles(dir, files, stepSummary);
 }
 
@@ -27,7 +33,11 @@ export async function writeReports(summary: Summary, dir: string, options: Write
  * path when given (`$GITHUB_STEP_SUMMARY`); returns the paths written. Shared by the run, compare
  * and capacity reports.
  */
-export async function writeTextFiles(dir: string, files: readonly (readonly [string, string])[], stepSummary?: { path: string; markdown: string }): Promise<string[]> {
+export async function writeTextFiles(
+  dir: string,
+  files: readonly (readonly [string, string])[],
+  stepSummary?: { path: string; markdown: string },
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const written: string[] = [];
   for (const [name, text] of files) {

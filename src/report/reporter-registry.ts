@@ -23,7 +23,13 @@ export function getReporter(name: string): Reporter {
   const r = reporters.get(name);
   if (r) return r;
   const hint = closestName(name, reporterNames());
-  throw new ConfigError([{ where: 'reporter', message: `unknown reporter "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${reporterNames().join(', ')})` }]);
+  throw new ConfigError([
+    {
+      where: 'reporter',
+      message: `unknown reporter "${name}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${reporterNames().join(', ')})`,
+    },
+  ]);
 }
 
-for (const r of [terminalReporter, jsonReporter, markdownReporter, junitReporter, htmlReporter]) registerReporter(r);
+for (const r of [terminalReporter, jsonReporter, markdownReporter, junitReporter, htmlReporter])
+  registerReporter(r);

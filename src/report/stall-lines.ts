@@ -16,23 +16,23 @@ export function stallLines(s: Pick<Summary, 'stalls'>): string[] {
     const how = failed.length > 0 ? `; ${failed.map(([kind, n]) => `${kind} ${String(n)}`).join(', ')}` : '';
     return `${what} for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s with ${String(x.inFlight)} request${x.inFlight === 1 ? '' : 's'} in flight (no answer at all${how})`;
   });
-  if (stalls.length > SHOWN) lines.push(`... and ${String(stalls.length - SHOWN)} more stalls (summary.json "stalls")`);
+  if (stalls.length > SHOWN)
+    lines.push(`... and ${String(stalls.length - SHOWN)} more stalls (summary.json "stalls")`);
   return lines;
 }
 
 /** "jobstorm was the bottleneck for 4.0 s from t+3s (…)", one line per stretch. */
 export function generatorLines(s: Pick<Summary, 'generatorLimited'>): string[] {
   const stretches = s.generatorLimited ?? [];
-  const lines = stretches
-    .slice(0, SHOWN)
-    .map((x) => {
-      const when = `for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s`;
-      const figures = `event loop ${String(Math.round(x.busy * 100))}% busy, callbacks late by up to ${x.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${x.latenessP99Ms.toFixed(0)} ms`;
-      return starvedOfCpu(x)
-        ? `jobstorm did not get the CPU it needed ${when} (it ran ${String(Math.round((x.cpuShare ?? 0) * 100))}% of a core while work waited; ${figures}): latencies there are partly its own; give it more CPU (a CPU quota, other processes or the host took it)`
-        : `jobstorm itself was the bottleneck ${when} (${figures}): latencies there are partly its own`;
-    });
-  if (stretches.length > SHOWN) lines.push(`... and ${String(stretches.length - SHOWN)} more (summary.json "generatorLimited")`);
+  const lines = stretches.slice(0, SHOWN).map((x) => {
+    const when = `for ${(x.durationMs / 1000).toFixed(1)} s from t+${String(Math.max(0, Math.round(x.at / 1000)))}s`;
+    const figures = `event loop ${String(Math.round(x.busy * 100))}% busy, callbacks late by up to ${x.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${x.latenessP99Ms.toFixed(0)} ms`;
+    return starvedOfCpu(x)
+      ? `jobstorm did not get the CPU it needed ${when} (it ran ${String(Math.round((x.cpuShare ?? 0) * 100))}% of a core while work waited; ${figures}): latencies there are partly its own; give it more CPU (a CPU quota, other processes or the host took it)`
+      : `jobstorm itself was the bottleneck ${when} (${figures}): latencies there are partly its own`;
+  });
+  if (stretches.length > SHOWN)
+    lines.push(`... and ${String(stretches.length - SHOWN)} more (summary.json "generatorLimited")`);
   return lines;
 }
 

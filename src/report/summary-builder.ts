@@ -1,14 +1,28 @@
 import type { RunRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { LatencyHistogram } from '../metrics/histogram.js';
-import { FINAL_STATES, type FinalState, type MetricsData, type OperationData, type ViolationData } from '../metrics/metrics-data.js';
+import {
+  FINAL_STATES,
+  type FinalState,
+  type MetricsData,
+  type OperationData,
+  type ViolationData,
+} from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import { SparseHistogram } from '../metrics/sparse-histogram.js';
 import { ViolationTally } from '../metrics/violation-tally.js';
 import { measuredMs } from './measured-time.js';
 import { percentilesOf, percentilesOfEncoded } from './percentiles.js';
-import type { JobsSummary, OperationSummary, RunInfo, SeriesSummary, Summary, TimingSummary, ViolationSummary } from './summary.js';
+import type {
+  JobsSummary,
+  OperationSummary,
+  RunInfo,
+  SeriesSummary,
+  Summary,
+  TimingSummary,
+  ViolationSummary,
+} from './summary.js';
 import { SUMMARY_VERSION } from './summary.js';
 import type { Threshold } from './threshold.js';
 import { evaluateThresholds } from './threshold-evaluation.js';
@@ -115,7 +129,11 @@ function violationsSummary(data: readonly ViolationData[], startMs: number): Vio
       const shift = anchorMs - startMs;
       if (shift === 0) return violation;
       const timeline = violation.evidence.timeline?.map((e) => ({ ...e, at: e.at + shift }));
-      return { ...violation, at: violation.at + shift, evidence: timeline ? { ...violation.evidence, timeline } : violation.evidence };
+      return {
+        ...violation,
+        at: violation.at + shift,
+        evidence: timeline ? { ...violation.evidence, timeline } : violation.evidence,
+      };
     }),
   }));
 }
@@ -128,13 +146,23 @@ function percentileOrNull(encoded: string, p: number): number | null {
 function seriesSummary(d: MetricsData['series']): SeriesSummary {
   const ops: SeriesSummary['ops'] = {};
   for (const [op, o] of Object.entries(d.ops)) {
-    ops[op] = { ...o, p50: o.latency.map((e) => percentileOrNull(e, 50)), p99: o.latency.map((e) => percentileOrNull(e, 99)) };
+    ops[op] = {
+      ...o,
+      p50: o.latency.map((e) => percentileOrNull(e, 50)),
+      p99: o.latency.map((e) => percentileOrNull(e, 99)),
+    };
   }
   return { ...d, ops };
 }
 
 /** Builds the summary from encoded metrics; thresholds are evaluated on the result. */
-export function summarize(data: MetricsData, run: RunInfo, checks: readonly string[], thresholds: readonly Threshold[], coverage: Record<string, number> = {}): Summary {
+export function summarize(
+  data: MetricsData,
+  run: RunInfo,
+  checks: readonly string[],
+  thresholds: readonly Threshold[],
+  coverage: Record<string, number> = {},
+): Summary {
   const operations: Summary['operations'] = {};
   const measured = measuredMs({ run, ...(data.warmup ? { warmup: data.warmup } : {}) });
   for (const [op, d] of Object.entries(data.operations)) operations[op] = operationSummary(d, measured);
@@ -146,8 +174,21 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
     jobs: jobsSummary(data.jobs),
     errors: data.errors,
     dropped: data.dropped,
-    ...(data.stalls?.length ? { stalls: data.stalls.map((x) => ({ at: x.atMs - run.startMs, durationMs: x.durationMs, inFlight: x.inFlight, ...(x.failed ? { failed: x.failed } : {}) })) } : {}),
-    ...(data.generatorLimited?.length ? { generatorLimited: data.generatorLimited.map(({ atMs, ...x }) => ({ at: atMs - run.startMs, ...x })) } : {}),
+    ...(data.stalls?.length
+      ? {
+          stalls: data.stalls.map((x) => ({
+            at: x.atMs - run.startMs,
+            durationMs: x.durationMs,
+            inFlight: x.inFlight,
+            ...(x.failed ? { failed: x.failed } : {}),
+          })),
+        }
+      : {}),
+    ...(data.generatorLimited?.length
+      ? {
+          generatorLimited: data.generatorLimited.map(({ atMs, ...x }) => ({ at: atMs - run.startMs, ...x })),
+        }
+      : {}),
     ...(data.warmup ? { warmup: { ...data.warmup } } : {}),
     webhooks: data.webhooks,
     violations,
@@ -159,14 +200,26 @@ export function summarize(data: MetricsData, run: RunInfo, checks: readonly stri
   };
   if (data.tokens) {
     const t = data.tokens;
-    summary.tokens = { streams: t.streams, tokens: t.tokens, firstToken: timing(t.firstToken), tokensPerSecond: timing(t.tokensPerSecond), tokenGap: timing(t.tokenGap), maxGap: timing(t.maxGap) };
+    summary.tokens = {
+      streams: t.streams,
+      tokens: t.tokens,
+      firstToken: timing(t.firstToken),
+      tokensPerSecond: timing(t.tokensPerSecond),
+      tokenGap: timing(t.tokenGap),
+      maxGap: timing(t.maxGap),
+    };
   }
   summary.thresholds = evaluateThresholds(thresholds, summary);
   summary.verdict = judgeVerdict(summary);
   return summary;
 }
 
-export function runInfo(run: RunRecord, data: MetricsData, durationMs?: number, ended: RunEnd = 'completed'): RunInfo {
+export function runInfo(
+  run: RunRecord,
+  data: MetricsData,
+  durationMs?: number,
+  ended: RunEnd = 'completed',
+): RunInfo {
   const end = data.wallEndMs ?? run.startedAtMs;
   return {
     id: run.runId,

@@ -2,7 +2,13 @@ import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { RunEnd } from './verdict.js';
 import { ConfigError } from '../core/config-error.js';
 import { MERGED_JOIN, mergeProblems } from './merge-compatibility.js';
-import { FINAL_STATES, METRICS_DATA_VERSION, type FinalState, type MetricsData, type OperationData } from '../metrics/metrics-data.js';
+import {
+  FINAL_STATES,
+  METRICS_DATA_VERSION,
+  type FinalState,
+  type MetricsData,
+  type OperationData,
+} from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import type { OperationSummary, RunInfo, Summary } from './summary.js';
@@ -15,7 +21,14 @@ function operationData(o: OperationSummary): OperationData {
     const x = o.outcomes[name];
     if (x) outcomes[name] = { count: x.count, intended: x.intended, sent: x.sent };
   }
-  return { requests: o.requests, byStatus: o.byStatus, errors: o.errors, outcomes, reqBytes: o.reqBytes, resBytes: o.resBytes };
+  return {
+    requests: o.requests,
+    byStatus: o.byStatus,
+    errors: o.errors,
+    outcomes,
+    reqBytes: o.reqBytes,
+    resBytes: o.resBytes,
+  };
 }
 
 /** The encoded metrics a summary carries: the inverse of `summarize`, so summaries merge exactly. */
@@ -45,14 +58,37 @@ export function metricsDataOf(s: Summary): MetricsData {
     },
     errors: s.errors,
     dropped: s.dropped,
-    ...(s.stalls ? { stalls: s.stalls.map((x) => ({ atMs: s.run.startMs + x.at, durationMs: x.durationMs, inFlight: x.inFlight, ...(x.failed ? { failed: x.failed } : {}) })) } : {}),
-    ...(s.generatorLimited ? { generatorLimited: s.generatorLimited.map(({ at, ...x }) => ({ atMs: s.run.startMs + at, ...x })) } : {}),
+    ...(s.stalls
+      ? {
+          stalls: s.stalls.map((x) => ({
+            atMs: s.run.startMs + x.at,
+            durationMs: x.durationMs,
+            inFlight: x.inFlight,
+            ...(x.failed ? { failed: x.failed } : {}),
+          })),
+        }
+      : {}),
+    ...(s.generatorLimited
+      ? { generatorLimited: s.generatorLimited.map(({ at, ...x }) => ({ atMs: s.run.startMs + at, ...x })) }
+      : {}),
     ...(s.warmup ? { warmup: { ...s.warmup } } : {}),
     webhooks: s.webhooks,
-    violations: s.violations.map((v) => ({ ...v, examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })) })),
+    violations: s.violations.map((v) => ({
+      ...v,
+      examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })),
+    })),
     series: { ...s.series, ops },
     ...(s.tokens
-      ? { tokens: { streams: s.tokens.streams, tokens: s.tokens.tokens, firstToken: s.tokens.firstToken.histogram, tokensPerSecond: s.tokens.tokensPerSecond.histogram, tokenGap: s.tokens.tokenGap.histogram, maxGap: s.tokens.maxGap.histogram } }
+      ? {
+          tokens: {
+            streams: s.tokens.streams,
+            tokens: s.tokens.tokens,
+            firstToken: s.tokens.firstToken.histogram,
+            tokensPerSecond: s.tokens.tokensPerSecond.histogram,
+            tokenGap: s.tokens.tokenGap.histogram,
+            maxGap: s.tokens.maxGap.histogram,
+          },
+        }
       : {}),
   };
 }
@@ -64,12 +100,18 @@ function joined(values: readonly string[]): string {
 function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]): RunInfo {
   const startMs = Math.min(...summaries.map((s) => s.run.startMs));
   const endMs = Math.max(...summaries.map((s) => s.run.startMs + s.run.durationMs));
-  const shards = [...new Set(summaries.flatMap((s) => (s.run.shard !== null ? [s.run.shard] : s.run.shards)))].sort();
+  const shards = [
+    ...new Set(summaries.flatMap((s) => (s.run.shard !== null ? [s.run.shard] : s.run.shards))),
+  ].sort();
   const forced = [...new Set([...summaries.flatMap((s) => s.run.forced ?? []), ...forcedNow])];
   // Each shard had its own event loop: the busiest one speaks for the whole.
   const figures = summaries.flatMap((s) => (s.run.generator ? [s.run.generator] : []));
   const generator = figures.length
-    ? { latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)), loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)), busyMax: Math.max(...figures.map((g) => g.busyMax)) }
+    ? {
+        latenessP99Ms: Math.max(...figures.map((g) => g.latenessP99Ms)),
+        loopDelayP99Ms: Math.max(...figures.map((g) => g.loopDelayP99Ms)),
+        busyMax: Math.max(...figures.map((g) => g.busyMax)),
+      }
     : undefined;
   const connectionWait = mergeConnectionWaits(summaries.map((s) => s.run.connectionWait));
   const failures = summaries.flatMap((s) => (s.run.failure === undefined ? [] : [s.run.failure]));
@@ -94,7 +136,8 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
 
 /** A merge is as partial as its most partial shard. */
 function worstEnd(ends: readonly RunEnd[]): RunEnd {
-  for (const e of ['output-failed', 'shard-failed', 'interrupted', 'unreachable'] as const) if (ends.includes(e)) return e;
+  for (const e of ['output-failed', 'shard-failed', 'interrupted', 'unreachable'] as const)
+    if (ends.includes(e)) return e;
   return 'completed';
 }
 
@@ -125,20 +168,39 @@ export interface MergeOptions {
  */
 export function mergeSummaries(summaries: readonly Summary[], options: MergeOptions = {}): Summary {
   const first = summaries[0];
-  if (!first) throw new ConfigError([{ where: 'merge', message: 'nothing to merge: give at least one summary' }]);
-  const problems = mergeProblems(summaries, summaries.map((_, i) => options.names?.[i] ?? `summary ${String(i + 1)}`));
+  if (!first)
+    throw new ConfigError([{ where: 'merge', message: 'nothing to merge: give at least one summary' }]);
+  const problems = mergeProblems(
+    summaries,
+    summaries.map((_, i) => options.names?.[i] ?? `summary ${String(i + 1)}`),
+  );
   if (problems.refused.length) throw new ConfigError(problems.refused);
   if (problems.forceable.length && !options.force) {
-    throw new ConfigError([...problems.forceable, { where: 'merge', message: 'these are not shards of one run; add --force to merge them anyway' }]);
+    throw new ConfigError([
+      ...problems.forceable,
+      { where: 'merge', message: 'these are not shards of one run; add --force to merge them anyway' },
+    ]);
   }
   const merged = new RunMetrics();
   for (const s of summaries) merged.merge(RunMetrics.fromJSON(metricsDataOf(s)));
   const carried = summaries.flatMap((s, i) =>
-    s.thresholds.map((t, j) => ({ expression: t.expression, where: `${options.names?.[i] ?? `summary ${i + 1}`} thresholds[${j}]` })),
+    s.thresholds.map((t, j) => ({
+      expression: t.expression,
+      where: `${options.names?.[i] ?? `summary ${i + 1}`} thresholds[${j}]`,
+    })),
   );
   const seen = new Set((options.thresholds ?? []).map((t) => t.expression));
   const unique = carried.filter((c) => !seen.has(c.expression) && seen.add(c.expression));
   const thresholds = [...parseThresholds(unique), ...(options.thresholds ?? [])];
   const checks = summaries.flatMap((s) => s.checks);
-  return summarize(merged.toJSON(), mergedRun(summaries, problems.forceable.map((p) => p.message)), checks, thresholds, mergedCoverage(summaries));
+  return summarize(
+    merged.toJSON(),
+    mergedRun(
+      summaries,
+      problems.forceable.map((p) => p.message),
+    ),
+    checks,
+    thresholds,
+    mergedCoverage(summaries),
+  );
 }

@@ -17,10 +17,16 @@ const counts = z.record(z.string(), count);
 const ms = z.number();
 const percentiles = z.object({ count, min: ms, mean: ms, p50: ms, p90: ms, p95: ms, p99: ms, max: ms });
 const encoded = z.string();
-const byFinal = <T extends z.ZodType>(t: T) => z.object({ COMPLETED: t, FAILED: t, CANCELLED: t, TIMED_OUT: t });
+const byFinal = <T extends z.ZodType>(t: T) =>
+  z.object({ COMPLETED: t, FAILED: t, CANCELLED: t, TIMED_OUT: t });
 
 const outcome = z.object({ count, intended: encoded, sent: encoded, latency: percentiles });
-const outcomes = z.object(Object.fromEntries(OUTCOMES.map((o) => [o, outcome.optional()])) as Record<(typeof OUTCOMES)[number], z.ZodOptional<typeof outcome>>);
+const outcomes = z.object(
+  Object.fromEntries(OUTCOMES.map((o) => [o, outcome.optional()])) as Record<
+    (typeof OUTCOMES)[number],
+    z.ZodOptional<typeof outcome>
+  >,
+);
 
 const operation = z.object({
   requests: count,
@@ -93,7 +99,12 @@ const series = z.object({
   queue: z.array(z.number().nullable()),
   ops: z.record(
     z.string(),
-    z.object({ requests: z.array(count), latency: z.array(encoded), p50: z.array(ms.nullable()), p99: z.array(ms.nullable()) }),
+    z.object({
+      requests: z.array(count),
+      latency: z.array(encoded),
+      p50: z.array(ms.nullable()),
+      p99: z.array(ms.nullable()),
+    }),
   ),
 });
 
@@ -110,10 +121,20 @@ export const summarySchema = z.object({
     shards: z.array(z.string()),
     ownsEndpoint: z.boolean(),
     // Summaries written before verdicts existed ended as far as they knew.
-    end: z.enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed']).default('completed'),
+    end: z
+      .enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed'])
+      .default('completed'),
     iterationsCut: count.optional(),
-    connectionWait: z.object({ arrivals: count, longestMs: z.number().nonnegative(), connections: count }).optional(),
-    generator: z.object({ latenessP99Ms: z.number().nonnegative(), loopDelayP99Ms: z.number().nonnegative(), busyMax: z.number().min(0).max(1) }).optional(),
+    connectionWait: z
+      .object({ arrivals: count, longestMs: z.number().nonnegative(), connections: count })
+      .optional(),
+    generator: z
+      .object({
+        latenessP99Ms: z.number().nonnegative(),
+        loopDelayP99Ms: z.number().nonnegative(),
+        busyMax: z.number().min(0).max(1),
+      })
+      .optional(),
     forced: z.array(z.string()).optional(),
     failure: z.string().optional(),
   }),
@@ -121,20 +142,51 @@ export const summarySchema = z.object({
   jobs,
   errors: counts,
   dropped: z.object({ total: count, byFlow: counts }),
-  stalls: z.array(z.object({ at: z.number(), durationMs: count, inFlight: count, failed: z.record(z.string(), count).optional() })).optional(),
-  generatorLimited: z.array(z.object({ at: z.number(), durationMs: count, busy: z.number().min(0).max(1), loopDelayP99Ms: z.number().nonnegative(), latenessP99Ms: z.number().nonnegative(), cpuShare: z.number().nonnegative().optional() })).optional(),
+  stalls: z
+    .array(
+      z.object({
+        at: z.number(),
+        durationMs: count,
+        inFlight: count,
+        failed: z.record(z.string(), count).optional(),
+      }),
+    )
+    .optional(),
+  generatorLimited: z
+    .array(
+      z.object({
+        at: z.number(),
+        durationMs: count,
+        busy: z.number().min(0).max(1),
+        loopDelayP99Ms: z.number().nonnegative(),
+        latenessP99Ms: z.number().nonnegative(),
+        cpuShare: z.number().nonnegative().optional(),
+      }),
+    )
+    .optional(),
   warmup: z.object({ ms: z.number().positive(), requests: count, dropped: count }).optional(),
   webhooks: z.object({ received: count, byAnswer: counts }),
-  violations: z.array(z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) })),
+  violations: z.array(
+    z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) }),
+  ),
   checks: z.array(z.string()),
   thresholds: z.array(
-    z.object({ expression: z.string(), value: z.number().nullable(), ok: z.boolean(), unit: z.enum(['ms', 'ratio', 'count', 'rps']) }),
+    z.object({
+      expression: z.string(),
+      value: z.number().nullable(),
+      ok: z.boolean(),
+      unit: z.enum(['ms', 'ratio', 'count', 'rps']),
+    }),
   ),
   series,
   coverage: z.record(z.string(), count).default({}),
   preflight: z.array(z.object({ check: z.string(), ok: z.boolean(), detail: z.string() })).optional(),
   verdict: z
-    .object({ status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']), reasons: z.array(z.string()), generatorLimited: z.literal(true).optional() })
+    .object({
+      status: z.enum(['passed', 'failed', 'inconclusive', 'unreachable', 'interrupted']),
+      reasons: z.array(z.string()),
+      generatorLimited: z.literal(true).optional(),
+    })
     .optional(),
   workers: z
     .object({
@@ -157,9 +209,26 @@ export const summarySchema = z.object({
       ),
     })
     .optional(),
-  exports: z.array(z.object({ kind: z.enum(['prometheus', 'otlp']), url: z.string(), sent: count, dropped: count, lastError: z.string().optional() })).optional(),
+  exports: z
+    .array(
+      z.object({
+        kind: z.enum(['prometheus', 'otlp']),
+        url: z.string(),
+        sent: count,
+        dropped: count,
+        lastError: z.string().optional(),
+      }),
+    )
+    .optional(),
   tokens: z
-    .object({ streams: count, tokens: count, firstToken: timing, tokensPerSecond: timing, tokenGap: timing, maxGap: timing })
+    .object({
+      streams: count,
+      tokens: count,
+      firstToken: timing,
+      tokensPerSecond: timing,
+      tokenGap: timing,
+      maxGap: timing,
+    })
     .optional(),
 });
 
@@ -167,7 +236,12 @@ export const summarySchema = z.object({
 export function parseSummary(json: unknown, file: string): Summary {
   const version = (json as { version?: unknown } | null)?.version;
   if (typeof json === 'object' && json !== null && version !== SUMMARY_VERSION) {
-    throw new ConfigError([{ where: `${file}: version`, message: `unsupported summary version ${JSON.stringify(version)}; this jobstorm reads version ${SUMMARY_VERSION}` }]);
+    throw new ConfigError([
+      {
+        where: `${file}: version`,
+        message: `unsupported summary version ${JSON.stringify(version)}; this jobstorm reads version ${SUMMARY_VERSION}`,
+      },
+    ]);
   }
   const result = summarySchema.safeParse(json);
   // The verdict is derived: judged again from the data read, so a hand-edited one cannot stand.
@@ -176,7 +250,12 @@ export function parseSummary(json: unknown, file: string): Summary {
     return { ...data, verdict: judgeVerdict(data) };
   }
   throw new ConfigError(
-    result.error.issues.slice(0, 20).map((i) => ({ where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`, message: i.message })),
+    result.error.issues
+      .slice(0, 20)
+      .map((i) => ({
+        where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`,
+        message: i.message,
+      })),
   );
 }
 

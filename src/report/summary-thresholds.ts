@@ -8,7 +8,11 @@ import { judgeVerdict } from './verdict.js';
  * --threshold`. Stored expressions are parsed again, so a summary edited by hand cannot smuggle in a
  * verdict that its data does not support.
  */
-export function withThresholds(summary: Summary, extra: readonly Threshold[], file = 'summary.json'): Summary {
+export function withThresholds(
+  summary: Summary,
+  extra: readonly Threshold[],
+  file = 'summary.json',
+): Summary {
   const extraExpressions = new Set(extra.map((t) => t.expression));
   const stored = parseThresholds(
     summary.thresholds

@@ -2,7 +2,14 @@ import type { ConnectionWait } from '../core/connection-wait.js';
 import type { WorkerRow } from './workers-section.js';
 import type { RunEnd, Verdict } from './verdict.js';
 import type { Violation, Severity } from '../core/violation.js';
-import type { FinalState, JobsData, OperationData, OutcomeData, SeriesData, WarmupData } from '../metrics/metrics-data.js';
+import type {
+  FinalState,
+  JobsData,
+  OperationData,
+  OutcomeData,
+  SeriesData,
+  WarmupData,
+} from '../metrics/metrics-data.js';
 import type { Outcome } from '../metrics/outcome.js';
 
 /**

@@ -24,12 +24,16 @@ import type { Summary } from './summary.js';
 
 function verdictLines(s: Summary): string[] {
   const [headline, ...more] = s.verdict.reasons;
-  return [`verdict: ${verdictWord(s)}${verdictMark(s)}${headline ? ` — ${headline}` : ''}`, ...more.map((r) => `  ${r}`)];
+  return [
+    `verdict: ${verdictWord(s)}${verdictMark(s)}${headline ? ` — ${headline}` : ''}`,
+    ...more.map((r) => `  ${r}`),
+  ];
 }
 
 function coverageLine(s: Summary): string {
   const ids = Object.keys(s.coverage);
-  if (ids.length === 0) return `checks: ${s.checks.length ? `${String(s.checks.length)} ids, coverage unknown` : 'off'}`;
+  if (ids.length === 0)
+    return `checks: ${s.checks.length ? `${String(s.checks.length)} ids, coverage unknown` : 'off'}`;
   const idle = notExercised(s);
   return `checks: ${String(ids.length - idle.length)} of ${String(ids.length)} checks exercised${idle.length ? ` (not exercised: ${idle.join(', ')})` : ''}`;
 }
@@ -63,20 +67,29 @@ export const terminalReporter: Reporter = {
   name: 'terminal',
   render(s) {
     const out: string[] = [runLine(s), ''];
-    if (s.preflight?.length) out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
+    if (s.preflight?.length)
+      out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));
     out.push('latency from the intended start (free of coordinated omission), all responses', '');
     out.push(`jobs: ${jobCountsLine(s)}`);
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
     const tokens = tokenRows(s);
-    if (tokens.length) out.push(`streamed answers: ${String(s.tokens?.streams ?? 0)} · tokens: ${String(s.tokens?.tokens ?? 0)}`, ...textTable(TOKEN_HEADER, tokens));
+    if (tokens.length)
+      out.push(
+        `streamed answers: ${String(s.tokens?.streams ?? 0)} · tokens: ${String(s.tokens?.tokens ?? 0)}`,
+        ...textTable(TOKEN_HEADER, tokens),
+      );
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);
-    out.push(`dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`, ...connectionWaitLines(s));
+    out.push(
+      `dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`,
+      ...connectionWaitLines(s),
+    );
     out.push(...warmupLines(s), ...stallLines(s), ...generatorLines(s));
-    if (s.webhooks.received) out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
+    if (s.webhooks.received)
+      out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push(...exportLines(s.exports));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;

@@ -8,7 +8,12 @@ import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
 
 /** `transition.*` → /^transition\..*$/: only `*` is special, dots are literal. */
 export function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 function aggregateHistogram(h: LatencyHistogram, a: Aggregation): number | null {
@@ -20,7 +25,10 @@ function aggregateHistogram(h: LatencyHistogram, a: Aggregation): number | null 
 }
 
 function selectedOperations(s: Summary, t: Threshold): [string, OperationSummary][] {
-  const only = THRESHOLD_METRICS.get(t.metric)?.family === 'latency' && !['latency', 'requests'].includes(t.metric) ? t.metric : t.tags.op;
+  const only =
+    THRESHOLD_METRICS.get(t.metric)?.family === 'latency' && !['latency', 'requests'].includes(t.metric)
+      ? t.metric
+      : t.tags.op;
   return Object.entries(s.operations).filter(([op]) => only === undefined || op === only);
 }
 
@@ -34,7 +42,8 @@ function requestHistogram(s: Summary, t: Threshold): LatencyHistogram {
     for (const name of OUTCOMES) {
       const o = op.outcomes[name];
       if (answersOnly && name === 'error') continue;
-      if (o && (t.tags.status === undefined || t.tags.status === name)) h.merge(LatencyHistogram.decode(o[from]));
+      if (o && (t.tags.status === undefined || t.tags.status === name))
+        h.merge(LatencyHistogram.decode(o[from]));
     }
   }
   return h;
@@ -54,7 +63,8 @@ function jobTiming(s: Summary, t: Threshold): LatencyHistogram {
   if (t.metric === 'e2e') {
     const h = LatencyHistogram.create();
     for (const state of FINAL_STATES) {
-      if (t.tags.status === undefined || t.tags.status === state) h.merge(LatencyHistogram.decode(s.jobs.e2e[state].histogram));
+      if (t.tags.status === undefined || t.tags.status === state)
+        h.merge(LatencyHistogram.decode(s.jobs.e2e[state].histogram));
     }
     return h;
   }
@@ -62,7 +72,12 @@ function jobTiming(s: Summary, t: Threshold): LatencyHistogram {
   return LatencyHistogram.decode(s.jobs[key].histogram);
 }
 
-const JOB_STATE: Record<string, FinalState> = { completed: 'COMPLETED', failed: 'FAILED', cancelled: 'CANCELLED', timed_out: 'TIMED_OUT' };
+const JOB_STATE: Record<string, FinalState> = {
+  completed: 'COMPLETED',
+  failed: 'FAILED',
+  cancelled: 'CANCELLED',
+  timed_out: 'TIMED_OUT',
+};
 
 function jobCount(s: Summary, metric: string): number {
   const state = JOB_STATE[metric];
@@ -86,9 +101,15 @@ function jobCount(s: Summary, metric: string): number {
 }
 
 function violationCount(s: Summary, t: Threshold): number {
-  const pattern = t.metric.startsWith(VIOLATION_PREFIX) ? globToRegExp(t.metric.slice(VIOLATION_PREFIX.length)) : undefined;
+  const pattern = t.metric.startsWith(VIOLATION_PREFIX)
+    ? globToRegExp(t.metric.slice(VIOLATION_PREFIX.length))
+    : undefined;
   return s.violations
-    .filter((v) => (pattern === undefined || pattern.test(v.id)) && (t.tags.severity === undefined || v.severity === t.tags.severity))
+    .filter(
+      (v) =>
+        (pattern === undefined || pattern.test(v.id)) &&
+        (t.tags.severity === undefined || v.severity === t.tags.severity),
+    )
     .reduce((n, v) => n + v.count, 0);
 }
 
@@ -111,7 +132,8 @@ function valueOf(s: Summary, t: Threshold): number | null {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   switch (family) {
     case 'latency':
-      if (t.aggregation.kind === 'rps') return measuredMs(s) > 0 ? requestHistogram(s, t).count / (measuredMs(s) / 1000) : null;
+      if (t.aggregation.kind === 'rps')
+        return measuredMs(s) > 0 ? requestHistogram(s, t).count / (measuredMs(s) / 1000) : null;
       return aggregateHistogram(requestHistogram(s, t), t.aggregation);
     case 'job-timing':
       return aggregateHistogram(jobTiming(s, t), t.aggregation);
@@ -139,6 +161,11 @@ function valueOf(s: Summary, t: Threshold): number | null {
 export function evaluateThresholds(thresholds: readonly Threshold[], summary: Summary): ThresholdResult[] {
   return thresholds.map((t) => {
     const value = valueOf(summary, t);
-    return { expression: t.expression, value, ok: value !== null && compare(value, t.comparator, t.target), unit: t.unit };
+    return {
+      expression: t.expression,
+      value,
+      ok: value !== null && compare(value, t.comparator, t.target),
+      unit: t.unit,
+    };
   });
 }

@@ -20,12 +20,26 @@ export interface MetricSpec {
 const OUTCOME_TAG = { status: OUTCOMES as readonly string[], from: ['intended', 'sent'] };
 const REQUEST_OUTCOMES = ['429', '2xx', '4xx', '5xx', 'errors'] as const;
 const JOB_RATES = ['completed', 'failed', 'cancelled', 'timed_out', 'lost'] as const;
-const JOB_COUNTS = ['jobs', 'completed', 'failed', 'cancelled', 'timed_out', 'lost', 'unfinished', 'retried'] as const;
+const JOB_COUNTS = [
+  'jobs',
+  'completed',
+  'failed',
+  'cancelled',
+  'timed_out',
+  'lost',
+  'unfinished',
+  'retried',
+] as const;
 
 function buildCatalogue(): Map<string, MetricSpec> {
   const m = new Map<string, MetricSpec>();
   for (const op of OPERATIONS) {
-    m.set(op, { family: 'latency', aggregations: ['percentile', 'count', 'rps'], tags: OUTCOME_TAG, describe: `latency of ${op} (ms)` });
+    m.set(op, {
+      family: 'latency',
+      aggregations: ['percentile', 'count', 'rps'],
+      tags: OUTCOME_TAG,
+      describe: `latency of ${op} (ms)`,
+    });
   }
   m.set('latency', {
     family: 'latency',
@@ -33,23 +47,54 @@ function buildCatalogue(): Map<string, MetricSpec> {
     tags: { ...OUTCOME_TAG, op: OPERATIONS },
     describe: 'latency of every operation (ms)',
   });
-  m.set('requests', { family: 'latency', aggregations: ['count', 'rps'], tags: { ...OUTCOME_TAG, op: OPERATIONS }, describe: 'requests' });
-  m.set('e2e', { family: 'job-timing', aggregations: ['percentile', 'count'], tags: { status: FINAL_STATES }, describe: 'submit → final (ms)' });
+  m.set('requests', {
+    family: 'latency',
+    aggregations: ['count', 'rps'],
+    tags: { ...OUTCOME_TAG, op: OPERATIONS },
+    describe: 'requests',
+  });
+  m.set('e2e', {
+    family: 'job-timing',
+    aggregations: ['percentile', 'count'],
+    tags: { status: FINAL_STATES },
+    describe: 'submit → final (ms)',
+  });
   for (const name of ['delayTime', 'executionTime', 'firstChunk']) {
-    m.set(name, { family: 'job-timing', aggregations: ['percentile', 'count'], tags: {}, describe: `${name} (ms)` });
+    m.set(name, {
+      family: 'job-timing',
+      aggregations: ['percentile', 'count'],
+      tags: {},
+      describe: `${name} (ms)`,
+    });
   }
   for (const name of REQUEST_OUTCOMES) {
-    m.set(name, { family: 'request-rate', aggregations: ['rate', 'count'], tags: { op: OPERATIONS }, describe: `${name} responses` });
+    m.set(name, {
+      family: 'request-rate',
+      aggregations: ['rate', 'count'],
+      tags: { op: OPERATIONS },
+      describe: `${name} responses`,
+    });
   }
   for (const name of JOB_RATES) {
     m.set(name, { family: 'job-rate', aggregations: ['rate', 'count'], tags: {}, describe: `jobs ${name}` });
   }
   for (const name of JOB_COUNTS) {
-    if (!m.has(name)) m.set(name, { family: 'counter', aggregations: ['count'], tags: {}, describe: `jobs ${name}` });
+    if (!m.has(name))
+      m.set(name, { family: 'counter', aggregations: ['count'], tags: {}, describe: `jobs ${name}` });
   }
   m.set('dropped', { family: 'counter', aggregations: ['count'], tags: {}, describe: 'dropped arrivals' });
-  m.set('webhooks', { family: 'counter', aggregations: ['count'], tags: {}, describe: 'webhook deliveries received' });
-  m.set('violations', { family: 'violations', aggregations: ['count'], tags: { severity: ['error', 'warning'] }, describe: 'violations' });
+  m.set('webhooks', {
+    family: 'counter',
+    aggregations: ['count'],
+    tags: {},
+    describe: 'webhook deliveries received',
+  });
+  m.set('violations', {
+    family: 'violations',
+    aggregations: ['count'],
+    tags: { severity: ['error', 'warning'] },
+    describe: 'violations',
+  });
   return m;
 }
 

@@ -1,7 +1,14 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { closestName } from './closest-name.js';
 import type { ThresholdUnit } from './summary.js';
-import { THRESHOLD_METRICS, VIOLATION_PREFIX, metricNames, unitOf, type AggregationKind, type MetricSpec } from './threshold-metrics.js';
+import {
+  THRESHOLD_METRICS,
+  VIOLATION_PREFIX,
+  metricNames,
+  unitOf,
+  type AggregationKind,
+  type MetricSpec,
+} from './threshold-metrics.js';
 
 export type Comparator = '<' | '<=' | '>' | '>=' | '==' | '!=';
 
@@ -29,13 +36,33 @@ export interface ThresholdSource {
   where?: string;
 }
 
-const AGGREGATION_NAMES = ['p50', 'p90', 'p95', 'p99', 'p99.9', 'max', 'min', 'mean', 'avg', 'count', 'rate', 'rps'];
+const AGGREGATION_NAMES = [
+  'p50',
+  'p90',
+  'p95',
+  'p99',
+  'p99.9',
+  'max',
+  'min',
+  'mean',
+  'avg',
+  'count',
+  'rate',
+  'rps',
+];
 const COMPARATOR = /(<=|>=|==|!=|<|>)/;
 export const NUMBER_WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z%\u00b5\u03bc]*)\s*$/;
 const CALL = /^\s*([A-Za-z][\w.]*)\s*\(\s*([^(){}\s]+)\s*(?:\{([^}]*)\})?\s*\)\s*$/;
 const BARE = /^\s*([^\s(){}]+)\s*(?:\{([^}]*)\})?\s*$/;
 // Microseconds three ways: the ASCII spelling, the micro sign (U+00B5) and the Greek mu (U+03BC).
-const MS_PER_UNIT: Record<string, number> = { us: 0.001, '\u00b5s': 0.001, '\u03bcs': 0.001, ms: 1, s: 1000, m: 60_000 };
+const MS_PER_UNIT: Record<string, number> = {
+  us: 0.001,
+  '\u00b5s': 0.001,
+  '\u03bcs': 0.001,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+};
 
 /** A problem with one expression; parsers built on this one (compare gates) reuse it. */
 export class ThresholdSyntaxError extends Error {}
@@ -56,7 +83,9 @@ function parseAggregation(name: string): Aggregation {
   if (name === 'mean' || name === 'avg') return { kind: 'percentile', percentile: -1, label: 'mean' };
   if (name === 'count' || name === 'rate' || name === 'rps') return { kind: name };
   const hint = closestName(name, AGGREGATION_NAMES);
-  return fail(`unknown aggregation "${name}"${hint ? `; did you mean "${hint}"?` : ''} (use pNN, max, min, mean, count, rate or rps)`);
+  return fail(
+    `unknown aggregation "${name}"${hint ? `; did you mean "${hint}"?` : ''} (use pNN, max, min, mean, count, rate or rps)`,
+  );
 }
 
 function parseTags(text: string | undefined): Record<string, string> {
@@ -64,7 +93,8 @@ function parseTags(text: string | undefined): Record<string, string> {
   if (text === undefined || text.trim() === '') return tags;
   for (const part of text.split(',')) {
     const kv = /^\s*([\w-]+)\s*=\s*"?([^"]*?)"?\s*$/.exec(part);
-    if (!kv?.[1] || kv[2] === undefined || kv[2] === '') fail(`malformed tag "${part.trim()}"; write {name=value}`);
+    if (!kv?.[1] || kv[2] === undefined || kv[2] === '')
+      fail(`malformed tag "${part.trim()}"; write {name=value}`);
     tags[kv[1]] = kv[2];
   }
   return tags;
@@ -73,7 +103,8 @@ function parseTags(text: string | undefined): Record<string, string> {
 function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
   if (metric.startsWith(VIOLATION_PREFIX)) {
     const pattern = metric.slice(VIOLATION_PREFIX.length);
-    if (!/^[\w.*-]+$/.test(pattern)) fail(`"${metric}" needs a check id or glob after "${VIOLATION_PREFIX}", e.g. violation:transition.*`);
+    if (!/^[\w.*-]+$/.test(pattern))
+      fail(`"${metric}" needs a check id or glob after "${VIOLATION_PREFIX}", e.g. violation:transition.*`);
     const spec = THRESHOLD_METRICS.get('violations');
     if (!spec) fail('internal: violations metric missing');
     return spec;
@@ -81,11 +112,17 @@ function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
   const spec = THRESHOLD_METRICS.get(metric);
   if (!spec) {
     const hint = closestName(metric, [...THRESHOLD_METRICS.keys()]);
-    fail(`unknown metric "${metric}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${metricNames().join(', ')})`);
+    fail(
+      `unknown metric "${metric}"${hint ? `; did you mean "${hint}"?` : ''} (known: ${metricNames().join(', ')})`,
+    );
   }
   if (!spec.aggregations.includes(aggregation.kind)) {
-    const allowed = spec.aggregations.map((k: AggregationKind) => (k === 'percentile' ? 'pNN/max/min/mean' : k)).join(', ');
-    fail(`${aggregation.kind === 'percentile' ? aggregation.label : aggregation.kind}() does not apply to "${metric}"; use ${allowed}`);
+    const allowed = spec.aggregations
+      .map((k: AggregationKind) => (k === 'percentile' ? 'pNN/max/min/mean' : k))
+      .join(', ');
+    fail(
+      `${aggregation.kind === 'percentile' ? aggregation.label : aggregation.kind}() does not apply to "${metric}"; use ${allowed}`,
+    );
   }
   return spec;
 }
@@ -95,7 +132,9 @@ function checkTags(metric: string, spec: MetricSpec, tags: Record<string, string
     const allowed = spec.tags[k];
     if (!allowed) {
       const names = Object.keys(spec.tags);
-      fail(`"${metric}" has no tag "${k}"${names.length ? ` (tags: ${names.join(', ')})` : ' (it takes no tags)'}`);
+      fail(
+        `"${metric}" has no tag "${k}"${names.length ? ` (tags: ${names.join(', ')})` : ' (it takes no tags)'}`,
+      );
     }
     if (!allowed.includes(v)) fail(`tag ${k}=${v} is not one of ${allowed.join(', ')}`);
   }
@@ -111,17 +150,20 @@ export function toTarget(value: number, unitText: string, unit: ThresholdUnit): 
   }
   if (unit === 'ratio') {
     if (unitText === '%') return value / 100;
-    if (unitText !== '') fail(`a rate is compared with a percentage (1%) or a fraction (0.01), not "${unitText}"`);
+    if (unitText !== '')
+      fail(`a rate is compared with a percentage (1%) or a fraction (0.01), not "${unitText}"`);
     if (value > 1) fail(`a plain rate is a fraction between 0 and 1; did you mean ${value}%?`);
     return value;
   }
-  if (unitText !== '') fail(`a ${unit === 'rps' ? 'requests-per-second value' : 'count'} takes no unit, not "${unitText}"`);
+  if (unitText !== '')
+    fail(`a ${unit === 'rps' ? 'requests-per-second value' : 'count'} takes no unit, not "${unitText}"`);
   return value;
 }
 
 function parseOne(expression: string, where: string): Threshold {
   const parts = expression.split(COMPARATOR);
-  if (parts.length !== 3) fail('expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms');
+  if (parts.length !== 3)
+    fail('expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms');
   const [left = '', comparatorText = '', right = ''] = parts;
   const call = CALL.exec(left);
   const bare = call ? null : BARE.exec(left);
@@ -135,7 +177,16 @@ function parseOne(expression: string, where: string): Threshold {
   if (!number?.[1]) fail(`cannot read the value "${right.trim()}"; write e.g. 500ms, 30s, 1% or 0`);
   const unit = unitOf(spec, aggregation.kind);
   const target = toTarget(Number(number[1]), number[2] ?? '', unit);
-  return { expression: expression.trim(), where, aggregation, metric, tags, comparator: comparatorText as Comparator, target, unit };
+  return {
+    expression: expression.trim(),
+    where,
+    aggregation,
+    metric,
+    tags,
+    comparator: comparatorText as Comparator,
+    target,
+    unit,
+  };
 }
 
 /**

@@ -45,7 +45,19 @@ export function generatorLimitedSeconds(s: Pick<Summary, 'generatorLimited'>): n
   return (s.generatorLimited ?? []).reduce((n, x) => n + x.durationMs, 0) / 1000;
 }
 
-type Judged = Pick<Summary, 'run' | 'operations' | 'violations' | 'thresholds' | 'coverage' | 'checks' | 'generatorLimited' | 'errors' | 'stalls' | 'jobs'>;
+type Judged = Pick<
+  Summary,
+  | 'run'
+  | 'operations'
+  | 'violations'
+  | 'thresholds'
+  | 'coverage'
+  | 'checks'
+  | 'generatorLimited'
+  | 'errors'
+  | 'stalls'
+  | 'jobs'
+>;
 
 export function judgeVerdict(s: Judged): Verdict {
   const v = judgeStatus(s);
@@ -61,7 +73,10 @@ export function judgeVerdict(s: Judged): Verdict {
   return {
     ...v,
     generatorLimited: true,
-    reasons: [...v.reasons, `generator-limited: jobstorm itself was the bottleneck for ${seconds.toFixed(0)} s of the run (from t+${String(from)}s); latencies then include its own queueing, not only the target's: ${advice}`],
+    reasons: [
+      ...v.reasons,
+      `generator-limited: jobstorm itself was the bottleneck for ${seconds.toFixed(0)} s of the run (from t+${String(from)}s); latencies then include its own queueing, not only the target's: ${advice}`,
+    ],
   };
 }
 
@@ -78,19 +93,31 @@ function judgeStatus(s: Judged): Verdict {
           : `a worker thread failed${s.run.failure === undefined ? '' : ` (${s.run.failure})`}, so the others were stopped: results are partial`;
     return { status: 'interrupted', reasons: [why, ...failures, ...gaps] };
   }
-  if (end === 'unreachable') return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };
+  if (end === 'unreachable')
+    return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };
   if (failures.length > 0) return { status: 'failed', reasons: [...failures, ...gaps] };
   if (gaps.length > 0) return { status: 'inconclusive', reasons: gaps };
   const exercised = Object.values(s.coverage).filter((n) => n > 0).length;
-  return { status: 'passed', reasons: [`no violations; ${String(exercised)} of ${String(Object.keys(s.coverage).length)} checks exercised; every threshold held`] };
+  return {
+    status: 'passed',
+    reasons: [
+      `no violations; ${String(exercised)} of ${String(Object.keys(s.coverage).length)} checks exercised; every threshold held`,
+    ],
+  };
 }
 
 function failureReasons(s: Judged): string[] {
   const out: string[] = [];
   const errors = s.violations.filter((v) => v.severity === 'error');
-  if (errors.length > 0) out.push(`${String(errors.reduce((n, v) => n + v.count, 0))} violations: ${errors.map((v) => `${v.id} ×${String(v.count)}`).join(', ')}`);
+  if (errors.length > 0)
+    out.push(
+      `${String(errors.reduce((n, v) => n + v.count, 0))} violations: ${errors.map((v) => `${v.id} ×${String(v.count)}`).join(', ')}`,
+    );
   const broken = s.thresholds.filter((t) => !t.ok && t.value !== null);
-  if (broken.length > 0) out.push(`threshold${broken.length === 1 ? '' : 's'} failed: ${broken.map((t) => t.expression).join('; ')}`);
+  if (broken.length > 0)
+    out.push(
+      `threshold${broken.length === 1 ? '' : 's'} failed: ${broken.map((t) => t.expression).join('; ')}`,
+    );
   const unanswered = unansweredReason(s);
   if (unanswered !== undefined) out.push(unanswered);
   return out;
@@ -110,7 +137,9 @@ const UNANSWERED_BOUND = 0.01;
  * end of the graceful stop. A scenario that bounds `errors` itself (`rate(errors) < 5%`) has said
  * what it tolerates: its threshold decides instead.
  */
-export function unansweredReason(s: Pick<Summary, 'operations' | 'thresholds' | 'errors' | 'stalls'>): string | undefined {
+export function unansweredReason(
+  s: Pick<Summary, 'operations' | 'thresholds' | 'errors' | 'stalls'>,
+): string | undefined {
   if (s.thresholds.some((t) => boundsErrors(t.expression))) return undefined;
   const requests = Object.values(s.operations).reduce((n, o) => n + o.requests, 0);
   const kinds = Object.entries(s.errors)
@@ -120,7 +149,9 @@ export function unansweredReason(s: Pick<Summary, 'operations' | 'thresholds' | 
   if (requests === 0 || failed <= requests * UNANSWERED_BOUND) return undefined;
   const share = `${((100 * failed) / requests).toFixed(1)}%`;
   const stall = s.stalls?.[0];
-  const since = stall ? `; no answer at all for ${(stall.durationMs / 1000).toFixed(1)} s from t+${String(Math.round(stall.at / 1000))}s` : '';
+  const since = stall
+    ? `; no answer at all for ${(stall.durationMs / 1000).toFixed(1)} s from t+${String(Math.round(stall.at / 1000))}s`
+    : '';
   return `the target left ${String(failed)} of ${String(requests)} requests (${share}) without a usable answer (${kinds.map(([k, n]) => `${k} ${String(n)}`).join(', ')})${since}; more than the default 1% (a threshold on errors, e.g. "rate(errors) < 5%", sets your own bound)`;
 }
 
@@ -141,17 +172,29 @@ function inconclusiveReasons(s: Judged): string[] {
   const answered = ops.reduce((n, [, o]) => n + o.requests - o.countErrors, 0);
   const submits = ops.filter(([op]) => SUBMITS.includes(op));
   const submitted = submits.reduce((n, [, o]) => n + o.requests, 0);
-  const accepted = submits.reduce((n, [, o]) => n + Object.entries(o.byStatus).reduce((a, [code, c]) => a + (code.startsWith('2') ? c : 0), 0), 0);
-  if (submitted > 0 && accepted === 0) out.push(`no job was accepted: ${String(submitted)} submits, none answered 2xx${statusHint(submits.map(([, o]) => o.byStatus))}`);
+  const accepted = submits.reduce(
+    (n, [, o]) =>
+      n + Object.entries(o.byStatus).reduce((a, [code, c]) => a + (code.startsWith('2') ? c : 0), 0),
+    0,
+  );
+  if (submitted > 0 && accepted === 0)
+    out.push(
+      `no job was accepted: ${String(submitted)} submits, none answered 2xx${statusHint(submits.map(([, o]) => o.byStatus))}`,
+    );
   const fourxx = ops.reduce((n, [, o]) => n + o.count4xx + o.count429, 0);
-  if (answered > 0 && fourxx === answered) out.push(`every answer was a 4xx${statusHint(ops.map(([, o]) => o.byStatus))}`);
+  if (answered > 0 && fourxx === answered)
+    out.push(`every answer was a 4xx${statusHint(ops.map(([, o]) => o.byStatus))}`);
   if (answered === 0 && ops.length === 0) out.push('no request was sent');
   const unfinished = unfinishedReason(s);
   if (unfinished !== undefined) out.push(unfinished);
   const empty = s.thresholds.filter((t) => t.value === null);
-  if (empty.length > 0) out.push(`no samples for threshold${empty.length === 1 ? '' : 's'} ${empty.map((t) => `"${t.expression}"`).join(', ')}: not a pass`);
+  if (empty.length > 0)
+    out.push(
+      `no samples for threshold${empty.length === 1 ? '' : 's'} ${empty.map((t) => `"${t.expression}"`).join(', ')}: not a pass`,
+    );
   const ids = Object.keys(s.coverage);
-  if (s.checks.length > 0 && ids.length > 0 && ids.every((id) => (s.coverage[id] ?? 0) === 0)) out.push('no check judged anything');
+  if (s.checks.length > 0 && ids.length > 0 && ids.every((id) => (s.coverage[id] ?? 0) === 0))
+    out.push('no check judged anything');
   return out;
 }
 
@@ -168,7 +211,9 @@ function unfinishedReason(s: Judged): string | undefined {
   const jobs = s.jobs;
   const finished = Object.values(jobs.byState).reduce((n, c) => n + c, 0);
   if (jobs.submitted === 0 || finished > 0 || jobs.lost > 0) return undefined;
-  const followed = FOLLOWING.some((op) => Object.entries(s.operations[op]?.byStatus ?? {}).some(([code, n]) => code.startsWith('2') && n > 0));
+  const followed = FOLLOWING.some((op) =>
+    Object.entries(s.operations[op]?.byStatus ?? {}).some(([code, n]) => code.startsWith('2') && n > 0),
+  );
   if (!followed) return undefined;
   return `no job finished: ${String(jobs.submitted)} accepted and followed, none seen COMPLETED, FAILED, CANCELLED or TIMED_OUT by the end, so no rule about how jobs end was judged (does the endpoint have workers? do its jobs outlast the run?)`;
 }
@@ -176,10 +221,16 @@ function unfinishedReason(s: Judged): string | undefined {
 /** "(401 ×24)": the codes behind a 4xx-only run say what to fix (key, endpoint id, routes). */
 function statusHint(byStatus: Record<string, number>[]): string {
   const all = new Map<string, number>();
-  for (const b of byStatus) for (const [code, n] of Object.entries(b)) all.set(code, (all.get(code) ?? 0) + n);
+  for (const b of byStatus)
+    for (const [code, n] of Object.entries(b)) all.set(code, (all.get(code) ?? 0) + n);
   const top = [...all.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
   if (top.length === 0) return '';
-  const hint = top[0]?.[0] === '401' ? ': the key was refused' : top[0]?.[0] === '404' ? ': wrong endpoint id or base URL?' : '';
+  const hint =
+    top[0]?.[0] === '401'
+      ? ': the key was refused'
+      : top[0]?.[0] === '404'
+        ? ': wrong endpoint id or base URL?'
+        : '';
   return ` (${top.map(([code, n]) => `${code} ×${String(n)}`).join(', ')})${hint}`;
 }
 

@@ -9,5 +9,7 @@ export function warmupLines(s: Pick<Summary, 'warmup'>): string[] {
   const w = s.warmup;
   if (!w) return [];
   const dropped = w.dropped > 0 ? `, ${String(w.dropped)} arrivals dropped` : '';
-  return [`warm-up: the first ${formatMs(w.ms)} were sent and checked but not measured (${String(w.requests)} requests${dropped}); the counts, latencies and thresholds are of the rest, the per-second charts and the violations of the whole run`];
+  return [
+    `warm-up: the first ${formatMs(w.ms)} were sent and checked but not measured (${String(w.requests)} requests${dropped}); the counts, latencies and thresholds are of the rest, the per-second charts and the violations of the whole run`,
+  ];
 }

@@ -35,7 +35,18 @@ export function renderWorkersSection(rows: readonly WorkerRow[], processes: numb
   return `${lines.join('\n')}\n`;
 }
 
-export const WORKER_HEADER = ['worker', 'jobs taken', 'completed', 'failed', 'cold start', 'mean handler time', 'stops sent', 'late results', 'lost jobs', 'end'];
+export const WORKER_HEADER = [
+  'worker',
+  'jobs taken',
+  'completed',
+  'failed',
+  'cold start',
+  'mean handler time',
+  'stops sent',
+  'late results',
+  'lost jobs',
+  'end',
+];
 
 /** Each worker's row as plain strings, in WORKER_HEADER's order (each report escapes them its way). */
 export function workerCells(rows: readonly WorkerRow[]): string[][] {
@@ -43,6 +54,17 @@ export function workerCells(rows: readonly WorkerRow[]): string[][] {
     const finished = r.completed + r.failed;
     const mean = finished > 0 ? r.handlerMs / finished : -1;
     const end = r.exitCode === undefined ? r.state : `${r.state} (exit ${String(r.exitCode)})`;
-    return [r.id, String(r.taken), String(r.completed), String(r.failed), ms(r.coldStartMs), ms(mean), String(r.stopsSent), String(r.lateResults), String(r.lostJobs), end];
+    return [
+      r.id,
+      String(r.taken),
+      String(r.completed),
+      String(r.failed),
+      ms(r.coldStartMs),
+      ms(mean),
+      String(r.stopsSent),
+      String(r.lateResults),
+      String(r.lostJobs),
+      end,
+    ];
   });
 }

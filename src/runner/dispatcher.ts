@@ -44,7 +44,13 @@ export class Dispatcher implements Dispatch {
     counters.arrivals++;
     if (counters.inFlight >= this.scenario.target.maxInFlight) {
       counters.dropped++;
-      const d: DroppedRecord = { v: RECORD_VERSION, type: 'dropped', seq: this.ctx.nextSeq(), intendedAt, flow: '*' };
+      const d: DroppedRecord = {
+        v: RECORD_VERSION,
+        type: 'dropped',
+        seq: this.ctx.nextSeq(),
+        intendedAt,
+        flow: '*',
+      };
       if (this.ctx.shard) d.shard = this.ctx.shard;
       this.ctx.emit(d);
       return;
@@ -82,7 +88,11 @@ export class Dispatcher implements Dispatch {
   /** The arrivals that waited for a connection, for the report; none waited: undefined. */
   connectionWait(): ConnectionWait | undefined {
     if (this.waited === 0) return undefined;
-    return { arrivals: this.waited, longestMs: Math.round(this.longestWaitMs), connections: this.ctx.client.connections };
+    return {
+      arrivals: this.waited,
+      longestMs: Math.round(this.longestWaitMs),
+      connections: this.ctx.client.connections,
+    };
   }
 
   private start(intendedAt: number, lateTaken: boolean): Promise<void> {
@@ -91,7 +101,10 @@ export class Dispatcher implements Dispatch {
     const n = this.iteration++;
     const flow = this.flows.pick(this.ctx.random());
     // One reaction for both outcomes (a catch then a finally made three promises per iteration).
-    return runIteration(flow, this.ctx, intendedAt, n, this.rowFor(n), lateTaken).then(this.ended, this.ended);
+    return runIteration(flow, this.ctx, intendedAt, n, this.rowFor(n), lateTaken).then(
+      this.ended,
+      this.ended,
+    );
   }
 
   private readonly ended = (): void => {
@@ -115,6 +128,8 @@ export class Dispatcher implements Dispatch {
   private rowFor(n: number): DataRow | undefined {
     const rows = this.scenario.data?.rows ?? [];
     if (rows.length === 0) return undefined;
-    return this.scenario.data?.order === 'random' ? rows[Math.floor(this.ctx.random() * rows.length)] : rows[n % rows.length];
+    return this.scenario.data?.order === 'random'
+      ? rows[Math.floor(this.ctx.random() * rows.length)]
+      : rows[n % rows.length];
   }
 }

@@ -1,4 +1,9 @@
-import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
+import {
+  monitorEventLoopDelay,
+  performance,
+  type EventLoopUtilization,
+  type IntervalHistogram,
+} from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
@@ -90,8 +95,14 @@ export function eventLoopProbe(cpu?: () => CpuReading): GeneratorProbe {
       const before = lastCpu;
       lastCpu = reading;
       // No new reading since the last second (a shard whose main thread was held up): no share.
-      if (!reading || !before || reading.atMs <= before.atMs) return { busy, loopDelayP99Ms: p99, loopDelayP50Ms: p50 };
-      return { busy, loopDelayP99Ms: p99, loopDelayP50Ms: p50, cpuShare: (reading.micros - before.micros) / 1000 / (reading.atMs - before.atMs) };
+      if (!reading || !before || reading.atMs <= before.atMs)
+        return { busy, loopDelayP99Ms: p99, loopDelayP50Ms: p50 };
+      return {
+        busy,
+        loopDelayP99Ms: p99,
+        loopDelayP50Ms: p50,
+        cpuShare: (reading.micros - before.micros) / 1000 / (reading.atMs - before.atMs),
+      };
     },
     close: () => delay.disable(),
   };
@@ -108,7 +119,18 @@ export class GeneratorWatch {
   private cancelTick: (() => void) | undefined;
   private arrivals = 0;
   private late = 0;
-  private run: { start: number; seconds: number; busy: number; loopDelayP99Ms: number; latenessP99Ms: number; cpu: number; cpuSeconds: number; warned: boolean } | undefined;
+  private run:
+    | {
+        start: number;
+        seconds: number;
+        busy: number;
+        loopDelayP99Ms: number;
+        latenessP99Ms: number;
+        cpu: number;
+        cpuSeconds: number;
+        warned: boolean;
+      }
+    | undefined;
   private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
   private secondStart: number;
   /** This second's arrival lateness (emptied every second). */
@@ -180,7 +202,16 @@ export class GeneratorWatch {
   }
 
   private limitedSecond(start: number, seconds: number, s: GeneratorSample, latenessP99Ms: number): void {
-    const r = (this.run ??= { start, seconds: 0, busy: 0, loopDelayP99Ms: 0, latenessP99Ms: 0, cpu: 0, cpuSeconds: 0, warned: false });
+    const r = (this.run ??= {
+      start,
+      seconds: 0,
+      busy: 0,
+      loopDelayP99Ms: 0,
+      latenessP99Ms: 0,
+      cpu: 0,
+      cpuSeconds: 0,
+      warned: false,
+    });
     r.seconds += seconds;
     r.busy = Math.max(r.busy, s.busy);
     r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);

@@ -52,7 +52,12 @@ class Iteration implements IterationState {
       this.sent = true;
       this.ctx.arrived(this.ctx.clock.now() - this.intendedAt);
     }
-    const c: CallContext = { intendedAt: this.intendedAt, flow: this.flow.name, step: stepLabel(this.stepIndex, kind), signal: this.ctx.abort };
+    const c: CallContext = {
+      intendedAt: this.intendedAt,
+      flow: this.flow.name,
+      step: stepLabel(this.stepIndex, kind),
+      signal: this.ctx.abort,
+    };
     if (forJob && this.jobId !== undefined) c.jobId = this.jobId;
     if (req) c.req = req;
     return c;
@@ -83,6 +88,13 @@ class Iteration implements IterationState {
  * Runs one flow iteration to its end; never throws for a failed request (records say what happened).
  * `lateTaken`: the arrival's lateness was already taken (it waited for a connection, see Dispatcher).
  */
-export function runIteration(flow: CompiledFlow, ctx: RunContext, intendedAt: number, n: number, row?: DataRow, lateTaken = false): Promise<boolean> {
+export function runIteration(
+  flow: CompiledFlow,
+  ctx: RunContext,
+  intendedAt: number,
+  n: number,
+  row?: DataRow,
+  lateTaken = false,
+): Promise<boolean> {
   return new Iteration(flow, ctx, intendedAt, n, row, lateTaken).steps(flow.steps);
 }

@@ -49,7 +49,13 @@ export interface Dispatch {
  * Walks the schedule's phases in order: open phases start each arrival at its intended time
  * (late ones at once, never silently dropped from the plan); closed phases loop virtual users.
  */
-export async function pace(schedule: ArrivalSchedule, phases: readonly Phase[], ctx: RunContext, dispatch: Dispatch, shard: RunOptions['shard']): Promise<void> {
+export async function pace(
+  schedule: ArrivalSchedule,
+  phases: readonly Phase[],
+  ctx: RunContext,
+  dispatch: Dispatch,
+  shard: RunOptions['shard'],
+): Promise<void> {
   const { clock, stop } = ctx;
   const sleepUntil = async (at: number): Promise<boolean> => {
     const wait = at - clock.now();
@@ -101,7 +107,12 @@ function phaseVus(phases: readonly Phase[], w: PhaseWindow): number {
   return phase?.kind === 'vus' ? phase.vus : 0;
 }
 
-async function closedPhase(w: PhaseWindow, vus: number, ctx: RunContext, launch: Dispatch['launch']): Promise<void> {
+async function closedPhase(
+  w: PhaseWindow,
+  vus: number,
+  ctx: RunContext,
+  launch: Dispatch['launch'],
+): Promise<void> {
   const { clock, stop } = ctx;
   const user = async (): Promise<void> => {
     while (!stop.aborted && clock.now() < w.endMs) await launch(clock.now());

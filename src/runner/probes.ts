@@ -23,20 +23,51 @@ async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
       const p = payloadProbe(op, side);
       // A runsync probe need not wait for its job: the shortest wait keeps the probe quick.
       const path = op === 'run' ? '/run' : `/runsync?wait=${String(LIMITS.wait.min)}`;
-      await client.send({ op, method: 'POST', path, body: p.body, headers: { 'content-type': 'application/json' } }, call(`probe:${p.facts.probe ?? ''}`, { ...p.facts }));
+      await client.send(
+        { op, method: 'POST', path, body: p.body, headers: { 'content-type': 'application/json' } },
+        call(`probe:${p.facts.probe ?? ''}`, { ...p.facts }),
+      );
     }
   }
   const wait = LIMITS.wait;
-  for (const [value, expect] of [[wait.min, 'accept'], [wait.max, 'accept'], [wait.min - 1, 'reject'], [wait.max + 1, 'reject']] as const) {
+  for (const [value, expect] of [
+    [wait.min, 'accept'],
+    [wait.max, 'accept'],
+    [wait.min - 1, 'reject'],
+    [wait.max + 1, 'reject'],
+  ] as const) {
     const probe = `wait.${expect === 'accept' ? 'inside' : 'outside'}.${String(value)}`;
     // A wait of 300 s must not hold the probe for 300 s: the job finishes at once, so runsync answers at once.
-    await client.send({ op: 'runsync', method: 'POST', path: `/runsync?wait=${String(value)}`, body: json({ input: {} }), headers: { 'content-type': 'application/json' } }, call(`probe:${probe}`, { probe, expect, wait: value }));
+    await client.send(
+      {
+        op: 'runsync',
+        method: 'POST',
+        path: `/runsync?wait=${String(value)}`,
+        body: json({ input: {} }),
+        headers: { 'content-type': 'application/json' },
+      },
+      call(`probe:${probe}`, { probe, expect, wait: value }),
+    );
   }
   for (const field of ['ttl', 'executionTimeout'] as const) {
     const range = LIMITS[field];
-    for (const [value, expect] of [[range.min, 'accept'], [range.max, 'accept'], [range.min - 1, 'reject'], [range.max + 1, 'reject']] as const) {
+    for (const [value, expect] of [
+      [range.min, 'accept'],
+      [range.max, 'accept'],
+      [range.min - 1, 'reject'],
+      [range.max + 1, 'reject'],
+    ] as const) {
       const probe = `${field}.${expect === 'accept' ? 'inside' : 'outside'}.${String(value)}`;
-      await client.send({ op: 'run', method: 'POST', path: '/run', body: json({ input: {}, policy: { [field]: value } }), headers: { 'content-type': 'application/json' } }, call(`probe:${probe}`, { probe, expect, [field]: value }));
+      await client.send(
+        {
+          op: 'run',
+          method: 'POST',
+          path: '/run',
+          body: json({ input: {}, policy: { [field]: value } }),
+          headers: { 'content-type': 'application/json' },
+        },
+        call(`probe:${probe}`, { probe, expect, [field]: value }),
+      );
     }
   }
 }
@@ -44,10 +75,25 @@ async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
 /** Missing and wrong keys must get 401; a good key must work in both header forms. */
 async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
   // Without a key (`auth: none`) only the missing and wrong forms can be tried.
-  const forms = ctx.keyless ? (['missing', 'wrong'] as const) : (['missing', 'wrong', 'bearer', 'bare'] as const);
+  const forms = ctx.keyless
+    ? (['missing', 'wrong'] as const)
+    : (['missing', 'wrong', 'bearer', 'bare'] as const);
   for (const auth of forms) {
-    await ctx.client.send({ op: 'health', method: 'GET', path: '/health', auth }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
-    await ctx.client.send({ op: 'run', method: 'POST', path: '/run', auth, body: json({ input: { probe: `auth.${auth}` } }), headers: { 'content-type': 'application/json' } }, call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }));
+    await ctx.client.send(
+      { op: 'health', method: 'GET', path: '/health', auth },
+      call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }),
+    );
+    await ctx.client.send(
+      {
+        op: 'run',
+        method: 'POST',
+        path: '/run',
+        auth,
+        body: json({ input: { probe: `auth.${auth}` } }),
+        headers: { 'content-type': 'application/json' },
+      },
+      call(`probe:auth.${auth}`, { probe: `auth.${auth}`, auth }),
+    );
   }
 }
 
@@ -56,8 +102,21 @@ async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
  * exist and CreateEndpoint without its required templateId must both be refused with 400.
  */
 async function managementProbe(ctx: RunContext, call: CallFor): Promise<void> {
-  await ctx.client.send({ op: 'StartPod', method: 'POST', path: '/pods/jobstorm-probe-no-such-pod/start', management: true }, call('probe:management.start-pod', { probe: 'management.start-pod' }));
-  await ctx.client.send({ op: 'CreateEndpoint', method: 'POST', path: '/endpoints', management: true, body: json({ name: 'jobstorm-probe' }), headers: { 'content-type': 'application/json' } }, call('probe:management.create-endpoint', { probe: 'management.create-endpoint' }));
+  await ctx.client.send(
+    { op: 'StartPod', method: 'POST', path: '/pods/jobstorm-probe-no-such-pod/start', management: true },
+    call('probe:management.start-pod', { probe: 'management.start-pod' }),
+  );
+  await ctx.client.send(
+    {
+      op: 'CreateEndpoint',
+      method: 'POST',
+      path: '/endpoints',
+      management: true,
+      body: json({ name: 'jobstorm-probe' }),
+      headers: { 'content-type': 'application/json' },
+    },
+    call('probe:management.create-endpoint', { probe: 'management.create-endpoint' }),
+  );
 }
 
 /** A job id no service can have issued. */
@@ -76,12 +135,28 @@ async function requestsProbe(ctx: RunContext, call: CallFor): Promise<void> {
   const { client } = ctx;
   // A job that exists first, for the method probes: a plain submission, checked like any other. Its
   // answer also shows /run is served, so a later refusal of a body without input is about the body.
-  const job = await client.send({ op: 'run', method: 'POST', path: '/run', body: json({ input: { probe: 'request.method' } }), headers: { 'content-type': 'application/json' } }, call('probe:request.job', { probe: 'request.job' }));
+  const job = await client.send(
+    {
+      op: 'run',
+      method: 'POST',
+      path: '/run',
+      body: json({ input: { probe: 'request.method' } }),
+      headers: { 'content-type': 'application/json' },
+    },
+    call('probe:request.job', { probe: 'request.job' }),
+  );
   const post = (op: 'run' | 'runsync', path: string, body: string) =>
-    client.send({ op, method: 'POST', path, body, headers: { 'content-type': 'application/json' } }, call('probe:request.missing-input', { probe: 'request.missing-input', expect: 'reject' }));
+    client.send(
+      { op, method: 'POST', path, body, headers: { 'content-type': 'application/json' } },
+      call('probe:request.missing-input', { probe: 'request.missing-input', expect: 'reject' }),
+    );
   // No jobId on the record: it names no job of this run, and the lifecycle checks must not track it.
   // An operation found missing (or served to another method) is not asked again.
-  if (!ctx.routes.isMissing('status')) await client.send({ op: 'status', method: 'GET', path: `/status/${NEVER_ISSUED}` }, call('probe:request.unknown-job', { probe: 'request.unknown-job', expect: 'reject' }));
+  if (!ctx.routes.isMissing('status'))
+    await client.send(
+      { op: 'status', method: 'GET', path: `/status/${NEVER_ISSUED}` },
+      call('probe:request.unknown-job', { probe: 'request.unknown-job', expect: 'reject' }),
+    );
   // Should a server take it anyway, the policy keeps the job it made short-lived.
   await post('run', '/run', json({ policy: { ttl: LIMITS.ttl.min } }));
   await post('runsync', `/runsync?wait=${String(LIMITS.wait.min)}`, json({}));
@@ -91,8 +166,15 @@ async function requestsProbe(ctx: RunContext, call: CallFor): Promise<void> {
   for (const op of ['status', 'stream'] as const) {
     if (ctx.routes.isMissing(op)) continue;
     const path = `/${op}/${encodeURIComponent(id)}`;
-    const got = await client.send({ op, method: 'GET', path, jobId: id }, call(`probe:request.method`, { probe: 'request.method' }));
-    if (got.status === 404 || got.status === 405) await client.send({ op, method: 'POST', path, jobId: id }, call(`probe:${WRONG_METHOD_PROBE}`, { probe: WRONG_METHOD_PROBE }));
+    const got = await client.send(
+      { op, method: 'GET', path, jobId: id },
+      call(`probe:request.method`, { probe: 'request.method' }),
+    );
+    if (got.status === 404 || got.status === 405)
+      await client.send(
+        { op, method: 'POST', path, jobId: id },
+        call(`probe:${WRONG_METHOD_PROBE}`, { probe: WRONG_METHOD_PROBE }),
+      );
     else if (got.status === 200) final ||= isFinalStatus(statusOf(got.body));
   }
   if (!final) await followToFinal(ctx, call, id);

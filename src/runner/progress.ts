@@ -11,7 +11,12 @@ export function startProgress(o: RunOptions, clock: Clock, counters: LiveCounter
   let cancel = (): void => undefined;
   const tick = (): void => {
     const now = clock.now();
-    const snapshot: ProgressSnapshot = { ...counters, jobs: { ...counters.jobs }, elapsedMs: now, rate: ((counters.arrivals - lastArrivals) * 1000) / Math.max(1, now - lastAt) };
+    const snapshot: ProgressSnapshot = {
+      ...counters,
+      jobs: { ...counters.jobs },
+      elapsedMs: now,
+      rate: ((counters.arrivals - lastArrivals) * 1000) / Math.max(1, now - lastAt),
+    };
     lastArrivals = counters.arrivals;
     lastAt = now;
     o.onProgress?.(snapshot);

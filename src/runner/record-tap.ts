@@ -29,7 +29,12 @@ export class RecordTap {
     if (r.status !== undefined) {
       this.connected = true;
       if (r.status === 404 || r.status === 405 || (r.status >= 200 && r.status < 300)) this.routes.add(r);
-    }
-    else if (r.error && CONNECT_ERRORS.has(r.error.kind) && !this.connected && ++this.failedConnects >= this.unreachableAfter) this.onUnreachable();
+    } else if (
+      r.error &&
+      CONNECT_ERRORS.has(r.error.kind) &&
+      !this.connected &&
+      ++this.failedConnects >= this.unreachableAfter
+    )
+      this.onUnreachable();
   }
 }

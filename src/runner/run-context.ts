@@ -56,5 +56,14 @@ export interface LiveCounters {
 }
 
 export function newCounters(): LiveCounters {
-  return { arrivals: 0, dropped: 0, inFlight: 0, requests: 0, throttled: 0, errors: 0, jobs: {}, skipped: {} };
+  return {
+    arrivals: 0,
+    dropped: 0,
+    inFlight: 0,
+    requests: 0,
+    throttled: 0,
+    errors: 0,
+    jobs: {},
+    skipped: {},
+  };
 }

@@ -47,7 +47,12 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
       generator.watch?.arrival(ms);
     },
   };
-  const tap = new RecordTap(counters, o.unreachableAfter ?? 50, () => stop.abort(new Error('target unreachable')), routes);
+  const tap = new RecordTap(
+    counters,
+    o.unreachableAfter ?? 50,
+    () => stop.abort(new Error('target unreachable')),
+    routes,
+  );
   // Made once time 0 is set; requests can only go out after that.
   const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
@@ -61,23 +66,53 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const loop: { heartbeat?: LoopHeartbeat } = {};
   // Made with the context, which the client is part of; a request can only end after that.
   const dispatch: { to?: Dispatcher } = {};
-  const hooks: ClientHooks = { onSend: () => stalls.watch?.sent(), onSettled: () => dispatch.to?.admit(), loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0 };
-  const { ctx, client, closeReceiver } = await setUp(o, clock, emit, { counters, routes, arrived: arrivals.add }, stop.signal, abort.signal, hooks);
+  const hooks: ClientHooks = {
+    onSend: () => stalls.watch?.sent(),
+    onSettled: () => dispatch.to?.admit(),
+    loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0,
+  };
+  const { ctx, client, closeReceiver } = await setUp(
+    o,
+    clock,
+    emit,
+    { counters, routes, arrived: arrivals.add },
+    stop.signal,
+    abort.signal,
+    hooks,
+  );
   const dispatcher = new Dispatcher(o.scenario, ctx);
   dispatch.to = dispatcher;
-  const schedule = arrivalSchedule(o.scenario.phases, { process: o.scenario.arrivals.process, seed: o.scenario.arrivals.seed, ...(o.shard ? { shard: o.shard } : {}) });
+  const schedule = arrivalSchedule(o.scenario.phases, {
+    process: o.scenario.arrivals.process,
+    seed: o.scenario.arrivals.seed,
+    ...(o.shard ? { shard: o.shard } : {}),
+  });
 
   // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
   // threads of one run are told a common time 0 instead, once every shard is set up).
-  const epochZeroMs = o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
+  const epochZeroMs =
+    o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
   clock.start(epochZeroMs);
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
   const heartbeat = new LoopHeartbeat(clock);
   loop.heartbeat = heartbeat;
-  const watch = new StallWatch(clock, o.scenario.target.stallAfterMs, (r) => o.onRecord(r), () => ctx.nextSeq(), (now) => heartbeat.gapAt(now));
+  const watch = new StallWatch(
+    clock,
+    o.scenario.target.stallAfterMs,
+    (r) => o.onRecord(r),
+    () => ctx.nextSeq(),
+    (now) => heartbeat.gapAt(now),
+  );
   stalls.watch = watch;
-  generator.watch = new GeneratorWatch(clock, eventLoopProbe(o.cpu), (r) => o.onRecord(r), () => ctx.nextSeq(), (message) => o.onGeneratorLimited?.(message), warmupMs);
+  generator.watch = new GeneratorWatch(
+    clock,
+    eventLoopProbe(o.cpu),
+    (r) => o.onRecord(r),
+    () => ctx.nextSeq(),
+    (message) => o.onGeneratorLimited?.(message),
+    warmupMs,
+  );
 
   let interrupted = false;
   const onInterrupt = (): void => {
@@ -89,7 +124,8 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
 
   const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
   if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
-  const stopSampler = o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
+  const stopSampler =
+    o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
   const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
@@ -153,14 +189,28 @@ async function setUp(
     ...(shard ? { shard } : {}),
     nextSeq,
   });
-  const receiver = await startWebhookReceiver({ clock, emit, nextSeq, loopGapAt: hooks.loopGapAt, ...(o.webhookAnswers ? { answers: o.webhookAnswers } : {}) });
+  const receiver = await startWebhookReceiver({
+    clock,
+    emit,
+    nextSeq,
+    loopGapAt: hooks.loopGapAt,
+    ...(o.webhookAnswers ? { answers: o.webhookAnswers } : {}),
+  });
   const ctx: RunContext = {
     client,
     clock,
     emit,
     nextSeq,
     webhookUrl: receiver.url,
-    blastTarget: { baseUrl: o.target.baseUrl, authorization: scenario.target.auth === 'none' ? '' : scenario.target.auth === 'bare' ? o.target.apiKey : `Bearer ${o.target.apiKey}` },
+    blastTarget: {
+      baseUrl: o.target.baseUrl,
+      authorization:
+        scenario.target.auth === 'none'
+          ? ''
+          : scenario.target.auth === 'bare'
+            ? o.target.apiKey
+            : `Bearer ${o.target.apiKey}`,
+    },
     ...(o.target.emulator ? { emulator: o.target.emulator } : {}),
     ...(scenario.data ? { data: scenario.data } : {}),
     ...(shard ? { shard } : {}),
@@ -174,7 +224,15 @@ async function setUp(
 }
 
 function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined): RunRecord {
-  const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: o.scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
+  const run: RunRecord = {
+    v: RECORD_VERSION,
+    type: 'run',
+    runId: o.runId,
+    scenario: o.scenario.name,
+    target: o.target.baseUrl,
+    startedAtMs,
+    ownsEndpoint: o.target.ownsEndpoint,
+  };
   if (shard) run.shard = shard;
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
@@ -187,12 +245,24 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
  * next step, then give requests in flight the drain time, then abort what is left. A stalled
  * target (dead or frozen) cannot finish flows: the graceful stop ends as soon as the stall is seen.
  */
-async function windDown(o: RunOptions, ctx: RunContext, dispatcher: Dispatcher, stop: AbortController, abort: AbortController, stopSampler: () => Promise<void>, watch: StallWatch): Promise<number> {
+async function windDown(
+  o: RunOptions,
+  ctx: RunContext,
+  dispatcher: Dispatcher,
+  stop: AbortController,
+  abort: AbortController,
+  stopSampler: () => Promise<void>,
+  watch: StallWatch,
+): Promise<number> {
   const { clock } = ctx;
   const stalled = new AbortController();
   if (watch.stalled) stalled.abort();
   else watch.onStall(() => stalled.abort());
-  if (!stop.signal.aborted) await raceAbort(dispatcher.waitIdle(o.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS), AbortSignal.any([stop.signal, stalled.signal]));
+  if (!stop.signal.aborted)
+    await raceAbort(
+      dispatcher.waitIdle(o.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS),
+      AbortSignal.any([stop.signal, stalled.signal]),
+    );
   // Iterations still going when the graceful stop ran out are cut at their next step (k6's gracefulStop).
   const cut = stop.signal.aborted ? 0 : ctx.counters.inFlight;
   if (!stop.signal.aborted) stop.abort(new Error('run finished'));

@@ -55,6 +55,9 @@ runScenario({
   .catch((err: unknown) => {
     clearInterval(timer);
     flush();
-    port.postMessage({ type: 'error', message: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies FromShard);
+    port.postMessage({
+      type: 'error',
+      message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+    } satisfies FromShard);
     port.close();
   });

@@ -78,7 +78,12 @@ export class StallWatch {
     // meanwhile may be read only after this tick. Its silence is not the target's.
     const held = this.loopGapAt(now) > 0;
     // In flight or failed without an answer (a dead target refuses at once): either way, waiting.
-    if (!held && this.stallStart === undefined && this.waitingSince !== undefined && now - this.waitingSince >= this.stallAfterMs) {
+    if (
+      !held &&
+      this.stallStart === undefined &&
+      this.waitingSince !== undefined &&
+      now - this.waitingSince >= this.stallAfterMs
+    ) {
       this.stallStart = this.waitingSince;
       for (const l of this.listeners) l();
     }
@@ -89,6 +94,14 @@ export class StallWatch {
     if (this.stallStart === undefined) return;
     const start = this.stallStart;
     this.stallStart = undefined;
-    this.emit({ v: RECORD_VERSION, type: 'stall', seq: this.nextSeq(), at: start, durationMs: Math.max(0, Math.round(at - start)), inFlight: this.peak, ...(this.failed ? { failed: { ...this.failed } } : {}) });
+    this.emit({
+      v: RECORD_VERSION,
+      type: 'stall',
+      seq: this.nextSeq(),
+      at: start,
+      durationMs: Math.max(0, Math.round(at - start)),
+      inFlight: this.peak,
+      ...(this.failed ? { failed: { ...this.failed } } : {}),
+    });
   }
 }

@@ -36,9 +36,21 @@ export async function runScenarioThreaded(o: ThreadedRunOptions): Promise<RunOut
   }
 }
 
-async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCell | undefined): Promise<RunOutcome> {
+async function runShards(
+  o: ThreadedRunOptions,
+  shardTarget: Target,
+  cpu: CpuCell | undefined,
+): Promise<RunOutcome> {
   const shards = Array.from({ length: o.workers }, (_, i) => {
-    const init: ShardInit = { scenario: o.scenario, target: shardTarget, runId: o.runId, shard: { index: i + 1, count: o.workers }, ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }), ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }), ...(cpu ? { cpuCell: cpu.buffer } : {}) };
+    const init: ShardInit = {
+      scenario: o.scenario,
+      target: shardTarget,
+      runId: o.runId,
+      shard: { index: i + 1, count: o.workers },
+      ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
+      ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
+      ...(cpu ? { cpuCell: cpu.buffer } : {}),
+    };
     return runShard(init, o);
   });
   try {
@@ -50,7 +62,15 @@ async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCel
   }
   const epochZeroMs = performance.timeOrigin + performance.now() + START_MARGIN_MS;
   const startedAtMs = Math.round(epochZeroMs);
-  const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: o.runId, scenario: o.scenario.name, target: o.target.baseUrl, startedAtMs, ownsEndpoint: o.target.ownsEndpoint };
+  const run: RunRecord = {
+    v: RECORD_VERSION,
+    type: 'run',
+    runId: o.runId,
+    scenario: o.scenario.name,
+    target: o.target.baseUrl,
+    startedAtMs,
+    ownsEndpoint: o.target.ownsEndpoint,
+  };
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
   o.onRecord(run);
@@ -58,7 +78,8 @@ async function runShards(o: ThreadedRunOptions, shardTarget: Target, cpu: CpuCel
   const { outcomes, failure } = await finishShards(shards);
   const counters = newCounters();
   for (const x of outcomes) {
-    for (const key of ['arrivals', 'dropped', 'inFlight', 'requests', 'throttled', 'errors'] as const) counters[key] += x.counters[key];
+    for (const key of ['arrivals', 'dropped', 'inFlight', 'requests', 'throttled', 'errors'] as const)
+      counters[key] += x.counters[key];
     for (const [s, n] of Object.entries(x.counters.jobs)) counters.jobs[s] = (counters.jobs[s] ?? 0) + n;
   }
   // Math.max of nothing is -Infinity: when every shard failed, the figures are zeros.
@@ -101,7 +122,8 @@ async function finishShards(shards: readonly Shard[]): Promise<{ outcomes: RunOu
         void s.worker.terminate();
         if (failure === undefined) {
           failure = firstLine(err);
-          for (const other of shards) if (other !== s) other.worker.postMessage({ type: 'interrupt' } satisfies ToShard);
+          for (const other of shards)
+            if (other !== s) other.worker.postMessage({ type: 'interrupt' } satisfies ToShard);
         }
         throw err;
       }),

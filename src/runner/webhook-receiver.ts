@@ -55,15 +55,26 @@ export async function startWebhookReceiver(opts: {
       }
       const id = (body as { id?: unknown } | null)?.id;
       const jobId = typeof id === 'string' ? id : undefined;
-      const n = (jobId === undefined ? 0 : attempts.get(jobId) ?? 0) + 1;
+      const n = (jobId === undefined ? 0 : (attempts.get(jobId) ?? 0)) + 1;
       if (jobId !== undefined) attempts.set(jobId, n);
       const answered = n <= answers.failAttempts ? answers.status : 200;
-      const record: WebhookRecord = { v: RECORD_VERSION, type: 'webhook', seq: opts.nextSeq(), at, path: req.url ?? '/', answered, bytes, body: trimBody(body) };
+      const record: WebhookRecord = {
+        v: RECORD_VERSION,
+        type: 'webhook',
+        seq: opts.nextSeq(),
+        at,
+        path: req.url ?? '/',
+        answered,
+        bytes,
+        body: trimBody(body),
+      };
       if (jobId !== undefined) record.jobId = jobId;
       const gap = opts.loopGapAt?.(at) ?? 0;
       if (gap > 0) record.loopGapMs = gap;
       opts.emit(record);
-      res.writeHead(answered, { 'content-type': 'application/json' }).end(answered === 200 ? '{"ok":true}' : '{"error":"failing on purpose"}');
+      res
+        .writeHead(answered, { 'content-type': 'application/json' })
+        .end(answered === 200 ? '{"ok":true}' : '{"error":"failing on purpose"}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, opts.host ?? '127.0.0.1', resolve));

@@ -35,10 +35,18 @@ function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
   const issues: PathIssue[] = [];
   if (phase.count !== undefined) {
     for (const k of shapes.filter((s) => s !== 'rate')) {
-      issues.push({ path: [...path, k], message: `a count phase takes a rate or nothing, not ${k}`, atKey: true });
+      issues.push({
+        path: [...path, k],
+        message: `a count phase takes a rate or nothing, not ${k}`,
+        atKey: true,
+      });
     }
     if (phase.duration !== undefined) {
-      issues.push({ path: [...path, 'duration'], message: 'a count phase takes no duration: it lasts count / rate', atKey: true });
+      issues.push({
+        path: [...path, 'duration'],
+        message: 'a count phase takes no duration: it lasts count / rate',
+        atKey: true,
+      });
     }
     return issues;
   }
@@ -46,7 +54,11 @@ function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
     return [{ path, message: 'a phase needs one of rate, ramp, vus (each with a duration) or count' }];
   }
   if (shapes.length > 1) {
-    issues.push({ path: [...path, shapes[1] ?? ''], message: `a phase takes exactly one of rate, ramp, vus; found ${shapes.join(' and ')}`, atKey: true });
+    issues.push({
+      path: [...path, shapes[1] ?? ''],
+      message: `a phase takes exactly one of rate, ramp, vus; found ${shapes.join(' and ')}`,
+      atKey: true,
+    });
   }
   if (phase.duration === undefined) {
     issues.push({ path, message: `a phase with ${shapes[0] ?? ''} needs a duration` });
@@ -72,9 +84,15 @@ function templateRules(template: Record<string, unknown>, path: KeyPath, state: 
   for (const use of rowUses) {
     const at = [...path, ...use.path];
     if (!state.hasData) {
-      issues.push({ path: at, message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)` });
+      issues.push({
+        path: at,
+        message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)`,
+      });
     } else if (columns !== undefined && !columns.has(use.field)) {
-      issues.push({ path: at, message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})` });
+      issues.push({
+        path: at,
+        message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})`,
+      });
     }
   }
   return issues;
@@ -99,7 +117,11 @@ function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number
   const at = [...path, name];
   const issues: PathIssue[] = [];
   if (JOB_STEPS.has(name) && !state.hasJob) {
-    issues.push({ path: at, message: `${name} acts on the flow's job: put a run or runsync step before it`, atKey: true });
+    issues.push({
+      path: at,
+      message: `${name} acts on the flow's job: put a run or runsync step before it`,
+      atKey: true,
+    });
   }
   switch (name) {
     case 'run':
@@ -108,10 +130,12 @@ function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number
       state.hasJob = true;
       break;
     case 'openai':
-      if (isRecord(payload) && isRecord(payload.body)) issues.push(...templateRules(payload.body, [...at, 'body'], state));
+      if (isRecord(payload) && isRecord(payload.body))
+        issues.push(...templateRules(payload.body, [...at, 'body'], state));
       break;
     case 'advance':
-      if (!state.manualClock) issues.push({ path: at, message: 'advance needs emulator.clock: manual', atKey: true });
+      if (!state.manualClock)
+        issues.push({ path: at, message: 'advance needs emulator.clock: manual', atKey: true });
       break;
     case 'cancel':
       if (isRecord(payload) && payload.after !== undefined && payload.when !== undefined) {
@@ -121,7 +145,8 @@ function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number
     case 'sleep':
       if (isRecord(payload)) {
         const [min, max] = [ms(payload.min), ms(payload.max)];
-        if (min !== undefined && max !== undefined && max < min) issues.push({ path: [...at, 'max'], message: 'must not be less than min' });
+        if (min !== undefined && max !== undefined && max < min)
+          issues.push({ path: [...at, 'max'], message: 'must not be less than min' });
       }
       break;
     case 'loop':
@@ -130,7 +155,9 @@ function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number
         break;
       }
       if (isRecord(payload)) {
-        list(payload.steps).forEach((s, i) => issues.push(...stepRules(s, [...at, 'steps', i], state, depth + 1)));
+        list(payload.steps).forEach((s, i) =>
+          issues.push(...stepRules(s, [...at, 'steps', i], state, depth + 1)),
+        );
       }
       break;
   }
@@ -145,10 +172,19 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
     if (!isRecord(flow)) return;
     if (typeof flow.name === 'string') {
       const first = seen.get(flow.name);
-      if (first !== undefined) issues.push({ path: ['flows', i, 'name'], message: `duplicate flow name "${flow.name}" (also ${formatPath(['flows', first])})` });
+      if (first !== undefined)
+        issues.push({
+          path: ['flows', i, 'name'],
+          message: `duplicate flow name "${flow.name}" (also ${formatPath(['flows', first])})`,
+        });
       else seen.set(flow.name, i);
     }
-    const state: FlowState = { manualClock: emulator.clock === 'manual', hasData: doc.data !== undefined, columns, hasJob: false };
+    const state: FlowState = {
+      manualClock: emulator.clock === 'manual',
+      hasData: doc.data !== undefined,
+      columns,
+      hasJob: false,
+    };
     list(flow.steps).forEach((s, j) => issues.push(...stepRules(s, ['flows', i, 'steps', j], state, 0)));
   });
   return issues;
@@ -178,14 +214,27 @@ function warmupRule(doc: Raw): PathIssue[] {
   if (warmup === undefined || warmup <= 0) return [];
   const total = scheduleMs(list(doc.phases));
   if (total === undefined || warmup < total) return [];
-  return [{ path: ['warmup'], message: `must be shorter than the phases (${formatDuration(total)} in all), or nothing is measured` }];
+  return [
+    {
+      path: ['warmup'],
+      message: `must be shorter than the phases (${formatDuration(total)} in all), or nothing is measured`,
+    },
+  ];
 }
 
 function boundRules(doc: Raw): PathIssue[] {
   const issues: PathIssue[] = [];
   const e = doc.emulator;
-  if (isRecord(e) && typeof e.workersMin === 'number' && typeof e.workersMax === 'number' && e.workersMin > e.workersMax) {
-    issues.push({ path: ['emulator', 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
+  if (
+    isRecord(e) &&
+    typeof e.workersMin === 'number' &&
+    typeof e.workersMax === 'number' &&
+    e.workersMin > e.workersMax
+  ) {
+    issues.push({
+      path: ['emulator', 'workersMin'],
+      message: `must not exceed workersMax (${e.workersMax})`,
+    });
   }
   const w = doc.worker;
   if (isRecord(w)) {
@@ -193,14 +242,23 @@ function boundRules(doc: Raw): PathIssue[] {
     const min = typeof w.workersMin === 'number' ? w.workersMin : emulator.workersMin;
     const max = typeof w.workersMax === 'number' ? w.workersMax : emulator.workersMax;
     if (typeof min === 'number' && typeof max === 'number' && min > max) {
-      issues.push({ path: ['worker', typeof w.workersMin === 'number' ? 'workersMin' : 'workersMax'], message: `workersMin (${String(min)}) must not exceed workersMax (${String(max)})` });
+      issues.push({
+        path: ['worker', typeof w.workersMin === 'number' ? 'workersMin' : 'workersMax'],
+        message: `workersMin (${String(min)}) must not exceed workersMax (${String(max)})`,
+      });
     }
-    if (emulator.clock === 'manual') issues.push({ path: ['worker'], message: 'real workers need emulator.clock: real (their long-polls and heartbeats run on wall time)', atKey: true });
+    if (emulator.clock === 'manual')
+      issues.push({
+        path: ['worker'],
+        message: 'real workers need emulator.clock: real (their long-polls and heartbeats run on wall time)',
+        atKey: true,
+      });
   }
   const r = isRecord(doc.target) ? doc.target.retry429 : undefined;
   if (isRecord(r)) {
     const [base, max] = [ms(r.base), ms(r.max)];
-    if (base !== undefined && max !== undefined && base > max) issues.push({ path: ['target', 'retry429', 'base'], message: 'must not exceed max' });
+    if (base !== undefined && max !== undefined && base > max)
+      issues.push({ path: ['target', 'retry429', 'base'], message: 'must not exceed max' });
   }
   return issues;
 }
@@ -208,5 +266,10 @@ function boundRules(doc: Raw): PathIssue[] {
 /** `columns`: the data feed's columns once it is loaded, to check {{row.field}} against. */
 export function crossFieldIssues(doc: unknown, columns?: ReadonlySet<string>): PathIssue[] {
   if (!isRecord(doc)) return [];
-  return [...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])), ...flowRules(doc, columns), ...boundRules(doc), ...warmupRule(doc)];
+  return [
+    ...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])),
+    ...flowRules(doc, columns),
+    ...boundRules(doc),
+    ...warmupRule(doc),
+  ];
 }

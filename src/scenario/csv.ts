@@ -9,7 +9,10 @@ export interface CsvRecord {
  * quoted fields may span lines; CRLF or LF. Blank lines are skipped. Small and dependency-free
  * because data feeds are the only CSV we read.
  */
-export function parseCsv(text: string): { records: CsvRecord[]; problems: { line: number; message: string }[] } {
+export function parseCsv(text: string): {
+  records: CsvRecord[];
+  problems: { line: number; message: string }[];
+} {
   const records: CsvRecord[] = [];
   const problems: { line: number; message: string }[] = [];
   const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -21,7 +24,8 @@ export function parseCsv(text: string): { records: CsvRecord[]; problems: { line
   let quoteLine = 0;
   let sawField = false;
   const endRecord = (): void => {
-    if (sawField || field !== '' || fields.length > 0) records.push({ line: recordLine, fields: [...fields, field] });
+    if (sawField || field !== '' || fields.length > 0)
+      records.push({ line: recordLine, fields: [...fields, field] });
     fields = [];
     field = '';
     sawField = false;

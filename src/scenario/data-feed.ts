@@ -17,16 +17,26 @@ function fromCsv(text: string, file: string): ParsedFeed {
   const { records, problems } = parseCsv(text);
   const issues: ConfigIssue[] = problems.map((p) => ({ where: `${file}:${p.line}`, message: p.message }));
   const [header, ...body] = records;
-  if (header === undefined) return { columns: [], rows: [], issues: [...issues, { where: file, message: 'the file is empty (a CSV feed needs a header row)' }] };
+  if (header === undefined)
+    return {
+      columns: [],
+      rows: [],
+      issues: [...issues, { where: file, message: 'the file is empty (a CSV feed needs a header row)' }],
+    };
   const columns = header.fields.map((f) => f.trim());
   columns.forEach((name, i) => {
-    if (name === '') issues.push({ where: `${file}:${header.line}`, message: `header column ${i + 1} has no name` });
-    else if (columns.indexOf(name) !== i) issues.push({ where: `${file}:${header.line}`, message: `header column "${name}" appears twice` });
+    if (name === '')
+      issues.push({ where: `${file}:${header.line}`, message: `header column ${i + 1} has no name` });
+    else if (columns.indexOf(name) !== i)
+      issues.push({ where: `${file}:${header.line}`, message: `header column "${name}" appears twice` });
   });
   const rows: DataRow[] = [];
   for (const record of body) {
     if (record.fields.length !== columns.length) {
-      issues.push({ where: `${file}:${record.line}`, message: `row has ${record.fields.length} fields, the header has ${columns.length}` });
+      issues.push({
+        where: `${file}:${record.line}`,
+        message: `row has ${record.fields.length} fields, the header has ${columns.length}`,
+      });
       continue;
     }
     rows.push(Object.fromEntries(columns.map((name, i) => [name, record.fields[i] ?? ''])));
@@ -77,7 +87,11 @@ export function parseDataFeed(text: string, file: string): ParsedFeed {
  * Hands rows to iterations: `sequential` goes round in file order, `random` picks uniformly
  * (with the random source the runner passes, so seeded runs repeat).
  */
-export function rowCursor(rows: readonly DataRow[], order: 'sequential' | 'random', random: () => number = Math.random): () => DataRow {
+export function rowCursor(
+  rows: readonly DataRow[],
+  order: 'sequential' | 'random',
+  random: () => number = Math.random,
+): () => DataRow {
   if (rows.length === 0) throw new Error('rowCursor needs at least one row');
   let next = 0;
   return () => {

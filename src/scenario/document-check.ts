@@ -41,7 +41,9 @@ function isStepPath(path: KeyPath): boolean {
 function allStepIssues(doc: unknown): PathIssue[] {
   if (!isRecord(doc) || !Array.isArray(doc.flows)) return [];
   return doc.flows.flatMap((flow: unknown, i) =>
-    isRecord(flow) && Array.isArray(flow.steps) ? flow.steps.flatMap((s: unknown, j) => stepIssues(s, ['flows', i, 'steps', j])) : [],
+    isRecord(flow) && Array.isArray(flow.steps)
+      ? flow.steps.flatMap((s: unknown, j) => stepIssues(s, ['flows', i, 'steps', j]))
+      : [],
   );
 }
 
@@ -53,11 +55,17 @@ interface FeedLoad {
 
 function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   const data = isRecord(doc) ? doc.data : undefined;
-  if (!isRecord(data) || typeof data.file !== 'string' || data.file === '') return { issues: [], located: [] };
+  if (!isRecord(data) || typeof data.file !== 'string' || data.file === '')
+    return { issues: [], located: [] };
   const at = ['data', 'file'];
   const lower = data.file.toLowerCase();
   if (!DATA_FEED_EXTENSIONS.some((ext) => lower.endsWith(ext))) {
-    return { issues: [{ path: at, message: `expected a ${DATA_FEED_EXTENSIONS.join(', ')} file, got "${data.file}"` }], located: [] };
+    return {
+      issues: [
+        { path: at, message: `expected a ${DATA_FEED_EXTENSIONS.join(', ')} file, got "${data.file}"` },
+      ],
+      located: [],
+    };
   }
   const shown = isAbsolute(data.file) ? data.file : join(dirname(options.source), data.file);
   const file = resolve(shown);
@@ -70,7 +78,11 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   }
   const parsed = parseDataFeed(text, shown);
   const order = data.order === 'random' ? 'random' : 'sequential';
-  return { feed: { file, order, columns: parsed.columns, rows: parsed.rows }, issues: [], located: parsed.issues };
+  return {
+    feed: { file, order, columns: parsed.columns, rows: parsed.rows },
+    issues: [],
+    located: parsed.issues,
+  };
 }
 
 /** The value at `path` in the document as written (before defaults), or undefined. */
@@ -85,7 +97,9 @@ function valueAt(doc: unknown, path: KeyPath): unknown {
 
 /** Every message about a field that can hold a secret loses that field's value, whoever wrote it. */
 function withoutSecrets(issues: readonly PathIssue[], doc: unknown): PathIssue[] {
-  return issues.map((i) => (holdsSecret(i.path) ? { ...i, message: hideValue(i.message, valueAt(doc, i.path)) } : i));
+  return issues.map((i) =>
+    holdsSecret(i.path) ? { ...i, message: hideValue(i.message, valueAt(doc, i.path)) } : i,
+  );
 }
 
 export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {

@@ -4,7 +4,16 @@
  * that knows the units.
  */
 // Microseconds three ways: the ASCII spelling, the micro sign (U+00B5) and the Greek mu (U+03BC).
-const UNIT_MS = { us: 0.001, '\u00b5s': 0.001, '\u03bcs': 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+const UNIT_MS = {
+  us: 0.001,
+  '\u00b5s': 0.001,
+  '\u03bcs': 0.001,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+} as const;
 
 type Unit = keyof typeof UNIT_MS;
 

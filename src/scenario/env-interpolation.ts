@@ -51,10 +51,16 @@ function commentLines(text: string, prefix: string | undefined): (offset: number
 function resolve(expr: string, env: Env): { value: string } | { message: string } {
   const split = expr.indexOf(':-');
   const name = split === -1 ? expr : expr.slice(0, split);
-  if (!NAME.test(name)) return { message: `\${${expr}} is not a variable reference; write \${NAME} or \${NAME:-default} (or $\${ for a literal)` };
+  if (!NAME.test(name))
+    return {
+      message: `\${${expr}} is not a variable reference; write \${NAME} or \${NAME:-default} (or $\${ for a literal)`,
+    };
   const value = env[name];
   if (split !== -1) return { value: value === undefined || value === '' ? expr.slice(split + 2) : value };
-  if (value === undefined) return { message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)` };
+  if (value === undefined)
+    return {
+      message: `environment variable ${name} is not set (write \${${name}:-default} to give a default)`,
+    };
   return { value };
 }
 
@@ -75,7 +81,12 @@ export function interpolateEnv(text: string, env: Env, options: InterpolationOpt
       value = 'value' in resolved ? resolved.value : '';
     }
     out += text.slice(last, match.index);
-    replacements.push({ at: out.length, length: value.length, from: match.index, fromLength: match[0].length });
+    replacements.push({
+      at: out.length,
+      length: value.length,
+      from: match.index,
+      fromLength: match[0].length,
+    });
     out += value;
     last = match.index + match[0].length;
   }
@@ -94,7 +105,11 @@ function toOriginal(replacements: readonly Replacement[], offset: number): numbe
 }
 
 /** `${VAR}` in every string of an already-built object (scenario modules have no raw text). */
-export function interpolateStrings(value: unknown, env: Env, path: (string | number)[] = []): { value: unknown; problems: { path: (string | number)[]; message: string }[] } {
+export function interpolateStrings(
+  value: unknown,
+  env: Env,
+  path: (string | number)[] = [],
+): { value: unknown; problems: { path: (string | number)[]; message: string }[] } {
   const problems: { path: (string | number)[]; message: string }[] = [];
   const walk = (v: unknown, p: (string | number)[]): unknown => {
     if (typeof v === 'string') {

@@ -12,7 +12,11 @@ export const DurationSchema = z
   .union(
     [
       z.number().nonnegative(),
-      z.string().regex(DURATION_PATTERN, { error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}` }),
+      z
+        .string()
+        .regex(DURATION_PATTERN, {
+          error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}`,
+        }),
     ],
     { error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}` },
   )
@@ -20,7 +24,9 @@ export const DurationSchema = z
   .describe(`A duration: ${DURATION_HINT}.`);
 
 /** A duration that must be longer than zero (timeouts, phase lengths). */
-export const PositiveDurationSchema = DurationSchema.refine((ms) => ms > 0, { error: 'must be longer than 0' });
+export const PositiveDurationSchema = DurationSchema.refine((ms) => ms > 0, {
+  error: 'must be longer than 0',
+});
 
 const SIZE_HINT = 'a size like 1000, 512B, 10kB, 10MB, 10MiB';
 
@@ -29,7 +35,11 @@ export const ByteSizeSchema = z
   .union(
     [
       z.number().int().nonnegative(),
-      z.string().regex(BYTE_SIZE_PATTERN, { error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}` }),
+      z
+        .string()
+        .regex(BYTE_SIZE_PATTERN, {
+          error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}`,
+        }),
     ],
     { error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}` },
   )

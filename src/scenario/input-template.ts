@@ -57,7 +57,8 @@ function placeholder(expr: string, onRowField: (field: string) => void): Render 
 
 function asText(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return value === undefined ? '' : JSON.stringify(value);
 }
 
@@ -78,7 +79,8 @@ class Compiler {
   node(value: unknown, path: (string | number)[]): Render | undefined {
     if (typeof value === 'string') return this.text(value, path);
     if (Array.isArray(value)) return this.list(value, path);
-    if (typeof value === 'object' && value !== null) return this.object(value as Record<string, unknown>, path);
+    if (typeof value === 'object' && value !== null)
+      return this.object(value as Record<string, unknown>, path);
     return undefined;
   }
 
@@ -144,7 +146,10 @@ const compiled = new WeakMap<object, CompiledInput>();
  * Renders a step's `input` for one iteration, compiling it on first use (keyed by the template
  * object, so the runner can call this per arrival at no parsing cost).
  */
-export function renderInput(template: Readonly<Record<string, unknown>>, ctx: TemplateContext): Record<string, unknown> {
+export function renderInput(
+  template: Readonly<Record<string, unknown>>,
+  ctx: TemplateContext,
+): Record<string, unknown> {
   let c = compiled.get(template);
   if (c === undefined) {
     c = compileInput(template);

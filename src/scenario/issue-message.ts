@@ -36,14 +36,16 @@ function plural(n: number | bigint, word: string): string {
 }
 
 function tooSmall(iss: z.core.$ZodRawIssue<z.core.$ZodIssueTooSmall>): string {
-  if (iss.origin === 'array') return `needs at least ${plural(iss.minimum, 'entry').replace('entrys', 'entries')}`;
+  if (iss.origin === 'array')
+    return `needs at least ${plural(iss.minimum, 'entry').replace('entrys', 'entries')}`;
   if (iss.origin === 'string') return 'must not be empty';
   const bound = iss.inclusive === false ? 'greater than' : 'at least';
   return `must be ${bound} ${iss.minimum}, got ${describeValue(iss.input)}`;
 }
 
 function tooBig(iss: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig>): string {
-  if (iss.origin === 'array') return `takes at most ${plural(iss.maximum, 'entry').replace('entrys', 'entries')}`;
+  if (iss.origin === 'array')
+    return `takes at most ${plural(iss.maximum, 'entry').replace('entrys', 'entries')}`;
   if (iss.origin === 'string') return `must be at most ${plural(iss.maximum, 'character')}`;
   const bound = iss.inclusive === false ? 'less than' : 'at most';
   return `must be ${bound} ${iss.maximum}, got ${describeValue(iss.input)}`;

@@ -13,7 +13,8 @@ export function scenarioJsonSchema(): Record<string, unknown> {
     // default is in milliseconds, which is valid input, so editors may show it.
     override: (ctx) => {
       const def = ctx.zodSchema._zod.def;
-      if (def.type === 'default' && ctx.jsonSchema.default === undefined) ctx.jsonSchema.default = def.defaultValue;
+      if (def.type === 'default' && ctx.jsonSchema.default === undefined)
+        ctx.jsonSchema.default = def.defaultValue;
     },
   });
   return { ...schema, title: 'jobstorm scenario' };

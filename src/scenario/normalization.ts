@@ -15,10 +15,12 @@ type SubmissionOutput = NonNullable<z.output<typeof STEP_PAYLOADS.run>>;
 
 function normalizePhase(p: PhaseOutput): Phase {
   const name = p.name === undefined ? {} : { name: p.name };
-  if (p.count !== undefined) return { kind: 'count', ...name, count: p.count, ...(p.rate === undefined ? {} : { rate: p.rate }) };
+  if (p.count !== undefined)
+    return { kind: 'count', ...name, count: p.count, ...(p.rate === undefined ? {} : { rate: p.rate }) };
   if (p.duration === undefined) throw new Error('phase without duration passed validation');
   if (p.vus !== undefined) return { kind: 'vus', ...name, durationMs: p.duration, vus: p.vus };
-  if (p.ramp !== undefined) return { kind: 'ramp', ...name, durationMs: p.duration, from: p.ramp.from, to: p.ramp.to };
+  if (p.ramp !== undefined)
+    return { kind: 'ramp', ...name, durationMs: p.duration, from: p.ramp.from, to: p.ramp.to };
   if (p.rate !== undefined) return { kind: 'constant', ...name, durationMs: p.duration, rate: p.rate };
   throw new Error('phase without rate, ramp, vus or count passed validation');
 }
@@ -49,7 +51,14 @@ export function normalizeStep(step: StepOutput): Step {
   }
   if ('poll' in step) {
     const p = step.poll ?? defaults.poll();
-    return { kind: 'poll', until: p.until, intervalMs: p.interval, backoff: p.backoff, maxIntervalMs: p.maxInterval, timeoutMs: p.timeout };
+    return {
+      kind: 'poll',
+      until: p.until,
+      intervalMs: p.interval,
+      backoff: p.backoff,
+      maxIntervalMs: p.maxInterval,
+      timeoutMs: p.timeout,
+    };
   }
   if ('stream' in step) {
     const s = step.stream ?? defaults.stream();
@@ -57,33 +66,56 @@ export function normalizeStep(step: StepOutput): Step {
   }
   if ('cancel' in step) {
     const c = step.cancel ?? {};
-    return { kind: 'cancel', ...(c.after === undefined ? {} : { afterMs: c.after }), ...(c.when === undefined ? {} : { when: c.when }) };
+    return {
+      kind: 'cancel',
+      ...(c.after === undefined ? {} : { afterMs: c.after }),
+      ...(c.when === undefined ? {} : { when: c.when }),
+    };
   }
-  if ('status' in step) return { kind: 'status', ...(step.status?.ttl === undefined ? {} : { ttlMs: step.status.ttl }) };
+  if ('status' in step)
+    return { kind: 'status', ...(step.status?.ttl === undefined ? {} : { ttlMs: step.status.ttl }) };
   if ('retry' in step) return { kind: 'retry' };
   if ('purge' in step) return { kind: 'purge' };
   if ('health' in step) return { kind: 'health' };
   if ('sleep' in step) {
     const s = step.sleep;
-    return typeof s === 'number' ? { kind: 'sleep', minMs: s, maxMs: s } : { kind: 'sleep', minMs: s.min, maxMs: s.max };
+    return typeof s === 'number'
+      ? { kind: 'sleep', minMs: s, maxMs: s }
+      : { kind: 'sleep', minMs: s.min, maxMs: s.max };
   }
   if ('openai' in step) {
     const o = step.openai;
-    return { kind: 'openai', path: o.path, stream: o.stream, ...(o.body === undefined ? {} : { body: o.body }) };
+    return {
+      kind: 'openai',
+      path: o.path,
+      stream: o.stream,
+      ...(o.body === undefined ? {} : { body: o.body }),
+    };
   }
   if ('requests' in step) return { kind: 'requests' };
   if ('advance' in step) return { kind: 'advance', ms: step.advance };
-  if ('loop' in step) return { kind: 'loop', times: step.loop.times, steps: step.loop.steps.map(normalizeStep) };
+  if ('loop' in step)
+    return { kind: 'loop', times: step.loop.times, steps: step.loop.steps.map(normalizeStep) };
   if ('blast' in step) {
     const b = step.blast;
-    return { kind: 'blast', op: b.op, durationMs: b.duration, connections: b.connections, ...(b.rate === undefined ? {} : { rate: b.rate }) };
+    return {
+      kind: 'blast',
+      op: b.op,
+      durationMs: b.duration,
+      connections: b.connections,
+      ...(b.rate === undefined ? {} : { rate: b.rate }),
+    };
   }
   return { kind: 'probe', probe: step.probe };
 }
 
 export function normalizeScenario(out: ScenarioOutput, source: string, data: DataFeed | undefined): Scenario {
   const { target: t, emulator: e } = out;
-  const flows: Flow[] = out.flows.map((f) => ({ name: f.name, weight: f.weight, steps: f.steps.map(normalizeStep) }));
+  const flows: Flow[] = out.flows.map((f) => ({
+    name: f.name,
+    weight: f.weight,
+    steps: f.steps.map(normalizeStep),
+  }));
   return {
     name: out.name,
     ...(out.description === undefined ? {} : { description: out.description }),
@@ -94,7 +126,9 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       ...(t.timeout === undefined ? {} : { timeoutMs: t.timeout }),
       stallAfterMs: t.stallAfter,
       maxInFlight: t.maxInFlight,
-      ...(t.retry429 === undefined ? {} : { retry429: { attempts: t.retry429.attempts, baseMs: t.retry429.base, maxMs: t.retry429.max } }),
+      ...(t.retry429 === undefined
+        ? {}
+        : { retry429: { attempts: t.retry429.attempts, baseMs: t.retry429.base, maxMs: t.retry429.max } }),
     },
     emulator: {
       workersMin: e.workersMin,
@@ -116,7 +150,14 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     thresholds: out.thresholds,
     ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
     ...(out.export.length ? { exports: out.export } : {}),
-    ...(out.compare === undefined ? {} : { compare: { gates: out.compare.gates, ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }) } }),
+    ...(out.compare === undefined
+      ? {}
+      : {
+          compare: {
+            gates: out.compare.gates,
+            ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }),
+          },
+        }),
   };
 }
 

@@ -22,7 +22,8 @@ export function totalDurationMs(phases: readonly Phase[]): number {
  * warm-up never outlasts a quick `--duration` check. A scenario of instant phases only is returned as is.
  */
 export function fitDuration(scenario: Scenario, totalMs: number): Scenario {
-  if (!(totalMs > 0) || !Number.isFinite(totalMs)) throw new RangeError(`fitDuration: total must be a positive number of ms, got ${totalMs}`);
+  if (!(totalMs > 0) || !Number.isFinite(totalMs))
+    throw new RangeError(`fitDuration: total must be a positive number of ms, got ${totalMs}`);
   const current = totalDurationMs(scenario.phases);
   if (current === 0) return scenario;
   const factor = totalMs / current;
@@ -46,7 +47,8 @@ export function withWarmup(scenario: Scenario, warmupMs: number): Scenario {
  * count with their rate, and closed-model phases scale their virtual users (at least one).
  */
 export function scaleRates(scenario: Scenario, factor: number): Scenario {
-  if (!(factor > 0) || !Number.isFinite(factor)) throw new RangeError(`scaleRates: factor must be a positive number, got ${factor}`);
+  if (!(factor > 0) || !Number.isFinite(factor))
+    throw new RangeError(`scaleRates: factor must be a positive number, got ${factor}`);
   const phases = scenario.phases.map((p): Phase => {
     switch (p.kind) {
       case 'constant':
@@ -54,7 +56,11 @@ export function scaleRates(scenario: Scenario, factor: number): Scenario {
       case 'ramp':
         return { ...p, from: p.from * factor, to: p.to * factor };
       case 'count':
-        return { ...p, count: Math.max(1, Math.round(p.count * factor)), ...(p.rate === undefined ? {} : { rate: p.rate * factor }) };
+        return {
+          ...p,
+          count: Math.max(1, Math.round(p.count * factor)),
+          ...(p.rate === undefined ? {} : { rate: p.rate * factor }),
+        };
       case 'vus':
         return { ...p, vus: Math.max(1, Math.round(p.vus * factor)) };
     }
@@ -72,7 +78,8 @@ export function capStepTimeouts(scenario: Scenario, maxMs: number): Scenario {
   const cap = (steps: readonly Step[]): Step[] =>
     steps.map((s): Step => {
       if (s.kind === 'loop') return { ...s, steps: cap(s.steps) };
-      if ((s.kind === 'poll' || s.kind === 'stream') && s.timeoutMs > maxMs) return { ...s, timeoutMs: maxMs };
+      if ((s.kind === 'poll' || s.kind === 'stream') && s.timeoutMs > maxMs)
+        return { ...s, timeoutMs: maxMs };
       return s;
     });
   return { ...scenario, flows: scenario.flows.map((f) => ({ ...f, steps: cap(f.steps) })) };

@@ -9,8 +9,12 @@ import { PositiveDurationSchema, RateSchema } from './field-schemas.js';
 export const PhaseSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('Label shown in reports.'),
-    duration: PositiveDurationSchema.optional().describe('How long the phase lasts (with rate, ramp or vus).'),
-    rate: RateSchema.optional().describe('Constant arrival rate per second; with count, the rate the count arrives at.'),
+    duration: PositiveDurationSchema.optional().describe(
+      'How long the phase lasts (with rate, ramp or vus).',
+    ),
+    rate: RateSchema.optional().describe(
+      'Constant arrival rate per second; with count, the rate the count arrives at.',
+    ),
     ramp: z
       .strictObject({
         from: RateSchema.describe('Rate per second at the start of the phase.'),
@@ -18,8 +22,18 @@ export const PhaseSchema = z
       })
       .optional()
       .describe('Linear ramp of the arrival rate over the duration.'),
-    count: z.number().int().min(1).optional().describe('A fixed number of arrivals: at rate, or all at once without one.'),
-    vus: z.number().int().min(1).optional().describe('Closed model: this many virtual users loop the flows for the duration.'),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('A fixed number of arrivals: at rate, or all at once without one.'),
+    vus: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Closed model: this many virtual users loop the flows for the duration.'),
   })
   .describe('A phase: duration + rate, duration + ramp, count (+ rate), or duration + vus.');
 

@@ -51,9 +51,14 @@ async function importDefault(file: string, shown: string): Promise<unknown> {
 async function loadModule(file: string, shown: string, env: Env): Promise<Scenario> {
   const exported = await importDefault(file, shown);
   const { value, problems } = interpolateStrings(exported, env);
-  const check = checkScenarioDocument(value, { source: shown, readFile: (path) => readFileSync(path, 'utf8') });
+  const check = checkScenarioDocument(value, {
+    source: shown,
+    readFile: (path) => readFileSync(path, 'utf8'),
+  });
   // No positions in a module: order by key path so related problems sit together.
-  const messages = [...problems, ...check.issues].map(withPath).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const messages = [...problems, ...check.issues]
+    .map(withPath)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   const issues = messages.map((message) => ({ where: shown, message }));
   if (issues.length > 0 || check.located.length > 0 || check.scenario === undefined) {
     throw new ConfigError([...issues, ...check.located]);
@@ -72,13 +77,19 @@ export async function loadScenario(path: string, options: LoadOptions = {}): Pro
   const file = resolve(path);
   if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(file, path, env);
   if (!(TEXT_EXTENSIONS as readonly string[]).includes(ext)) {
-    fail(path, `unsupported scenario file type "${ext}"; use ${[...TEXT_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`);
+    fail(
+      path,
+      `unsupported scenario file type "${ext}"; use ${[...TEXT_EXTENSIONS, ...MODULE_EXTENSIONS].join(', ')}`,
+    );
   }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    fail(path, `cannot read the scenario file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    fail(
+      path,
+      `cannot read the scenario file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   return parseScenario(text, path, { env });
 }

@@ -45,13 +45,19 @@ const RECOVERABLE_YAML_ERRORS = new Set(['DUPLICATE_KEY']);
 export function parseScenario(text: string, fileName: string, options: ParseOptions = {}): Scenario {
   const ext = extname(fileName).toLowerCase();
   if (['.ts', '.mts', '.js', '.mjs'].includes(ext)) {
-    throw new ConfigError([{ where: fileName, message: 'a scenario module must be loaded with loadScenario, not parsed as text' }]);
+    throw new ConfigError([
+      { where: fileName, message: 'a scenario module must be loaded with loadScenario, not parsed as text' },
+    ]);
   }
   const isJson = ext === '.json';
   const interpolation = interpolateEnv(text, options.env ?? {}, isJson ? {} : { commentPrefix: '#' });
   const lc = lineCounter(text);
-  const position = (offset: number): { line: number; col: number } => lc.linePos(interpolation.toOriginal(offset));
-  const found: Located[] = interpolation.problems.map((p) => ({ ...lc.linePos(p.offset), message: p.message }));
+  const position = (offset: number): { line: number; col: number } =>
+    lc.linePos(interpolation.toOriginal(offset));
+  const found: Located[] = interpolation.problems.map((p) => ({
+    ...lc.linePos(p.offset),
+    message: p.message,
+  }));
   const envLines = new Set(found.map((f) => f.line));
 
   const doc = parseDocument(interpolation.text, { prettyErrors: false });
@@ -62,7 +68,8 @@ export function parseScenario(text: string, fileName: string, options: ParseOpti
   const located: ConfigIssue[] = [];
   let scenario: Scenario | undefined;
   const value = doc.errors.every((e) => RECOVERABLE_YAML_ERRORS.has(e.code)) ? documentValue(doc) : undefined;
-  if (value !== undefined && 'problems' in value) for (const p of value.problems) found.push({ ...position(p.offset), message: p.message });
+  if (value !== undefined && 'problems' in value)
+    for (const p of value.problems) found.push({ ...position(p.offset), message: p.message });
   if (value !== undefined && 'value' in value) {
     const check = checkScenarioDocument(value.value, { source: fileName, readFile });
     const locator = new YamlLocator(doc);
@@ -77,7 +84,9 @@ export function parseScenario(text: string, fileName: string, options: ParseOpti
   if (found.length > 0 || located.length > 0 || scenario === undefined) {
     found.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
     const issues = found.map((f) => ({ where: `${fileName}:${f.line}:${f.col}`, message: f.message }));
-    const unique = issues.filter((i, n) => n === 0 || i.where !== issues[n - 1]?.where || i.message !== issues[n - 1]?.message);
+    const unique = issues.filter(
+      (i, n) => n === 0 || i.where !== issues[n - 1]?.where || i.message !== issues[n - 1]?.message,
+    );
     throw new ConfigError([...unique, ...located]);
   }
   return scenario;

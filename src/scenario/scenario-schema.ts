@@ -12,24 +12,41 @@ import { WorkerSchema } from './worker-schema.js';
 
 const TargetSchema = z
   .strictObject({
-    auth: z.enum(['bearer', 'bare', 'none']).default('bearer').describe('Authorization header form: "Bearer <key>", the bare key, or none for a target without authentication.'),
+    auth: z
+      .enum(['bearer', 'bare', 'none'])
+      .default('bearer')
+      .describe(
+        'Authorization header form: "Bearer <key>", the bare key, or none for a target without authentication.',
+      ),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
-    timeout: PositiveDurationSchema.optional().describe('One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.'),
-    stallAfter: PositiveDurationSchema.default(5000).describe('Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).'),
+    timeout: PositiveDurationSchema.optional().describe(
+      'One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.',
+    ),
+    stallAfter: PositiveDurationSchema.default(5000).describe(
+      'Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).',
+    ),
     maxInFlight: z
       .number()
       .int()
       .min(1)
       .default(1000)
-      .describe('At most this many arrivals in flight (flow iterations running, and arrivals waiting for a free connection); arrivals beyond it are dropped and counted.'),
+      .describe(
+        'At most this many arrivals in flight (flow iterations running, and arrivals waiting for a free connection); arrivals beyond it are dropped and counted.',
+      ),
     retry429: z
       .strictObject({
         attempts: z.number().int().min(1).default(3).describe('Extra attempts after a 429.'),
-        base: PositiveDurationSchema.default(100).describe('First backoff; doubles each attempt, with jitter.'),
-        max: PositiveDurationSchema.default(5000).describe('Longest backoff (a longer Retry-After still wins).'),
+        base: PositiveDurationSchema.default(100).describe(
+          'First backoff; doubles each attempt, with jitter.',
+        ),
+        max: PositiveDurationSchema.default(5000).describe(
+          'Longest backoff (a longer Retry-After still wins).',
+        ),
       })
       .optional()
-      .describe('Retry 429 answers with exponential backoff and jitter, honouring Retry-After. Each attempt is its own record.'),
+      .describe(
+        'Retry 429 answers with exponential backoff and jitter, honouring Retry-After. Each attempt is its own record.',
+      ),
   })
   .prefault({})
   .describe('Target defaults; command-line flags override them.');
@@ -38,13 +55,27 @@ const EmulatorSchema = z
   .strictObject({
     workersMin: z.number().int().min(0).default(0).describe('Workers kept warm.'),
     workersMax: z.number().int().min(0).default(10).describe('Most workers the endpoint scales to.'),
-    requestsPerWorker: z.number().int().min(1).default(10).describe('Dynamic rate limit: running workers × this.'),
+    requestsPerWorker: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe('Dynamic rate limit: running workers × this.'),
     idleTimeout: DurationSchema.default(5000).describe('Idle time before a worker scales down.'),
     coldStart: DurationSchema.default(200).describe('Delay before a new worker takes jobs.'),
     clock: z.enum(['real', 'manual']).default('real').describe('manual: time moves only with advance steps.'),
-    streamShape: z.enum(['envelope', 'array']).default('envelope').describe('/stream answers {status, stream:[…]} or a bare array.'),
-    faults: z.array(z.string().min(1)).default([]).describe('Named emulator faults to switch on (each breaks one rule).'),
-    profile: z.record(z.string(), z.unknown()).default({}).describe("Handler profile used when a job's input does not say."),
+    streamShape: z
+      .enum(['envelope', 'array'])
+      .default('envelope')
+      .describe('/stream answers {status, stream:[…]} or a bare array.'),
+    faults: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Named emulator faults to switch on (each breaks one rule).'),
+    profile: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe("Handler profile used when a job's input does not say."),
   })
   .prefault({})
   .describe('Options for the embedded emulator; ignored against a real target.');
@@ -53,8 +84,16 @@ export const ARRIVAL_PROCESS_NAMES = ['uniform', 'poisson'] as const;
 
 const ArrivalsSchema = z
   .strictObject({
-    process: z.enum(ARRIVAL_PROCESS_NAMES).default('uniform').describe('Evenly spaced arrivals, or a Poisson process.'),
-    seed: z.number().int().min(0).default(1).describe('Seed of the Poisson process; the same seed gives the same arrivals.'),
+    process: z
+      .enum(ARRIVAL_PROCESS_NAMES)
+      .default('uniform')
+      .describe('Evenly spaced arrivals, or a Poisson process.'),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .default(1)
+      .describe('Seed of the Poisson process; the same seed gives the same arrivals.'),
   })
   .prefault({})
   .describe('How arrivals are spread in time (open model).');
@@ -69,8 +108,14 @@ const FlowSchema = z
 
 const DataSchema = z
   .strictObject({
-    file: z.string().min(1).describe('CSV (with a header row) or JSON lines file, relative to the scenario file.'),
-    order: z.enum(['sequential', 'random']).default('sequential').describe('How rows are handed to iterations.'),
+    file: z
+      .string()
+      .min(1)
+      .describe('CSV (with a header row) or JSON lines file, relative to the scenario file.'),
+    order: z
+      .enum(['sequential', 'random'])
+      .default('sequential')
+      .describe('How rows are handed to iterations.'),
   })
   .describe('A feed of rows for {{row.field}} in inputs.');
 
@@ -78,21 +123,52 @@ const DataSchema = z
  * Tags become labels on every exported series (Prometheus label names; OTLP takes them as they are).
  * The names jobstorm's own labels use are taken, as are Prometheus' reserved `__` names.
  */
-const RESERVED_TAGS = ['run_id', 'scenario', 'shard', 'operation', 'method', 'status_code', 'error_type', 'flow', 'state', 'check', 'severity', 'worker_state', 'queue_state', 'le', 'job', 'instance'];
+const RESERVED_TAGS = [
+  'run_id',
+  'scenario',
+  'shard',
+  'operation',
+  'method',
+  'status_code',
+  'error_type',
+  'flow',
+  'state',
+  'check',
+  'severity',
+  'worker_state',
+  'queue_state',
+  'le',
+  'job',
+  'instance',
+];
 const TAG_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const TagsSchema = z.record(z.string(), z.string()).superRefine((tags, ctx) => {
   for (const key of Object.keys(tags)) {
-    if (!TAG_NAME.test(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}": letters, digits and _ only, not starting with a digit` });
-    else if (key.startsWith('__') || RESERVED_TAGS.includes(key)) ctx.addIssue({ code: 'custom', path: [key], message: `tag name "${key}" is taken (names starting with __ and ${RESERVED_TAGS.join(', ')})` });
+    if (!TAG_NAME.test(key))
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `tag name "${key}": letters, digits and _ only, not starting with a digit`,
+      });
+    else if (key.startsWith('__') || RESERVED_TAGS.includes(key))
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `tag name "${key}" is taken (names starting with __ and ${RESERVED_TAGS.join(', ')})`,
+      });
   }
 });
 
 const ExportSchema = z
   .strictObject({
     kind: z.enum(['prometheus', 'otlp']).describe('prometheus: remote write; otlp: OTLP/HTTP metrics.'),
-    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).describe('Remote-write URL (…/api/v1/write) or OTLP/HTTP metrics URL (…/v1/metrics).'),
+    url: z
+      .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+      .describe('Remote-write URL (…/api/v1/write) or OTLP/HTTP metrics URL (…/v1/metrics).'),
   })
-  .describe('A live metrics output; auth headers come from the environment (--export-header), never from this file.');
+  .describe(
+    'A live metrics output; auth headers come from the environment (--export-header), never from this file.',
+  );
 
 export const ScenarioSchema = z
   .strictObject({
@@ -104,19 +180,36 @@ export const ScenarioSchema = z
     worker: WorkerSchema,
     arrivals: ArrivalsSchema,
     phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
-    warmup: DurationSchema.default(0).describe('The start of the schedule that is sent and checked but not measured, e.g. 5s: requests intended then are left out of the latencies, counts, rates and thresholds (connection set-up, JIT, cold starts), and jobs submitted then are not followed. Contract violations in it still count. Must be shorter than the phases.'),
+    warmup: DurationSchema.default(0).describe(
+      'The start of the schedule that is sent and checked but not measured, e.g. 5s: requests intended then are left out of the latencies, counts, rates and thresholds (connection set-up, JIT, cold starts), and jobs submitted then are not followed. Contract violations in it still count. Must be shorter than the phases.',
+    ),
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
     data: DataSchema.optional(),
     thresholds: z
       .array(z.string().min(1))
       .default([])
       .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
-    tags: TagsSchema.default({}).describe('Labels put on every exported metric series, e.g. {team: jobs, env: staging}.'),
-    export: z.array(ExportSchema).default([]).describe('Live metrics outputs, streamed while the run goes (also --export).'),
+    tags: TagsSchema.default({}).describe(
+      'Labels put on every exported metric series, e.g. {team: jobs, env: staging}.',
+    ),
+    export: z
+      .array(ExportSchema)
+      .default([])
+      .describe('Live metrics outputs, streamed while the run goes (also --export).'),
     compare: z
       .strictObject({
-        gates: z.array(z.string().min(1)).default([]).describe('Gates on the change from a baseline run, e.g. "delta(p99(run)) < 10%", "new(violations) == 0".'),
-        significance: z.number().gt(0).lt(1).optional().describe('A gate fails only on a change significant at this level, e.g. 0.95.'),
+        gates: z
+          .array(z.string().min(1))
+          .default([])
+          .describe(
+            'Gates on the change from a baseline run, e.g. "delta(p99(run)) < 10%", "new(violations) == 0".',
+          ),
+        significance: z
+          .number()
+          .gt(0)
+          .lt(1)
+          .optional()
+          .describe('A gate fails only on a change significant at this level, e.g. 0.95.'),
       })
       .optional()
       .describe('What `jobstorm compare --scenario` gates on.'),

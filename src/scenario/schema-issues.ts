@@ -19,7 +19,9 @@ function isTypeMismatch(issues: readonly Issue[]): boolean {
   return issues.some(
     (i) =>
       i.path.length === 0 &&
-      (i.code === 'invalid_type' || i.code === 'invalid_value' || (i.code === 'invalid_union' && i.errors.every(isTypeMismatch))),
+      (i.code === 'invalid_type' ||
+        i.code === 'invalid_value' ||
+        (i.code === 'invalid_union' && i.errors.every(isTypeMismatch))),
   );
 }
 
@@ -27,7 +29,11 @@ function flatten(issue: Issue, base: KeyPath): PathIssue[] {
   const path = [...base, ...(issue.path as (string | number)[])];
   if (issue.code === 'unrecognized_keys') {
     const decoded = decodeUnknownKeys(issue.message);
-    return issue.keys.map((key) => ({ path: [...path, key], message: unknownKeyMessage(key, decoded?.known ?? []), atKey: true }));
+    return issue.keys.map((key) => ({
+      path: [...path, key],
+      message: unknownKeyMessage(key, decoded?.known ?? []),
+      atKey: true,
+    }));
   }
   if (issue.code === 'invalid_union') {
     const matching = issue.errors.filter((branch) => !isTypeMismatch(branch));
@@ -45,7 +51,11 @@ export function schemaIssues(schema: z.ZodType, data: unknown, base: KeyPath = [
 
 /** True for paths at or inside a step of a list at `listPath` (zod's view of them is replaced by ours). */
 function isStepPath(path: KeyPath, listPath: KeyPath): boolean {
-  return path.length > listPath.length && listPath.every((s, i) => path[i] === s) && typeof path[listPath.length] === 'number';
+  return (
+    path.length > listPath.length &&
+    listPath.every((s, i) => path[i] === s) &&
+    typeof path[listPath.length] === 'number'
+  );
 }
 
 function isStepName(name: string): name is StepName {
@@ -57,25 +67,40 @@ const STEP_LIST = STEP_NAMES.join(', ');
 /** Validates one step: exactly one key, a known step name, then that step's own schema. */
 export function stepIssues(step: unknown, path: KeyPath): PathIssue[] {
   if (typeof step !== 'object' || step === null || Array.isArray(step)) {
-    if (typeof step === 'string' && isStepName(step)) return [{ path, message: `a step is an object with one key: write "${step}: {}"` }];
-    return [{ path, message: `expected a step (an object with one key: ${STEP_LIST}), got ${describeValue(step)}` }];
+    if (typeof step === 'string' && isStepName(step))
+      return [{ path, message: `a step is an object with one key: write "${step}: {}"` }];
+    return [
+      { path, message: `expected a step (an object with one key: ${STEP_LIST}), got ${describeValue(step)}` },
+    ];
   }
   const keys = Object.keys(step);
   const [name] = keys;
   if (name === undefined) return [{ path, message: `an empty step: name one of ${STEP_LIST}` }];
   if (keys.length > 1) {
-    return [{ path, message: `a step has exactly one key, found ${keys.length}: ${keys.join(', ')} (are its options indented under it?)` }];
+    return [
+      {
+        path,
+        message: `a step has exactly one key, found ${keys.length}: ${keys.join(', ')} (are its options indented under it?)`,
+      },
+    ];
   }
   const at = [...path, name];
   if (!isStepName(name)) {
     const hint = didYouMean(name, STEP_NAMES);
-    return [{ path: at, message: `unknown step "${name}"${hint === '' ? `; steps are ${STEP_LIST}` : hint}`, atKey: true }];
+    return [
+      {
+        path: at,
+        message: `unknown step "${name}"${hint === '' ? `; steps are ${STEP_LIST}` : hint}`,
+        atKey: true,
+      },
+    ];
   }
   const payload = (step as Record<string, unknown>)[name];
   const issues = schemaIssues(STEP_PAYLOADS[name], payload, at);
   if (name !== 'loop') return issues;
   const inner = [...at, 'steps'];
-  const nested = typeof payload === 'object' && payload !== null && 'steps' in payload ? payload.steps : undefined;
+  const nested =
+    typeof payload === 'object' && payload !== null && 'steps' in payload ? payload.steps : undefined;
   return [
     ...issues.filter((i) => !isStepPath(i.path, inner)),
     ...(Array.isArray(nested) ? nested.flatMap((s: unknown, i) => stepIssues(s, [...inner, i])) : []),

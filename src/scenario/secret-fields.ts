@@ -7,7 +7,8 @@ import type { KeyPath } from './path-format.js';
  * `authToken` counts as well as `s3Config.accessSecret`, and so does everything under such a field
  * (the whole `s3Config`, `headers`).
  */
-const SECRET_NAME = /key|secret|token|passw(or)?d|passphrase|authori[sz]ation|credential|cookie|signature|^accessId$|^s3Config$|^headers?$/i;
+const SECRET_NAME =
+  /key|secret|token|passw(or)?d|passphrase|authori[sz]ation|credential|cookie|signature|^accessId$|^s3Config$|^headers?$/i;
 
 export function holdsSecret(path: KeyPath): boolean {
   return path.some((segment) => typeof segment === 'string' && SECRET_NAME.test(segment));

@@ -12,16 +12,25 @@ const JobStatusSchema = z.enum(JOB_STATUSES);
 
 const PolicySchema = z
   .strictObject({
-    executionTimeout: DurationSchema.optional().describe('policy.executionTimeout: how long the job may execute (sent as milliseconds).'),
-    ttl: DurationSchema.optional().describe('policy.ttl: total lifespan of the job from submission (sent as milliseconds).'),
-    lowPriority: z.boolean().optional().describe('policy.lowPriority: the job does not trigger worker scaling.'),
+    executionTimeout: DurationSchema.optional().describe(
+      'policy.executionTimeout: how long the job may execute (sent as milliseconds).',
+    ),
+    ttl: DurationSchema.optional().describe(
+      'policy.ttl: total lifespan of the job from submission (sent as milliseconds).',
+    ),
+    lowPriority: z
+      .boolean()
+      .optional()
+      .describe('policy.lowPriority: the job does not trigger worker scaling.'),
   })
   .describe('Execution policy sent with the job.');
 
 const S3ConfigSchema = z
   .strictObject({
     accessId: z.string().describe('Bucket access key id.'),
-    accessSecret: z.string().describe('Bucket secret access key (use ${ENV} interpolation, never a literal).'),
+    accessSecret: z
+      .string()
+      .describe('Bucket secret access key (use ${ENV} interpolation, never a literal).'),
     bucketName: z.string().describe('Bucket name.'),
     endpointUrl: z.string().describe("URL of the bucket's endpoint."),
   })
@@ -41,15 +50,22 @@ const submission = {
     .describe("Webhook URL, or true for the runner's own loopback receiver."),
   policy: PolicySchema.optional(),
   s3Config: S3ConfigSchema.optional(),
-  payloadBytes: ByteSizeSchema.optional().describe('Pad the request body to about this many bytes (a padding string in input).'),
+  payloadBytes: ByteSizeSchema.optional().describe(
+    'Pad the request body to about this many bytes (a padding string in input).',
+  ),
 };
 
-const RunSchema = z.strictObject(submission).nullable().describe('POST /run: submit an asynchronous job; later steps act on it.');
+const RunSchema = z
+  .strictObject(submission)
+  .nullable()
+  .describe('POST /run: submit an asynchronous job; later steps act on it.');
 
 const RunsyncSchema = z
   .strictObject({
     ...submission,
-    wait: DurationSchema.optional().describe('?wait= for /runsync (sent as milliseconds; the service defaults to 90s).'),
+    wait: DurationSchema.optional().describe(
+      '?wait= for /runsync (sent as milliseconds; the service defaults to 90s).',
+    ),
   })
   .nullable()
   .describe('POST /runsync: submit and wait for the result; later steps act on the job.');
@@ -61,9 +77,17 @@ const PollSchema = z
       .default('final')
       .describe('Stop polling when the job reaches a final state (final) or this state.'),
     interval: PositiveDurationSchema.default(500).describe('Time between two /status calls.'),
-    backoff: z.number().min(1).default(1).describe('Multiply the interval by this after each poll (1 = fixed interval).'),
-    maxInterval: PositiveDurationSchema.default(5000).describe('Upper bound of the interval when backing off.'),
-    timeout: PositiveDurationSchema.default(60_000).describe('Give up polling after this long (recorded as a poll timeout).'),
+    backoff: z
+      .number()
+      .min(1)
+      .default(1)
+      .describe('Multiply the interval by this after each poll (1 = fixed interval).'),
+    maxInterval: PositiveDurationSchema.default(5000).describe(
+      'Upper bound of the interval when backing off.',
+    ),
+    timeout: PositiveDurationSchema.default(60_000).describe(
+      'Give up polling after this long (recorded as a poll timeout).',
+    ),
   })
   .nullable()
   .describe("GET /status repeatedly until the flow's job reaches a state.");
@@ -74,7 +98,7 @@ const StreamSchema = z
     interval: PositiveDurationSchema.default(100).describe('Time between two /stream calls.'),
   })
   .nullable()
-  .describe("GET /stream until the job is final; records time to first chunk and the gaps between chunks.");
+  .describe('GET /stream until the job is final; records time to first chunk and the gaps between chunks.');
 
 const CancelSchema = z
   .strictObject({
@@ -88,7 +112,9 @@ const NoOptions = z.strictObject({}).nullable();
 
 const StatusSchema = z
   .strictObject({
-    ttl: DurationSchema.optional().describe('?ttl= for /status: set the job time-to-live (sent as milliseconds).'),
+    ttl: DurationSchema.optional().describe(
+      '?ttl= for /status: set the job time-to-live (sent as milliseconds).',
+    ),
   })
   .nullable()
   .describe("GET /status of the flow's job once.");
@@ -107,7 +133,9 @@ export const PROBE_NAMES = ['limits', 'auth', 'management', 'requests'] as const
 
 const ProbeSchema = z
   .enum(PROBE_NAMES)
-  .describe("The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges), auth (missing/wrong key, both header forms) management (StartPod of an unknown pod, CreateEndpoint with an invalid body: both must be refused with 400, and change nothing), or requests (what partial servers get wrong: /status of a job id that never existed must be 404, a body without input must be 400, /status and /stream must answer GET).");
+  .describe(
+    "The checker's edge probes: limits (payload, wait, ttl, executionTimeout edges), auth (missing/wrong key, both header forms) management (StartPod of an unknown pod, CreateEndpoint with an invalid body: both must be refused with 400, and change nothing), or requests (what partial servers get wrong: /status of a job id that never existed must be 404, a body without input must be 400, /status and /stream must answer GET).",
+  );
 
 const LoopSchema = z
   .strictObject({
@@ -120,29 +148,63 @@ const LoopSchema = z
 
 const BlastSchema = z
   .strictObject({
-    op: z.enum(['health', 'status', 'run']).describe("The one operation to saturate: /health, /status of the flow's job, or /run with an empty input."),
+    op: z
+      .enum(['health', 'status', 'run'])
+      .describe(
+        "The one operation to saturate: /health, /status of the flow's job, or /run with an empty input.",
+      ),
     duration: PositiveDurationSchema.describe('How long to blast.'),
-    rate: z.number().positive().optional().describe('Requests per second over all connections; absent: flat out.'),
+    rate: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Requests per second over all connections; absent: flat out.'),
     connections: z.number().int().min(1).max(1024).default(16).describe('Connections autocannon keeps open.'),
   })
-  .describe('Saturate one operation with autocannon (rate-limit probes, raw throughput); every answer is a record like any other.');
+  .describe(
+    'Saturate one operation with autocannon (rate-limit probes, raw throughput); every answer is a record like any other.',
+  );
 
 export const OPENAI_PATHS = ['chat/completions', 'completions', 'models'] as const;
 
 const OpenAiSchema = z
   .strictObject({
-    path: z.enum(OPENAI_PATHS).default('chat/completions').describe('The route under /openai/v1/: chat/completions and completions are POSTed with the body; models is a GET.'),
+    path: z
+      .enum(OPENAI_PATHS)
+      .default('chat/completions')
+      .describe(
+        'The route under /openai/v1/: chat/completions and completions are POSTed with the body; models is a GET.',
+      ),
     body: z
       .record(z.string(), z.unknown())
       .optional()
-      .describe('The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}.'),
-    stream: z.boolean().default(false).describe('Send stream: true and read the answer as server-sent events; records time to first token, tokens per second and the longest gap between tokens.'),
+      .describe(
+        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}.',
+      ),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Send stream: true and read the answer as server-sent events; records time to first token, tokens per second and the longest gap between tokens.',
+      ),
   })
   .superRefine((o, ctx) => {
-    if (o.path === 'models' && (o.body !== undefined || o.stream)) ctx.addIssue({ code: 'custom', path: [o.body === undefined ? 'stream' : 'body'], message: 'openai path models is a GET: it takes no body and does not stream' });
-    if (o.path !== 'models' && o.body === undefined) ctx.addIssue({ code: 'custom', path: ['body'], message: `openai path ${o.path} needs a body (at least model and ${o.path === 'completions' ? 'prompt' : 'messages'})` });
+    if (o.path === 'models' && (o.body !== undefined || o.stream))
+      ctx.addIssue({
+        code: 'custom',
+        path: [o.body === undefined ? 'stream' : 'body'],
+        message: 'openai path models is a GET: it takes no body and does not stream',
+      });
+    if (o.path !== 'models' && o.body === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `openai path ${o.path} needs a body (at least model and ${o.path === 'completions' ? 'prompt' : 'messages'})`,
+      });
   })
-  .describe('POST /openai/v1/<path> (the OpenAI-compatible API): a completion that runs as a job on the endpoint.');
+  .describe(
+    'POST /openai/v1/<path> (the OpenAI-compatible API): a completion that runs as a job on the endpoint.',
+  );
 
 /** Each step's payload schema, by step name (the dispatcher validates a step against one of these). */
 export const STEP_PAYLOADS = {
@@ -156,7 +218,9 @@ export const STEP_PAYLOADS = {
   purge: NoOptions.describe('POST /purge-queue.'),
   health: NoOptions.describe('GET /health.'),
   sleep: SleepSchema,
-  advance: PositiveDurationSchema.describe("Advance the emulator's manual clock (needs emulator.clock: manual)."),
+  advance: PositiveDurationSchema.describe(
+    "Advance the emulator's manual clock (needs emulator.clock: manual).",
+  ),
   loop: LoopSchema,
   probe: ProbeSchema,
   blast: BlastSchema,

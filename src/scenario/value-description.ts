@@ -14,7 +14,8 @@ export function describeValue(value: unknown): string {
 /** A value of a field that can hold a secret: its kind, never its text. */
 export function describeHiddenValue(value: unknown): string {
   if (typeof value === 'string') return 'a string (not shown: the field can hold a secret)';
-  if (typeof value === 'number' || typeof value === 'bigint') return 'a number (not shown: the field can hold a secret)';
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return 'a number (not shown: the field can hold a secret)';
   return describeValue(value);
 }
 

@@ -8,15 +8,40 @@ import { DurationSchema } from './field-schemas.js';
  */
 export const WorkerSchema = z
   .strictObject({
-    command: z.string().min(1).describe('Shell command that starts one worker, e.g. "python3 handler.py"; run from the current directory.'),
-    env: z.record(z.string(), z.string()).default({}).describe('Extra environment for every worker (jobstorm sets the RUNPOD_* variables).'),
-    workersMin: z.number().int().min(0).optional().describe('Workers started at once and kept (default: emulator.workersMin).'),
-    workersMax: z.number().int().min(1).max(64).optional().describe('Most worker processes at once (default: emulator.workersMax).'),
-    idleTimeout: DurationSchema.optional().describe('Idle time before a worker is stopped (default: emulator.idleTimeout).'),
-    stopGrace: DurationSchema.default(10_000).describe('After SIGTERM, how long a worker may take to exit before SIGKILL.'),
+    command: z
+      .string()
+      .min(1)
+      .describe(
+        'Shell command that starts one worker, e.g. "python3 handler.py"; run from the current directory.',
+      ),
+    env: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe('Extra environment for every worker (jobstorm sets the RUNPOD_* variables).'),
+    workersMin: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Workers started at once and kept (default: emulator.workersMin).'),
+    workersMax: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Most worker processes at once (default: emulator.workersMax).'),
+    idleTimeout: DurationSchema.optional().describe(
+      'Idle time before a worker is stopped (default: emulator.idleTimeout).',
+    ),
+    stopGrace: DurationSchema.default(10_000).describe(
+      'After SIGTERM, how long a worker may take to exit before SIGKILL.',
+    ),
   })
   .optional()
-  .describe('Run your own worker: jobstorm starts and stops these processes and they take the jobs through the worker protocol.');
+  .describe(
+    'Run your own worker: jobstorm starts and stops these processes and they take the jobs through the worker protocol.',
+  );
 
 /** A scenario's worker processes, scaling settings resolved. */
 export interface WorkerSpec {

@@ -6,7 +6,8 @@ import { visit, type Document } from 'yaml';
  * environment (a key that starts with `*`), so the problem is reported at the alias, by position.
  */
 
-export type DocumentValue = { readonly value: unknown } | { readonly problems: readonly { offset: number; message: string }[] };
+export type DocumentValue =
+  { readonly value: unknown } | { readonly problems: readonly { offset: number; message: string }[] };
 
 const MAX_ALIAS_COUNT = 1000;
 
@@ -19,11 +20,19 @@ export function documentValue(doc: Document): DocumentValue {
     visit(doc, {
       Alias(_key, node) {
         if (node.resolve(doc) === undefined) {
-          problems.push({ offset: node.range?.[0] ?? 0, message: 'YAML: an alias (a value starting with *) names no anchor set before it; quote the value if it is text' });
+          problems.push({
+            offset: node.range?.[0] ?? 0,
+            message:
+              'YAML: an alias (a value starting with *) names no anchor set before it; quote the value if it is text',
+          });
         }
       },
     });
-    if (problems.length === 0) problems.push({ offset: 0, message: `YAML: aliases expand to more than ${String(MAX_ALIAS_COUNT)} nodes` });
+    if (problems.length === 0)
+      problems.push({
+        offset: 0,
+        message: `YAML: aliases expand to more than ${String(MAX_ALIAS_COUNT)} nodes`,
+      });
     return { problems };
   }
 }

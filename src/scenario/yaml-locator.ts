@@ -16,7 +16,9 @@ export class YamlLocator {
       const segment = path[i];
       const last = i === path.length - 1;
       if (isMap(node)) {
-        const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+        const pair = node.items.find(
+          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment),
+        );
         if (pair === undefined) return best;
         const keyStart = rangeStart(pair.key) ?? best;
         if (last && atKey) return keyStart;

@@ -51,13 +51,15 @@ const registry = new Map<string, ArrivalProcess>([
 
 /** Adds a process under its name (DESIGN rule 6); a name can be registered once. */
 export function registerArrivalProcess(arrivals: ArrivalProcess): void {
-  if (registry.has(arrivals.name)) throw new Error(`arrival process "${arrivals.name}" is already registered`);
+  if (registry.has(arrivals.name))
+    throw new Error(`arrival process "${arrivals.name}" is already registered`);
   registry.set(arrivals.name, arrivals);
 }
 
 export function arrivalProcess(name: string): ArrivalProcess {
   const found = registry.get(name);
-  if (found === undefined) throw new Error(`unknown arrival process "${name}"; known: ${arrivalProcessNames().join(', ')}`);
+  if (found === undefined)
+    throw new Error(`unknown arrival process "${name}"; known: ${arrivalProcessNames().join(', ')}`);
   return found;
 }
 

@@ -102,7 +102,8 @@ export class ArrivalSchedule {
     private readonly options: ScheduleOptions = {},
   ) {
     if (options.shard !== undefined) assertShard(options.shard);
-    this.process = typeof options.process === 'object' ? options.process : arrivalProcess(options.process ?? 'uniform');
+    this.process =
+      typeof options.process === 'object' ? options.process : arrivalProcess(options.process ?? 'uniform');
     const seed = options.seed ?? 1;
     const windows: PhaseWindow[] = [];
     const plans: (OpenPlan | undefined)[] = [];
@@ -110,14 +111,25 @@ export class ArrivalSchedule {
     let firstIndex = 0;
     phases.forEach((phase, i) => {
       if (phase.kind === 'vus') {
-        windows.push({ phase: i, kind: phase.kind, startMs, endMs: startMs + phase.durationMs, firstIndex, count: 0 });
+        windows.push({
+          phase: i,
+          kind: phase.kind,
+          startMs,
+          endMs: startMs + phase.durationMs,
+          firstIndex,
+          count: 0,
+        });
         plans.push(undefined);
       } else {
         const curve = rateCurve(phase);
         const phaseSeed = deriveSeed(seed, i);
-        const count = phase.kind === 'count' ? phase.count : countBelow(this.process, curve.expected, phaseSeed);
+        const count =
+          phase.kind === 'count' ? phase.count : countBelow(this.process, curve.expected, phaseSeed);
         // A count phase ends where its next arrival would have been: count / rate for even pacing.
-        const length = phase.kind === 'count' ? curve.timeAt(new PointCursor(this.process, phaseSeed).at(count)) : phase.durationMs;
+        const length =
+          phase.kind === 'count'
+            ? curve.timeAt(new PointCursor(this.process, phaseSeed).at(count))
+            : phase.durationMs;
         const window = { phase: i, kind: phase.kind, startMs, endMs: startMs + length, firstIndex, count };
         windows.push(window);
         plans.push({ window, curve, seed: phaseSeed });
@@ -130,7 +142,8 @@ export class ArrivalSchedule {
     this.durationMs = startMs;
     this.globalTotal = firstIndex;
     const s = options.shard;
-    this.total = s === undefined ? firstIndex : Math.max(0, Math.ceil((firstIndex - (s.index - 1)) / s.count));
+    this.total =
+      s === undefined ? firstIndex : Math.max(0, Math.ceil((firstIndex - (s.index - 1)) / s.count));
   }
 
   /** Every arrival in time order (within a phase; phases follow each other). */
@@ -167,7 +180,11 @@ export class ArrivalSchedule {
       cursor = new PointCursor(this.process, seed);
       this.cursors.set(window.phase, cursor);
     }
-    return { index, atMs: window.startMs + curve.timeAt(cursor.at(index - window.firstIndex)), phase: window.phase };
+    return {
+      index,
+      atMs: window.startMs + curve.timeAt(cursor.at(index - window.firstIndex)),
+      phase: window.phase,
+    };
   }
 
   /**
@@ -176,7 +193,9 @@ export class ArrivalSchedule {
    */
   pace(elapsedMs: number, hits: number): Pace {
     const next = this.arrival(hits);
-    return next === undefined ? { waitMs: 0, done: true } : { waitMs: Math.max(0, next.atMs - elapsedMs), done: false };
+    return next === undefined
+      ? { waitMs: 0, done: true }
+      : { waitMs: Math.max(0, next.atMs - elapsedMs), done: false };
   }
 
   /** The arrivals whose global index ≡ index−1 (mod count): shards 1..count together are this schedule. */
@@ -202,6 +221,9 @@ export class ArrivalSchedule {
 }
 
 /** Stages: a schedule of `phases` run one after another. */
-export function arrivalSchedule(phases: readonly PhaseShape[], options: ScheduleOptions = {}): ArrivalSchedule {
+export function arrivalSchedule(
+  phases: readonly PhaseShape[],
+  options: ScheduleOptions = {},
+): ArrivalSchedule {
   return new ArrivalSchedule(phases, options);
 }

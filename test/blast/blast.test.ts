@@ -3,7 +3,10 @@ import { blast } from '../../src/blast/index.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import { closedPort, sendJson, startServer, type TestServer } from '../client/test-server.js';
 
-const HEALTH = { jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } };
+const HEALTH = {
+  jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 },
+  workers: { idle: 1, running: 0 },
+};
 
 describe('blast', () => {
   let server: TestServer;
@@ -48,7 +51,9 @@ describe('blast', () => {
     expect(result.totals['2xx']).toBe(60);
     expect(result.totals['4xx']).toBe(30);
     expect(server.seen.filter((s) => s.url === '/v2/ep/run')).toHaveLength(90);
-    expect(server.seen.every((s) => s.headers.authorization === 'Bearer k' && s.body.toString() === body)).toBe(true);
+    expect(
+      server.seen.every((s) => s.headers.authorization === 'Bearer k' && s.body.toString() === body),
+    ).toBe(true);
     const throttled = records.filter((r) => r.status === 429);
     const ok = records.filter((r) => r.status === 200);
     expect(throttled).toHaveLength(30);
@@ -58,7 +63,15 @@ describe('blast', () => {
     }
     for (const r of ok) expect(r.body).toBeUndefined();
     for (const r of records) {
-      expect(r).toMatchObject({ v: 1, type: 'exchange', op: 'run', method: 'POST', path: '/run', shard: '1/1', req: { auth: 'bearer' } });
+      expect(r).toMatchObject({
+        v: 1,
+        type: 'exchange',
+        op: 'run',
+        method: 'POST',
+        path: '/run',
+        shard: '1/1',
+        req: { auth: 'bearer' },
+      });
       expect(r.reqBytes).toBe(Buffer.byteLength(body));
       expect(r.resBytes).toBeGreaterThan(0);
       expect(r.intendedAt).toBe(r.sentAt);
@@ -73,7 +86,16 @@ describe('blast', () => {
 
   it('parses every body when asked', async () => {
     const records: ExchangeRecord[] = [];
-    await blast({ url: server.url, op: 'health', method: 'GET', path: '/v2/ep/health', connections: 2, amount: 10, parse: 'always', onRecord: (r) => records.push(r) });
+    await blast({
+      url: server.url,
+      op: 'health',
+      method: 'GET',
+      path: '/v2/ep/health',
+      connections: 2,
+      amount: 10,
+      parse: 'always',
+      onRecord: (r) => records.push(r),
+    });
     expect(records).toHaveLength(10);
     for (const r of records) expect(r.body).toEqual(HEALTH);
   });

@@ -33,11 +33,22 @@ flows:
 }
 
 async function measure(workers: number, sleepMs: number, start: number): Promise<CapacityReport> {
-  const emulator = await startEmulatorInWorker({ port: 0, workersMin: workers, workersMax: workers, coldStartMs: 0, requestsPerWorker: 100_000 });
+  const emulator = await startEmulatorInWorker({
+    port: 0,
+    workersMin: workers,
+    workersMax: workers,
+    coldStartMs: 0,
+    requestsPerWorker: 100_000,
+  });
   try {
     return await findCapacity({
       scenario: scenario(sleepMs),
-      target: { baseUrl: emulator.url, managementUrl: emulator.managementUrl, apiKey: emulator.apiKey, ownsEndpoint: true },
+      target: {
+        baseUrl: emulator.url,
+        managementUrl: emulator.managementUrl,
+        apiKey: emulator.apiKey,
+        ownsEndpoint: true,
+      },
       slo: parseThresholds(['p95(delayTime) < 1s', 'rate(failed) < 0.5%']),
       steps: { start, factor: 1.5, max: 1000, stepDurationMs: 4000, warmupMs: 1500 },
       mode: 'binary',
@@ -51,11 +62,16 @@ async function measure(workers: number, sleepMs: number, start: number): Promise
 }
 
 function expectWithin(report: CapacityReport, truth: number): void {
-  const summary = report.steps.map((s) => `${String(s.offeredRate)}/s ${s.passed ? 'pass' : `fail (${s.reasons.join('; ')})`}`).join('\n');
+  const summary = report.steps
+    .map((s) => `${String(s.offeredRate)}/s ${s.passed ? 'pass' : `fail (${s.reasons.join('; ')})`}`)
+    .join('\n');
   expect(report.verdict, summary).toBe('found');
   expect(report.capacity, summary).not.toBeNull();
   const capacity = report.capacity ?? 0;
-  expect(Math.abs(capacity - truth) / truth, `capacity ${String(capacity)} vs truth ${String(truth)}\n${summary}`).toBeLessThanOrEqual(0.1);
+  expect(
+    Math.abs(capacity - truth) / truth,
+    `capacity ${String(capacity)} vs truth ${String(truth)}\n${summary}`,
+  ).toBeLessThanOrEqual(0.1);
   expect(report.confidence.lastPassing).toBe(capacity);
   expect(report.confidence.firstFailing).toBeGreaterThan(capacity);
 }

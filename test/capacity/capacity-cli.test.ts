@@ -37,12 +37,36 @@ describe('jobstorm capacity', () => {
   it('reports every bad input at once (exit 2) and sends nothing', async () => {
     const io = captureIo();
     const code = await runCli(
-      ['capacity', join(dir, 'fast.yaml'), '--slo', 'p99(nope) < 1s', '--slo', 'violations == 0', '--start', '-5', '--factor', '2', '--increment', '3', '--step-duration', 'soon', '--target', 'not a url'],
+      [
+        'capacity',
+        join(dir, 'fast.yaml'),
+        '--slo',
+        'p99(nope) < 1s',
+        '--slo',
+        'violations == 0',
+        '--start',
+        '-5',
+        '--factor',
+        '2',
+        '--increment',
+        '3',
+        '--step-duration',
+        'soon',
+        '--target',
+        'not a url',
+      ],
       io,
     );
     expect(code).toBe(ExitCode.Usage);
     const err = io.stderr.join('\n');
-    for (const where of ['--slo: "p99(nope) < 1s"', '--slo: "violations == 0"', '--start', '--increment: give --factor or --increment', '--step-duration', '--target: not a URL']) {
+    for (const where of [
+      '--slo: "p99(nope) < 1s"',
+      '--slo: "violations == 0"',
+      '--start',
+      '--increment: give --factor or --increment',
+      '--step-duration',
+      '--target: not a URL',
+    ]) {
       expect(err).toContain(where);
     }
     const missing = captureIo();
@@ -52,92 +76,220 @@ describe('jobstorm capacity', () => {
   it('exits 3 when the target cannot be reached', { timeout: 30_000 }, async () => {
     const io = captureIo();
     const out = join(dir, 'unreachable');
-    const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', 'http://127.0.0.1:1/v2/nothing', '--api-key', 'k', '--out', out, '--quiet'], io);
+    const code = await runCli(
+      [
+        'capacity',
+        join(dir, 'fast.yaml'),
+        '--target',
+        'http://127.0.0.1:1/v2/nothing',
+        '--api-key',
+        'k',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      io,
+    );
     expect(code).toBe(ExitCode.Aborted);
     const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
     expect(report.targetUnreachable).toBe(true);
     expect(report.verdict).toBe('unknown');
   });
 
-  it('a wrong key fails the first step at once (no waiting on /health) and exits 1', { timeout: 30_000 }, async () => {
-    const emulator = await startEmulator({ port: 0, workersMin: 1, workersMax: 1, coldStartMs: 0 });
-    try {
-      const io = captureIo();
-      const out = join(dir, 'wrong-key');
-      const started = Date.now();
-      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', emulator.url, '--api-key', 'wrong', '--start', '5', '--step-duration', '1s', '--warmup', '0s', '--out', out, '--quiet'], io);
-      expect(code).toBe(ExitCode.Failed);
-      expect(Date.now() - started).toBeLessThan(15_000);
-      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
-      expect(report.steps[0]?.reasons).toContain('no job was accepted in the measured window');
-    } finally {
-      await emulator.close();
-    }
-  });
+  it(
+    'a wrong key fails the first step at once (no waiting on /health) and exits 1',
+    { timeout: 30_000 },
+    async () => {
+      const emulator = await startEmulator({ port: 0, workersMin: 1, workersMax: 1, coldStartMs: 0 });
+      try {
+        const io = captureIo();
+        const out = join(dir, 'wrong-key');
+        const started = Date.now();
+        const code = await runCli(
+          [
+            'capacity',
+            join(dir, 'fast.yaml'),
+            '--target',
+            emulator.url,
+            '--api-key',
+            'wrong',
+            '--start',
+            '5',
+            '--step-duration',
+            '1s',
+            '--warmup',
+            '0s',
+            '--out',
+            out,
+            '--quiet',
+          ],
+          io,
+        );
+        expect(code).toBe(ExitCode.Failed);
+        expect(Date.now() - started).toBeLessThan(15_000);
+        const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+        expect(report.steps[0]?.reasons).toContain('no job was accepted in the measured window');
+      } finally {
+        await emulator.close();
+      }
+    },
+  );
 
-  it('Ctrl-C ends the search with what it has: the stopped step is reported, exit 130', { timeout: 60_000 }, async () => {
-    const io = captureIo();
-    const out = join(dir, 'interrupted');
-    const running = runCli(['capacity', join(dir, 'fast.yaml'), '--start', '10', '--step-duration', '20s', '--warmup', '0s', '--out', out], io);
-    // Interrupt once the first step is under way (its progress shows on stderr only when it ends).
-    setTimeout(() => io.controller.abort(new Error('interrupted')), 7000);
-    const code = await running;
-    expect(code).toBe(ExitCode.Interrupted);
-    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
-    expect(report.interrupted).toBe(true);
-    expect(report.verdict).toBe('unknown');
-    expect(report.steps).toHaveLength(1);
-    expect(report.steps[0]?.reasons).toContain('interrupted before the step ended');
-    expect(report.steps[0]?.measuredMs ?? 0).toBeLessThan(20_000);
-  });
-
-  it('a step at which the target drops connections fails, whatever its latency (a server that is not our emulator)', { timeout: 60_000 }, async () => {
-    const server = await startPartialServer({ resetEvery: 5, jobMs: 50 });
-    try {
+  it(
+    'Ctrl-C ends the search with what it has: the stopped step is reported, exit 130',
+    { timeout: 60_000 },
+    async () => {
       const io = captureIo();
-      const out = join(dir, 'resets');
-      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', server.base, '--api-key', 'k', '--start', '10', '--max', '10', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 5s', '--out', out, '--quiet'], io);
-      expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
+      const out = join(dir, 'interrupted');
+      const running = runCli(
+        [
+          'capacity',
+          join(dir, 'fast.yaml'),
+          '--start',
+          '10',
+          '--step-duration',
+          '20s',
+          '--warmup',
+          '0s',
+          '--out',
+          out,
+        ],
+        io,
+      );
+      // Interrupt once the first step is under way (its progress shows on stderr only when it ends).
+      setTimeout(() => io.controller.abort(new Error('interrupted')), 7000);
+      const code = await running;
+      expect(code).toBe(ExitCode.Interrupted);
       const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(report.interrupted).toBe(true);
+      expect(report.verdict).toBe('unknown');
       expect(report.steps).toHaveLength(1);
-      expect(report.steps[0]?.passed).toBe(false);
-      expect(report.steps[0]?.reasons.join('\n')).toMatch(/the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(reset \d+\)/);
-    } finally {
-      await server.close();
-    }
-  });
+      expect(report.steps[0]?.reasons).toContain('interrupted before the step ended');
+      expect(report.steps[0]?.measuredMs ?? 0).toBeLessThan(20_000);
+    },
+  );
 
-  it('a target that goes down mid-search: exit 3, naming the step it went down in and the rate it had passed', { timeout: 60_000 }, async () => {
-    const server = await startPartialServer({ jobMs: 50 });
-    const io = captureIo();
-    const out = join(dir, 'went-down');
-    // Gone the moment step 1 is reported, before step 2 sends (a timer polling the output could
-    // fire late on a loaded machine and let step 2 get answers): step 2 gets no answer at all.
-    const err = io.err.bind(io);
-    io.err = (text: string): void => {
-      err(text);
-      if (/^step 1 \(step\)/.test(text)) void server.close();
-    };
-    try {
-      const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--target', server.base, '--api-key', 'k', '--start', '10', '--factor', '2', '--max', '40', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 5s', '--out', out], io);
-      expect(code, io.stderr.join('\n')).toBe(ExitCode.Aborted);
-      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
-      expect(report.targetUnreachable).toBe(true);
-      expect(report.steps.map((x) => x.passed)).toEqual([true, false]);
-      const headline = 'No verdict: the target stopped answering during step 2 (20/s), after passing at 10/s; the search ended there';
-      expect(io.stdout.join('\n')).toContain(headline);
-      expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain(headline);
-      expect(io.stderr.join('\n')).toContain(`the target ${server.base} stopped answering during step 2; the search ended there.`);
-      expect(io.stderr.join('\n')).not.toContain('could not be reached');
-    } finally {
-      await server.close();
-    }
-  });
+  it(
+    'a step at which the target drops connections fails, whatever its latency (a server that is not our emulator)',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startPartialServer({ resetEvery: 5, jobMs: 50 });
+      try {
+        const io = captureIo();
+        const out = join(dir, 'resets');
+        const code = await runCli(
+          [
+            'capacity',
+            join(dir, 'fast.yaml'),
+            '--target',
+            server.base,
+            '--api-key',
+            'k',
+            '--start',
+            '10',
+            '--max',
+            '10',
+            '--step-duration',
+            '2s',
+            '--warmup',
+            '500ms',
+            '--slo',
+            'p95(e2e) < 5s',
+            '--out',
+            out,
+            '--quiet',
+          ],
+          io,
+        );
+        expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
+        const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+        expect(report.steps).toHaveLength(1);
+        expect(report.steps[0]?.passed).toBe(false);
+        expect(report.steps[0]?.reasons.join('\n')).toMatch(
+          /the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(reset \d+\)/,
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it(
+    'a target that goes down mid-search: exit 3, naming the step it went down in and the rate it had passed',
+    { timeout: 60_000 },
+    async () => {
+      const server = await startPartialServer({ jobMs: 50 });
+      const io = captureIo();
+      const out = join(dir, 'went-down');
+      // Gone the moment step 1 is reported, before step 2 sends (a timer polling the output could
+      // fire late on a loaded machine and let step 2 get answers): step 2 gets no answer at all.
+      const err = io.err.bind(io);
+      io.err = (text: string): void => {
+        err(text);
+        if (/^step 1 \(step\)/.test(text)) void server.close();
+      };
+      try {
+        const code = await runCli(
+          [
+            'capacity',
+            join(dir, 'fast.yaml'),
+            '--target',
+            server.base,
+            '--api-key',
+            'k',
+            '--start',
+            '10',
+            '--factor',
+            '2',
+            '--max',
+            '40',
+            '--step-duration',
+            '2s',
+            '--warmup',
+            '500ms',
+            '--slo',
+            'p95(e2e) < 5s',
+            '--out',
+            out,
+          ],
+          io,
+        );
+        expect(code, io.stderr.join('\n')).toBe(ExitCode.Aborted);
+        const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+        expect(report.targetUnreachable).toBe(true);
+        expect(report.steps.map((x) => x.passed)).toEqual([true, false]);
+        const headline =
+          'No verdict: the target stopped answering during step 2 (20/s), after passing at 10/s; the search ended there';
+        expect(io.stdout.join('\n')).toContain(headline);
+        expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain(headline);
+        expect(io.stderr.join('\n')).toContain(
+          `the target ${server.base} stopped answering during step 2; the search ended there.`,
+        );
+        expect(io.stderr.join('\n')).not.toContain('could not be reached');
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   it('exits 1 when even the first step fails', { timeout: 60_000 }, async () => {
     const io = captureIo();
     const out = join(dir, 'slow');
-    const code = await runCli(['capacity', join(dir, 'slow.yaml'), '--start', '20', '--step-duration', '2s', '--warmup', '500ms', '--out', out], io);
+    const code = await runCli(
+      [
+        'capacity',
+        join(dir, 'slow.yaml'),
+        '--start',
+        '20',
+        '--step-duration',
+        '2s',
+        '--warmup',
+        '500ms',
+        '--out',
+        out,
+      ],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
     expect(io.stdout.join('\n')).toContain('No sustainable rate found');
     const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
@@ -148,48 +300,105 @@ describe('jobstorm capacity', () => {
     expect(io.stderr.join('\n')).toContain('skipping "violations == 0"');
   });
 
-  it('exits 0 and writes capacity.json, .md and .html when a capacity is found', { timeout: 60_000 }, async () => {
-    const io = captureIo();
-    const out = join(dir, 'fast');
-    const code = await runCli(['capacity', join(dir, 'fast.yaml'), '--start', '10', '--factor', '2', '--max', '20', '--step-duration', '2s', '--warmup', '500ms', '--slo', 'p95(e2e) < 2s', '--out', out], io);
-    expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
-    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
-    expect(report.verdict).toBe('at-least');
-    expect(report.capacity).toBe(20);
-    expect(report.steps.map((s) => s.offeredRate)).toEqual([10, 20]);
-    expect(report.slo).toEqual(['p95(e2e) < 2s']);
-    expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain('Sustainable up to at least 20 jobs/s');
-    expect(await readFile(join(out, 'capacity.html'), 'utf8')).toContain('chart-rates');
-    expect(io.stderr.join('\n')).toMatch(/step 2 \(step\) 20\/s offered/);
-  });
+  it(
+    'exits 0 and writes capacity.json, .md and .html when a capacity is found',
+    { timeout: 60_000 },
+    async () => {
+      const io = captureIo();
+      const out = join(dir, 'fast');
+      const code = await runCli(
+        [
+          'capacity',
+          join(dir, 'fast.yaml'),
+          '--start',
+          '10',
+          '--factor',
+          '2',
+          '--max',
+          '20',
+          '--step-duration',
+          '2s',
+          '--warmup',
+          '500ms',
+          '--slo',
+          'p95(e2e) < 2s',
+          '--out',
+          out,
+        ],
+        io,
+      );
+      expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
+      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(report.verdict).toBe('at-least');
+      expect(report.capacity).toBe(20);
+      expect(report.steps.map((s) => s.offeredRate)).toEqual([10, 20]);
+      expect(report.slo).toEqual(['p95(e2e) < 2s']);
+      expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain(
+        'Sustainable up to at least 20 jobs/s',
+      );
+      expect(await readFile(join(out, 'capacity.html'), 'utf8')).toContain('chart-rates');
+      expect(io.stderr.join('\n')).toMatch(/step 2 \(step\) 20\/s offered/);
+    },
+  );
 
-  it('a step that fails while jobstorm itself is the bottleneck stops the search without blaming the target (exit 4)', { timeout: 60_000 }, async () => {
-    const io = captureIo();
-    const out = join(dir, 'generator-limited');
-    // The busy-loop hook: 48 ms of every 50 spent spinning on jobstorm's own thread (the CLI runs
-    // in-process), so its latencies are its own queueing and the SLO fails because of it.
-    const hook = setInterval(() => {
-      const end = performance.now() + 48;
-      while (performance.now() < end);
-    }, 50);
-    let code: number;
-    try {
-      code = await runCli(['capacity', join(dir, 'fast.yaml'), '--slo', 'p50(run) < 5ms', '--start', '10', '--factor', '2', '--max', '40', '--mode', 'step', '--step-duration', '3s', '--warmup', '1s', '--out', out, '--quiet'], io);
-    } finally {
-      clearInterval(hook);
-    }
-    const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
-    expect(code, JSON.stringify(report.steps.map((x) => x.reasons))).toBe(ExitCode.Inconclusive);
-    expect(report.steps).toHaveLength(1);
-    const step = report.steps[0];
-    expect(step?.passed).toBe(false);
-    expect(step?.generatorLimited?.durationMs).toBeGreaterThan(1000);
-    expect(step?.reasons[0]).toMatch(/^jobstorm itself was the bottleneck for \d+\.\d s of the measured window \(its event loop saturated\): this failure may be jobstorm's, not the target's$/);
-    expect(report.generatorLimitedAt).toBe(10);
-    expect(report.verdict).toBe('unknown');
-    expect(report.confidence).toEqual({ lastPassing: null, firstFailing: null });
-    const md = await readFile(join(out, 'capacity.md'), 'utf8');
-    expect(md).toContain('No verdict: at 10/s jobstorm itself was the bottleneck and the search stopped there');
-    expect(md).toContain('FAIL (generator-limited)');
-  });
+  it(
+    'a step that fails while jobstorm itself is the bottleneck stops the search without blaming the target (exit 4)',
+    { timeout: 60_000 },
+    async () => {
+      const io = captureIo();
+      const out = join(dir, 'generator-limited');
+      // The busy-loop hook: 48 ms of every 50 spent spinning on jobstorm's own thread (the CLI runs
+      // in-process), so its latencies are its own queueing and the SLO fails because of it.
+      const hook = setInterval(() => {
+        const end = performance.now() + 48;
+        while (performance.now() < end);
+      }, 50);
+      let code: number;
+      try {
+        code = await runCli(
+          [
+            'capacity',
+            join(dir, 'fast.yaml'),
+            '--slo',
+            'p50(run) < 5ms',
+            '--start',
+            '10',
+            '--factor',
+            '2',
+            '--max',
+            '40',
+            '--mode',
+            'step',
+            '--step-duration',
+            '3s',
+            '--warmup',
+            '1s',
+            '--out',
+            out,
+            '--quiet',
+          ],
+          io,
+        );
+      } finally {
+        clearInterval(hook);
+      }
+      const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+      expect(code, JSON.stringify(report.steps.map((x) => x.reasons))).toBe(ExitCode.Inconclusive);
+      expect(report.steps).toHaveLength(1);
+      const step = report.steps[0];
+      expect(step?.passed).toBe(false);
+      expect(step?.generatorLimited?.durationMs).toBeGreaterThan(1000);
+      expect(step?.reasons[0]).toMatch(
+        /^jobstorm itself was the bottleneck for \d+\.\d s of the measured window \(its event loop saturated\): this failure may be jobstorm's, not the target's$/,
+      );
+      expect(report.generatorLimitedAt).toBe(10);
+      expect(report.verdict).toBe('unknown');
+      expect(report.confidence).toEqual({ lastPassing: null, firstFailing: null });
+      const md = await readFile(join(out, 'capacity.md'), 'utf8');
+      expect(md).toContain(
+        'No verdict: at 10/s jobstorm itself was the bottleneck and the search stopped there',
+      );
+      expect(md).toContain('FAIL (generator-limited)');
+    },
+  );
 });

@@ -22,10 +22,23 @@ describe('capacity reports', () => {
   let dir = '';
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does this)`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does this)`,
+      );
     dir = await mkdtemp(join(tmpdir(), 'jobstorm-capacity-html-'));
     await writeCapacityReports(fixtureCapacityReport(), dir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
   });
 
   afterAll(async () => {
@@ -45,7 +58,9 @@ describe('capacity reports', () => {
     page.on('request', (r) => {
       if (r.url() !== url) requests.push(r.url());
     });
-    await page.addInitScript({ content: `window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective));` });
+    await page.addInitScript({
+      content: `window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective));`,
+    });
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector('.uplot canvas');
     const charts = await page.evaluate<ChartBox[]>(`[...document.querySelectorAll('.chart')].map((e) => {
@@ -55,7 +70,13 @@ describe('capacity reports', () => {
     const csp = await page.evaluate<string[]>('window.__csp');
     const text = (await page.textContent('body')) ?? '';
     await page.close();
-    expect(charts.map((c) => c.id)).toEqual(['chart-rates', 'chart-e2e', 'chart-timing', 'chart-r429', 'chart-workers']);
+    expect(charts.map((c) => c.id)).toEqual([
+      'chart-rates',
+      'chart-e2e',
+      'chart-timing',
+      'chart-r429',
+      'chart-workers',
+    ]);
     for (const c of charts) expect(c.width * c.height, c.id).toBeGreaterThan(100 * 100);
     expect(errors).toEqual([]);
     expect(csp).toEqual([]);

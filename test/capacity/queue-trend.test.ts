@@ -13,8 +13,19 @@ function samples(depths: readonly number[], inProgress = 10): HealthSample[] {
 
 describe('queue steadiness from /health samples', () => {
   it('slope is in jobs per second and needs three samples', () => {
-    expect(slopePerSec([{ x: 0, y: 0 }, { x: 1000, y: 5 }, { x: 2000, y: 10 }])).toBeCloseTo(5);
-    expect(slopePerSec([{ x: 0, y: 0 }, { x: 1000, y: 5 }])).toBeNull();
+    expect(
+      slopePerSec([
+        { x: 0, y: 0 },
+        { x: 1000, y: 5 },
+        { x: 2000, y: 10 },
+      ]),
+    ).toBeCloseTo(5);
+    expect(
+      slopePerSec([
+        { x: 0, y: 0 },
+        { x: 1000, y: 5 },
+      ]),
+    ).toBeNull();
   });
 
   it.each<[string, number[], number, boolean]>([
@@ -30,17 +41,47 @@ describe('queue steadiness from /health samples', () => {
 
   it('QueueWatch calls a queue unbounded after four rises past rate × seconds', () => {
     const watch = new QueueWatch(10, 2);
-    const verdicts = [0, 5, 10, 15, 19, 25, 30].map((d, i) => watch.add({ atMs: i * 1000, inQueue: d, inProgress: 0, running: 1, idle: 0 }));
+    const verdicts = [0, 5, 10, 15, 19, 25, 30].map((d, i) =>
+      watch.add({ atMs: i * 1000, inQueue: d, inProgress: 0, running: 1, idle: 0 }),
+    );
     // Rises at 5, 10, 15, 19 (four in a row) but 19 < 20 queued; 25 is the first over 10/s × 2 s.
     expect(verdicts).toEqual([false, false, false, false, false, true, true]);
     const flat = new QueueWatch(10, 2);
-    expect([50, 60, 60, 70, 80, 90].map((d, i) => flat.add({ atMs: i, inQueue: d, inProgress: 0, running: 1, idle: 0 }))).toEqual([false, false, false, false, false, false]);
+    expect(
+      [50, 60, 60, 70, 80, 90].map((d, i) =>
+        flat.add({ atMs: i, inQueue: d, inProgress: 0, running: 1, idle: 0 }),
+      ),
+    ).toEqual([false, false, false, false, false, false]);
   });
 
   it('reads /health bodies, and nothing from other answers', () => {
-    const base: ExchangeRecord = { v: 1, type: 'exchange', seq: 1, op: 'health', method: 'GET', path: '/health', intendedAt: 0, sentAt: 10, endAt: 20, status: 200, reqBytes: 0, resBytes: 10 };
-    const body = { jobs: { completed: 5, failed: 1, inProgress: 2, inQueue: 3, retried: 0 }, workers: { idle: 1, running: 2 } };
-    expect(healthSampleOf({ ...base, body })).toEqual({ atMs: 15, inQueue: 3, inProgress: 2, running: 2, idle: 1, completed: 5, failed: 1 });
+    const base: ExchangeRecord = {
+      v: 1,
+      type: 'exchange',
+      seq: 1,
+      op: 'health',
+      method: 'GET',
+      path: '/health',
+      intendedAt: 0,
+      sentAt: 10,
+      endAt: 20,
+      status: 200,
+      reqBytes: 0,
+      resBytes: 10,
+    };
+    const body = {
+      jobs: { completed: 5, failed: 1, inProgress: 2, inQueue: 3, retried: 0 },
+      workers: { idle: 1, running: 2 },
+    };
+    expect(healthSampleOf({ ...base, body })).toEqual({
+      atMs: 15,
+      inQueue: 3,
+      inProgress: 2,
+      running: 2,
+      idle: 1,
+      completed: 5,
+      failed: 1,
+    });
     expect(healthSampleOf({ ...base, status: 500, body })).toBeUndefined();
     expect(healthSampleOf({ ...base, op: 'status', body })).toBeUndefined();
     expect(healthSampleOf({ ...base, body: { jobs: {} } })).toBeUndefined();
@@ -60,7 +101,13 @@ describe("Little's law cross-check", () => {
   it('compares jobs in system with rate × time in system', () => {
     // 100 jobs/s × (0.05 s queued + 0.1 s running) = 15 jobs; /health saw 10 + 5 on average.
     const c = littleCheck(samples([5, 5, 5], 10), 100, summary(50, 100));
-    expect(c).toEqual({ observed: 15, predicted: 15, ratio: 1, timeInSystemMs: 150, timeFrom: 'delay+execution' });
+    expect(c).toEqual({
+      observed: 15,
+      predicted: 15,
+      ratio: 1,
+      timeInSystemMs: 150,
+      timeFrom: 'delay+execution',
+    });
   });
 
   it('is absent without samples or a rate', () => {

@@ -3,7 +3,12 @@ import type { RatePlan, SearchMode } from '../../src/capacity/capacity-options.j
 import { RateSearch } from '../../src/capacity/rate-search.js';
 
 /** Runs the search against a target whose true capacity is `truth`: a rate passes iff ≤ truth. */
-function sequence(plan: RatePlan, mode: SearchMode, truth: number, options: { resolution?: number; maxRefinements?: number } = {}): string[] {
+function sequence(
+  plan: RatePlan,
+  mode: SearchMode,
+  truth: number,
+  options: { resolution?: number; maxRefinements?: number } = {},
+): string[] {
   const search = new RateSearch(plan, mode, options);
   const tried: string[] = [];
   for (let next = search.next(); next; next = search.next()) {
@@ -17,10 +22,34 @@ function sequence(plan: RatePlan, mode: SearchMode, truth: number, options: { re
 
 describe('RateSearch: which rate to try next', () => {
   it.each<[string, RatePlan, SearchMode, number, string[]]>([
-    ['geometric steps stop at the first failure', { start: 10, factor: 2, max: 1000 }, 'step', 50, ['step 10 pass', 'step 20 pass', 'step 40 pass', 'step 80 fail']],
-    ['arithmetic steps', { start: 10, increment: 15, max: 1000 }, 'step', 30, ['step 10 pass', 'step 25 pass', 'step 40 fail']],
-    ['the last step is clamped to max, and passing it ends the search', { start: 10, factor: 2, max: 30 }, 'binary', 100, ['step 10 pass', 'step 20 pass', 'step 30 pass']],
-    ['a failing first step ends the search in either mode', { start: 10, factor: 2, max: 100 }, 'binary', 5, ['step 10 fail']],
+    [
+      'geometric steps stop at the first failure',
+      { start: 10, factor: 2, max: 1000 },
+      'step',
+      50,
+      ['step 10 pass', 'step 20 pass', 'step 40 pass', 'step 80 fail'],
+    ],
+    [
+      'arithmetic steps',
+      { start: 10, increment: 15, max: 1000 },
+      'step',
+      30,
+      ['step 10 pass', 'step 25 pass', 'step 40 fail'],
+    ],
+    [
+      'the last step is clamped to max, and passing it ends the search',
+      { start: 10, factor: 2, max: 30 },
+      'binary',
+      100,
+      ['step 10 pass', 'step 20 pass', 'step 30 pass'],
+    ],
+    [
+      'a failing first step ends the search in either mode',
+      { start: 10, factor: 2, max: 100 },
+      'binary',
+      5,
+      ['step 10 fail'],
+    ],
     ['a start above max begins at max', { start: 500, factor: 2, max: 100 }, 'step', 1000, ['step 100 pass']],
   ])('%s', (_name, plan, mode, truth, expected) => {
     expect(sequence(plan, mode, truth)).toEqual(expected);
@@ -38,7 +67,10 @@ describe('RateSearch: which rate to try next', () => {
   });
 
   it('binary refinement stops after maxRefinements', () => {
-    const tried = sequence({ start: 1, factor: 10, max: 1000 }, 'binary', 333, { resolution: 0.0001, maxRefinements: 3 });
+    const tried = sequence({ start: 1, factor: 10, max: 1000 }, 'binary', 333, {
+      resolution: 0.0001,
+      maxRefinements: 3,
+    });
     expect(tried.filter((t) => t.startsWith('refine'))).toHaveLength(3);
   });
 

@@ -6,7 +6,21 @@ import { loadOpenApiRules } from '../../src/check/openapi-rules.js';
 import { FAULT_NAMES } from '../../src/emulator/faults.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { proofRun } from './proof-run.js';
-import { ALL_OPS, CLOCKED, HEALTH_READS, OPENAI, OPENAI_RATE, PROBES, RATE, REQUESTS_RATE, RETRY_PURGE, RUNSYNC, STREAMS, WATCH, WEBHOOKS } from './proof-scenarios.js';
+import {
+  ALL_OPS,
+  CLOCKED,
+  HEALTH_READS,
+  OPENAI,
+  OPENAI_RATE,
+  PROBES,
+  RATE,
+  REQUESTS_RATE,
+  RETRY_PURGE,
+  RUNSYNC,
+  STREAMS,
+  WATCH,
+  WEBHOOKS,
+} from './proof-scenarios.js';
 
 const vendorDoc = new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url).pathname;
 const FAILING_HOOK: WebhookAnswers = { status: 500, failAttempts: 99 };
@@ -20,13 +34,46 @@ interface Proof {
   openapi?: boolean;
 }
 
-const queueOps = ['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health'];
+const queueOps = [
+  'run',
+  'runsync',
+  'status',
+  'status-sync',
+  'stream',
+  'cancel',
+  'retry',
+  'purge-queue',
+  'health',
+];
 
 /** Every check id, with the fault that breaks its rule and a scenario that exercises it. */
 const PROOFS: Proof[] = [
   { fault: 'wrong-types', scenario: ALL_OPS, ids: ['schema.runsync', 'schema.status', 'schema.status-sync'] },
-  { fault: 'malformed-bodies', scenario: ALL_OPS, ids: ['schema.run', 'schema.stream', 'schema.cancel', 'schema.retry', 'schema.purge-queue', 'schema.health', 'schema.StartPod', 'schema.CreateEndpoint'] },
-  { fault: 'odd-status', scenario: ALL_OPS, ids: [...queueOps.map((op) => `status.${op}`), 'status.StartPod', 'status.CreateEndpoint', 'management.openapi'], openapi: true },
+  {
+    fault: 'malformed-bodies',
+    scenario: ALL_OPS,
+    ids: [
+      'schema.run',
+      'schema.stream',
+      'schema.cancel',
+      'schema.retry',
+      'schema.purge-queue',
+      'schema.health',
+      'schema.StartPod',
+      'schema.CreateEndpoint',
+    ],
+  },
+  {
+    fault: 'odd-status',
+    scenario: ALL_OPS,
+    ids: [
+      ...queueOps.map((op) => `status.${op}`),
+      'status.StartPod',
+      'status.CreateEndpoint',
+      'management.openapi',
+    ],
+    openapi: true,
+  },
   { fault: 'server-errors=0.5', scenario: ALL_OPS, ids: ['server.error'] },
   { fault: 'backwards-queue', scenario: WATCH, ids: ['transition.backwards'] },
   { fault: 'backwards-status', scenario: WATCH, ids: ['transition.left-final'] },
@@ -35,7 +82,11 @@ const PROOFS: Proof[] = [
   { fault: 'health-negative', scenario: WATCH, ids: ['health.negative'] },
   { fault: 'health-decrease', scenario: HEALTH_READS, ids: ['health.counter-decreased'] },
   { fault: 'health-drift', scenario: WATCH, ids: ['health.jobs-mismatch'] },
-  { fault: 'cancel-ignored', scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'), ids: ['transition.cancel-overridden'] },
+  {
+    fault: 'cancel-ignored',
+    scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'),
+    ids: ['transition.cancel-overridden'],
+  },
   { fault: 'lose-jobs', scenario: CLOCKED, ids: ['lifecycle.lost'] },
   { fault: 'ttl-ignored', scenario: CLOCKED, ids: ['lifecycle.ttl-ignored'] },
   { fault: 'retention-ignored', scenario: CLOCKED, ids: ['lifecycle.retention-ignored'] },
@@ -46,7 +97,11 @@ const PROOFS: Proof[] = [
   { fault: 'purge-running', scenario: RETRY_PURGE, ids: ['lifecycle.purge-running'] },
   { fault: 'purge-miscount', scenario: RETRY_PURGE, ids: ['lifecycle.purge-count'] },
   { fault: 'oversize-accepted', scenario: PROBES, ids: ['limits.payload'] },
-  { fault: 'params-unchecked', scenario: PROBES, ids: ['limits.wait', 'limits.ttl', 'limits.execution-timeout'] },
+  {
+    fault: 'params-unchecked',
+    scenario: PROBES,
+    ids: ['limits.wait', 'limits.ttl', 'limits.execution-timeout'],
+  },
   { fault: 'auth-open', scenario: PROBES, ids: ['auth.missing-key-accepted', 'auth.wrong-key-accepted'] },
   { fault: 'bare-key-rejected', scenario: PROBES, ids: ['auth.form-rejected'] },
   { fault: 'early-429', scenario: RATE, ids: ['ratelimit.early'] },
@@ -56,12 +111,26 @@ const PROOFS: Proof[] = [
   { fault: 'wrong-types', scenario: WEBHOOKS, ids: ['webhook.schema'] },
   { fault: 'webhook-wrong-status', scenario: WEBHOOKS, ids: ['webhook.status-mismatch'] },
   { fault: 'webhook-duplicate', scenario: WEBHOOKS, ids: ['webhook.duplicate'] },
-  { fault: 'no-webhook-retry', scenario: WEBHOOKS, ids: ['webhook.retry-count'], webhookAnswers: FAILING_HOOK },
-  { fault: 'webhook-fast-retry', scenario: WEBHOOKS, ids: ['webhook.retry-spacing'], webhookAnswers: FAILING_HOOK },
+  {
+    fault: 'no-webhook-retry',
+    scenario: WEBHOOKS,
+    ids: ['webhook.retry-count'],
+    webhookAnswers: FAILING_HOOK,
+  },
+  {
+    fault: 'webhook-fast-retry',
+    scenario: WEBHOOKS,
+    ids: ['webhook.retry-spacing'],
+    webhookAnswers: FAILING_HOOK,
+  },
   { fault: 'chunk-too-large', scenario: STREAMS, ids: ['stream.chunk-too-large'] },
   { fault: 'stream-after-final', scenario: STREAMS, ids: ['stream.after-final'] },
   { fault: 'stream-duplicate', scenario: STREAMS, ids: ['stream.duplicate-chunk'] },
-  { fault: 'missing-routes', scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'), ids: ['route.missing'] },
+  {
+    fault: 'missing-routes',
+    scenario: RETRY_PURGE.replace('- purge: {}', '- cancel: {}'),
+    ids: ['route.missing'],
+  },
   // Issue 13: what partial servers get wrong, from the requests probe.
   { fault: 'stream-post-only', scenario: PROBES, ids: ['request.method'] },
   { fault: 'unknown-job-found', scenario: PROBES, ids: ['request.unknown-job'] },
@@ -99,28 +168,58 @@ describe('the proof table', () => {
 });
 
 describe('each check fires on the fault that breaks its rule', () => {
-  it.each(PROOFS.map((p) => [`${p.fault} on ${nameOf(p.scenario)} → ${p.ids.join(', ')}`, p] as const))('%s', async (_name, p) => {
-    const openapi = p.openapi ? await loadOpenApiRules(vendorDoc) : undefined;
-    const result = await proofRun(p.scenario, { faults: [p.fault], ...(p.webhookAnswers ? { webhookAnswers: p.webhookAnswers } : {}), ...(openapi ? { openapi } : {}) });
-    const submitted = new Set(result.records.flatMap((r) => (r.type === 'exchange' && (r.op === 'run' || r.op === 'runsync') && typeof (r.body as { id?: unknown } | undefined)?.id === 'string' ? [(r.body as { id: string }).id] : [])));
-    for (const id of p.ids) {
-      expect(result.fired.get(id) ?? 0, `${id} did not fire; fired: ${[...result.fired.keys()].join(', ')}`).toBeGreaterThan(0);
-      const example = result.violations.find((g) => g.id === id)?.examples[0];
-      expect(example?.evidence.request ?? example?.evidence.timeline, `${id} has no evidence`).toBeDefined();
-      // Checks about one job name it, and it is a job this run submitted (request.unknown-job names
-      // the id the target answered for although no one ever submitted it: that is its finding).
-      if (example?.jobId !== undefined && id !== 'request.unknown-job') expect(submitted.has(example.jobId), `${id} names ${example.jobId}`).toBe(true);
-    }
-    // Evidence is real: every example of every finding cites a record of this run, unchanged.
-    const bySeq = new Map(result.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])));
-    for (const g of result.violations) {
-      for (const e of g.examples) {
-        const cited = bySeq.get(e.evidence.seq ?? -1);
-        expect(cited, `${g.id} cites seq ${String(e.evidence.seq)}, not a record of the run`).toBeDefined();
-        if (cited) expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(cited), timeline: undefined });
+  it.each(PROOFS.map((p) => [`${p.fault} on ${nameOf(p.scenario)} → ${p.ids.join(', ')}`, p] as const))(
+    '%s',
+    async (_name, p) => {
+      const openapi = p.openapi ? await loadOpenApiRules(vendorDoc) : undefined;
+      const result = await proofRun(p.scenario, {
+        faults: [p.fault],
+        ...(p.webhookAnswers ? { webhookAnswers: p.webhookAnswers } : {}),
+        ...(openapi ? { openapi } : {}),
+      });
+      const submitted = new Set(
+        result.records.flatMap((r) =>
+          r.type === 'exchange' &&
+          (r.op === 'run' || r.op === 'runsync') &&
+          typeof (r.body as { id?: unknown } | undefined)?.id === 'string'
+            ? [(r.body as { id: string }).id]
+            : [],
+        ),
+      );
+      for (const id of p.ids) {
+        expect(
+          result.fired.get(id) ?? 0,
+          `${id} did not fire; fired: ${[...result.fired.keys()].join(', ')}`,
+        ).toBeGreaterThan(0);
+        const example = result.violations.find((g) => g.id === id)?.examples[0];
+        expect(
+          example?.evidence.request ?? example?.evidence.timeline,
+          `${id} has no evidence`,
+        ).toBeDefined();
+        // Checks about one job name it, and it is a job this run submitted (request.unknown-job names
+        // the id the target answered for although no one ever submitted it: that is its finding).
+        if (example?.jobId !== undefined && id !== 'request.unknown-job')
+          expect(submitted.has(example.jobId), `${id} names ${example.jobId}`).toBe(true);
       }
-    }
-  });
+      // Evidence is real: every example of every finding cites a record of this run, unchanged.
+      const bySeq = new Map(
+        result.records.flatMap((r) =>
+          r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [],
+        ),
+      );
+      for (const g of result.violations) {
+        for (const e of g.examples) {
+          const cited = bySeq.get(e.evidence.seq ?? -1);
+          expect(cited, `${g.id} cites seq ${String(e.evidence.seq)}, not a record of the run`).toBeDefined();
+          if (cited)
+            expect({ ...e.evidence, timeline: undefined }).toEqual({
+              ...evidenceOf(cited),
+              timeline: undefined,
+            });
+        }
+      }
+    },
+  );
 });
 
 describe('the faithful emulator gives no violations on the same scenarios', () => {
@@ -134,12 +233,16 @@ describe('the faithful emulator gives no violations on the same scenarios', () =
   // The two rate scenarios are the next test's, with what they must show besides silence.
   it('at the limits of the table: /requests refused from its 11th call in 10 s, /openai/* never below 400 at once, and no violation', async () => {
     const requests = await proofRun(REQUESTS_RATE);
-    const answered = requests.records.flatMap((r) => (r.type === 'exchange' && r.op === 'requests' ? [r.status] : []));
+    const answered = requests.records.flatMap((r) =>
+      r.type === 'exchange' && r.op === 'requests' ? [r.status] : [],
+    );
     expect(answered.filter((s) => s === 200)).toHaveLength(10);
     expect(answered.filter((s) => s === 429)).toHaveLength(4);
     expect(requests.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
     const openai = await proofRun(OPENAI_RATE);
-    const statuses = openai.records.flatMap((r) => (r.type === 'exchange' && r.op === 'openai' ? [r.status] : []));
+    const statuses = openai.records.flatMap((r) =>
+      r.type === 'exchange' && r.op === 'openai' ? [r.status] : [],
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(300);
     expect(openai.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
   }, 60_000);

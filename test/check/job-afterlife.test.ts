@@ -96,7 +96,8 @@ describe('JobAfterlife', () => {
     for (let i = 0; i < 3000; i++) store.set(fullJob(`g${String(i)}`, i));
     expect(store.size).toBe(2500);
     expect(store.has('g499')).toBe(false);
-    for (const i of [500, 1023, 1024, 2047, 2048, 2999]) expectKept(store.get(`g${String(i)}`), fullJob(`g${String(i)}`, i));
+    for (const i of [500, 1023, 1024, 2047, 2048, 2999])
+      expectKept(store.get(`g${String(i)}`), fullJob(`g${String(i)}`, i));
   });
 });
 
@@ -119,7 +120,9 @@ describe('JobBook with its afterlife', () => {
     expect([...book.known()].map((j) => [j.id, j.last, j.finalAt])).toEqual([['late', 'COMPLETED', 5.25]]);
     const back = book.get('late');
     expect(back).not.toBe(job);
-    expect(back && [back.submittedAt, back.acceptedAt, back.last, back.finalAt, back.shown, back.held]).toEqual([1.5, 2.5, 'COMPLETED', 5.25, 'COMPLETED', true]);
+    expect(
+      back && [back.submittedAt, back.acceptedAt, back.last, back.finalAt, back.shown, back.held],
+    ).toEqual([1.5, 2.5, 'COMPLETED', 5.25, 'COMPLETED', true]);
     if (back) {
       expect(firstTime(back, 'lifecycle.ttl-ignored')).toBe(false);
       expect(firstTime(back, 'lifecycle.retention-ignored')).toBe(true);

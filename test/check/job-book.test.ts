@@ -9,7 +9,8 @@ import { entriesOf, observationsIn } from '../../src/check/job-timeline.js';
  * first entry and the latest; what the checks cite is rebuilt from it whole.
  */
 
-const book = (): JobBook => new JobBook({ webhookHoldMs: 45_000, holdMs: 2_000, maxJobs: 1000, maxAfterlife: 1000 });
+const book = (): JobBook =>
+  new JobBook({ webhookHoldMs: 45_000, holdMs: 2_000, maxJobs: 1000, maxAfterlife: 1000 });
 
 describe('JobBook timeline', () => {
   it('keeps every entry in order across the switch from copy to push', () => {

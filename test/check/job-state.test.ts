@@ -54,12 +54,26 @@ function write<K extends Field>(job: JobState, f: K, v: JobState[K]): void {
 
 describe('JobState', () => {
   it('lists every field the afterlife places (a new field is tested here too)', () => {
-    expect(Object.keys(SET).sort()).toEqual(Object.keys(AFTERLIFE_FIELDS).filter((f) => f !== 'id' && f !== 'packed').sort());
+    expect(Object.keys(SET).sort()).toEqual(
+      Object.keys(AFTERLIFE_FIELDS)
+        .filter((f) => f !== 'id' && f !== 'packed')
+        .sort(),
+    );
   });
 
   it('reads back each field written, and every other field as it was', () => {
     const blank = read(newJobState('blank'));
-    expect(blank).toMatchObject({ via: undefined, last: undefined, shown: undefined, submittedAt: undefined, ttl: undefined, webhook: false, held: false, retries: 0, deliveries: [] });
+    expect(blank).toMatchObject({
+      via: undefined,
+      last: undefined,
+      shown: undefined,
+      submittedAt: undefined,
+      ttl: undefined,
+      webhook: false,
+      held: false,
+      retries: 0,
+      deliveries: [],
+    });
     for (const f of Object.keys(SET) as Field[]) {
       const job = newJobState('j');
       write(job, f, SET[f]);
@@ -87,7 +101,12 @@ describe('JobState', () => {
       job.append(10 + k, k === 0 ? 'run' : 'status', k === 0 ? 'IN_QUEUE' : 'IN_PROGRESS');
       if (k === 3) job.queuedAt = 3.5;
     }
-    expect([job.submittedAt, job.queuedAt, job.foldAfter, job.acceptedAt]).toEqual([1.5, 3.5, 2.5, undefined]);
+    expect([job.submittedAt, job.queuedAt, job.foldAfter, job.acceptedAt]).toEqual([
+      1.5,
+      3.5,
+      2.5,
+      undefined,
+    ]);
     const entries = entriesOf(job.timeline);
     // The first entry and the latest 63 (TIMELINE_MAX), none of them a time.
     expect(entries.map((e) => e.at)).toEqual([10, ...Array.from({ length: 63 }, (_, k) => 47 + k)]);

@@ -47,9 +47,15 @@ describe('the faithful emulator under chat load', () => {
     const tokens = streamed.reduce((n, r) => n + (r.sse?.tokens ?? 0), 0);
     expect(streamed.length).toBeGreaterThan(300);
     expect(tokens).toBeGreaterThan(streamed.length * 4);
-    expect(exchanges.filter((r) => r.op === 'openai' && r.method === 'POST' && r.sse === undefined && r.status === 200).length).toBeGreaterThan(50);
+    expect(
+      exchanges.filter(
+        (r) => r.op === 'openai' && r.method === 'POST' && r.sse === undefined && r.status === 200,
+      ).length,
+    ).toBeGreaterThan(50);
     expect(exchanges.filter((r) => r.op === 'requests' && r.status === 429).length).toBeGreaterThan(0);
     expect(exchanges.filter((r) => r.op === 'run' && r.status === 200).length).toBeGreaterThan(30);
-    expect(result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+    expect(
+      result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`),
+    ).toEqual([]);
   }, 120_000);
 });

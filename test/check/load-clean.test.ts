@@ -47,13 +47,17 @@ describe('the faithful emulator under load', () => {
   it('thousands of jobs, cancel races, streams and provoked 429s give zero violations', async () => {
     const result = await proofRun(MIXED);
     const exchanges = result.records.filter((r) => r.type === 'exchange');
-    const submitted = exchanges.filter((r) => (r.op === 'run' || r.op === 'runsync') && r.status === 200).length;
+    const submitted = exchanges.filter(
+      (r) => (r.op === 'run' || r.op === 'runsync') && r.status === 200,
+    ).length;
     const throttled = exchanges.filter((r) => r.status === 429).length;
     const cancels = exchanges.filter((r) => r.op === 'cancel' && r.status === 200).length;
     expect(submitted).toBeGreaterThan(1500);
     expect(throttled).toBeGreaterThan(0);
     expect(cancels).toBeGreaterThan(200);
-    expect(result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+    expect(
+      result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`),
+    ).toEqual([]);
   }, 120_000);
 });
 
@@ -80,8 +84,12 @@ describe('the faithful emulator, /runsync queued behind busy connections', () =>
     expect(sync).toHaveLength(8);
     // Most of them waited a whole wait (1 s) or more for one of the two connections: as arrivals
     // not yet started (their sentAt is when one was free), or in the pool (queuedMs).
-    expect(sync.filter((r) => r.type === 'exchange' && writtenAt(r) - r.intendedAt >= 900).length).toBeGreaterThanOrEqual(4);
+    expect(
+      sync.filter((r) => r.type === 'exchange' && writtenAt(r) - r.intendedAt >= 900).length,
+    ).toBeGreaterThanOrEqual(4);
     expect(result.coverage['lifecycle.runsync-wait-exceeded']).toBeGreaterThanOrEqual(8);
-    expect(result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+    expect(
+      result.violations.map((g) => `${g.id} ×${String(g.count)}: ${g.examples[0]?.message ?? ''}`),
+    ).toEqual([]);
   }, 60_000);
 });

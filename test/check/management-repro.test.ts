@@ -62,8 +62,12 @@ describe('repro of management calls', () => {
       // Replayed as printed (the key from the environment, as the repro says), each reaches the
       // route: the malformed body the fault serves, not the emulator's unknown-path 404.
       for (const repro of [startPod, createEndpoint]) {
-        const { stdout } = await sh('sh', ['-c', `${repro} -w '\\n%{http_code}'`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', JOBSTORM_API_KEY: target.apiKey } });
-        const unknownPath = await sh('sh', ['-c', `${repro.replace('/v1/', '/')} -w '\\n%{http_code}'`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', JOBSTORM_API_KEY: target.apiKey } });
+        const { stdout } = await sh('sh', ['-c', `${repro} -w '\\n%{http_code}'`], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', JOBSTORM_API_KEY: target.apiKey },
+        });
+        const unknownPath = await sh('sh', ['-c', `${repro.replace('/v1/', '/')} -w '\\n%{http_code}'`], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', JOBSTORM_API_KEY: target.apiKey },
+        });
         expect(unknownPath.stdout).toContain('no route');
         expect(stdout, repro).not.toContain('no route');
         expect(stdout.split('\n').pop(), repro).not.toBe('401');

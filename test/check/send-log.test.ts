@@ -16,7 +16,13 @@ describe('SendLog', () => {
       const floorAt = judged > 0 ? (model[judged - 1]?.sent ?? 0) : 0;
       const sent = Math.max(floorAt, t - r() * 30);
       const entry = { sent, end: sent + 5, throttled: r() < 0.1, detail: `d${String(n)}` };
-      log.push(entry.sent, entry.end, entry.throttled ? SendOutcome.Throttled : SendOutcome.Accepted, entry.detail, judged);
+      log.push(
+        entry.sent,
+        entry.end,
+        entry.throttled ? SendOutcome.Throttled : SendOutcome.Accepted,
+        entry.detail,
+        judged,
+      );
       let i = model.length;
       while (i > judged && (model[i - 1]?.sent ?? 0) > sent) i--;
       model.splice(i, 0, entry);
@@ -36,7 +42,13 @@ describe('SendLog', () => {
       const wrong: number[] = [];
       for (let i = Math.max(0, released); i < model.length; i++) {
         const m = model[i];
-        if (log.sentAt(i) !== m?.sent || log.endAt(i) !== m.end || log.throttled(i) !== m.throttled || log.detail(i) !== m.detail) wrong.push(i);
+        if (
+          log.sentAt(i) !== m?.sent ||
+          log.endAt(i) !== m.end ||
+          log.throttled(i) !== m.throttled ||
+          log.detail(i) !== m.detail
+        )
+          wrong.push(i);
       }
       return wrong.slice(0, 5);
     }

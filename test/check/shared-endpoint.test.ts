@@ -39,14 +39,22 @@ afterAll(async () => {
 
 async function runs(extra: string[]): Promise<Summary[]> {
   const outs = [0, 1].map(() => mkdtempSync(join(tmpdir(), 'jobstorm-shared-run-')));
-  await Promise.all(outs.map((out) => runCli(['run', file, '--target', emulator.url, '--out', out, '--quiet', '--no-preflight', ...extra], captureIo({ JOBSTORM_API_KEY: emulator.apiKey }))));
+  await Promise.all(
+    outs.map((out) =>
+      runCli(
+        ['run', file, '--target', emulator.url, '--out', out, '--quiet', '--no-preflight', ...extra],
+        captureIo({ JOBSTORM_API_KEY: emulator.apiKey }),
+      ),
+    ),
+  );
   return outs.map((out) => JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary);
 }
 
-const early = (s: Summary): { severity?: string; count: number } => s.violations.find((v) => v.id === 'ratelimit.early') ?? { count: 0 };
+const early = (s: Summary): { severity?: string; count: number } =>
+  s.violations.find((v) => v.id === 'ratelimit.early') ?? { count: 0 };
 
 describe('two runs at once against one endpoint', () => {
-  it('without --exclusive-endpoint: 429s under the run\'s own count are warnings that say the limit may be shared, never errors', async () => {
+  it("without --exclusive-endpoint: 429s under the run's own count are warnings that say the limit may be shared, never errors", async () => {
     const summaries = await runs([]);
     const throttled = summaries.reduce((n, s) => n + (s.operations.cancel?.count429 ?? 0), 0);
     // The test means something only if the shared limit was actually hit.
@@ -56,7 +64,9 @@ describe('two runs at once against one endpoint', () => {
     for (const e of found) expect(e.severity).toBe('warning');
     for (const s of summaries) {
       expect(s.violations.filter((v) => v.id === 'ratelimit.early' && v.severity === 'error')).toEqual([]);
-      expect(s.violations.find((v) => v.id === 'ratelimit.early')?.examples[0]?.message).toContain('may be shared with other clients');
+      expect(s.violations.find((v) => v.id === 'ratelimit.early')?.examples[0]?.message).toContain(
+        'may be shared with other clients',
+      );
     }
   }, 90_000);
 

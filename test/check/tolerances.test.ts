@@ -7,7 +7,10 @@ import { ex, job, runRecord } from './records.js';
 
 describe('--tolerance', () => {
   it('parses name=value over the defaults, every problem at once', () => {
-    expect(parseTolerances(['clockSkewMs=2500', 'rateOverrun=0.1'])).toEqual({ clockSkewMs: 2500, rateOverrun: 0.1 });
+    expect(parseTolerances(['clockSkewMs=2500', 'rateOverrun=0.1'])).toEqual({
+      clockSkewMs: 2500,
+      rateOverrun: 0.1,
+    });
     try {
       parseTolerances(['clockskew=1', 'waitGraceMs=soon', 'rateUnderrun=2']);
       expect.unreachable();
@@ -22,7 +25,13 @@ describe('--tolerance', () => {
   });
 
   it('changes what a check allows', () => {
-    const records = [ex('runsync', 0, 200, job('s', 'COMPLETED', { delayTime: 1, executionTime: 1 }), { jobId: 's', took: 4500, req: { wait: 2000 } })];
+    const records = [
+      ex('runsync', 0, 200, job('s', 'COMPLETED', { delayTime: 1, executionTime: 1 }), {
+        jobId: 's',
+        took: 4500,
+        req: { wait: 2000 },
+      }),
+    ];
     const strict = new Checker(runRecord());
     const loose = new Checker(runRecord(), { tolerances: parseTolerances(['waitGraceMs=5000']) });
     for (const r of records) {

@@ -38,7 +38,10 @@ describe('jobstorm CLI', () => {
   });
 
   it('the version matches package.json', async () => {
-    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+      version: string;
+      engines: { node: string };
+    };
     expect(JOBSTORM_VERSION).toBe(pkg.version);
     expect(pkg.engines.node).toBe('>=20.19');
   });
@@ -65,10 +68,14 @@ describe('jobstorm contract', () => {
   it('lint rejects a dangling $ref with the parser error and exit 2', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'jobstorm-contract-'));
     const file = join(dir, 'broken.json');
-    const doc = JSON.parse(await readFile(vendorDoc, 'utf8')) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const doc = JSON.parse(await readFile(vendorDoc, 'utf8')) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
     const create = doc.paths['/endpoints']?.post;
     if (!create) throw new Error('fixture changed');
-    create.requestBody = { content: { 'application/json': { schema: { $ref: '#/components/schemas/NoSuchInput' } } } };
+    create.requestBody = {
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/NoSuchInput' } } },
+    };
     await writeFile(file, JSON.stringify(doc));
     const io = captureIo();
     expect(await runCli(['contract', 'lint', file], io)).toBe(ExitCode.Usage);
@@ -84,17 +91,25 @@ describe('jobstorm contract', () => {
 
 describe('the installed bin', () => {
   it('runs from dist/ as npx would run it', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'dist/src/cli/main.js'), '--version']);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      join(root, 'dist/src/cli/main.js'),
+      '--version',
+    ]);
     expect(stdout.trim()).toBe(JOBSTORM_VERSION);
   });
 
   it('runs through npx in the project, as the README quick start does (the bin is executable)', async () => {
-    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'jobstorm', '--version'], { cwd: root });
+    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'jobstorm', '--version'], {
+      cwd: root,
+    });
     expect(stdout.trim()).toBe(JOBSTORM_VERSION);
   });
 
   it('exits 2 for a usage error', async () => {
-    const err = await promisify(execFile)(process.execPath, [join(root, 'dist/src/cli/main.js'), 'nope']).catch((e: unknown) => e);
+    const err = await promisify(execFile)(process.execPath, [
+      join(root, 'dist/src/cli/main.js'),
+      'nope',
+    ]).catch((e: unknown) => e);
     expect((err as { code?: number }).code).toBe(2);
   });
 });
@@ -106,7 +121,20 @@ describe('jobstorm contract export --json-schema', () => {
     const io = captureIo();
     expect(await runCli(['contract', 'export', '--json-schema', file], io)).toBe(ExitCode.Ok);
     const schema = JSON.stringify(JSON.parse(await readFile(file, 'utf8')));
-    for (const step of ['run', 'runsync', 'poll', 'stream', 'cancel', 'retry', 'purge', 'health', 'advance', 'loop', 'probe']) expect(schema).toContain(`"${step}"`);
+    for (const step of [
+      'run',
+      'runsync',
+      'poll',
+      'stream',
+      'cancel',
+      'retry',
+      'purge',
+      'health',
+      'advance',
+      'loop',
+      'probe',
+    ])
+      expect(schema).toContain(`"${step}"`);
     expect(schema).toContain('"phases"');
   });
 });

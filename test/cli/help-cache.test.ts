@@ -15,12 +15,21 @@ async function helpCachedAfterCommand(skip: boolean): Promise<{ cached: boolean;
   let ran = false;
   const parser = yargs(['go', 'x'])
     .exitProcess(false)
-    .command('go <what>', 'a command with options to render', (y) => y.positional('what', { type: 'string' }).option('many', { type: 'string', describe: 'an option' }), () => {
-      ran = true;
-    });
+    .command(
+      'go <what>',
+      'a command with options to render',
+      (y) =>
+        y.positional('what', { type: 'string' }).option('many', { type: 'string', describe: 'an option' }),
+      () => {
+        ran = true;
+      },
+    );
   if (skip) skipHelpCache(parser);
   await parser.parseAsync();
-  return { cached: (parser as unknown as Internals).getInternalMethods().getUsageInstance().hasCachedHelpMessage(), ran };
+  return {
+    cached: (parser as unknown as Internals).getInternalMethods().getUsageInstance().hasCachedHelpMessage(),
+    ran,
+  };
 }
 
 describe('skipHelpCache', () => {

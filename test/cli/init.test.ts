@@ -68,9 +68,18 @@ describe('jobstorm init', () => {
     expect(text).toContain('#   npx jobstorm run load.yaml --target https://api.example.com/v2/<endpointId>');
     expect(text).toContain('#   export JOBSTORM_API_KEY=');
     // Microseconds as a threshold unit (item 9), through the bin: 60 s is 60,000,000 µs.
-    await expectRunsAsItIs(dir, 'load.yaml', ['--threshold', 'p99(health) < 60000000µs', '--threshold', 'max(run) < 60000000us']);
+    await expectRunsAsItIs(dir, 'load.yaml', [
+      '--threshold',
+      'p99(health) < 60000000µs',
+      '--threshold',
+      'max(run) < 60000000us',
+    ]);
     const { thresholds } = await readSummary(join(dir, 'out'));
-    expect(thresholds.filter((t) => t.expression.endsWith('us') || t.expression.endsWith('µs')).map((t) => [t.expression, t.ok])).toEqual([
+    expect(
+      thresholds
+        .filter((t) => t.expression.endsWith('us') || t.expression.endsWith('µs'))
+        .map((t) => [t.expression, t.ok]),
+    ).toEqual([
       ['p99(health) < 60000000µs', true],
       ['max(run) < 60000000us', true],
     ]);
@@ -105,7 +114,9 @@ describe('jobstorm init', () => {
     await writeFile(join(dir, 'mine.yaml'), 'name: mine\n');
     const refused = await jobstorm(['init', 'mine.yaml'], dir);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('mine.yaml: already exists; jobstorm init leaves it as it is (pass --force to replace it)');
+    expect(refused.stderr).toContain(
+      'mine.yaml: already exists; jobstorm init leaves it as it is (pass --force to replace it)',
+    );
     expect(await readFile(join(dir, 'mine.yaml'), 'utf8')).toBe('name: mine\n');
     const forced = await jobstorm(['init', 'mine.yaml', '--force'], dir);
     expect(forced.code, forced.stderr).toBe(0);
@@ -116,7 +127,9 @@ describe('jobstorm init', () => {
     const dir = await folder('names');
     const txt = await jobstorm(['init', 'notes.txt'], dir);
     expect(txt.code).toBe(2);
-    expect(txt.stderr).toContain('notes.txt: jobstorm init writes a .yaml, .yml, .ts, .mts, .cts file; ".txt" is none of them');
+    expect(txt.stderr).toContain(
+      'notes.txt: jobstorm init writes a .yaml, .yml, .ts, .mts, .cts file; ".txt" is none of them',
+    );
     const mixed = await jobstorm(['init', '--ts', 'load.yaml'], dir);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain('--ts: --ts writes TypeScript, but load.yaml is a YAML file name');

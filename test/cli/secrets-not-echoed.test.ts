@@ -25,7 +25,12 @@ interface Ran {
 }
 
 async function runCli(file: string): Promise<Ran> {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', SECRET: NUMERIC, LONG_SECRET: LONG, STAR_SECRET: STAR };
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    SECRET: NUMERIC,
+    LONG_SECRET: LONG,
+    STAR_SECRET: STAR,
+  };
   return promisify(execFile)(process.execPath, [bin, 'run', file], { env, timeout: 30_000 }).then(
     ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
     (err: unknown) => {
@@ -44,7 +49,8 @@ flows:
 ${steps}`;
 
 function expectNoSecret(output: string): void {
-  for (const secret of [NUMERIC, LONG, LONG.slice(0, 37), STAR.slice(1), 'hunter2']) expect(output).not.toContain(secret);
+  for (const secret of [NUMERIC, LONG, LONG.slice(0, 37), STAR.slice(1), 'hunter2'])
+    expect(output).not.toContain(secret);
 }
 
 describe('configuration errors never echo a value that can be a secret', () => {
@@ -77,13 +83,21 @@ describe('configuration errors never echo a value that can be a secret', () => {
     const { code, output } = await runCli(file);
     expect(code).toBe(2);
     expectNoSecret(output);
-    expect(output).toContain('flows[0].steps[0].run.s3Config.accessId: expected a string, got a number (not shown');
-    expect(output).toContain('flows[0].steps[0].run.s3Config.accessSecret: expected a string, got a number (not shown');
-    expect(output).toContain('flows[0].steps[1].runsync.s3Config: expected an object, got a number (not shown');
+    expect(output).toContain(
+      'flows[0].steps[0].run.s3Config.accessId: expected a string, got a number (not shown',
+    );
+    expect(output).toContain(
+      'flows[0].steps[0].run.s3Config.accessSecret: expected a string, got a number (not shown',
+    );
+    expect(output).toContain(
+      'flows[0].steps[1].runsync.s3Config: expected an object, got a number (not shown',
+    );
     expect(output).toContain('flows[0].steps[2].run.s3Config.accessId: expected a string, got a list');
     expect(output).toContain('flows[0].steps[2].run.s3Config.accessSecret: expected a string, got an object');
     expect(output).toContain('flows[0].steps[3].run.s3Config.accessId: expected a string, got true\n');
-    expect(output).toContain('flows[0].steps[4].runsync.s3Config: expected an object, got a string (not shown');
+    expect(output).toContain(
+      'flows[0].steps[4].runsync.s3Config: expected an object, got a string (not shown',
+    );
     // A field that cannot hold a secret still shows what was written, so the redaction is targeted.
     expect(output).toContain('target.connections: expected a number, got "fast"');
   });
@@ -100,7 +114,9 @@ describe('configuration errors never echo a value that can be a secret', () => {
     const { code, output } = await runCli(file);
     expect(code).toBe(2);
     expectNoSecret(output);
-    expect(output).toContain(`${file}:8:50: YAML: an alias (a value starting with *) names no anchor set before it`);
+    expect(output).toContain(
+      `${file}:8:50: YAML: an alias (a value starting with *) names no anchor set before it`,
+    );
     expect(output).not.toContain('internal error');
   });
 });

@@ -24,7 +24,9 @@ describe('backoffDelay', () => {
 
   it('doubles the ceiling per retry, caps it, and jitters below it', () => {
     const top = { ...policy, random: () => 0.999999 };
-    expect([1, 2, 3, 4, 5, 6].map((n) => Math.round(backoffDelay(top, n)))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([1, 2, 3, 4, 5, 6].map((n) => Math.round(backoffDelay(top, n)))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
     expect(backoffDelay({ ...policy, random: () => 0 }, 3)).toBe(0);
     expect(backoffDelay({ ...policy, random: () => 0.25 }, 2)).toBe(50);
   });

@@ -36,7 +36,10 @@ beforeAll(async () => {
           setTimeout(() => res.end(SPLIT.subarray(cut2)), 5);
         }, 5);
       } else if (url.includes('/status/bom')) {
-        const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id":"bom-1","status":"IN_QUEUE"}')]);
+        const body = Buffer.concat([
+          Buffer.from([0xef, 0xbb, 0xbf]),
+          Buffer.from('{"id":"bom-1","status":"IN_QUEUE"}'),
+        ]);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
         res.end(body);
       } else if (url.includes('/status/interim')) {
@@ -66,7 +69,15 @@ afterAll(async () => {
 });
 
 function client(timeoutMs = 5000, connections = 4): JobClient {
-  return createJobClient({ baseUrl: base, apiKey: 'k', auth: 'bearer', connections, timeoutMs, clock: systemClock, onRecord: (r) => records.push(r) });
+  return createJobClient({
+    baseUrl: base,
+    apiKey: 'k',
+    auth: 'bearer',
+    connections,
+    timeoutMs,
+    clock: systemClock,
+    onRecord: (r) => records.push(r),
+  });
 }
 
 describe('answers read whole through the dispatch API', () => {
@@ -116,8 +127,12 @@ describe('answers read whole through the dispatch API', () => {
     expect(first.record.queuedMs ?? 0).toBeLessThan(200);
     expect(second.record.queuedMs).toBeGreaterThanOrEqual(350);
     // It went onto the connection when the first answer ended, not later.
-    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeGreaterThanOrEqual(first.record.endAt - 1);
-    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeLessThanOrEqual(second.record.endAt - 350);
+    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeGreaterThanOrEqual(
+      first.record.endAt - 1,
+    );
+    expect(second.record.sentAt + (second.record.queuedMs ?? 0)).toBeLessThanOrEqual(
+      second.record.endAt - 350,
+    );
   });
 
   it('times out a request still queued behind a busy connection, at its deadline', async () => {
@@ -136,14 +151,18 @@ describe('answers read whole through the dispatch API', () => {
 describe('BufferedResponse once its answer is whole', () => {
   // undici's controller reaches the request, its handler chain and the raw header buffers. Held
   // after the answer, that cluster survived scavenges and was promoted (bench/gc-survival.ts).
-  const reachesController = (o: object, controller: object): boolean => Object.values(o).some((v) => v === controller);
+  const reachesController = (o: object, controller: object): boolean =>
+    Object.values(o).some((v) => v === controller);
 
-  it('lets go of undici\'s controller after the end of the answer and after an error', () => {
+  it("lets go of undici's controller after the end of the answer and after an error", () => {
     for (const finish of ['end', 'error'] as const) {
       const queue = new DeadlineQueue(10_000);
       const deadline = queue.start(undefined);
       const answer = new BufferedResponse(deadline, systemClock);
-      const controller = { rawHeaders: [Buffer.from('content-type'), Buffer.from('application/json')], abort: () => undefined };
+      const controller = {
+        rawHeaders: [Buffer.from('content-type'), Buffer.from('application/json')],
+        abort: () => undefined,
+      };
       answer.onRequestStart(controller as unknown as Parameters<BufferedResponse['onRequestStart']>[0]);
       expect(reachesController(answer, controller)).toBe(true);
       answer.onResponseStart(controller as never, 200, { 'content-type': 'application/json' });

@@ -1,7 +1,12 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import {
+  createServer as createNetServer,
+  type AddressInfo,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,11 +38,21 @@ let silent: TestServer;
 const sockets: Socket[] = [];
 
 function listen(server: NetServer | HttpsServer): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 function client(baseUrl: string, timeoutMs = 5000): JobClient {
-  return createJobClient({ baseUrl, apiKey: 'k', auth: 'bearer', connections: 1, timeoutMs, clock: systemClock, onRecord: (r) => all.push(r) });
+  return createJobClient({
+    baseUrl,
+    apiKey: 'k',
+    auth: 'bearer',
+    connections: 1,
+    timeoutMs,
+    clock: systemClock,
+    onRecord: (r) => all.push(r),
+  });
 }
 
 async function healthError(baseUrl: string, timeoutMs?: number): Promise<ExchangeRecord['error']> {
@@ -54,11 +69,25 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'jobstorm-tls-'));
   // node:crypto cannot write an X.509 certificate; the openssl CLI can.
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    join(dir, 'cert.pem'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
   ]);
-  tlsServer = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (_req, res) =>
-    sendJson(res, 200, { jobs: {}, workers: {} }),
+  tlsServer = createHttpsServer(
+    { key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) },
+    (_req, res) => sendJson(res, 200, { jobs: {}, workers: {} }),
   );
   plainServer = createNetServer((s) => s.end('this is not TLS\r\n\r\n'));
   resetServer = createNetServer((s) => s.resetAndDestroy());
@@ -75,14 +104,19 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   tlsServer.closeAllConnections();
-  await Promise.all([tlsServer, plainServer, resetServer, closeServer].map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(
+    [tlsServer, plainServer, resetServer, closeServer].map((s) => new Promise((r) => s.close(r))),
+  );
   await silent.close();
   await rm(dir, { recursive: true, force: true });
 });
 
 describe('request failures name their cause, with the original code', () => {
   it('a self-signed certificate is tls, DEPTH_ZERO_SELF_SIGNED_CERT', async () => {
-    expect(await healthError(`https://127.0.0.1:${String(ports.tls)}/v2/ep`)).toMatchObject({ kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    expect(await healthError(`https://127.0.0.1:${String(ports.tls)}/v2/ep`)).toMatchObject({
+      kind: 'tls',
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
   });
 
   it('TLS spoken to a server that does not speak it is tls, ERR_SSL_*', async () => {
@@ -92,19 +126,31 @@ describe('request failures name their cause, with the original code', () => {
   });
 
   it('a reset connection is reset, ECONNRESET', async () => {
-    expect(await healthError(`http://127.0.0.1:${String(ports.reset)}/v2/ep`)).toMatchObject({ kind: 'reset', code: 'ECONNRESET' });
+    expect(await healthError(`http://127.0.0.1:${String(ports.reset)}/v2/ep`)).toMatchObject({
+      kind: 'reset',
+      code: 'ECONNRESET',
+    });
   });
 
   it('a connection closed without an answer is reset, UND_ERR_SOCKET', async () => {
-    expect(await healthError(`http://127.0.0.1:${String(ports.close)}/v2/ep`)).toMatchObject({ kind: 'reset', code: 'UND_ERR_SOCKET' });
+    expect(await healthError(`http://127.0.0.1:${String(ports.close)}/v2/ep`)).toMatchObject({
+      kind: 'reset',
+      code: 'UND_ERR_SOCKET',
+    });
   });
 
   it('a refused port is refused, ECONNREFUSED', async () => {
-    expect(await healthError(`http://127.0.0.1:${String(await closedPort())}/v2/ep`)).toMatchObject({ kind: 'refused', code: 'ECONNREFUSED' });
+    expect(await healthError(`http://127.0.0.1:${String(await closedPort())}/v2/ep`)).toMatchObject({
+      kind: 'refused',
+      code: 'ECONNREFUSED',
+    });
   });
 
   it('a server that never answers is timeout, at our deadline', async () => {
-    expect(await healthError(`${silent.url}/v2/ep`, 300)).toMatchObject({ kind: 'timeout', code: 'JOBSTORM_DEADLINE' });
+    expect(await healthError(`${silent.url}/v2/ep`, 300)).toMatchObject({
+      kind: 'timeout',
+      code: 'JOBSTORM_DEADLINE',
+    });
   });
 
   it('a name that does not resolve is dns, ENOTFOUND, and is known quickly', async () => {
@@ -115,7 +161,15 @@ describe('request failures name their cause, with the original code', () => {
   });
 
   it('the terminal and Markdown reports list each kind by name', () => {
-    const run: RunRecord = { v: 1, type: 'run', runId: 'kinds', scenario: 'kinds', target: 'https://127.0.0.1/v2/ep', startedAtMs: 0, ownsEndpoint: false };
+    const run: RunRecord = {
+      v: 1,
+      type: 'run',
+      runId: 'kinds',
+      scenario: 'kinds',
+      target: 'https://127.0.0.1/v2/ep',
+      startedAtMs: 0,
+      ownsEndpoint: false,
+    };
     const metrics = new RunMetrics();
     metrics.add(run);
     for (const r of all) metrics.add(r);
@@ -130,9 +184,17 @@ describe('request failures name their cause, with the original code', () => {
 describe('toRequestError reads a cause that names the failure better', () => {
   it.each([
     // undici's socket error around a TLS verdict: the verdict is the cause.
-    [{ code: 'UND_ERR_SOCKET', cause: { code: 'ERR_TLS_CERT_ALTNAME_INVALID' } }, 'tls', 'ERR_TLS_CERT_ALTNAME_INVALID'],
+    [
+      { code: 'UND_ERR_SOCKET', cause: { code: 'ERR_TLS_CERT_ALTNAME_INVALID' } },
+      'tls',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    ],
     [{ code: 'UND_ERR_SOCKET', cause: { code: 'CERT_HAS_EXPIRED' } }, 'tls', 'CERT_HAS_EXPIRED'],
-    [{ code: 'UND_ERR_SOCKET', cause: { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } }, 'tls', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'],
+    [
+      { code: 'UND_ERR_SOCKET', cause: { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } },
+      'tls',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    ],
     [{ code: 'SELF_SIGNED_CERT_IN_CHAIN' }, 'tls', 'SELF_SIGNED_CERT_IN_CHAIN'],
     [{ code: 'UND_ERR_SOCKET', cause: { code: 'ECONNRESET' } }, 'reset', 'ECONNRESET'],
     [{ code: 'UND_ERR_SOCKET' }, 'reset', 'UND_ERR_SOCKET'],

@@ -8,7 +8,11 @@ import { closedPort, sendJson, startServer, type TestServer } from './test-serve
 
 const KEY = 'sk-secret-failures-0987654321';
 
-function client(baseUrl: string, records: ExchangeRecord[], extra: Partial<JobClientOptions> = {}): JobClient {
+function client(
+  baseUrl: string,
+  records: ExchangeRecord[],
+  extra: Partial<JobClientOptions> = {},
+): JobClient {
   return createJobClient({
     baseUrl,
     apiKey: KEY,
@@ -126,12 +130,16 @@ describe('JobClient failures become records', () => {
     const records: ExchangeRecord[] = [];
     const c = client(`${server.url}/v2/ep`, records, { timeoutMs: 10_000 });
     const controller = new AbortController();
-    const pending = [c.status('stall', {}, { signal: controller.signal }), c.status('stall', {}, { signal: controller.signal })];
+    const pending = [
+      c.status('stall', {}, { signal: controller.signal }),
+      c.status('stall', {}, { signal: controller.signal }),
+    ];
     setTimeout(() => controller.abort(), 50);
     const results = await Promise.all(pending);
     const late = await c.health({ signal: controller.signal });
     await c.destroy();
-    for (const r of [...results, late]) expect(r.error).toMatchObject({ kind: 'aborted', code: 'UND_ERR_ABORTED' });
+    for (const r of [...results, late])
+      expect(r.error).toMatchObject({ kind: 'aborted', code: 'UND_ERR_ABORTED' });
     expect(records).toHaveLength(3);
     expect(records.every((r) => r.endAt - r.sentAt < 5000)).toBe(true);
   });
@@ -163,7 +171,27 @@ describe('JobClient failures become records', () => {
     expect(records).toHaveLength(4);
     expect(JSON.stringify(records)).not.toContain(KEY);
     expect(records[0]?.body).toEqual({ error: 'bad key Bearer [key]' });
-    expect(() => createJobClient({ baseUrl: `http://user:${KEY}@127.0.0.1:1/v2/ep`, apiKey: KEY, auth: 'bearer', connections: 1, timeoutMs: 100, clock: systemClock, onRecord: () => undefined })).toThrow(/credentials/);
-    expect(() => createJobClient({ baseUrl: 'http://127.0.0.1:1/v2/ep?key=1', apiKey: KEY, auth: 'bearer', connections: 1, timeoutMs: 100, clock: systemClock, onRecord: () => undefined })).toThrow(/query/);
+    expect(() =>
+      createJobClient({
+        baseUrl: `http://user:${KEY}@127.0.0.1:1/v2/ep`,
+        apiKey: KEY,
+        auth: 'bearer',
+        connections: 1,
+        timeoutMs: 100,
+        clock: systemClock,
+        onRecord: () => undefined,
+      }),
+    ).toThrow(/credentials/);
+    expect(() =>
+      createJobClient({
+        baseUrl: 'http://127.0.0.1:1/v2/ep?key=1',
+        apiKey: KEY,
+        auth: 'bearer',
+        connections: 1,
+        timeoutMs: 100,
+        clock: systemClock,
+        onRecord: () => undefined,
+      }),
+    ).toThrow(/query/);
   });
 });

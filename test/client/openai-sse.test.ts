@@ -14,7 +14,13 @@ import { sendJson, startServer, type TestServer } from './test-server.js';
  */
 
 const chunk = (content: string, finish: string | null = null): string =>
-  JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+  JSON.stringify({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  });
 
 function sse(res: ServerResponse, pieces: string[], gapMs: number): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -32,18 +38,52 @@ function sse(res: ServerResponse, pieces: string[], gapMs: number): void {
 
 const SERVERS: Record<string, (res: ServerResponse) => void> = {
   // CRLF line ends, a comment, a keep-alive, data: without a space, an event split in two writes.
-  sloppy: (res) => sse(res, [': hello\r\n\r\n', `data:${chunk('')}\r\n\r\n`, `data: ${chunk('a')}`, '\r\n\r\n', ':\n\n', `data: ${chunk('b')}\n\ndata: ${chunk('c', 'stop')}\n\n`, 'data: [DONE]\n\n'], 30),
+  sloppy: (res) =>
+    sse(
+      res,
+      [
+        ': hello\r\n\r\n',
+        `data:${chunk('')}\r\n\r\n`,
+        `data: ${chunk('a')}`,
+        '\r\n\r\n',
+        ':\n\n',
+        `data: ${chunk('b')}\n\ndata: ${chunk('c', 'stop')}\n\n`,
+        'data: [DONE]\n\n',
+      ],
+      30,
+    ),
   // An older server that ignores `stream` and answers one JSON completion.
-  unstreamed: (res) => sendJson(res, 200, { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] }),
+  unstreamed: (res) =>
+    sendJson(res, 200, {
+      id: 'x',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+    }),
   // Holds the stream 300 ms between its two events: a second stream on one connection waits.
-  slow: (res) => sse(res, [`data: ${chunk('a')}\n\n`, `data: ${chunk('b', 'stop')}\n\ndata: [DONE]\n\n`], 300),
+  slow: (res) =>
+    sse(res, [`data: ${chunk('a')}\n\n`, `data: ${chunk('b', 'stop')}\n\ndata: [DONE]\n\n`], 300),
   // Stops without [DONE].
   cut: (res) => sse(res, [`data: ${chunk('a')}\n\n`, `data: ${chunk('b')}\n\n`], 5),
   // An event that is not JSON, and one after [DONE].
-  garbled: (res) => sse(res, [`data: ${chunk('a')}\n\n`, 'data: {"id": oops\n\n', 'data: [DONE]\n\n', `data: ${chunk('z')}\n\n`], 5),
+  garbled: (res) =>
+    sse(
+      res,
+      [`data: ${chunk('a')}\n\n`, 'data: {"id": oops\n\n', 'data: [DONE]\n\n', `data: ${chunk('z')}\n\n`],
+      5,
+    ),
 };
 
-const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: 'sse', scenario: 'sse', target: 'x', startedAtMs: Date.now(), ownsEndpoint: false };
+const run: RunRecord = {
+  v: RECORD_VERSION,
+  type: 'run',
+  runId: 'sse',
+  scenario: 'sse',
+  target: 'x',
+  startedAtMs: Date.now(),
+  ownsEndpoint: false,
+};
 
 describe('streamed /openai/* answers from other servers', () => {
   let server: TestServer;
@@ -77,17 +117,40 @@ describe('streamed /openai/* answers from other servers', () => {
   it('a stream without [DONE], and one with a bad event and an event after [DONE], are violations', async () => {
     const cut = await callAt('cut');
     expect(cut.record.sse).toMatchObject({ events: 2, tokens: 2, done: false });
-    expect(cut.violations).toEqual([expect.stringMatching(/^schema\.openai-stream: .*without data: \[DONE\]/)]);
+    expect(cut.violations).toEqual([
+      expect.stringMatching(/^schema\.openai-stream: .*without data: \[DONE\]/),
+    ]);
     const garbled = await callAt('garbled');
-    expect(garbled.record.sse).toMatchObject({ events: 2, badEvents: 1, done: true, afterDone: 1, badExample: '{"id": oops' });
-    expect(garbled.violations).toEqual([expect.stringMatching(/^schema\.openai-stream: streamed \/openai\/v1\/chat\/completions: 1 of 2 events are not JSON .*; 1 events came after data: \[DONE\]/)]);
+    expect(garbled.record.sse).toMatchObject({
+      events: 2,
+      badEvents: 1,
+      done: true,
+      afterDone: 1,
+      badExample: '{"id": oops',
+    });
+    expect(garbled.violations).toEqual([
+      expect.stringMatching(
+        /^schema\.openai-stream: streamed \/openai\/v1\/chat\/completions: 1 of 2 events are not JSON .*; 1 events came after data: \[DONE\]/,
+      ),
+    ]);
   });
 
   it('a stream that waited for a free connection says how long, and its tokens are timed from when they came', async () => {
     const records: ExchangeRecord[] = [];
-    const c = createJobClient({ baseUrl: `${server.url}/v2/slow`, apiKey: 'k', auth: 'bearer', connections: 1, timeoutMs: 5000, clock: systemClock, onRecord: (r) => records.push(r) });
+    const c = createJobClient({
+      baseUrl: `${server.url}/v2/slow`,
+      apiKey: 'k',
+      auth: 'bearer',
+      connections: 1,
+      timeoutMs: 5000,
+      clock: systemClock,
+      onRecord: (r) => records.push(r),
+    });
     const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true };
-    const [first, second] = await Promise.all([c.openai('chat/completions', body), c.openai('chat/completions', body)]).finally(() => c.close());
+    const [first, second] = await Promise.all([
+      c.openai('chat/completions', body),
+      c.openai('chat/completions', body),
+    ]).finally(() => c.close());
     for (const r of [first, second]) expect(r.record.sse).toMatchObject({ events: 2, tokens: 2, done: true });
     // The first went out at once (under 1 ms: no field); the second only once the first had ended.
     expect(first.record.queuedMs ?? 0).toBeLessThan(150);
@@ -95,18 +158,35 @@ describe('streamed /openai/* answers from other servers', () => {
     const wentOut = second.record.sentAt + (second.record.queuedMs ?? 0);
     expect(wentOut).toBeGreaterThanOrEqual(first.record.endAt - 1);
     expect(second.record.sse?.firstTokenAt).toBeGreaterThanOrEqual(wentOut);
-    expect((second.record.sse?.lastTokenAt ?? 0) - (second.record.sse?.firstTokenAt ?? 0)).toBeGreaterThanOrEqual(250);
+    expect(
+      (second.record.sse?.lastTokenAt ?? 0) - (second.record.sse?.firstTokenAt ?? 0),
+    ).toBeGreaterThanOrEqual(250);
   });
 
   /** Calls the server named like an endpoint id (`/v2/<name>`) and checks the one record. */
   async function callAt(name: string): Promise<{ record: ExchangeRecord; violations: string[] }> {
     const local: ExchangeRecord[] = [];
-    const c = createJobClient({ baseUrl: `${server.url}/v2/${name}`, apiKey: 'k', auth: 'bearer', connections: 1, timeoutMs: 5000, clock: systemClock, onRecord: (r) => local.push(r) });
+    const c = createJobClient({
+      baseUrl: `${server.url}/v2/${name}`,
+      apiKey: 'k',
+      auth: 'bearer',
+      connections: 1,
+      timeoutMs: 5000,
+      clock: systemClock,
+      onRecord: (r) => local.push(r),
+    });
     try {
-      const r = await c.openai('chat/completions', { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      const r = await c.openai('chat/completions', {
+        model: 'm',
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
       const checker = new Checker(run);
       checker.add(r.record);
-      return { record: r.record, violations: checker.finish().violations.map((v) => `${v.id}: ${v.examples[0]?.message ?? ''}`) };
+      return {
+        record: r.record,
+        violations: checker.finish().violations.map((v) => `${v.id}: ${v.examples[0]?.message ?? ''}`),
+      };
     } finally {
       await c.close();
     }

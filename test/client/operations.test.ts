@@ -11,14 +11,27 @@ const KEY = 'sk-test-operations-1234567890';
 function answer(url: string): { status: number; body: unknown } {
   const path = url.replace(/^\/(v2\/ep|v1)/, '').split('?')[0] ?? '';
   if (path === '/run') return { status: 200, body: { id: 'job-1', status: 'IN_QUEUE' } };
-  if (path === '/runsync') return { status: 200, body: { id: 'sync-1', status: 'COMPLETED', delayTime: 1, executionTime: 2, output: 'x'.repeat(1000) } };
-  if (path.startsWith('/status-sync/')) return { status: 200, body: { id: 'job-1', status: 'COMPLETED', delayTime: 1, executionTime: 2 } };
+  if (path === '/runsync')
+    return {
+      status: 200,
+      body: { id: 'sync-1', status: 'COMPLETED', delayTime: 1, executionTime: 2, output: 'x'.repeat(1000) },
+    };
+  if (path.startsWith('/status-sync/'))
+    return { status: 200, body: { id: 'job-1', status: 'COMPLETED', delayTime: 1, executionTime: 2 } };
   if (path.startsWith('/status/')) return { status: 200, body: { id: 'job-1', status: 'IN_PROGRESS' } };
-  if (path.startsWith('/stream/')) return { status: 200, body: { status: 'IN_PROGRESS', stream: [{ output: 'a' }] } };
+  if (path.startsWith('/stream/'))
+    return { status: 200, body: { status: 'IN_PROGRESS', stream: [{ output: 'a' }] } };
   if (path.startsWith('/cancel/')) return { status: 200, body: { id: 'job-1', status: 'CANCELLED' } };
   if (path.startsWith('/retry/')) return { status: 200, body: { id: 'job-1', status: 'IN_QUEUE' } };
   if (path === '/purge-queue') return { status: 200, body: { removed: 3, status: 'completed' } };
-  if (path === '/health') return { status: 200, body: { jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } } };
+  if (path === '/health')
+    return {
+      status: 200,
+      body: {
+        jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 },
+        workers: { idle: 1, running: 0 },
+      },
+    };
   if (path.startsWith('/pods/')) return { status: 200, body: {} };
   if (path === '/endpoints') return { status: 200, body: { id: 'ep-new', templateId: 't1' } };
   return { status: 404, body: { error: 'no route' } };
@@ -44,7 +57,12 @@ describe('JobClient operations', () => {
       onRecord: (r: ExchangeRecord) => records.push(r),
       shard: '1/2',
     };
-    bearer = createJobClient({ ...common, baseUrl: `${server.url}/v2/ep`, managementUrl: `${server.url}/v1`, auth: 'bearer' });
+    bearer = createJobClient({
+      ...common,
+      baseUrl: `${server.url}/v2/ep`,
+      managementUrl: `${server.url}/v1`,
+      auth: 'bearer',
+    });
     bare = createJobClient({ ...common, baseUrl: `${server.url}/v2/ep/`, auth: 'bare' });
   });
 
@@ -57,7 +75,11 @@ describe('JobClient operations', () => {
   it('sends each queue operation with its method, path, query, body and bearer key', async () => {
     server.seen.length = 0;
     records.length = 0;
-    const run = await bearer.run({ input: { prompt: 'hi' }, policy: { ttl: 60_000, executionTimeout: 10_000, lowPriority: true }, webhook: 'http://127.0.0.1:1/hook' });
+    const run = await bearer.run({
+      input: { prompt: 'hi' },
+      policy: { ttl: 60_000, executionTimeout: 10_000, lowPriority: true },
+      webhook: 'http://127.0.0.1:1/hook',
+    });
     const runsync = await bearer.runsync({ input: { n: 1 } }, { wait: 5000 });
     const status = await bearer.status('job-1', { ttl: 6000 });
     const statusSync = await bearer.statusSync('job-1', { wait: 2000 });
@@ -111,7 +133,13 @@ describe('JobClient operations', () => {
       ['purge-queue', 'POST', '/purge-queue'],
       ['health', 'GET', '/health'],
     ]);
-    expect(records[0]?.req).toEqual({ auth: 'bearer', ttl: 60_000, executionTimeout: 10_000, lowPriority: true, webhook: 'http://127.0.0.1:1/hook' });
+    expect(records[0]?.req).toEqual({
+      auth: 'bearer',
+      ttl: 60_000,
+      executionTimeout: 10_000,
+      lowPriority: true,
+      webhook: 'http://127.0.0.1:1/hook',
+    });
     expect(records[1]?.req).toEqual({ auth: 'bearer', wait: 5000 });
     expect(records[2]?.req).toEqual({ auth: 'bearer', statusTtl: 6000 });
     expect(records[4]?.jobId).toBe('job 1/x');
@@ -131,10 +159,27 @@ describe('JobClient operations', () => {
     server.seen.length = 0;
     records.length = 0;
     const pod = await bearer.startPod('pod/7');
-    const ep = await bearer.createEndpoint({ name: 'e', templateId: 't1', gpuTypeIds: ['A'], workersMin: 0, workersMax: 2, idleTimeout: 5 });
-    expect(server.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /v1/pods/pod%2F7/start', 'POST /v1/endpoints']);
+    const ep = await bearer.createEndpoint({
+      name: 'e',
+      templateId: 't1',
+      gpuTypeIds: ['A'],
+      workersMin: 0,
+      workersMax: 2,
+      idleTimeout: 5,
+    });
+    expect(server.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /v1/pods/pod%2F7/start',
+      'POST /v1/endpoints',
+    ]);
     expect(server.seen[1]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(JSON.parse(server.seen[1]?.body.toString() ?? '')).toEqual({ name: 'e', templateId: 't1', gpuTypeIds: ['A'], workersMin: 0, workersMax: 2, idleTimeout: 5 });
+    expect(JSON.parse(server.seen[1]?.body.toString() ?? '')).toEqual({
+      name: 'e',
+      templateId: 't1',
+      gpuTypeIds: ['A'],
+      workersMin: 0,
+      workersMax: 2,
+      idleTimeout: 5,
+    });
     expect(pod.status).toBe(200);
     expect(ep.body).toEqual({ id: 'ep-new', templateId: 't1' });
     expect(records.map((r) => [r.op, r.path])).toEqual([
@@ -158,7 +203,16 @@ describe('JobClient operations', () => {
     expect(r.reqBytes).toBe(Buffer.byteLength(JSON.stringify(body)));
     const answered = JSON.stringify(answer('/runsync').body);
     expect(r.resBytes).toBe(Buffer.byteLength(answered));
-    expect(r).toMatchObject({ v: 1, type: 'exchange', status: 200, flow: 'f', step: 's1', shard: '1/2', attempt: 1, jobId: 'sync-1' });
+    expect(r).toMatchObject({
+      v: 1,
+      type: 'exchange',
+      status: 200,
+      flow: 'f',
+      step: 's1',
+      shard: '1/2',
+      attempt: 1,
+      jobId: 'sync-1',
+    });
     expect(r.req).toEqual({ auth: 'bearer', probe: 'p' });
     const output = (r.body as { output: unknown }).output;
     expect(isTrimmedString(output)).toBe(true);
@@ -191,7 +245,13 @@ describe('JobClient operations', () => {
     records.length = 0;
     await bearer.send({ op: 'run', method: 'POST', path: '/run', body: '{"input":', auth: 'missing' });
     await bearer.send({ op: 'health', method: 'GET', path: '/health', auth: 'wrong' });
-    await bearer.send({ op: 'health', method: 'GET', path: '/health', auth: 'bare', headers: { 'x-probe': '1' } });
+    await bearer.send({
+      op: 'health',
+      method: 'GET',
+      path: '/health',
+      auth: 'bare',
+      headers: { 'x-probe': '1' },
+    });
     await bearer.send({ op: 'StartPod', method: 'POST', path: '/pods/p/start', management: true });
     const [missing, wrong, bareReq, pod] = server.seen;
     expect(missing?.headers.authorization).toBeUndefined();

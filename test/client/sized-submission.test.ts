@@ -41,13 +41,23 @@ describe('sizedSubmission', () => {
 describe('sending a sized body', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer((req, res) => sendJson(res, 200, { id: 'j', status: 'IN_QUEUE', got: req.body.length }));
+    server = await startServer((req, res) =>
+      sendJson(res, 200, { id: 'j', status: 'IN_QUEUE', got: req.body.length }),
+    );
   });
   afterAll(() => server.close());
 
   it('arrives byte for byte and is counted in the record', async () => {
     const records: ExchangeRecord[] = [];
-    const c = createJobClient({ baseUrl: `${server.url}/v2/ep`, apiKey: 'k', auth: 'bare', connections: 1, timeoutMs: 5000, clock: systemClock, onRecord: (r) => records.push(r) });
+    const c = createJobClient({
+      baseUrl: `${server.url}/v2/ep`,
+      apiKey: 'k',
+      auth: 'bare',
+      connections: 1,
+      timeoutMs: 5000,
+      clock: systemClock,
+      onRecord: (r) => records.push(r),
+    });
     const body = sizedSubmission(1_000_000);
     const r = await c.run(body, { req: { probe: 'payload.small' } });
     await c.close();

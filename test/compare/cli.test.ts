@@ -10,7 +10,12 @@ import { captureIo } from '../helpers/cli-io.js';
 import { BASELINE_FILE, CURRENT_FILE, fixture } from './fixtures/compare-fixture.js';
 
 /** Run folders in a temporary directory, each holding a summary.json (changed by `edit`). */
-async function runFolder(root: string, name: string, file: string, edit: (s: Summary) => void = () => undefined): Promise<string> {
+async function runFolder(
+  root: string,
+  name: string,
+  file: string,
+  edit: (s: Summary) => void = () => undefined,
+): Promise<string> {
   const dir = join(root, name);
   await mkdir(dir, { recursive: true });
   const s = fixture(file);
@@ -19,7 +24,10 @@ async function runFolder(root: string, name: string, file: string, edit: (s: Sum
   return dir;
 }
 
-async function compare(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function compare(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const io = captureIo(env);
   const code = await runCli(['compare', ...args], io);
   return { code, out: io.stdout.join('\n'), err: io.stderr.join('\n') };
@@ -32,10 +40,17 @@ describe('jobstorm compare', () => {
     const cur = await runFolder(root, 'cur', CURRENT_FILE);
     const stepSummary = join(root, 'step-summary.md');
     await writeFile(stepSummary, 'before\n');
-    const r = await compare([base, cur, '--gate', 'delta(p50(executionTime)) < 10%', '--gate', 'new(violations) == 0'], { GITHUB_STEP_SUMMARY: stepSummary });
+    const r = await compare(
+      [base, cur, '--gate', 'delta(p50(executionTime)) < 10%', '--gate', 'new(violations) == 0'],
+      { GITHUB_STEP_SUMMARY: stepSummary },
+    );
     expect(r.code, r.err).toBe(ExitCode.Failed);
-    for (const f of ['compare.json', 'compare.md', 'compare.html', 'compare-junit.xml']) expect(existsSync(join(cur, 'compare', f)), f).toBe(true);
-    const json = JSON.parse(await readFile(join(cur, 'compare', 'compare.json'), 'utf8')) as { version: number; verdict: { status: string } };
+    for (const f of ['compare.json', 'compare.md', 'compare.html', 'compare-junit.xml'])
+      expect(existsSync(join(cur, 'compare', f)), f).toBe(true);
+    const json = JSON.parse(await readFile(join(cur, 'compare', 'compare.json'), 'utf8')) as {
+      version: number;
+      verdict: { status: string };
+    };
     expect(json).toMatchObject({ version: 1, verdict: { status: 'failed' } });
     const summary = await readFile(stepSummary, 'utf8');
     expect(summary.startsWith('before\n## jobstorm compare')).toBe(true);
@@ -47,7 +62,16 @@ describe('jobstorm compare', () => {
     const base = await runFolder(root, 'base', BASELINE_FILE);
     const again = await runFolder(root, 'again', BASELINE_FILE);
     const out = join(root, 'out');
-    const r = await compare([join(base, 'summary.json'), again, '--gate', 'delta(p99(run)) < 10%', '--significance', '0.95', '--out', out]);
+    const r = await compare([
+      join(base, 'summary.json'),
+      again,
+      '--gate',
+      'delta(p99(run)) < 10%',
+      '--significance',
+      '0.95',
+      '--out',
+      out,
+    ]);
     expect(r.code, r.out + r.err).toBe(ExitCode.Ok);
     expect(r.out).toContain('No significant change');
     expect(existsSync(join(out, 'compare.md'))).toBe(true);
@@ -98,14 +122,18 @@ describe('jobstorm compare', () => {
     const r = await compare([base, other]);
     expect(r.code).toBe(ExitCode.Usage);
     expect(r.err).toContain('different scenarios: the baseline ran "compare-quiet", the current run "ramp"');
-    expect(r.err).toContain('different kinds of target: the baseline ran against the embedded emulator, the current run against a URL');
+    expect(r.err).toContain(
+      'different kinds of target: the baseline ran against the embedded emulator, the current run against a URL',
+    );
     const doubled = await runFolder(root, 'doubled', BASELINE_FILE, (s) => {
       const run = s.operations.run;
       if (run) run.requests *= 2;
     });
     const r2 = await compare([base, doubled]);
     expect(r2.code).toBe(ExitCode.Usage);
-    expect(r2.err).toMatch(/different offered rates: 14\.8\/s in the baseline, 29\.6\/s now.*not a regression.*--force/);
+    expect(r2.err).toMatch(
+      /different offered rates: 14\.8\/s in the baseline, 29\.6\/s now.*not a regression.*--force/,
+    );
     // A few seconds at a low rate: the same rate with a few submissions more is luck, not a new rate.
     const lucky = await runFolder(root, 'lucky', BASELINE_FILE, (s) => {
       const run = s.operations.run;
@@ -144,7 +172,9 @@ describe('jobstorm compare', () => {
     await writeFile(scenario, (await readFile(scenario, 'utf8')).replace('p99(run)', 'p99(rnu)'));
     const bad = await compare([base, cur, '--scenario', scenario]);
     expect(bad.code).toBe(ExitCode.Usage);
-    expect(bad.err).toContain(`${scenario}: compare.gates[0]: gate "delta(p99(rnu)) < 10%": unknown metric "rnu"`);
+    expect(bad.err).toContain(
+      `${scenario}: compare.gates[0]: gate "delta(p99(rnu)) < 10%": unknown metric "rnu"`,
+    );
   });
 
   it('a missing or broken input names the file (exit 2)', async () => {

@@ -48,13 +48,21 @@ let broken: Summary | undefined;
 async function run(name: string, fault?: string): Promise<Summary> {
   const out = join(dir, name);
   const io = captureIo();
-  const code = await runCli(['run', scenario, '--out', out, '--quiet', ...(fault ? ['--fault', fault] : [])], io);
+  const code = await runCli(
+    ['run', scenario, '--out', out, '--quiet', ...(fault ? ['--fault', fault] : [])],
+    io,
+  );
   if (code > 1) throw new Error(`run ${name} exited ${String(code)}: ${io.stderr.join('\n')}`);
   return readSummary(join(out, 'summary.json'));
 }
 
 function compare(b: Summary, c: Summary, gates: string[] = []): Comparison {
-  return compareRuns(b, c, { baselineSource: b.run.id, currentSource: c.run.id, gates: parseGates(gates.map((expression) => ({ expression, where: 'test' }))), significance: 0.95 });
+  return compareRuns(b, c, {
+    baselineSource: b.run.id,
+    currentSource: c.run.id,
+    gates: parseGates(gates.map((expression) => ({ expression, where: 'test' }))),
+    significance: 0.95,
+  });
 }
 
 function changes(c: Comparison): string[] {
@@ -80,7 +88,10 @@ describe('compare against the embedded emulator', () => {
     const pairs = Array.from({ length: QUIET_RUNS - 1 }, (_, i): [number, number] => [i, i + 1]);
     expect(pairs).toHaveLength(20);
     const flagged = pairs
-      .map(([i, j]) => ({ pair: `${i}→${j}`, changes: changes(compare(quiet[i] as Summary, quiet[j] as Summary)) }))
+      .map(([i, j]) => ({
+        pair: `${i}→${j}`,
+        changes: changes(compare(quiet[i] as Summary, quiet[j] as Summary)),
+      }))
       .filter((p) => p.changes.length > 0);
     expect(flagged.length, JSON.stringify(flagged)).toBeLessThanOrEqual(1);
   }, 120_000);
@@ -88,8 +99,14 @@ describe('compare against the embedded emulator', () => {
   it('5 of 5 runs with slow-execution (+30% execution time) are significant regressions of executionTime, and (but for noise) of nothing else', () => {
     const noisy: string[] = [];
     for (let k = 0; k < SLOW_RUNS; k++) {
-      const c = compare(quiet[k] as Summary, slow[k] as Summary, ['delta(p50(executionTime)) < 10%', 'delta(p99(run)) < 50%']);
-      expect(c.regressions.some((r) => r.startsWith('p50(executionTime)')), `pair ${k}: ${JSON.stringify(c.regressions)}`).toBe(true);
+      const c = compare(quiet[k] as Summary, slow[k] as Summary, [
+        'delta(p50(executionTime)) < 10%',
+        'delta(p99(run)) < 50%',
+      ]);
+      expect(
+        c.regressions.some((r) => r.startsWith('p50(executionTime)')),
+        `pair ${k}: ${JSON.stringify(c.regressions)}`,
+      ).toBe(true);
       // The client-side latencies are not the fault's: a pair where one moved is the machine's
       // load changing between the two runs, which the quiet pairs above allow once in 20. With 2
       // test files at once on 2 cores, once in these 5 is allowed too; twice is not noise.

@@ -38,7 +38,14 @@ describe('compare goldens from saved summaries', () => {
     const cmp = fixtureComparison();
     expect(cmp.verdict.status).toBe('failed');
     expect(cmp.regressions.some((r) => r.startsWith('p50(executionTime)'))).toBe(true);
-    expect(cmp.gates.map((g) => g.status)).toEqual(['passed', 'failed', 'passed', 'passed', 'failed', 'inconclusive']);
+    expect(cmp.gates.map((g) => g.status)).toEqual([
+      'passed',
+      'failed',
+      'passed',
+      'passed',
+      'failed',
+      'inconclusive',
+    ]);
     expect(cmp.checks.find((c) => c.id === 'transition.backwards')?.change).toBe('new');
     expect(cmp.checks.find((c) => c.id === 'webhook.delivered')?.change).toBe('not exercised now');
     expect(cmp.verdict.reasons.join('\n')).toMatch(/not exercised now.*webhook\.delivered/);

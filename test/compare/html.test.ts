@@ -26,14 +26,23 @@ describe('compare.html in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`);
+      throw new Error(
+        `${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`,
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-compare-html-'));
     await writeComparison(fixtureComparison(), fixture(BASELINE_FILE), fixture(CURRENT_FILE), dir);
     file = join(dir, 'compare.html');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
 
@@ -64,11 +73,22 @@ describe('compare.html in headless Chromium', () => {
       return { id: e.id, width: r ? r.width : 0, height: r ? r.height : 0, text: e.textContent.slice(0, 200) };
     })`);
     const csp = await page.evaluate<string[]>('window.__csp');
-    const cspMeta = await page.evaluate<string>(`document.querySelector('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')`);
+    const cspMeta = await page.evaluate<string>(
+      `document.querySelector('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')`,
+    );
     const text = (await page.textContent('body')) ?? '';
     await page.close();
 
-    expect(charts.map((c) => c.id)).toEqual(expect.arrayContaining(['chart-pct-run', 'chart-pct-status', 'chart-pct-health', 'chart-pct-e2e', 'chart-execution', 'chart-delay']));
+    expect(charts.map((c) => c.id)).toEqual(
+      expect.arrayContaining([
+        'chart-pct-run',
+        'chart-pct-status',
+        'chart-pct-health',
+        'chart-pct-e2e',
+        'chart-execution',
+        'chart-delay',
+      ]),
+    );
     for (const c of charts) {
       expect(c.width, `${c.id}: ${c.text}`).toBeGreaterThan(100);
       expect(c.height, c.id).toBeGreaterThan(100);

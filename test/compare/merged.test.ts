@@ -11,7 +11,14 @@ describe('a merged shard report is a run like any other', () => {
     const c = compareRuns(whole, merged, {
       baselineSource: 'whole',
       currentSource: 'merged',
-      gates: parseGates(['delta(p99(run)) < 1%', 'delta(rate(429)) == 0', 'new(violations) == 0', 'vanished(violations) == 0'].map((expression) => ({ expression, where: 'test' }))),
+      gates: parseGates(
+        [
+          'delta(p99(run)) < 1%',
+          'delta(rate(429)) == 0',
+          'new(violations) == 0',
+          'vanished(violations) == 0',
+        ].map((expression) => ({ expression, where: 'test' })),
+      ),
       significance: 0.95,
     });
     expect(c.forced).toEqual([]);
@@ -19,7 +26,8 @@ describe('a merged shard report is a run like any other', () => {
     expect(c.current.offered).toBe(c.baseline.offered);
     expect(c.regressions).toEqual([]);
     expect(c.improvements).toEqual([]);
-    for (const row of c.deltas.filter((r) => /^count\(|^p\d+\(|^rate\(/.test(r.metric))) expect(row.delta, row.metric).toBe(0);
+    for (const row of c.deltas.filter((r) => /^count\(|^p\d+\(|^rate\(/.test(r.metric)))
+      expect(row.delta, row.metric).toBe(0);
     expect(c.checks.filter((r) => r.change === 'new' || r.change === 'vanished')).toEqual([]);
     expect(c.checks.some((r) => r.change === 'still')).toBe(true);
     expect(c.gates.map((g) => g.status)).toEqual(['passed', 'passed', 'passed', 'passed']);

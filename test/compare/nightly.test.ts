@@ -49,7 +49,9 @@ function step(id: string): Step {
 
 beforeAll(async () => {
   // Each scenario's shards, merge and comparison live in the reusable workflow nightly.yml calls.
-  const wf = parse(await readFile(join(root, 'deploy/github-actions/jobstorm-scenario.yml'), 'utf8')) as { jobs: Record<string, Job> };
+  const wf = parse(await readFile(join(root, 'deploy/github-actions/jobstorm-scenario.yml'), 'utf8')) as {
+    jobs: Record<string, Job>;
+  };
   jobs = wf.jobs;
   const c = jobs.compare;
   if (!c) throw new Error('no compare job');
@@ -94,11 +96,19 @@ describe('the nightly workflow: tonight against the last good run', () => {
       const output = join(work, `output-${code}`);
       await writeFile(calls, '');
       await writeFile(output, '');
-      await promisify(execFile)('bash', ['-c', script], { cwd: work, env: { PATH: `${work}:/usr/bin:/bin`, CALLS: calls, FAKE_CODE: code, GITHUB_OUTPUT: output } });
+      await promisify(execFile)('bash', ['-c', script], {
+        cwd: work,
+        env: { PATH: `${work}:/usr/bin:/bin`, CALLS: calls, FAKE_CODE: code, GITHUB_OUTPUT: output },
+      });
       expect(await readFile(output, 'utf8')).toBe(`code=${code}\n`);
       const call = (await readFile(calls, 'utf8')).trim();
-      expect(call).toMatch(/^jobstorm compare baseline tonight --out compare --scenario scenarios\/steady-load\.yaml /);
-      const gates = [...call.matchAll(/--gate (.+?)(?= --|$)/g)].map((m) => ({ expression: m[1] ?? '', where: 'nightly.yml' }));
+      expect(call).toMatch(
+        /^jobstorm compare baseline tonight --out compare --scenario scenarios\/steady-load\.yaml /,
+      );
+      const gates = [...call.matchAll(/--gate (.+?)(?= --|$)/g)].map((m) => ({
+        expression: m[1] ?? '',
+        where: 'nightly.yml',
+      }));
       expect(gates.length).toBeGreaterThan(0);
       expect(() => parseGates(gates)).not.toThrow();
     }

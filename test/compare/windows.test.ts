@@ -13,7 +13,8 @@ describe('compare windows of a run with a warm-up', () => {
     expect(firstMeasuredSecond(warm)).toBe(3);
     const all = latencyWindows(s, Object.keys(s.operations));
     const measured = latencyWindows(warm, Object.keys(s.operations));
-    const countFrom = (from: number): number => Object.values(s.series.ops).reduce((n, o) => n + o.requests.slice(from).reduce((a, b) => a + b, 0), 0);
+    const countFrom = (from: number): number =>
+      Object.values(s.series.ops).reduce((n, o) => n + o.requests.slice(from).reduce((a, b) => a + b, 0), 0);
     expect(measured.reduce((n, w) => n + w.total, 0)).toBe(countFrom(3));
     expect(all.reduce((n, w) => n + w.total, 0)).toBe(countFrom(0));
     expect(countWindows(5, [[1, 2, 3, 4, 5]], 3)).toEqual([[4], [5]]);

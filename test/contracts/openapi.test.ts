@@ -11,22 +11,26 @@ describe('OpenAPI export', () => {
     expect(result).toMatchObject({ ok: true, openapi: '3.1.0', version: '9.9.9' });
     if (!result.ok) return;
     const ops = result.operations.map((o) => `${o.method} ${o.path}`);
-    expect(ops).toEqual(expect.arrayContaining([
-      'POST /v2/{endpointId}/run',
-      'POST /v2/{endpointId}/runsync',
-      'GET /v2/{endpointId}/status/{jobId}',
-      'GET /v2/{endpointId}/stream/{jobId}',
-      'POST /v2/{endpointId}/cancel/{jobId}',
-      'POST /v2/{endpointId}/retry/{jobId}',
-      'POST /v2/{endpointId}/purge-queue',
-      'GET /v2/{endpointId}/health',
-      'POST /v1/pods/{podId}/start',
-      'POST /v1/endpoints',
-    ]));
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        'POST /v2/{endpointId}/run',
+        'POST /v2/{endpointId}/runsync',
+        'GET /v2/{endpointId}/status/{jobId}',
+        'GET /v2/{endpointId}/stream/{jobId}',
+        'POST /v2/{endpointId}/cancel/{jobId}',
+        'POST /v2/{endpointId}/retry/{jobId}',
+        'POST /v2/{endpointId}/purge-queue',
+        'GET /v2/{endpointId}/health',
+        'POST /v1/pods/{podId}/start',
+        'POST /v1/endpoints',
+      ]),
+    );
   });
 
   it('carries the schemas: policy bounds and the wait range', () => {
-    const doc = buildOpenApiDocument('1') as { paths: Record<string, Record<string, { requestBody?: unknown; parameters?: unknown[] }>> };
+    const doc = buildOpenApiDocument('1') as {
+      paths: Record<string, Record<string, { requestBody?: unknown; parameters?: unknown[] }>>;
+    };
     const run = doc.paths['/v2/{endpointId}/run']?.post;
     const text = JSON.stringify(run?.requestBody);
     expect(text).toContain('"minimum":10000');
@@ -49,10 +53,15 @@ describe('OpenAPI lint', () => {
   });
 
   it('rejects a document with a dangling $ref and names where it is', async () => {
-    const doc = buildOpenApiDocument('1') as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = buildOpenApiDocument('1') as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const health = doc.paths['/v2/{endpointId}/health']?.get;
     if (!health) throw new Error('health missing');
-    health.responses['200'] = { description: 'x', content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } } };
+    health.responses['200'] = {
+      description: 'x',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } },
+    };
     const result = await lintOpenApi(doc);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.message).toMatch(/Missing/);

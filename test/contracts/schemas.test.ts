@@ -14,9 +14,14 @@ import {
   SubmissionBodySchema,
   WebhookBodySchema,
 } from '../../contracts/queue/index.js';
-import { EndpointCreateInputSchema, EndpointSchema, ManagementErrorSchema } from '../../contracts/management/index.js';
+import {
+  EndpointCreateInputSchema,
+  EndpointSchema,
+  ManagementErrorSchema,
+} from '../../contracts/management/index.js';
 
-const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) => schema.safeParse(v).success;
+const ok = (schema: { safeParse(v: unknown): { success: boolean } }, v: unknown) =>
+  schema.safeParse(v).success;
 
 describe('submission body (SPEC "Job submission body")', () => {
   const full = {
@@ -39,7 +44,10 @@ describe('submission body (SPEC "Job submission body")', () => {
     ['lowPriority not boolean', { input: {}, policy: { lowPriority: 'yes' } }],
     ['ttl a string', { input: {}, policy: { ttl: '10000' } }],
     ['executionTimeout fractional', { input: {}, policy: { executionTimeout: 5000.5 } }],
-    ['s3Config missing bucketName', { input: {}, s3Config: { accessId: 'a', accessSecret: 'b', endpointUrl: 'https://s3.test' } }],
+    [
+      's3Config missing bucketName',
+      { input: {}, s3Config: { accessId: 'a', accessSecret: 'b', endpointUrl: 'https://s3.test' } },
+    ],
     ['unknown top-level field (requests we build never send them)', { input: {}, extra: 1 }],
     ['unknown policy field', { input: {}, policy: { priority: 1 } }],
   ])('rejects %s', (_name, body) => {
@@ -74,7 +82,13 @@ describe('job responses (SPEC and real-service.md shapes)', () => {
     expect(ok(RunResponseSchema, { id: 'abc', status: 'COMPLETED' })).toBe(false);
   });
 
-  const runsync = { delayTime: 824, executionTime: 3391, id: 'sync-79164ff4', output: { text: 'hi' }, status: 'COMPLETED' };
+  const runsync = {
+    delayTime: 824,
+    executionTime: 3391,
+    id: 'sync-79164ff4',
+    output: { text: 'hi' },
+    status: 'COMPLETED',
+  };
   it('accepts /runsync COMPLETED and an unfinished one after the wait', () => {
     expect(ok(RunsyncResponseSchema, runsync)).toBe(true);
     expect(ok(RunsyncResponseSchema, { id: 'sync-1', status: 'IN_PROGRESS' })).toBe(true);
@@ -93,19 +107,27 @@ describe('job responses (SPEC and real-service.md shapes)', () => {
   });
 
   it('FAILED carries error as a string (real-service.md)', () => {
-    expect(ok(JobViewSchema, { id: 'j', status: 'FAILED', error: 'boom', delayTime: 1, executionTime: 2 })).toBe(true);
-    expect(ok(JobViewSchema, { id: 'j', status: 'FAILED', error: JSON.stringify({ error_type: 'ValueError' }) })).toBe(true);
+    expect(
+      ok(JobViewSchema, { id: 'j', status: 'FAILED', error: 'boom', delayTime: 1, executionTime: 2 }),
+    ).toBe(true);
+    expect(
+      ok(JobViewSchema, { id: 'j', status: 'FAILED', error: JSON.stringify({ error_type: 'ValueError' }) }),
+    ).toBe(true);
     expect(ok(JobViewSchema, { id: 'j', status: 'FAILED' })).toBe(false);
     expect(ok(JobViewSchema, { id: 'j', status: 'FAILED', error: { message: 'boom' } })).toBe(false);
   });
 
   it('accepts the extra fields real /status carries', () => {
-    expect(ok(StatusResponseSchema, { id: 'j', status: 'IN_PROGRESS', retries: 0, workerId: 'w1', delayTime: 10 })).toBe(true);
+    expect(
+      ok(StatusResponseSchema, { id: 'j', status: 'IN_PROGRESS', retries: 0, workerId: 'w1', delayTime: 10 }),
+    ).toBe(true);
   });
 
   it('cancel, retry, purge', () => {
     expect(ok(CancelResponseSchema, { id: 'j', status: 'CANCELLED' })).toBe(true);
-    expect(ok(CancelResponseSchema, { id: 'j', status: 'CANCELLED', executionTime: 1, delayTime: 2 })).toBe(true);
+    expect(ok(CancelResponseSchema, { id: 'j', status: 'CANCELLED', executionTime: 1, delayTime: 2 })).toBe(
+      true,
+    );
     expect(ok(CancelResponseSchema, { id: 'j', status: 'STOPPED' })).toBe(false);
     expect(ok(RetryResponseSchema, { id: 'j', status: 'IN_QUEUE' })).toBe(true);
     expect(ok(RetryResponseSchema, { id: 'j', status: 'COMPLETED' })).toBe(false);
@@ -118,7 +140,19 @@ describe('job responses (SPEC and real-service.md shapes)', () => {
 
 describe('stream (both shapes seen in the world)', () => {
   const specChunk = {
-    metrics: { avg_gen_throughput: 0, avg_prompt_throughput: 0, cpu_kv_cache_usage: 0, gpu_kv_cache_usage: 0.01, input_tokens: 0, output_tokens: 1, pending: 0, running: 1, scenario: 'stream', stream_index: 1, swapped: 0 },
+    metrics: {
+      avg_gen_throughput: 0,
+      avg_prompt_throughput: 0,
+      cpu_kv_cache_usage: 0,
+      gpu_kv_cache_usage: 0.01,
+      input_tokens: 0,
+      output_tokens: 1,
+      pending: 0,
+      running: 1,
+      scenario: 'stream',
+      stream_index: 1,
+      swapped: 0,
+    },
     output: { input_tokens: 0, output_tokens: 1, text: [' How'] },
   };
   it('accepts the spec bare array and the clients envelope', () => {
@@ -136,10 +170,18 @@ describe('stream (both shapes seen in the world)', () => {
 });
 
 describe('health', () => {
-  const health = { jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 2, retried: 0 }, workers: { idle: 1, running: 0 } };
+  const health = {
+    jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 2, retried: 0 },
+    workers: { idle: 1, running: 0 },
+  };
   it('accepts the spec body and the extra counters the js-sdk declares', () => {
     expect(ok(HealthResponseSchema, health)).toBe(true);
-    expect(ok(HealthResponseSchema, { ...health, workers: { ...health.workers, initializing: 1, ready: 2, throttled: 0 } })).toBe(true);
+    expect(
+      ok(HealthResponseSchema, {
+        ...health,
+        workers: { ...health.workers, initializing: 1, ready: 2, throttled: 0 },
+      }),
+    ).toBe(true);
   });
   it.each([
     ['negative counter', { ...health, jobs: { ...health.jobs, inQueue: -1 } }],
@@ -159,7 +201,15 @@ describe('errors and webhooks', () => {
     expect(ok(ErrorBodySchema, 'Unauthorized')).toBe(false);
   });
   it('webhook body is the status body plus input and webhook (runpod-python#409)', () => {
-    const body = { id: 'j', status: 'COMPLETED', delayTime: 1, executionTime: 2, output: { a: 1 }, input: { a: 1 }, webhook: 'http://127.0.0.1/h' };
+    const body = {
+      id: 'j',
+      status: 'COMPLETED',
+      delayTime: 1,
+      executionTime: 2,
+      output: { a: 1 },
+      input: { a: 1 },
+      webhook: 'http://127.0.0.1/h',
+    };
     expect(ok(WebhookBodySchema, body)).toBe(true);
     expect(ok(WebhookBodySchema, { ...body, status: 'DONE' })).toBe(false);
     expect(ok(WebhookBodySchema, { ...body, delayTime: undefined })).toBe(false);
@@ -169,7 +219,16 @@ describe('errors and webhooks', () => {
 describe('management (REST v1 document shapes)', () => {
   it('CreateEndpoint input requires templateId and keeps the document bounds', () => {
     expect(ok(EndpointCreateInputSchema, { templateId: 't1' })).toBe(true);
-    expect(ok(EndpointCreateInputSchema, { name: 'e', templateId: 't1', gpuTypeIds: ['NVIDIA A40'], workersMin: 0, workersMax: 3, idleTimeout: 5 })).toBe(true);
+    expect(
+      ok(EndpointCreateInputSchema, {
+        name: 'e',
+        templateId: 't1',
+        gpuTypeIds: ['NVIDIA A40'],
+        workersMin: 0,
+        workersMax: 3,
+        idleTimeout: 5,
+      }),
+    ).toBe(true);
     expect(ok(EndpointCreateInputSchema, { name: 'e' })).toBe(false);
     expect(ok(EndpointCreateInputSchema, { templateId: 't1', idleTimeout: 0 })).toBe(false);
     expect(ok(EndpointCreateInputSchema, { templateId: 't1', idleTimeout: 3600 })).toBe(true);
@@ -178,7 +237,14 @@ describe('management (REST v1 document shapes)', () => {
     expect(ok(EndpointCreateInputSchema, { templateId: 't1', name: 'x'.repeat(192) })).toBe(false);
   });
   it('Endpoint and error responses', () => {
-    expect(ok(EndpointSchema, { id: 'jpnw0v75y3qoql', name: 'my endpoint', workersMax: 3, createdAt: '2024-07-12T19:14:40.144Z' })).toBe(true);
+    expect(
+      ok(EndpointSchema, {
+        id: 'jpnw0v75y3qoql',
+        name: 'my endpoint',
+        workersMax: 3,
+        createdAt: '2024-07-12T19:14:40.144Z',
+      }),
+    ).toBe(true);
     expect(ok(EndpointSchema, { name: 'no id' })).toBe(false);
     expect(ok(EndpointSchema, { id: 'x', workersMax: '3' })).toBe(false);
     expect(ok(ManagementErrorSchema, { message: 'invalid input' })).toBe(true);

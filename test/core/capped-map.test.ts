@@ -40,7 +40,11 @@ describe('CappedMap', () => {
     m.set('c', 3);
     m.set('e', 4);
     expect(dropped).toEqual(['a', 'b']);
-    expect([...m.entries()]).toEqual([['d', 1], ['c', 3], ['e', 4]]);
+    expect([...m.entries()]).toEqual([
+      ['d', 1],
+      ['c', 3],
+      ['e', 4],
+    ]);
     expect(m.get('b')).toBeUndefined();
     expect(m.size).toBe(3);
   });

@@ -43,7 +43,7 @@ describe('LoopHeartbeat', () => {
     beat.close();
   });
 
-  it('a held-up of under two beats is the loop\'s ordinary jitter, not a gap', () => {
+  it("a held-up of under two beats is the loop's ordinary jitter, not a gap", () => {
     const clock = new HeldClock();
     const beat = new LoopHeartbeat(clock);
     clock.advance(1000);

@@ -20,7 +20,8 @@ const deploy = join(root, 'deploy');
 type Obj = Record<string, unknown>;
 
 function obj(v: unknown, what: string): Obj {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${what}: expected a mapping, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new Error(`${what}: expected a mapping, got ${JSON.stringify(v)}`);
   return v as Obj;
 }
 
@@ -67,10 +68,19 @@ interface ShellResult {
   stderr: string;
 }
 
-async function sh(shell: 'bash' | 'sh', script: string, env: Record<string, string>, cwd: string, bin: string): Promise<ShellResult> {
+async function sh(
+  shell: 'bash' | 'sh',
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+  bin: string,
+): Promise<ShellResult> {
   const calls = join(cwd, `calls-${String(Math.random()).slice(2)}`);
   await writeFile(calls, '');
-  const result = await promisify(execFile)(shell, ['-c', script], { cwd, env: { PATH: `${bin}:/usr/bin:/bin`, CALLS: calls, ...env } }).then(
+  const result = await promisify(execFile)(shell, ['-c', script], {
+    cwd,
+    env: { PATH: `${bin}:/usr/bin:/bin`, CALLS: calls, ...env },
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (err: unknown) => {
       const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -82,7 +92,12 @@ async function sh(shell: 'bash' | 'sh', script: string, env: Record<string, stri
 }
 
 function globMatches(glob: string, name: string): boolean {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(name);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  ).test(name);
 }
 
 describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () => {
@@ -95,7 +110,10 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
 
   beforeAll(async () => {
     wf = obj(parse(await readFile(join(deploy, 'github-actions/nightly.yml'), 'utf8')), 'workflow');
-    called = obj(parse(await readFile(join(deploy, 'github-actions/jobstorm-scenario.yml'), 'utf8')), 'called workflow');
+    called = obj(
+      parse(await readFile(join(deploy, 'github-actions/jobstorm-scenario.yml'), 'utf8')),
+      'called workflow',
+    );
     const jobs = obj(called.jobs, 'jobs');
     shardJob = obj(jobs.shard, 'jobs.shard');
     mergeJob = obj(jobs.merge, 'jobs.merge');
@@ -112,7 +130,8 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     Object.entries(obj(wf.jobs, 'jobs'))
       .map(([id, job]): [string, Obj] => [id, obj(job, id)])
       .filter(([, job]) => job.uses === './.github/workflows/jobstorm-scenario.yml');
-  const scenarios = (): string[] => scenarioJobs().map(([id, job]) => str(obj(job.with, `${id}.with`).scenario, `${id}.with.scenario`));
+  const scenarios = (): string[] =>
+    scenarioJobs().map(([id, job]) => str(obj(job.with, `${id}.with`).scenario, `${id}.with.scenario`));
 
   it('runs nightly and on demand, with the target and key from secrets', () => {
     const on = obj(wf.on, 'on');
@@ -124,12 +143,20 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     const call = obj(obj(called.on, 'on').workflow_call, 'workflow_call');
     const declared = Object.keys(obj(call.secrets, 'workflow_call.secrets')).sort();
     for (const [id, job] of scenarioJobs()) {
-      expect(job.secrets, id).toEqual({ JOBSTORM_TARGET: '${{ secrets.JOBSTORM_TARGET }}', JOBSTORM_API_KEY: '${{ secrets.JOBSTORM_API_KEY }}' });
+      expect(job.secrets, id).toEqual({
+        JOBSTORM_TARGET: '${{ secrets.JOBSTORM_TARGET }}',
+        JOBSTORM_API_KEY: '${{ secrets.JOBSTORM_API_KEY }}',
+      });
       expect(Object.keys(obj(job.secrets, 'secrets')).sort()).toEqual(declared);
-      expect(Object.keys(obj(job.with, 'with')).sort()).toEqual(Object.keys(obj(call.inputs, 'workflow_call.inputs')).sort());
+      expect(Object.keys(obj(job.with, 'with')).sort()).toEqual(
+        Object.keys(obj(call.inputs, 'workflow_call.inputs')).sort(),
+      );
     }
     const run = steps(shardJob).find((s) => s.run?.includes('jobstorm run'));
-    expect(run?.env).toMatchObject({ JOBSTORM_TARGET: '${{ secrets.JOBSTORM_TARGET }}', JOBSTORM_API_KEY: '${{ secrets.JOBSTORM_API_KEY }}' });
+    expect(run?.env).toMatchObject({
+      JOBSTORM_TARGET: '${{ secrets.JOBSTORM_TARGET }}',
+      JOBSTORM_API_KEY: '${{ secrets.JOBSTORM_API_KEY }}',
+    });
     // The key travels in the environment only, never on a command line that logs could show.
     expect(run?.run).not.toContain('--api-key');
   });
@@ -139,13 +166,20 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     const jobs = new Map(scenarioJobs());
     const needs = (id: string): string[] => {
       const n = jobs.get(id)?.needs;
-      return n === undefined ? [] : typeof n === 'string' ? [n] : arr(n, `${id}.needs`).map((x) => str(x, 'needs'));
+      return n === undefined
+        ? []
+        : typeof n === 'string'
+          ? [n]
+          : arr(n, `${id}.needs`).map((x) => str(x, 'needs'));
     };
     const after = (a: string, b: string, seen = new Set<string>()): boolean =>
       needs(a).some((x) => x === b || (!seen.has(x) && (seen.add(x), after(x, b, seen))));
     const ids = [...jobs.keys()];
-    for (const a of ids) for (const b of ids) if (a < b) expect(after(a, b) || after(b, a), `${a} and ${b} would run at the same time`).toBe(true);
-    for (const [id] of jobs) if (needs(id).length > 0) expect(jobs.get(id)?.if, id).toBe('${{ !cancelled() }}');
+    for (const a of ids)
+      for (const b of ids)
+        if (a < b) expect(after(a, b) || after(b, a), `${a} and ${b} would run at the same time`).toBe(true);
+    for (const [id] of jobs)
+      if (needs(id).length > 0) expect(jobs.get(id)?.if, id).toBe('${{ !cancelled() }}');
     // Inside one scenario the shards run together (they are its load) and the merge waits for them.
     expect(obj(shardJob.strategy, 'strategy')['max-parallel']).toBeUndefined();
     expect(mergeJob.needs).toBe('shard');
@@ -164,11 +198,19 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     for (const scenario of scenarios()) {
       for (const shard of shards) {
         const values = { 'inputs.scenario': scenario, 'matrix.shard': String(shard) };
-        const result = await sh('bash', expand(script, values), { JOBSTORM_TARGET: 'https://x.test/v2/e', DURATION: '' }, work, bin);
+        const result = await sh(
+          'bash',
+          expand(script, values),
+          { JOBSTORM_TARGET: 'https://x.test/v2/e', DURATION: '' },
+          work,
+          bin,
+        );
         expect(result.code).toBe(0);
         expect(result.calls).toHaveLength(1);
         const call = result.calls[0] ?? '';
-        expect(call).toContain(`jobstorm run scenarios/${scenario}.yaml --target https://x.test/v2/e --shard ${String(shard)}/${String(n)} `);
+        expect(call).toContain(
+          `jobstorm run scenarios/${scenario}.yaml --target https://x.test/v2/e --shard ${String(shard)}/${String(n)} `,
+        );
         const out = /--out (\S+)/.exec(call)?.[1] ?? '';
         seen.push(out);
         // What the runner wrote is what the artifact uploads.
@@ -181,36 +223,59 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
   });
 
   it('a shard missing its own thresholds (exit 1) still passes; exits 2 and 3 fail the runner', async () => {
-    const script = expand(str(steps(shardJob).find((s) => s.run?.includes('jobstorm run'))?.run, 'run step'), { 'inputs.scenario': 'steady-load', 'matrix.shard': '1' });
+    const script = expand(
+      str(steps(shardJob).find((s) => s.run?.includes('jobstorm run'))?.run, 'run step'),
+      { 'inputs.scenario': 'steady-load', 'matrix.shard': '1' },
+    );
     const codes: number[] = [];
-    for (const code of ['0', '1', '2', '3']) codes.push((await sh('bash', script, { FAKE_CODE: code, JOBSTORM_TARGET: 't' }, work, bin)).code);
+    for (const code of ['0', '1', '2', '3'])
+      codes.push((await sh('bash', script, { FAKE_CODE: code, JOBSTORM_TARGET: 't' }, work, bin)).code);
     expect(codes).toEqual([0, 0, 2, 3]);
     const withDuration = await sh('bash', script, { DURATION: '2m', JOBSTORM_TARGET: 't' }, work, bin);
     expect(withDuration.calls[0]).toContain('--duration 2m');
     const run = steps(shardJob).find((s) => s.run?.includes('jobstorm run'));
     expect(run?.env?.DURATION).toBe('${{ inputs.duration }}');
-    for (const [id, job] of scenarioJobs()) expect(obj(job.with, id).duration, id).toBe("${{ inputs.duration || '' }}");
+    for (const [id, job] of scenarioJobs())
+      expect(obj(job.with, id).duration, id).toBe("${{ inputs.duration || '' }}");
   });
 
   it('the merge job downloads every shard artifact, merges them, publishes summary.md and JUnit, then fails on thresholds', async () => {
     const n = arr(matrix(shardJob).shard, 'matrix.shard').length;
-    const uploadName = str(steps(shardJob).find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.name, 'artifact name');
+    const uploadName = str(
+      steps(shardJob).find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.name,
+      'artifact name',
+    );
     const download = steps(mergeJob).find((s) => s.uses?.startsWith('actions/download-artifact'));
     const [first, second] = scenarios();
-    const pattern = expand(str(download?.with?.pattern, 'download pattern'), { 'inputs.scenario': first ?? '' });
-    const names = Array.from({ length: n }, (_, i) => expand(uploadName, { 'inputs.scenario': first ?? '', 'matrix.shard': String(i + 1) }));
+    const pattern = expand(str(download?.with?.pattern, 'download pattern'), {
+      'inputs.scenario': first ?? '',
+    });
+    const names = Array.from({ length: n }, (_, i) =>
+      expand(uploadName, { 'inputs.scenario': first ?? '', 'matrix.shard': String(i + 1) }),
+    );
     for (const name of names) expect(globMatches(pattern, name), `${pattern} matches ${name}`).toBe(true);
-    expect(globMatches(pattern, expand(uploadName, { 'inputs.scenario': second ?? '', 'matrix.shard': '1' }))).toBe(false);
+    expect(
+      globMatches(pattern, expand(uploadName, { 'inputs.scenario': second ?? '', 'matrix.shard': '1' })),
+    ).toBe(false);
 
     // download-artifact puts each artifact in <path>/<name>; the merge must be handed all n of them.
     const cwd = await mkdtemp(join(tmpdir(), 'jobstorm-merge-'));
-    for (const name of names) await mkdir(join(cwd, str(download?.with?.path, 'download path'), name), { recursive: true });
+    for (const name of names)
+      await mkdir(join(cwd, str(download?.with?.path, 'download path'), name), { recursive: true });
     const mergeStep = steps(mergeJob).find((s) => s.id === 'merge');
     const output = join(cwd, 'github-output');
     await writeFile(output, '');
-    const result = await sh('bash', expand(str(mergeStep?.run, 'merge run'), { 'inputs.scenario': first ?? '' }), { FAKE_CODE: '1', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: join(cwd, 'summary') }, cwd, bin);
+    const result = await sh(
+      'bash',
+      expand(str(mergeStep?.run, 'merge run'), { 'inputs.scenario': first ?? '' }),
+      { FAKE_CODE: '1', GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: join(cwd, 'summary') },
+      cwd,
+      bin,
+    );
     expect(result.code).toBe(0);
-    expect(result.calls).toEqual([`jobstorm merge ${names.map((x) => `shards/${x}`).join(' ')} --out merged`]);
+    expect(result.calls).toEqual([
+      `jobstorm merge ${names.map((x) => `shards/${x}`).join(' ')} --out merged`,
+    ]);
     expect(await readFile(output, 'utf8')).toBe('code=1\n');
 
     const after = steps(mergeJob).slice(steps(mergeJob).indexOf(mergeStep ?? {}) + 1);
@@ -259,7 +324,13 @@ describe('deploy/kubernetes', () => {
   const podSpec = (job: Obj): Obj => obj(obj(obj(job.spec, 'spec').template, 'template').spec, 'pod spec');
   const container = (c: unknown): Obj => obj(c, 'container');
   const envOf = (c: Obj): Record<string, string> =>
-    Object.fromEntries(arr(c.env, 'env').flatMap((e) => (typeof obj(e, 'env').value === 'string' ? [[str(obj(e, 'env').name, 'name'), str(obj(e, 'env').value, 'value')]] : [])));
+    Object.fromEntries(
+      arr(c.env, 'env').flatMap((e) =>
+        typeof obj(e, 'env').value === 'string'
+          ? [[str(obj(e, 'env').name, 'name'), str(obj(e, 'env').value, 'value')]]
+          : [],
+      ),
+    );
   const script = (c: Obj): string => {
     expect(c.command).toEqual(['/bin/sh', '-c']);
     return str(arr(c.args, 'args')[0], 'args[0]');
@@ -294,18 +365,46 @@ describe('deploy/kubernetes', () => {
     const run = { RUN_ID: 'jobstorm-shards-x7k2p' };
     const outs: string[] = [];
     for (let index = 0; index < n; index++) {
-      const result = await sh('sh', local(script(shard), reports), { ...env, ...run, JOB_COMPLETION_INDEX: String(index), JOBSTORM_TARGET: 'https://x.test/v2/e' }, work, bin);
+      const result = await sh(
+        'sh',
+        local(script(shard), reports),
+        { ...env, ...run, JOB_COMPLETION_INDEX: String(index), JOBSTORM_TARGET: 'https://x.test/v2/e' },
+        work,
+        bin,
+      );
       expect(result.code).toBe(0);
       const call = result.calls[0] ?? '';
-      expect(call).toContain(`run /scenarios/scenario.yaml --target https://x.test/v2/e --shard ${String(index + 1)}/${String(n)} `);
+      expect(call).toContain(
+        `run /scenarios/scenario.yaml --target https://x.test/v2/e --shard ${String(index + 1)}/${String(n)} `,
+      );
       outs.push(/--out (\S+)/.exec(call)?.[1] ?? '');
     }
-    expect(outs).toEqual(Array.from({ length: n }, (_, i) => `${reports}/${run.RUN_ID}/shard-${String(i + 1)}`));
-    const failing = await sh('sh', local(script(shard), reports), { ...env, ...run, JOB_COMPLETION_INDEX: '0', FAKE_CODE: '3' }, work, bin);
+    expect(outs).toEqual(
+      Array.from({ length: n }, (_, i) => `${reports}/${run.RUN_ID}/shard-${String(i + 1)}`),
+    );
+    const failing = await sh(
+      'sh',
+      local(script(shard), reports),
+      { ...env, ...run, JOB_COMPLETION_INDEX: '0', FAKE_CODE: '3' },
+      work,
+      bin,
+    );
     expect(failing.code).toBe(3);
-    const thresholdsOnly = await sh('sh', local(script(shard), reports), { ...env, ...run, JOB_COMPLETION_INDEX: '0', FAKE_CODE: '1' }, work, bin);
+    const thresholdsOnly = await sh(
+      'sh',
+      local(script(shard), reports),
+      { ...env, ...run, JOB_COMPLETION_INDEX: '0', FAKE_CODE: '1' },
+      work,
+      bin,
+    );
     expect(thresholdsOnly.code).toBe(0);
-    const noRun = await sh('sh', local(script(shard), reports), { ...env, RUN_ID: '', JOB_COMPLETION_INDEX: '0' }, work, bin);
+    const noRun = await sh(
+      'sh',
+      local(script(shard), reports),
+      { ...env, RUN_ID: '', JOB_COMPLETION_INDEX: '0' },
+      work,
+      bin,
+    );
     expect(noRun.code).toBe(2);
     expect(noRun.calls).toEqual([]);
   });
@@ -315,9 +414,13 @@ describe('deploy/kubernetes', () => {
     const meta = obj(shardsJob().metadata, 'metadata');
     expect(meta.name).toBeUndefined();
     expect(str(meta.generateName, 'generateName')).toMatch(/-$/);
-    const runId = arr(shardContainer().env, 'env').map((e) => obj(e, 'env')).find((e) => e.name === 'RUN_ID');
+    const runId = arr(shardContainer().env, 'env')
+      .map((e) => obj(e, 'env'))
+      .find((e) => e.name === 'RUN_ID');
     // The Job controller labels every pod with its Job's name (Kubernetes ≥ 1.27).
-    expect(obj(obj(runId?.valueFrom, 'valueFrom').fieldRef, 'fieldRef').fieldPath).toBe("metadata.labels['batch.kubernetes.io/job-name']");
+    expect(obj(obj(runId?.valueFrom, 'valueFrom').fieldRef, 'fieldRef').fieldPath).toBe(
+      "metadata.labels['batch.kubernetes.io/job-name']",
+    );
     const merge = mergeJobFor(undefined);
     expect(obj(merge.metadata, 'metadata').name).toBeUndefined();
   });
@@ -325,13 +428,24 @@ describe('deploy/kubernetes', () => {
   it('every pod runs as the image user (uid/gid 1000) with fsGroup 1000, so it can write the volume', async () => {
     expect(await readFile(join(deploy, 'container/Dockerfile'), 'utf8')).toMatch(/^USER node$/m);
     for (const job of kind('Job')) {
-      expect(podSpec(job).securityContext, String(obj(job.metadata, 'metadata').generateName)).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000 });
+      expect(podSpec(job).securityContext, String(obj(job.metadata, 'metadata').generateName)).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        fsGroup: 1000,
+      });
     }
   });
 
   it('the merge Job refuses to start without a run id', async () => {
     const init = container(arr(podSpec(mergeJobFor(undefined)).initContainers, 'initContainers')[0]);
-    const result = await sh('sh', local(script(init), join(work, 'none')), { ...envOf(init), POLL_SECONDS: '0' }, work, bin);
+    const result = await sh(
+      'sh',
+      local(script(init), join(work, 'none')),
+      { ...envOf(init), POLL_SECONDS: '0' },
+      work,
+      bin,
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('RUN_ID is not set');
   });
@@ -360,16 +474,26 @@ describe('deploy/kubernetes', () => {
     };
     // Last night's run, complete, beside this one: it must not count.
     for (let i = 1; i <= n; i++) await write(join(reports, 'jobstorm-shards-older'), i);
-    const wait = (env: Record<string, string>): Promise<ShellResult> => sh('sh', local(script(init), reports), { ...envOf(init), POLL_SECONDS: '1', ...env }, work, bin);
+    const wait = (env: Record<string, string>): Promise<ShellResult> =>
+      sh('sh', local(script(init), reports), { ...envOf(init), POLL_SECONDS: '1', ...env }, work, bin);
 
     // Nothing written and the whole wait is over: every shard is named.
     const none = await wait({ WAIT_SECONDS: '1' });
     expect(none.code).toBe(1);
-    for (let i = 1; i <= n; i++) expect(none.stderr).toContain(`shard ${String(i)}/${String(n)} of run ${run} wrote no ${runDir}/shard-${String(i)}/summary.json`);
+    for (let i = 1; i <= n; i++)
+      expect(none.stderr).toContain(
+        `shard ${String(i)}/${String(n)} of run ${run} wrote no ${runDir}/shard-${String(i)}/summary.json`,
+      );
 
     // N−1 reports: within the straggler allowance it is still waiting (stopped from outside)…
     for (let i = 1; i < n; i++) await write(runDir, i);
-    const waiting = await sh('sh', `timeout 3 sh -c '${local(script(init), reports).replaceAll("'", "'\\''")}'`, { ...envOf(init), POLL_SECONDS: '1' }, work, bin);
+    const waiting = await sh(
+      'sh',
+      `timeout 3 sh -c '${local(script(init), reports).replaceAll("'", "'\\''")}'`,
+      { ...envOf(init), POLL_SECONDS: '1' },
+      work,
+      bin,
+    );
     expect(waiting.code).toBe(124);
     expect(waiting.stdout).toContain(`waiting for shard(s) ${String(n)} of ${String(n)}`);
     // …and once the others have been done that long, it fails at once and names only the missing one.
@@ -377,7 +501,9 @@ describe('deploy/kubernetes', () => {
     const straggler = await wait({ STRAGGLER_SECONDS: '1' });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(straggler.code).toBe(1);
-    expect(straggler.stderr).toContain(`shard ${String(n)}/${String(n)} of run ${run} wrote no ${runDir}/shard-${String(n)}/summary.json`);
+    expect(straggler.stderr).toContain(
+      `shard ${String(n)}/${String(n)} of run ${run} wrote no ${runDir}/shard-${String(n)}/summary.json`,
+    );
     expect(straggler.stderr).toContain(`batch.kubernetes.io/job-completion-index=${String(n - 1)}`);
     expect(straggler.stderr).not.toContain('shard 1/');
 
@@ -401,8 +527,13 @@ describe('deploy/kubernetes', () => {
     for (const job of kind('Job')) {
       const pod = podSpec(job);
       const volumes = arr(pod.volumes, 'volumes').map((v) => obj(v, 'volume'));
-      expect(volumes.some((v) => obj(v.persistentVolumeClaim ?? {}, 'pvc').claimName === claimName)).toBe(true);
-      for (const c of [...arr(pod.containers, 'containers'), ...(pod.initContainers === undefined ? [] : arr(pod.initContainers, 'initContainers'))]) {
+      expect(volumes.some((v) => obj(v.persistentVolumeClaim ?? {}, 'pvc').claimName === claimName)).toBe(
+        true,
+      );
+      for (const c of [
+        ...arr(pod.containers, 'containers'),
+        ...(pod.initContainers === undefined ? [] : arr(pod.initContainers, 'initContainers')),
+      ]) {
         images.add(container(c).image);
         const mounts = arr(container(c).volumeMounts, 'volumeMounts').map((m) => obj(m, 'mount'));
         expect(mounts.some((m) => m.mountPath === '/reports')).toBe(true);
@@ -411,9 +542,16 @@ describe('deploy/kubernetes', () => {
     expect(images.size).toBe(1);
     const fromSecret = arr(shardContainer().env, 'env')
       .map((e) => obj(e, 'env'))
-      .flatMap((e) => (e.valueFrom === undefined || obj(e.valueFrom, 'valueFrom').secretKeyRef === undefined ? [] : [obj(obj(e.valueFrom, 'valueFrom').secretKeyRef, 'secretKeyRef')]));
+      .flatMap((e) =>
+        e.valueFrom === undefined || obj(e.valueFrom, 'valueFrom').secretKeyRef === undefined
+          ? []
+          : [obj(obj(e.valueFrom, 'valueFrom').secretKeyRef, 'secretKeyRef')],
+      );
     expect(fromSecret.map((r) => r.key).sort()).toEqual(['JOBSTORM_API_KEY', 'JOBSTORM_TARGET']);
     for (const r of fromSecret) expect(r.name).toBe(secretName);
-    expect(Object.keys(obj(secret?.stringData, 'stringData')).sort()).toEqual(['JOBSTORM_API_KEY', 'JOBSTORM_TARGET']);
+    expect(Object.keys(obj(secret?.stringData, 'stringData')).sort()).toEqual([
+      'JOBSTORM_API_KEY',
+      'JOBSTORM_TARGET',
+    ]);
   });
 });

@@ -32,7 +32,10 @@ interface Image {
 /** Paths the image writes to, mapped into the replay folder; system paths (/bin/sh) stay. */
 function mapPaths(command: string, root: string, workdir: string): string {
   const prefixes = [workdir, '/usr/local'].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return command.replace(new RegExp(`(^|[\\s=:'"])(${prefixes.join('|')})(?=/|\\s|$|['"])`, 'g'), (_m, before: string, path: string) => `${before}${root}${path}`);
+  return command.replace(
+    new RegExp(`(^|[\\s=:'"])(${prefixes.join('|')})(?=/|\\s|$|['"])`, 'g'),
+    (_m, before: string, path: string) => `${before}${root}${path}`,
+  );
 }
 
 async function trackedFiles(source: string): Promise<string[]> {
@@ -40,14 +43,24 @@ async function trackedFiles(source: string): Promise<string[]> {
   return stdout.split('\0').filter((f) => f.length > 0);
 }
 
-async function copyLine(step: Extract<Instruction, { kind: 'COPY' }>, root: string, workdir: string): Promise<void> {
+async function copyLine(
+  step: Extract<Instruction, { kind: 'COPY' }>,
+  root: string,
+  workdir: string,
+): Promise<void> {
   const dest = posix.isAbsolute(step.dest) ? step.dest : posix.join(workdir, step.dest);
   const intoFolder = step.dest.endsWith('/') || step.sources.length > 1;
   for (const source of step.sources) {
     const files = await trackedFiles(source);
-    if (files.length === 0) throw new Error(`Dockerfile:${String(step.line)}: COPY ${source}: no such file in a clean clone`);
+    if (files.length === 0)
+      throw new Error(`Dockerfile:${String(step.line)}: COPY ${source}: no such file in a clean clone`);
     for (const file of files) {
-      const target = file === source ? (intoFolder ? posix.join(dest, basename(file)) : dest) : posix.join(dest, relative(source, file));
+      const target =
+        file === source
+          ? intoFolder
+            ? posix.join(dest, basename(file))
+            : dest
+          : posix.join(dest, relative(source, file));
       await mkdir(dirname(join(root, target)), { recursive: true });
       await copyFile(join(repo, file), join(root, target));
     }
@@ -55,7 +68,8 @@ async function copyLine(step: Extract<Instruction, { kind: 'COPY' }>, root: stri
 }
 
 async function build(text: string): Promise<Image> {
-  if (existsSync(join(repo, '.dockerignore'))) throw new Error('.dockerignore exists: teach this replay to honour it');
+  if (existsSync(join(repo, '.dockerignore')))
+    throw new Error('.dockerignore exists: teach this replay to honour it');
   const root = await mkdtemp(join(tmpdir(), 'jobstorm-image-'));
   await chmod(root, 0o755);
   await mkdir(join(root, 'usr/local/bin'), { recursive: true });
@@ -74,7 +88,10 @@ async function replay(steps: Instruction[], image: Image): Promise<void> {
   for (const step of steps) {
     switch (step.kind) {
       case 'FROM':
-        expect(step.image, 'the replay runs on this machine’s Node; the image must use the same major').toMatch(new RegExp(`^node:${process.versions.node.split('.')[0] ?? ''}(-|$)`));
+        expect(
+          step.image,
+          'the replay runs on this machine’s Node; the image must use the same major',
+        ).toMatch(new RegExp(`^node:${process.versions.node.split('.')[0] ?? ''}(-|$)`));
         break;
       case 'WORKDIR':
         image.workdir = posix.isAbsolute(step.path) ? step.path : posix.join(image.workdir, step.path);
@@ -88,9 +105,15 @@ async function replay(steps: Instruction[], image: Image): Promise<void> {
         break;
       case 'RUN': {
         const env = { ...buildEnv(image), npm_config_prefer_offline: 'true' };
-        await run('sh', ['-c', mapPaths(step.command, root, image.workdir)], { cwd: join(root, image.workdir), env, maxBuffer: 64 << 20 }).catch((err: unknown) => {
+        await run('sh', ['-c', mapPaths(step.command, root, image.workdir)], {
+          cwd: join(root, image.workdir),
+          env,
+          maxBuffer: 64 << 20,
+        }).catch((err: unknown) => {
           const e = err as { code?: number; stdout?: string; stderr?: string };
-          throw new Error(`Dockerfile:${String(step.line)}: RUN failed (exit ${String(e.code)})\n${e.stdout ?? ''}\n${(e.stderr ?? '').slice(-4000)}`);
+          throw new Error(
+            `Dockerfile:${String(step.line)}: RUN failed (exit ${String(e.code)})\n${e.stdout ?? ''}\n${(e.stderr ?? '').slice(-4000)}`,
+          );
         });
         break;
       }
@@ -119,7 +142,10 @@ function buildEnv(image: Image): Record<string, string> {
 function entrypoint(image: Image): string {
   const [program] = image.entrypoint;
   if (program === undefined) throw new Error('the Dockerfile has no ENTRYPOINT');
-  const found = (buildEnv(image).PATH ?? '').split(delimiter).map((d) => join(d, program)).find((p) => existsSync(p));
+  const found = (buildEnv(image).PATH ?? '')
+    .split(delimiter)
+    .map((d) => join(d, program))
+    .find((p) => existsSync(p));
   if (found === undefined) throw new Error(`ENTRYPOINT ${program} is not on the image's PATH`);
   return found;
 }
@@ -142,7 +168,9 @@ describe('deploy/container/Dockerfile, replayed from a clean clone', () => {
   it('puts a jobstorm on the PATH that reports the package version', async () => {
     const image = built();
     const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string };
-    const { stdout } = await run(entrypoint(image), [...image.entrypoint.slice(1), '--version'], { env: buildEnv(image) });
+    const { stdout } = await run(entrypoint(image), [...image.entrypoint.slice(1), '--version'], {
+      env: buildEnv(image),
+    });
     expect(stdout.trim()).toBe(pkg.version);
   });
 
@@ -184,6 +212,8 @@ describe('deploy/container/Dockerfile, replayed from a clean clone', () => {
     // 0, or 1 when this loaded machine made the smoke run miss a threshold: either way the image
     // ran the scenario to its end and judged it. Anything else (a crash, a missing file) is not.
     expect([0, 1], result.stderr).toContain(result.code);
-    expect((await readdir(out)).sort()).toEqual(expect.arrayContaining(['junit.xml', 'report.html', 'summary.json', 'summary.md']));
+    expect((await readdir(out)).sort()).toEqual(
+      expect.arrayContaining(['junit.xml', 'report.html', 'summary.json', 'summary.md']),
+    );
   }, 180_000);
 });

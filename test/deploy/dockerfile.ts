@@ -14,7 +14,18 @@ export type Instruction =
   | { kind: 'ENTRYPOINT'; argv: string[]; line: number }
   | { kind: 'ENV'; name: string; value: string; line: number };
 
-const replayable = new Set(['FROM', 'WORKDIR', 'COPY', 'RUN', 'USER', 'ENTRYPOINT', 'ENV', 'LABEL', 'EXPOSE', 'CMD']);
+const replayable = new Set([
+  'FROM',
+  'WORKDIR',
+  'COPY',
+  'RUN',
+  'USER',
+  'ENTRYPOINT',
+  'ENV',
+  'LABEL',
+  'EXPOSE',
+  'CMD',
+]);
 
 export function parseDockerfile(text: string): Instruction[] {
   const out: Instruction[] = [];
@@ -33,7 +44,8 @@ export function parseDockerfile(text: string): Instruction[] {
     if (match === null) throw new Error(`Dockerfile:${String(start)}: cannot read "${logical}"`);
     const keyword = (match[1] ?? '').toUpperCase();
     const rest = (match[2] ?? '').trim();
-    if (!replayable.has(keyword)) throw new Error(`Dockerfile:${String(start)}: ${keyword} cannot be replayed outside a container`);
+    if (!replayable.has(keyword))
+      throw new Error(`Dockerfile:${String(start)}: ${keyword} cannot be replayed outside a container`);
     out.push(...instruction(keyword, rest, start));
   }
   return out;
@@ -52,7 +64,8 @@ function instruction(keyword: string, rest: string, line: number): Instruction[]
       return [{ kind: 'USER', user: rest, line }];
     case 'ENTRYPOINT': {
       const argv: unknown = JSON.parse(rest);
-      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) throw new Error(`Dockerfile:${String(line)}: ENTRYPOINT must be exec form`);
+      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string'))
+        throw new Error(`Dockerfile:${String(line)}: ENTRYPOINT must be exec form`);
       return [{ kind: 'ENTRYPOINT', argv, line }];
     }
     case 'ENV': {
@@ -63,10 +76,12 @@ function instruction(keyword: string, rest: string, line: number): Instruction[]
     case 'COPY': {
       const words = rest.split(/\s+/);
       const flags = words.filter((w) => w.startsWith('--'));
-      if (flags.some((f) => !f.startsWith('--chown=') && !f.startsWith('--chmod='))) throw new Error(`Dockerfile:${String(line)}: COPY ${flags.join(' ')} is not replayed`);
+      if (flags.some((f) => !f.startsWith('--chown=') && !f.startsWith('--chmod=')))
+        throw new Error(`Dockerfile:${String(line)}: COPY ${flags.join(' ')} is not replayed`);
       const paths = words.filter((w) => !w.startsWith('--'));
       const dest = paths.pop();
-      if (dest === undefined || paths.length === 0) throw new Error(`Dockerfile:${String(line)}: COPY needs a source and a destination`);
+      if (dest === undefined || paths.length === 0)
+        throw new Error(`Dockerfile:${String(line)}: COPY needs a source and a destination`);
       return [{ kind: 'COPY', sources: paths, dest, line }];
     }
     default:

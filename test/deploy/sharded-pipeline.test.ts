@@ -23,7 +23,11 @@ interface Exit {
 }
 
 function jobstorm(args: readonly string[]): Promise<Exit> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: '', GITHUB_STEP_SUMMARY: '' } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JOBSTORM_API_KEY: '', GITHUB_STEP_SUMMARY: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -66,51 +70,75 @@ describe('sharded pipeline: n shard processes against one emulator, then merge',
     dir = await mkdtemp(join(tmpdir(), 'jobstorm-shards-'));
     await writeFile(join(dir, 'scenario.yaml'), SCENARIO);
     // Enough fixed workers that the load never queues: shards and the whole then see the same service.
-    emulator = await startEmulator({ port: 0, workersMin: 10, workersMax: 10, coldStartMs: 0, requestsPerWorker: 100_000 });
+    emulator = await startEmulator({
+      port: 0,
+      workersMin: 10,
+      workersMax: 10,
+      coldStartMs: 0,
+      requestsPerWorker: 100_000,
+    });
   }, 180_000);
 
   afterAll(async () => {
     await emulator?.close();
   });
 
-  it('the merged report equals an unsharded run within the rate tolerance', { timeout: 120_000 }, async () => {
-    if (!emulator) throw new Error('no emulator');
-    const target = ['--target', emulator.url, '--api-key', emulator.apiKey, '--quiet'];
-    const scenario = join(dir, 'scenario.yaml');
-    const shardDirs = [join(dir, 'shard-1'), join(dir, 'shard-2')];
-    const shards = await Promise.all(shardDirs.map((out, i) => jobstorm(['run', scenario, ...target, '--shard', `${String(i + 1)}/2`, '--out', out])));
-    for (const s of shards) expect(s.code, s.stderr).toBe(0);
-    const merged = join(dir, 'merged');
-    const merge = await jobstorm(['merge', ...shardDirs, '--out', merged]);
-    expect(merge.code, merge.stderr).toBe(0);
-    const whole = join(dir, 'whole');
-    const unsharded = await jobstorm(['run', scenario, ...target, '--out', whole]);
-    expect(unsharded.code, unsharded.stderr).toBe(0);
+  it(
+    'the merged report equals an unsharded run within the rate tolerance',
+    { timeout: 120_000 },
+    async () => {
+      if (!emulator) throw new Error('no emulator');
+      const target = ['--target', emulator.url, '--api-key', emulator.apiKey, '--quiet'];
+      const scenario = join(dir, 'scenario.yaml');
+      const shardDirs = [join(dir, 'shard-1'), join(dir, 'shard-2')];
+      const shards = await Promise.all(
+        shardDirs.map((out, i) =>
+          jobstorm(['run', scenario, ...target, '--shard', `${String(i + 1)}/2`, '--out', out]),
+        ),
+      );
+      for (const s of shards) expect(s.code, s.stderr).toBe(0);
+      const merged = join(dir, 'merged');
+      const merge = await jobstorm(['merge', ...shardDirs, '--out', merged]);
+      expect(merge.code, merge.stderr).toBe(0);
+      const whole = join(dir, 'whole');
+      const unsharded = await jobstorm(['run', scenario, ...target, '--out', whole]);
+      expect(unsharded.code, unsharded.stderr).toBe(0);
 
-    const [m, u, s1, s2] = await Promise.all([summaryOf(merged), summaryOf(whole), summaryOf(shardDirs[0] ?? ''), summaryOf(shardDirs[1] ?? '')]);
-    expect([s1.run.shard, s2.run.shard]).toEqual(['1/2', '2/2']);
-    expect(m.run.shards).toEqual(['1/2', '2/2']);
-    // Arrivals are split exactly (arrival k goes to shard k mod n): together, the whole schedule.
-    const arrivals = (s: Summary): number => requests(s, 'run') + s.dropped.total;
-    expect(arrivals(u)).toBeGreaterThanOrEqual(170);
-    expect(arrivals(m)).toBe(arrivals(u));
-    expect(Math.abs(arrivals(s1) - arrivals(s2))).toBeLessThanOrEqual(1);
-    expect(arrivals(s1) + arrivals(s2)).toBe(arrivals(m));
-    // Jobs: the same number submitted and completed, none lost.
-    expect(m.jobs.submitted).toBe(u.jobs.submitted);
-    expect(m.jobs.byState.COMPLETED).toBe(u.jobs.byState.COMPLETED);
-    expect(m.jobs.lost + m.jobs.unfinished).toBe(0);
-    // Polls depend on timing, so they agree within the rate tolerance, not exactly.
-    for (const op of ['run', 'status']) {
-      const a = requests(m, op);
-      const b = requests(u, op);
-      expect(Math.abs(a - b) / b, `${op}: merged ${String(a)} vs unsharded ${String(b)}`).toBeLessThanOrEqual(0.05);
-    }
-    // Each shard samples /health on its own, so the merge holds about n times the samples.
-    expect(requests(m, 'health')).toBeGreaterThanOrEqual(requests(u, 'health'));
-    // The same service answered both: job timings agree to within a few milliseconds.
-    expect(Math.abs(m.jobs.executionTime.percentiles.p50 - u.jobs.executionTime.percentiles.p50)).toBeLessThan(10);
-    expect(m.thresholds.map((t) => [t.expression, t.ok])).toEqual([['rate(failed) < 1%', true]]);
-    expect(await readFile(join(merged, 'junit.xml'), 'utf8')).toContain('rate(failed) &lt; 1%');
-  });
+      const [m, u, s1, s2] = await Promise.all([
+        summaryOf(merged),
+        summaryOf(whole),
+        summaryOf(shardDirs[0] ?? ''),
+        summaryOf(shardDirs[1] ?? ''),
+      ]);
+      expect([s1.run.shard, s2.run.shard]).toEqual(['1/2', '2/2']);
+      expect(m.run.shards).toEqual(['1/2', '2/2']);
+      // Arrivals are split exactly (arrival k goes to shard k mod n): together, the whole schedule.
+      const arrivals = (s: Summary): number => requests(s, 'run') + s.dropped.total;
+      expect(arrivals(u)).toBeGreaterThanOrEqual(170);
+      expect(arrivals(m)).toBe(arrivals(u));
+      expect(Math.abs(arrivals(s1) - arrivals(s2))).toBeLessThanOrEqual(1);
+      expect(arrivals(s1) + arrivals(s2)).toBe(arrivals(m));
+      // Jobs: the same number submitted and completed, none lost.
+      expect(m.jobs.submitted).toBe(u.jobs.submitted);
+      expect(m.jobs.byState.COMPLETED).toBe(u.jobs.byState.COMPLETED);
+      expect(m.jobs.lost + m.jobs.unfinished).toBe(0);
+      // Polls depend on timing, so they agree within the rate tolerance, not exactly.
+      for (const op of ['run', 'status']) {
+        const a = requests(m, op);
+        const b = requests(u, op);
+        expect(
+          Math.abs(a - b) / b,
+          `${op}: merged ${String(a)} vs unsharded ${String(b)}`,
+        ).toBeLessThanOrEqual(0.05);
+      }
+      // Each shard samples /health on its own, so the merge holds about n times the samples.
+      expect(requests(m, 'health')).toBeGreaterThanOrEqual(requests(u, 'health'));
+      // The same service answered both: job timings agree to within a few milliseconds.
+      expect(
+        Math.abs(m.jobs.executionTime.percentiles.p50 - u.jobs.executionTime.percentiles.p50),
+      ).toBeLessThan(10);
+      expect(m.thresholds.map((t) => [t.expression, t.ok])).toEqual([['rate(failed) < 1%', true]]);
+      expect(await readFile(join(merged, 'junit.xml'), 'utf8')).toContain('rate(failed) &lt; 1%');
+    },
+  );
 });

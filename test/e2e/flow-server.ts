@@ -8,7 +8,8 @@ export interface FlowServer {
   close(): Promise<void>;
 }
 
-const HEALTH = '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"initializing":0,"running":0,"throttled":0,"unhealthy":0}}';
+const HEALTH =
+  '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"initializing":0,"running":0,"throttled":0,"unhealthy":0}}';
 
 /**
  * A stand-in endpoint that counts what it gets: /run answers a new id, /status answers
@@ -32,7 +33,10 @@ export async function flowServer(delayMs = 0): Promise<FlowServer> {
         const id = url.slice('/status/'.length);
         const k = (polls.get(id) ?? 0) + 1;
         polls.set(id, k);
-        body = k >= 2 ? `{"id":"${id}","status":"COMPLETED","delayTime":1,"executionTime":1,"output":{}}` : `{"id":"${id}","status":"IN_PROGRESS","delayTime":1}`;
+        body =
+          k >= 2
+            ? `{"id":"${id}","status":"COMPLETED","delayTime":1,"executionTime":1,"output":{}}`
+            : `{"id":"${id}","status":"IN_PROGRESS","delayTime":1}`;
       } else status = 404;
       const answer = (): void => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json' }).end(body);

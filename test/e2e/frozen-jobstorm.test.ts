@@ -25,13 +25,30 @@ describe('jobstorm stopped for 3 s while the target answered', () => {
     server = await startPartialServer({ jobMs: 900 });
     const dir = await tempDir('frozen-jobstorm');
     const file = join(dir, 'frozen.yaml');
-    await writeFile(file, 'name: frozen\ntarget: { connections: 8, timeout: 20s }\nphases: [{ duration: 3s, rate: 5 }]\nflows:\n  - name: sync\n    steps:\n      - runsync: { input: { prompt: "x" }, wait: 1s }\n');
+    await writeFile(
+      file,
+      'name: frozen\ntarget: { connections: 8, timeout: 20s }\nphases: [{ duration: 3s, rate: 5 }]\nflows:\n  - name: sync\n    steps:\n      - runsync: { input: { prompt: "x" }, wait: 1s }\n',
+    );
     const out = join(dir, 'out');
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', file, '--target', server.base, '--out', out, '--record', '--no-preflight'], {
-      cwd: root,
-      env: { ...process.env, JOBSTORM_API_KEY: 'frozen-test-key' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, 'dist/src/cli/main.js'),
+        'run',
+        file,
+        '--target',
+        server.base,
+        '--out',
+        out,
+        '--record',
+        '--no-preflight',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, JOBSTORM_API_KEY: 'frozen-test-key' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.stdout.resume();

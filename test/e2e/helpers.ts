@@ -15,7 +15,8 @@ export function tempDir(prefix: string): Promise<string> {
 export const REPORT_FILES = ['summary.json', 'summary.md', 'report.html', 'junit.xml'] as const;
 
 export function expectReports(dir: string, withRecords: boolean): void {
-  for (const f of [...REPORT_FILES, ...(withRecords ? ['records.ndjson'] : [])]) expect(existsSync(join(dir, f)), `${f} in ${dir}`).toBe(true);
+  for (const f of [...REPORT_FILES, ...(withRecords ? ['records.ndjson'] : [])])
+    expect(existsSync(join(dir, f)), `${f} in ${dir}`).toBe(true);
 }
 
 export async function readSummary(dir: string): Promise<Summary> {

@@ -36,7 +36,11 @@ interface Exit {
 }
 
 function runBin(args: string[], onStart?: (child: ReturnType<typeof spawn>) => void): Promise<Exit> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: '' } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JOBSTORM_API_KEY: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -85,12 +89,15 @@ describe('SIGINT mid-run', () => {
     await writeFile(file, flowScenario('interrupted', 30, 40));
     const out = join(dir, 'out');
     let sentAt = 0;
-    const exit = await runBin(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out], (child) => {
-      void until(() => s.received.length >= 200, 20_000).then(() => {
-        sentAt = Date.now();
-        child.kill('SIGINT');
-      });
-    });
+    const exit = await runBin(
+      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
+      (child) => {
+        void until(() => s.received.length >= 200, 20_000).then(() => {
+          sentAt = Date.now();
+          child.kill('SIGINT');
+        });
+      },
+    );
     expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
     expect(sentAt).toBeGreaterThan(0);
     // Drain is bounded (a few seconds), far less than the 30 s scenario.
@@ -112,9 +119,12 @@ describe('SIGINT mid-run', () => {
     const file = join(dir, 'load.yaml');
     await writeFile(file, flowScenario('terminated', 30, 40));
     const out = join(dir, 'out');
-    const exit = await runBin(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out], (child) => {
-      void until(() => s.received.length >= 100, 20_000).then(() => child.kill('SIGTERM'));
-    });
+    const exit = await runBin(
+      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
+      (child) => {
+        void until(() => s.received.length >= 100, 20_000).then(() => child.kill('SIGTERM'));
+      },
+    );
     expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
     expect(exit.stderr).toContain('terminated (SIGTERM); finishing up');
     expectReports(out, true);
@@ -130,9 +140,14 @@ describe('SIGINT mid-run', () => {
     await writeFile(file, flowScenario('aborted', 30, 40));
     const out = join(dir, 'out');
     const io = captureIo();
-    void until(() => s.received.length >= 80, 20_000).then(() => io.controller.abort(new Error('interrupted')));
+    void until(() => s.received.length >= 80, 20_000).then(() =>
+      io.controller.abort(new Error('interrupted')),
+    );
     const started = Date.now();
-    const code = await runCli(['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'], io);
+    const code = await runCli(
+      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Interrupted);
     expect(Date.now() - started).toBeLessThan(15_000);
     expectReports(out, true);
@@ -144,7 +159,18 @@ describe('a target that refuses connections', () => {
   it('is exit 3 after the run with a clear message, reports written, no stack trace (bin)', async () => {
     const port = await closedPort();
     const out = join(await tempDir('refused'), 'out');
-    const exit = await runBin(['run', join(root, 'scenarios/smoke.yaml'), '--target', `http://127.0.0.1:${String(port)}/v2/x`, '--api-key', 'k', '--duration', '1s', '--out', out]);
+    const exit = await runBin([
+      'run',
+      join(root, 'scenarios/smoke.yaml'),
+      '--target',
+      `http://127.0.0.1:${String(port)}/v2/x`,
+      '--api-key',
+      'k',
+      '--duration',
+      '1s',
+      '--out',
+      out,
+    ]);
     expect(exit.code, exit.stderr).toBe(ExitCode.Aborted);
     expect(exit.stderr).toMatch(/could not be reached/);
     expect(exit.stderr).not.toMatch(/internal error/);
@@ -158,7 +184,23 @@ describe('a target that refuses connections', () => {
     const port = await closedPort();
     const out = join(await tempDir('refused'), 'out');
     const io = captureIo();
-    const code = await runCli(['run', join(root, 'scenarios/smoke.yaml'), '--target', `http://127.0.0.1:${String(port)}/v2/x`, '--api-key', 'k', '--duration', '1s', '--out', out, '--quiet', '--record'], io);
+    const code = await runCli(
+      [
+        'run',
+        join(root, 'scenarios/smoke.yaml'),
+        '--target',
+        `http://127.0.0.1:${String(port)}/v2/x`,
+        '--api-key',
+        'k',
+        '--duration',
+        '1s',
+        '--out',
+        out,
+        '--quiet',
+        '--record',
+      ],
+      io,
+    );
     expect(code).toBe(ExitCode.Aborted);
     expect(io.stderr.join('\n')).toMatch(/could not be reached/);
     expectReports(out, true);

@@ -48,9 +48,16 @@ interface Exit {
   ms: number;
 }
 
-function runBin(args: string[], onStart?: (child: ChildProcess, stderr: () => string) => void): Promise<Exit> {
+function runBin(
+  args: string[],
+  onStart?: (child: ChildProcess, stderr: () => string) => void,
+): Promise<Exit> {
   const started = Date.now();
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: 'k' } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JOBSTORM_API_KEY: 'k' },
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -65,7 +72,11 @@ function runBin(args: string[], onStart?: (child: ChildProcess, stderr: () => st
 
 /** `jobstorm emulate --port 0` in its own process, so it can be frozen (SIGSTOP) or killed. */
 async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, 'emulate', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, JOBSTORM_API_KEY: 'k' } });
+  const child = spawn(process.execPath, [bin, 'emulate', '--port', '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JOBSTORM_API_KEY: 'k' },
+  });
   children.push(child);
   let text = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -120,7 +131,16 @@ function expectRecordsMatch(records: JobstormRecord[], summary: Summary): void {
 
 async function expectBadOut(out: string, reason: RegExp, withTarget: boolean): Promise<void> {
   const target = withTarget ? await countingTarget() : undefined;
-  const exit = await runBin(['run', scenario, '--duration', '3s', '--record', '--out', out, ...(target ? ['--target', target.url] : [])]);
+  const exit = await runBin([
+    'run',
+    scenario,
+    '--duration',
+    '3s',
+    '--record',
+    '--out',
+    out,
+    ...(target ? ['--target', target.url] : []),
+  ]);
   expect(exit.code, exit.stderr).toBe(ExitCode.Usage);
   expect(exit.stderr).toContain(out);
   expect(exit.stderr).toMatch(reason);
@@ -193,22 +213,25 @@ describe('a frozen or dead target', () => {
     const emu = await emulatorProcess();
     const out = join(await tempDir('double-sigint'), 'out');
     let secondAt = 0;
-    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '60s', '--record', '--out', out], (child, stderr) => {
-      void until(() => /running steady-load/.test(stderr()), 30_000)
-        .then(() => new Promise((r) => setTimeout(r, 1500)))
-        .then(() => {
-          emu.child.kill('SIGSTOP');
-          return new Promise((r) => setTimeout(r, 1000));
-        })
-        .then(() => {
-          child.kill('SIGINT');
-          return new Promise((r) => setTimeout(r, 300));
-        })
-        .then(() => {
-          secondAt = Date.now();
-          child.kill('SIGINT');
-        });
-    });
+    const exit = await runBin(
+      ['run', scenario, '--target', emu.url, '--duration', '60s', '--record', '--out', out],
+      (child, stderr) => {
+        void until(() => /running steady-load/.test(stderr()), 30_000)
+          .then(() => new Promise((r) => setTimeout(r, 1500)))
+          .then(() => {
+            emu.child.kill('SIGSTOP');
+            return new Promise((r) => setTimeout(r, 1000));
+          })
+          .then(() => {
+            child.kill('SIGINT');
+            return new Promise((r) => setTimeout(r, 300));
+          })
+          .then(() => {
+            secondAt = Date.now();
+            child.kill('SIGINT');
+          });
+      },
+    );
     expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
     expect(secondAt).toBeGreaterThan(0);
     // Sooner than the first Ctrl-C's own drain (3 s, which a frozen target uses up): the forced path.
@@ -223,16 +246,21 @@ describe('a frozen or dead target', () => {
   it('is reported as a stall, and /status gives up after its own timeout (about 10 s), not 30 s', async () => {
     const emu = await emulatorProcess();
     const out = join(await tempDir('frozen'), 'out');
-    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '14s', '--record', '--out', out], (_child, stderr) => {
-      void until(() => /running steady-load/.test(stderr()), 30_000)
-        .then(() => new Promise((r) => setTimeout(r, 1500)))
-        .then(() => emu.child.kill('SIGSTOP'));
-    });
+    const exit = await runBin(
+      ['run', scenario, '--target', emu.url, '--duration', '14s', '--record', '--out', out],
+      (_child, stderr) => {
+        void until(() => /running steady-load/.test(stderr()), 30_000)
+          .then(() => new Promise((r) => setTimeout(r, 1500)))
+          .then(() => emu.child.kill('SIGSTOP'));
+      },
+    );
     // Its /status requests timed out: more than 1% of the requests got no answer, so not a pass.
     expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
     // A CI runner whose other test files take the cores may also mark the run generator-limited,
     // rightly (its seconds without CPU are in the report): that mark is its own fact, not this one.
-    expect(exit.stdout).toMatch(/verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/);
+    expect(exit.stdout).toMatch(
+      /verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/,
+    );
     const summary = await readSummary(out);
     expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
     const stall = summary.stalls?.[0];
@@ -243,7 +271,9 @@ describe('a frozen or dead target', () => {
     const records = await readRecords(out);
     expectRecordsMatch(records, summary);
     expect(records.filter((r) => r.type === 'stall').length).toBe(summary.stalls?.length);
-    const statusTimeouts = records.filter((r): r is ExchangeRecord => r.type === 'exchange' && r.op === 'status' && r.error?.kind === 'timeout');
+    const statusTimeouts = records.filter(
+      (r): r is ExchangeRecord => r.type === 'exchange' && r.op === 'status' && r.error?.kind === 'timeout',
+    );
     expect(statusTimeouts.length).toBeGreaterThan(0);
     for (const r of statusTimeouts) {
       expect(r.endAt - r.sentAt).toBeGreaterThanOrEqual(9_900);
@@ -254,31 +284,45 @@ describe('a frozen or dead target', () => {
   }, 120_000);
 
   // With --workers 2 both shard threads see the death: one combined verdict, one stall, not two.
-  it.each([[[]], [['--workers', '2']]])('killed mid-run %j: the run ends well within its graceful stop, with its reports, and fails', async (extra: string[]) => {
-    const emu = await emulatorProcess();
-    const out = join(await tempDir('killed'), 'out');
-    const exit = await runBin(['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out, ...extra], (_child, stderr) => {
-      void until(() => /running steady-load/.test(stderr()), 30_000)
-        .then(() => new Promise((r) => setTimeout(r, 2000)))
-        .then(() => emu.child.kill('SIGKILL'));
-    });
-    // Refused connections break no contract rule and are fast: it used to pass.
-    expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
-    expect(exit.stdout).toMatch(/verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/);
-    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
-    const summary = await readSummary(out);
-    expect(summary.verdict.status).toBe('failed');
-    expect(summary.thresholds.every((t) => t.ok), JSON.stringify(summary.thresholds)).toBe(true);
-    // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
-    expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 6_000);
-    expectRecordsMatch(await readRecords(out), summary);
-    expect(summary.errors.refused ?? 0).toBeGreaterThan(0);
-    // Gone, not frozen: its no-answer stretch (when it lasted stallAfter) says the target was down.
-    expect(summary.stalls?.length ?? 0, JSON.stringify(summary.stalls)).toBeLessThanOrEqual(1);
-    expect(exit.stdout).not.toMatch(/target stalled for/);
-    for (const stall of summary.stalls ?? []) {
-      expect(stall.failed?.refused ?? 0).toBeGreaterThan(0);
-      expect(exit.stdout).toMatch(/target down for \d+\.\d s from t\+\d+s with \d+ requests? in flight \(no answer at all; refused \d+/);
-    }
-  }, 120_000);
+  it.each([[[]], [['--workers', '2']]])(
+    'killed mid-run %j: the run ends well within its graceful stop, with its reports, and fails',
+    async (extra: string[]) => {
+      const emu = await emulatorProcess();
+      const out = join(await tempDir('killed'), 'out');
+      const exit = await runBin(
+        ['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out, ...extra],
+        (_child, stderr) => {
+          void until(() => /running steady-load/.test(stderr()), 30_000)
+            .then(() => new Promise((r) => setTimeout(r, 2000)))
+            .then(() => emu.child.kill('SIGKILL'));
+        },
+      );
+      // Refused connections break no contract rule and are fast: it used to pass.
+      expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
+      expect(exit.stdout).toMatch(
+        /verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/,
+      );
+      expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+      const summary = await readSummary(out);
+      expect(summary.verdict.status).toBe('failed');
+      expect(
+        summary.thresholds.every((t) => t.ok),
+        JSON.stringify(summary.thresholds),
+      ).toBe(true);
+      // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
+      expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 6_000);
+      expectRecordsMatch(await readRecords(out), summary);
+      expect(summary.errors.refused ?? 0).toBeGreaterThan(0);
+      // Gone, not frozen: its no-answer stretch (when it lasted stallAfter) says the target was down.
+      expect(summary.stalls?.length ?? 0, JSON.stringify(summary.stalls)).toBeLessThanOrEqual(1);
+      expect(exit.stdout).not.toMatch(/target stalled for/);
+      for (const stall of summary.stalls ?? []) {
+        expect(stall.failed?.refused ?? 0).toBeGreaterThan(0);
+        expect(exit.stdout).toMatch(
+          /target down for \d+\.\d s from t\+\d+s with \d+ requests? in flight \(no answer at all; refused \d+/,
+        );
+      }
+    },
+    120_000,
+  );
 });

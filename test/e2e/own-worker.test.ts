@@ -35,7 +35,10 @@ function groupMembers(pgid: number): number[] {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return groupMembers(pid).length > 0 || readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+    return (
+      groupMembers(pid).length > 0 ||
+      readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+    );
   } catch {
     return groupMembers(pid).length > 0;
   }
@@ -76,16 +79,28 @@ describe('jobstorm run with your own worker', () => {
   it('smoke --worker: zero violations, the handler report, every worker process gone', async () => {
     const out = await tempDir('own-worker');
     const io = captureIo({ PATH: process.env.PATH });
-    const code = await runCli(['run', 'scenarios/smoke.yaml', '--worker', WORKER, '--out', out, '--record', '--quiet'], io);
+    const code = await runCli(
+      ['run', 'scenarios/smoke.yaml', '--worker', WORKER, '--out', out, '--record', '--quiet'],
+      io,
+    );
     const summary = await readSummary(out);
     // smoke also holds p99(run) < 500ms, which on this shared machine is a statement about its load,
     // not about the worker; what this proves is zero violations and every job done by the worker.
     // (The scaling test below, whose only threshold is violations, asserts exit 0.)
     expect([0, 1], io.stderr.join('\n')).toContain(code);
     expect(summary.violations, JSON.stringify(summary.violations).slice(0, 2000)).toEqual([]);
-    expect(summary.thresholds.find((t) => t.expression === 'violations == 0')).toMatchObject({ value: 0, ok: true });
-    expect(summary.thresholds.filter((t) => !t.ok).map((t) => t.expression)).toEqual(code === 0 ? [] : ['p99(run) < 500ms']);
-    expect(summary.jobs).toMatchObject({ lost: 0, unfinished: 0, byState: { FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 } });
+    expect(summary.thresholds.find((t) => t.expression === 'violations == 0')).toMatchObject({
+      value: 0,
+      ok: true,
+    });
+    expect(summary.thresholds.filter((t) => !t.ok).map((t) => t.expression)).toEqual(
+      code === 0 ? [] : ['p99(run) < 500ms'],
+    );
+    expect(summary.jobs).toMatchObject({
+      lost: 0,
+      unfinished: 0,
+      byState: { FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 },
+    });
     expect(summary.jobs.byState.COMPLETED).toBe(summary.jobs.submitted);
     const snap = await workersOf(out);
     expect(snap.processes.length).toBeGreaterThanOrEqual(1);
@@ -114,10 +129,15 @@ describe('jobstorm run with your own worker', () => {
   it('a worker: section scales real processes up under a burst and down when idle', async () => {
     const out = await tempDir('own-worker-scaling');
     const io = captureIo({ PATH: process.env.PATH });
-    const code = await runCli(['run', 'test/e2e/fixtures/own-worker-scaling.yaml', '--out', out, '--record', '--quiet'], io);
+    const code = await runCli(
+      ['run', 'test/e2e/fixtures/own-worker-scaling.yaml', '--out', out, '--record', '--quiet'],
+      io,
+    );
     const summary = await readSummary(out);
     expect(code, `${io.stderr.join('\n')}\n${JSON.stringify(summary.violations).slice(0, 2000)}`).toBe(0);
-    expect(summary.thresholds).toEqual([expect.objectContaining({ expression: 'violations == 0', value: 0, ok: true })]);
+    expect(summary.thresholds).toEqual([
+      expect.objectContaining({ expression: 'violations == 0', value: 0, ok: true }),
+    ]);
     const samples = await healthSamples(out);
     const peak = Math.max(...samples);
     expect(peak).toBeGreaterThanOrEqual(2);
@@ -135,7 +155,10 @@ describe('jobstorm run with your own worker', () => {
     const out = await tempDir('own-worker-broken');
     const io = captureIo({ PATH: process.env.PATH });
     const command = `python3 -c 'import sys; print("no handler here"); sys.exit(3)'`;
-    const code = await runCli(['run', 'scenarios/smoke.yaml', '--worker', command, '--out', out, '--quiet'], io);
+    const code = await runCli(
+      ['run', 'scenarios/smoke.yaml', '--worker', command, '--out', out, '--quiet'],
+      io,
+    );
     expect(code).toBe(2);
     const text = io.stderr.join('\n');
     expect(text).toContain('worker.command');
@@ -145,7 +168,19 @@ describe('jobstorm run with your own worker', () => {
 
   it('--worker with --target, or without a command, is refused before anything starts', async () => {
     const io = captureIo({ PATH: process.env.PATH });
-    const code = await runCli(['run', 'scenarios/smoke.yaml', '--worker', WORKER, '--target', 'http://127.0.0.1:9/v2/x', '--api-key', 'k'], io);
+    const code = await runCli(
+      [
+        'run',
+        'scenarios/smoke.yaml',
+        '--worker',
+        WORKER,
+        '--target',
+        'http://127.0.0.1:9/v2/x',
+        '--api-key',
+        'k',
+      ],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.stderr.join('\n')).toContain('--worker: your worker runs behind the embedded emulator');
     const empty = captureIo({});
@@ -156,8 +191,24 @@ describe('jobstorm run with your own worker', () => {
   it('capacity --worker searches the rate your worker sustains, with its processes scaled by the emulator', async () => {
     const out = await tempDir('own-worker-capacity');
     const io = captureIo({ PATH: process.env.PATH });
-    const args = ['capacity', 'test/e2e/fixtures/own-worker-scaling.yaml', '--worker', WORKER, '--slo', 'p95(e2e) < 5s', '--start', '2', '--max', '3', '--factor', '1.5'];
-    const code = await runCli([...args, '--step-duration', '5s', '--warmup', '2s', '--mode', 'step', '--out', out, '--quiet'], io);
+    const args = [
+      'capacity',
+      'test/e2e/fixtures/own-worker-scaling.yaml',
+      '--worker',
+      WORKER,
+      '--slo',
+      'p95(e2e) < 5s',
+      '--start',
+      '2',
+      '--max',
+      '3',
+      '--factor',
+      '1.5',
+    ];
+    const code = await runCli(
+      [...args, '--step-duration', '5s', '--warmup', '2s', '--mode', 'step', '--out', out, '--quiet'],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(0);
     const snap = await workersOf(out);
     expect(snap.workers.reduce((n, w) => n + w.completed, 0)).toBeGreaterThan(0);
@@ -172,11 +223,25 @@ describe('jobstorm run with your own worker', () => {
     // A worker slow to stop: a child of its own (as the worker library's heartbeat process is) that
     // ignores SIGTERM, so it is still there, inside its 10 s grace, when the second Ctrl-C comes.
     const worker = `trap '' TERM; ${WORKER} & sleep 120; wait`;
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', 'scenarios/smoke.yaml', '--worker', worker, '--duration', '60s', '--out', out], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, JOBSTORM_API_KEY: '', [markName]: markValue },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, 'dist/src/cli/main.js'),
+        'run',
+        'scenarios/smoke.yaml',
+        '--worker',
+        worker,
+        '--duration',
+        '60s',
+        '--out',
+        out,
+      ],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, JOBSTORM_API_KEY: '', [markName]: markValue },
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
     child.stdout.resume();
@@ -184,7 +249,8 @@ describe('jobstorm run with your own worker', () => {
     try {
       const deadline = Date.now() + 45_000;
       while (!/running smoke/.test(stderr)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the run did not start: ${stderr}`);
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the run did not start: ${stderr}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       await new Promise((r) => setTimeout(r, 1000));

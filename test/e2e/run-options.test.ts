@@ -37,13 +37,21 @@ afterEach(async () => {
 
 const firstSteps = (records: JobstormRecord[]): ExchangeRecord[] =>
   records.filter((r): r is ExchangeRecord => r.type === 'exchange' && r.step?.startsWith('1:') === true);
-const drops = (records: JobstormRecord[]): DroppedRecord[] => records.filter((r): r is DroppedRecord => r.type === 'dropped');
+const drops = (records: JobstormRecord[]): DroppedRecord[] =>
+  records.filter((r): r is DroppedRecord => r.type === 'dropped');
 
-async function runRecorded(args: string[]): Promise<{ code: number; out: string; records: JobstormRecord[]; stderr: string }> {
+async function runRecorded(
+  args: string[],
+): Promise<{ code: number; out: string; records: JobstormRecord[]; stderr: string }> {
   const out = join(await tempDir('opts'), 'out');
   const io = captureIo();
   const code = await runCli([...args, '--out', out, '--record', '--quiet'], io);
-  return { code, out, records: existsSync(join(out, 'records.ndjson')) ? await readRecords(out) : [], stderr: io.stderr.join('\n') };
+  return {
+    code,
+    out,
+    records: existsSync(join(out, 'records.ndjson')) ? await readRecords(out) : [],
+    stderr: io.stderr.join('\n'),
+  };
 }
 
 describe('jobstorm run options', () => {
@@ -51,24 +59,39 @@ describe('jobstorm run options', () => {
     const dir = await tempDir('workers');
     const file = join(dir, 'ten.yaml');
     await writeFile(file, TEN_SECONDS);
-    const { code, out, records, stderr } = await runRecorded(['run', file, '--workers', '2', '--duration', '2s']);
+    const { code, out, records, stderr } = await runRecorded([
+      'run',
+      file,
+      '--workers',
+      '2',
+      '--duration',
+      '2s',
+    ]);
     expect(code, stderr).toBe(ExitCode.Ok);
     expectReports(out, true);
     expect(records.filter((r) => r.type === 'run')).toHaveLength(1);
     const first = firstSteps(records);
     expect(new Set(first.map((r) => r.shard))).toEqual(new Set(['1/2', '2/2']));
     // Together the shards are the whole schedule, instant for instant.
-    const planned = [...arrivalSchedule(fitDuration(parseScenario(TEN_SECONDS, 'ten.yaml'), 2000).phases)].map((a) => a.atMs);
-    expect([...first.map((r) => r.intendedAt), ...drops(records).map((d) => d.intendedAt)].sort((a, b) => a - b)).toEqual(planned);
+    const planned = [
+      ...arrivalSchedule(fitDuration(parseScenario(TEN_SECONDS, 'ten.yaml'), 2000).phases),
+    ].map((a) => a.atMs);
+    expect(
+      [...first.map((r) => r.intendedAt), ...drops(records).map((d) => d.intendedAt)].sort((a, b) => a - b),
+    ).toEqual(planned);
     // Time 0 is set once both threads are up: starting a thread takes hundreds of ms, and the
     // arrivals meant for that time must not all leave late at once.
     // (Before, time 0 was taken before the threads started: every arrival of the first half
     // second or more left 100s of ms late. A busy machine may still delay one or two.)
     const late = first.map((r) => r.sentAt - r.intendedAt).sort((x, y) => x - y);
-    expect(late.filter((x) => x > 150).length, late.map((x) => x.toFixed(0)).join(' ')).toBeLessThanOrEqual(2);
+    expect(late.filter((x) => x > 150).length, late.map((x) => x.toFixed(0)).join(' ')).toBeLessThanOrEqual(
+      2,
+    );
     expect(late[Math.floor(late.length / 2)]).toBeLessThan(20);
     const summary = await readSummary(out);
-    expect(summary.operations.health?.requests).toBe(records.filter((r) => r.type === 'exchange' && r.op === 'health').length);
+    expect(summary.operations.health?.requests).toBe(
+      records.filter((r) => r.type === 'exchange' && r.op === 'health').length,
+    );
     expect(summary.violations).toEqual([]);
   }, 60_000);
 
@@ -81,7 +104,9 @@ describe('jobstorm run options', () => {
     expect(fitted.code, fitted.stderr).toBe(ExitCode.Ok);
     const a = firstSteps(fitted.records);
     // 2 s of the same shape: a fifth of the 320 arrivals, all intended within the 2 s.
-    expect(a.length + drops(fitted.records).length).toBe(arrivalSchedule(fitDuration(written, 2000).phases).total);
+    expect(a.length + drops(fitted.records).length).toBe(
+      arrivalSchedule(fitDuration(written, 2000).phases).total,
+    );
     expect(a.length).toBe(64);
     expect(Math.max(...a.map((r) => r.intendedAt))).toBeLessThan(2000);
     expect(Math.max(...a.map((r) => r.intendedAt))).toBeGreaterThan(1900);
@@ -96,7 +121,11 @@ describe('jobstorm run options', () => {
     expect(b.length).toBe(arrivalSchedule(scaleRates(fitDuration(written, 2000), 0.5).phases).total);
     expect(b.length).toBe(32);
     // Half the rate is twice the spacing in the constant phase.
-    const steady = (xs: ExchangeRecord[]): number[] => xs.map((r) => r.intendedAt).filter((t) => t >= 900).sort((x, y) => x - y);
+    const steady = (xs: ExchangeRecord[]): number[] =>
+      xs
+        .map((r) => r.intendedAt)
+        .filter((t) => t >= 900)
+        .sort((x, y) => x - y);
     const gap = (xs: number[]): number => ((xs[xs.length - 1] ?? 0) - (xs[0] ?? 0)) / (xs.length - 1);
     expect(gap(steady(b))).toBeCloseTo(2 * gap(steady(a)), 6);
   }, 60_000);
@@ -105,14 +134,17 @@ describe('jobstorm run options', () => {
     const dir = await tempDir('cap');
     const file = join(dir, 'long-polls.yaml');
     // Jobs that never finish within the run, polled with a timeout far longer than it.
-    await writeFile(file, `name: long-polls
+    await writeFile(
+      file,
+      `name: long-polls
 phases: [{ duration: 60s, rate: 2 }]
 flows:
   - name: wait-long
     steps:
       - run: { input: { sleep_ms: 600000 } }
       - poll: { until: final, interval: 200ms, timeout: 120s }
-`);
+`,
+    );
     const started = Date.now();
     const { code, out } = await runRecorded(['run', file, '--duration', '2s', '--graceful-stop', '2s']);
     const elapsed = Date.now() - started;

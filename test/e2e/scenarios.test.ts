@@ -55,15 +55,26 @@ describe('shipped scenarios', () => {
       const attempt = async () => {
         const out = await tempDir(name);
         const io = captureIo();
-        const code = await runCli(['run', join(root, 'scenarios', file), ...c.args, '--out', out, '--record', '--quiet'], io);
+        const code = await runCli(
+          ['run', join(root, 'scenarios', file), ...c.args, '--out', out, '--record', '--quiet'],
+          io,
+        );
         expectReports(out, true);
         return { out, io, code, summary: await readSummary(out) };
       };
       let { out, io, code, summary } = await attempt();
       // A latency threshold is about the host as much as the code (see failedOnlyOnPercentiles).
-      if (code === ExitCode.Failed && failedOnlyOnPercentiles(summary)) ({ out, io, code, summary } = await attempt());
+      if (code === ExitCode.Failed && failedOnlyOnPercentiles(summary))
+        ({ out, io, code, summary } = await attempt());
       // The run is --quiet and its folder is temporary: a failure says here what failed.
-      const why = [...io.stderr, ...summary.verdict.reasons, ...summary.violations.map((v) => `${v.id} ×${String(v.count)}: ${v.examples[0]?.message ?? ''}`), ...summary.thresholds.filter((t) => !t.ok).map((t) => `threshold ${t.expression} = ${String(t.value)}`)];
+      const why = [
+        ...io.stderr,
+        ...summary.verdict.reasons,
+        ...summary.violations.map((v) => `${v.id} ×${String(v.count)}: ${v.examples[0]?.message ?? ''}`),
+        ...summary.thresholds
+          .filter((t) => !t.ok)
+          .map((t) => `threshold ${t.expression} = ${String(t.value)}`),
+      ];
       expect(code, why.join('\n')).toBe(ExitCode.Ok);
       expect(summary.violations).toEqual([]);
       expect(summary.thresholds.every((t) => t.ok)).toBe(true);
@@ -72,17 +83,36 @@ describe('shipped scenarios', () => {
       const records = await readRecords(out);
       // Transport errors are failures, except a reset on a probe meant to be refused: a server
       // may refuse an oversize upload by closing the connection while the body is still going out.
-      const failed = records.filter((r) => r.type === 'exchange' && r.error !== undefined && !(r.req?.expect === 'reject' && r.error.kind === 'reset'));
-      expect(failed.map((r) => (r.type === 'exchange' ? `${r.op} ${r.step ?? ''} at ${r.sentAt.toFixed(0)} ms: ${JSON.stringify(r.error)}` : ''))).toEqual([]);
+      const failed = records.filter(
+        (r) =>
+          r.type === 'exchange' &&
+          r.error !== undefined &&
+          !(r.req?.expect === 'reject' && r.error.kind === 'reset'),
+      );
+      expect(
+        failed.map((r) =>
+          r.type === 'exchange'
+            ? `${r.op} ${r.step ?? ''} at ${r.sentAt.toFixed(0)} ms: ${JSON.stringify(r.error)}`
+            : '',
+        ),
+      ).toEqual([]);
       if (c.followsJobs) expect(summary.jobs.unfinished, 'jobs left in a non-final state').toBe(0);
       // The emulator reads and drops the rest of an oversize upload, so its refusal always arrives.
-      if (name === 'limits') expect(records.filter((r) => r.type === 'exchange' && r.req?.expect === 'reject' && r.status === undefined)).toEqual([]);
+      if (name === 'limits')
+        expect(
+          records.filter(
+            (r) => r.type === 'exchange' && r.req?.expect === 'reject' && r.status === undefined,
+          ),
+        ).toEqual([]);
       expect(records[0]?.type).toBe('run');
       expect(records.filter((r) => r.type === 'exchange').length).toBeGreaterThan(0);
       if (name === 'rate-limit-probe') expect(summary.operations.run?.count429).toBeGreaterThan(0);
       if (name === 'retry-cycle') expect(summary.jobs.retried).toBeGreaterThan(0);
       if (name === 'webhooks') expect(summary.webhooks.received).toBeGreaterThan(0);
-      if (name === 'openai-chat') expect(records.some((r) => r.type === 'exchange' && r.op === 'openai' && r.sse?.done === true)).toBe(true);
+      if (name === 'openai-chat')
+        expect(records.some((r) => r.type === 'exchange' && r.op === 'openai' && r.sse?.done === true)).toBe(
+          true,
+        );
       if (name === 'cancel-storm') expect(summary.jobs.byState.CANCELLED).toBeGreaterThan(0);
     }, 120_000);
   }

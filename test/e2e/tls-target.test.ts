@@ -26,13 +26,29 @@ beforeAll(async () => {
   certDir = await mkdtemp(join(tmpdir(), 'jobstorm-tls-'));
   // node:crypto cannot write an X.509 certificate; the openssl CLI can.
   await promisify(execFile)('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1',
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    join(certDir, 'key.pem'),
+    '-out',
+    join(certDir, 'cert.pem'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
   ]);
-  server = createServer({ key: await readFile(join(certDir, 'key.pem')), cert: await readFile(join(certDir, 'cert.pem')) }, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{}');
-  });
+  server = createServer(
+    { key: await readFile(join(certDir, 'key.pem')), cert: await readFile(join(certDir, 'cert.pem')) },
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
 }, 180_000);
@@ -47,7 +63,22 @@ describe('a target with a self-signed certificate', () => {
   it('is reported as tls with its code, and ends the run early as unreachable (exit 3)', async () => {
     const out = join(await tempDir('tls'), 'out');
     // A minute at 50 arrivals/s: only the unreachable-target stop ends it well before that.
-    const args = [bin, 'run', join(root, 'scenarios/smoke.yaml'), '--target', `https://127.0.0.1:${String(port)}/v2/x`, '--api-key', 'k', '--duration', '60s', '--rate-scale', '10', '--out', out, '--record'];
+    const args = [
+      bin,
+      'run',
+      join(root, 'scenarios/smoke.yaml'),
+      '--target',
+      `https://127.0.0.1:${String(port)}/v2/x`,
+      '--api-key',
+      'k',
+      '--duration',
+      '60s',
+      '--rate-scale',
+      '10',
+      '--out',
+      out,
+      '--record',
+    ];
     const started = performance.now();
     const exit = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, args, { cwd: root, env }, (err, stdout, stderr) => {
@@ -61,8 +92,11 @@ describe('a target with a self-signed certificate', () => {
     const summary = await readSummary(out);
     expect(summary.errors.tls).toBeGreaterThan(0);
     expect(summary.errors.other).toBeUndefined();
-    const records = (await readFile(join(out, 'records.ndjson'), 'utf8')).split('\n').filter((l) => l.includes('"type":"exchange"'));
+    const records = (await readFile(join(out, 'records.ndjson'), 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes('"type":"exchange"'));
     expect(records.length).toBeGreaterThan(0);
-    for (const line of records) expect(JSON.parse(line)).toMatchObject({ error: { kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+    for (const line of records)
+      expect(JSON.parse(line)).toMatchObject({ error: { kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
   }, 120_000);
 });

@@ -8,7 +8,13 @@ function io(env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const controller = new AbortController();
-  const cli: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env, interrupt: controller.signal, isTty: false };
+  const cli: CliIo = {
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    env,
+    interrupt: controller.signal,
+    isTty: false,
+  };
   return { cli, out, err, stop: () => controller.abort(new Error('interrupted')) };
 }
 
@@ -31,19 +37,40 @@ describe('jobstorm emulate', () => {
 
   it('takes the key from --api-key or JOBSTORM_API_KEY and then does not print it', async () => {
     const t = io({ JOBSTORM_API_KEY: 'from-env' });
-    const done = runCli(['emulate', '--port', '0', '--endpoint', 'ep-1', '--endpoint', 'ep-2', '--clock', 'manual'], t.cli);
+    const done = runCli(
+      ['emulate', '--port', '0', '--endpoint', 'ep-1', '--endpoint', 'ep-2', '--clock', 'manual'],
+      t.cli,
+    );
     await until(() => t.out.length >= 1, 'startup line');
     expect(t.out[0]).toMatch(/\/v2\/ep-1$/);
     expect(t.out.join('\n')).not.toContain('from-env');
     expect((await call({ apiKey: 'from-env' }, 'GET', `${t.out[0] ?? ''}/health`)).status).toBe(200);
-    expect((await call({ apiKey: 'from-env' }, 'GET', `${(t.out[0] ?? '').replace(/ep-1$/, 'ep-2')}/health`)).status).toBe(200);
+    expect(
+      (await call({ apiKey: 'from-env' }, 'GET', `${(t.out[0] ?? '').replace(/ep-1$/, 'ep-2')}/health`))
+        .status,
+    ).toBe(200);
     t.stop();
     expect(await done).toBe(0);
   });
 
   it('bad options exit 2 and name every flag at fault', async () => {
     const t = io();
-    const code = await runCli(['emulate', '--port', '0', '--workers-min', '5', '--workers-max', '2', '--fault', 'no-such', '--requests-per-worker', '-1'], t.cli);
+    const code = await runCli(
+      [
+        'emulate',
+        '--port',
+        '0',
+        '--workers-min',
+        '5',
+        '--workers-max',
+        '2',
+        '--fault',
+        'no-such',
+        '--requests-per-worker',
+        '-1',
+      ],
+      t.cli,
+    );
     expect(code).toBe(2);
     const text = t.err.join('\n');
     expect(text).toContain('--workers-min');

@@ -13,7 +13,14 @@ describe('options', () => {
   it('reports every problem at once', () => {
     let caught: unknown;
     try {
-      resolveOptions({ port: 70_000, workersMin: 5, workersMax: 2, profile: 'nope', faults: ['nope', 'server-errors=3'], streamShape: 'xml' as 'array' });
+      resolveOptions({
+        port: 70_000,
+        workersMin: 5,
+        workersMax: 2,
+        profile: 'nope',
+        faults: ['nope', 'server-errors=3'],
+        streamShape: 'xml' as 'array',
+      });
     } catch (err) {
       caught = err;
     }
@@ -25,9 +32,18 @@ describe('options', () => {
 
   it('defaults are sensible and profiles resolve by name or object', () => {
     const c = resolveOptions();
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 0, endpoints: ['jobstorm'], requestsPerWorker: 10, streamShape: 'envelope' });
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 0,
+      endpoints: ['jobstorm'],
+      requestsPerWorker: 10,
+      streamShape: 'envelope',
+    });
     expect(c.profile.name).toBe('default');
-    const custom = resolveOptions({ profile: { duration: { kind: 'fixed', ms: 7 }, failureRate: 0.5 }, faults: { 'no-429': true } });
+    const custom = resolveOptions({
+      profile: { duration: { kind: 'fixed', ms: 7 }, failureRate: 0.5 },
+      faults: { 'no-429': true },
+    });
     expect(custom.profile).toMatchObject({ duration: { kind: 'fixed', ms: 7 }, failureRate: 0.5 });
     expect(custom.faults).toEqual([['no-429', 1]]);
   });
@@ -37,9 +53,16 @@ describe('expiry queue', () => {
   it('expires jobs in deadline order, with deadlines moved around, on one timer', () => {
     const clock = new ManualClock();
     const expired: number[] = [];
-    const q = new ExpiryQueue(clock, () => clock.now(), (job) => expired.push(job.expiresAt));
+    const q = new ExpiryQueue(
+      clock,
+      () => clock.now(),
+      (job) => expired.push(job.expiresAt),
+    );
     const rng = new SeededRandom(7);
-    const jobs = Array.from({ length: 500 }, (_, i) => new Job(String(i), {}, undefined, false, false, 1000, 0, 1 + Math.floor(rng.next() * 10_000)));
+    const jobs = Array.from(
+      { length: 500 },
+      (_, i) => new Job(String(i), {}, undefined, false, false, 1000, 0, 1 + Math.floor(rng.next() * 10_000)),
+    );
     for (const j of jobs) q.update(j);
     for (const j of jobs.slice(0, 200)) {
       j.expiresAt = 1 + Math.floor(rng.next() * 10_000);
@@ -68,7 +91,9 @@ describe('sliding window', () => {
 describe('retention frees jobs', () => {
   it('20k finished jobs leave the maps and the heap once retention passes', () => {
     const clock = new ManualClock();
-    const core = new EmulatorCore(clock, resolveOptions({ workersMax: 50, coldStartMs: 0 }), () => Promise.resolve(200));
+    const core = new EmulatorCore(clock, resolveOptions({ workersMax: 50, coldStartMs: 0 }), () =>
+      Promise.resolve(200),
+    );
     const ep = core.endpoints.get('jobstorm');
     if (!ep) throw new Error('no endpoint');
     for (let i = 0; i < 20_000; i++) ep.submit({ input: { i, sleep_ms: 0 } }, i % 2 === 0);

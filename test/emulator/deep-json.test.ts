@@ -5,7 +5,15 @@ import { guardedClock } from '../../src/emulator/guarded-clock.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/emulator/http/json-depth.js';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
 import { BODY_TIMEOUT_MS } from '../../src/emulator/options.js';
-import { call, expectStatus, manualEmulator, status, until, webhookReceiver, type Receiver } from './helpers.js';
+import {
+  call,
+  expectStatus,
+  manualEmulator,
+  status,
+  until,
+  webhookReceiver,
+  type Receiver,
+} from './helpers.js';
 
 /*
  * A body nested thousands deep used to overflow the stack: on /runsync it killed the process, on a
@@ -74,7 +82,9 @@ describe('deeply nested JSON on every route', () => {
   });
 
   it('management and admin bodies answer 400 naming the limit', async () => {
-    const m = await call(h, 'POST', `${h.managementUrl}/endpoints`, { raw: `{"templateId":"t","name":${deep(D)}}` });
+    const m = await call(h, 'POST', `${h.managementUrl}/endpoints`, {
+      raw: `{"templateId":"t","name":${deep(D)}}`,
+    });
     expectStatus(m, 400);
     expect((m.body as { message: string }).message).toMatch(LIMIT_MESSAGE);
     for (const [method, path] of [
@@ -91,7 +101,9 @@ describe('deeply nested JSON on every route', () => {
   it('input nested up to the limit is run, echoed by /status and the webhook, shown by the admin API; a deep input.fail is the error', async () => {
     // The submission body is one level above input: input itself may nest MAX - 1 deep.
     const nested = deep(MAX_JSON_DEPTH - 2);
-    const r = await call(h, 'POST', `${h.url}/run`, { raw: `{"input":{"a":${nested}},"webhook":"${hook.url}"}` });
+    const r = await call(h, 'POST', `${h.url}/run`, {
+      raw: `{"input":{"a":${nested}},"webhook":"${hook.url}"}`,
+    });
     expectStatus(r, 200);
     const id = (r.body as { id: string }).id;
     clock.advance(60_000);
@@ -99,7 +111,10 @@ describe('deeply nested JSON on every route', () => {
     const s = await status(h, id);
     expectStatus(s, 200);
     expect(s.body).toMatchObject({ status: 'COMPLETED', output: { a: JSON.parse(nested) as unknown } });
-    expect(hook.hits[0]?.body).toMatchObject({ status: 'COMPLETED', input: { a: JSON.parse(nested) as unknown } });
+    expect(hook.hits[0]?.body).toMatchObject({
+      status: 'COMPLETED',
+      input: { a: JSON.parse(nested) as unknown },
+    });
     expectStatus(await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm/jobs/${id}`), 200);
     const failing = await call(h, 'POST', `${h.url}/run`, { raw: `{"input":{"fail":${nested}}}` });
     expectStatus(failing, 200);

@@ -28,9 +28,21 @@ class FakeLauncher implements WorkerLauncher {
   }
 }
 
-function setUp(options: Record<string, unknown> = {}, launch = true): { clock: ManualClock; core: EmulatorCore; ep: Endpoint; launcher: FakeLauncher } {
+function setUp(
+  options: Record<string, unknown> = {},
+  launch = true,
+): { clock: ManualClock; core: EmulatorCore; ep: Endpoint; launcher: FakeLauncher } {
   const clock = new ManualClock();
-  const config = resolveOptions({ clock, externalWorkers: true, workersMin: 1, workersMax: 3, idleTimeout: 2, workerHoldMs: 1000, workerDeadAfterMs: 5000, ...options });
+  const config = resolveOptions({
+    clock,
+    externalWorkers: true,
+    workersMin: 1,
+    workersMax: 3,
+    idleTimeout: 2,
+    workerHoldMs: 1000,
+    workerDeadAfterMs: 5000,
+    ...options,
+  });
   const core = new EmulatorCore(clock, config, () => Promise.resolve(200));
   const ep = core.endpoints.get('jobstorm') as Endpoint;
   const launcher = new FakeLauncher();
@@ -57,8 +69,12 @@ describe('real workers: the autoscaler', () => {
     const jobs = submit(ep, 5);
     expect(launcher.started).toEqual(['worker-1', 'worker-2', 'worker-3']);
     for (const id of launcher.started) expect(take(ep, id).jobs).toHaveLength(1);
-    expect(ep.health()).toMatchObject({ workers: { initializing: 0, idle: 0, running: 3 }, jobs: { inProgress: 3, inQueue: 2 } });
-    for (const job of jobs.slice(0, 3)) expect(ep.external.result(job.externalWorker ?? '', job, job.id, { output: 'ok' }).status).toBe(200);
+    expect(ep.health()).toMatchObject({
+      workers: { initializing: 0, idle: 0, running: 3 },
+      jobs: { inProgress: 3, inQueue: 2 },
+    });
+    for (const job of jobs.slice(0, 3))
+      expect(ep.external.result(job.externalWorker ?? '', job, job.id, { output: 'ok' }).status).toBe(200);
     // Two jobs left for three workers: two takes get one each, the third is held.
     const again = launcher.started.map((id) => take(ep, id));
     expect(again.map((t) => t.jobs?.length)).toEqual([1, 1, undefined]);
@@ -121,11 +137,17 @@ describe('real workers: silence and death', () => {
     clock.advance(2000);
     expect(job?.status).toBe('FAILED');
     expect(job?.error).toMatch(/worker me was lost/);
-    expect(ep.health()).toMatchObject({ workers: { idle: 0, running: 0 }, jobs: { failed: 1, inProgress: 0 } });
+    expect(ep.health()).toMatchObject({
+      workers: { idle: 0, running: 0 },
+      jobs: { failed: 1, inProgress: 0 },
+    });
     const answer = ep.external.result('me', job, job?.id ?? '', { output: 'too late' });
     expect(answer.status).toBe(409);
     expect(job?.status).toBe('FAILED');
-    expect(ep.external.snapshot()).toMatchObject({ lateResults: 1, workers: [{ id: 'me', state: 'dead', lostJobs: 1, lateResults: 1 }] });
+    expect(ep.external.snapshot()).toMatchObject({
+      lateResults: 1,
+      workers: [{ id: 'me', state: 'dead', lostJobs: 1, lateResults: 1 }],
+    });
   });
 
   it('an open long-poll keeps a worker alive however long it is held', () => {

@@ -15,7 +15,13 @@ let hooks: Receiver;
 const workers: ProtocolWorker[] = [];
 
 async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
-  h = await startEmulator({ externalWorkers: true, workerHoldMs: HOLD_MS, workerPingIntervalMs: 1000, workerDeadAfterMs: 3000, ...extra });
+  h = await startEmulator({
+    externalWorkers: true,
+    workerHoldMs: HOLD_MS,
+    workerPingIntervalMs: 1000,
+    workerDeadAfterMs: 3000,
+    ...extra,
+  });
   env = workerEnvironment(h.url, h.apiKey, 1000);
   hooks = await webhookReceiver(() => Date.now());
 }
@@ -46,10 +52,14 @@ async function health(): Promise<{ jobs: Record<string, number>; workers: Record
 
 async function final(id: string, ms = 10_000): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
-  await until(async () => {
-    body = await statusBody(id);
-    return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(body.status));
-  }, `job ${id} final`, ms);
+  await until(
+    async () => {
+      body = await statusBody(id);
+      return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(body.status));
+    },
+    `job ${id} final`,
+    ms,
+  );
   return body;
 }
 
@@ -65,7 +75,11 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await health()).jobs.inQueue).toBe(1);
     worker('w-plain', (input) => Promise.resolve({ echo: input, text: 'ünïcode' }));
     const body = await final(id);
-    expect(body).toMatchObject({ status: 'COMPLETED', output: { echo: { n: 1 }, text: 'ünïcode' }, workerId: 'w-plain' });
+    expect(body).toMatchObject({
+      status: 'COMPLETED',
+      output: { echo: { n: 1 }, text: 'ünïcode' },
+      workerId: 'w-plain',
+    });
     expect(typeof body.delayTime).toBe('number');
     expect(typeof body.executionTime).toBe('number');
     await until(() => hookFor(id) !== undefined, 'webhook');
@@ -107,8 +121,15 @@ describe('worker protocol: a real worker takes the jobs', () => {
       return 'done';
     });
     const id = await submit(h, {}, { webhook: hooks.url });
-    await until(async () => JSON.stringify((await statusBody(id)).output) === '{"step":2}', 'second progress update');
-    expect(await statusBody(id)).toMatchObject({ status: 'IN_PROGRESS', output: { step: 2 }, workerId: 'w-prog' });
+    await until(
+      async () => JSON.stringify((await statusBody(id)).output) === '{"step":2}',
+      'second progress update',
+    );
+    expect(await statusBody(id)).toMatchObject({
+      status: 'IN_PROGRESS',
+      output: { step: 2 },
+      workerId: 'w-prog',
+    });
     expect((await health()).workers).toMatchObject({ running: 1, idle: 0 });
     expect(hooks.hits).toHaveLength(0);
     release();
@@ -137,7 +158,8 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect(body.output).toEqual([{ token: 'a' }, { token: 'b' }, { token: 'c' }]);
     const rest = await call(h, 'GET', `${h.url}/stream/${id}`);
     const snap = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    const stats = (snap.body as { externalWorkers: { workers: { streamChunks: number }[] } }).externalWorkers.workers[0];
+    const stats = (snap.body as { externalWorkers: { workers: { streamChunks: number }[] } }).externalWorkers
+      .workers[0];
     expect(stats?.streamChunks).toBe(3);
     expect(rest.body).toMatchObject({ status: 'COMPLETED' });
   });
@@ -151,7 +173,11 @@ describe('worker protocol: a real worker takes the jobs', () => {
     const id = await submit(h, {});
     await final(id);
     const s = await call(h, 'GET', `${h.url}/stream/${id}`);
-    expect(s.body).toMatchObject({ id, status: 'COMPLETED', stream: [{ output: 'a' }, { output: 'b' }, { output: 'c' }, { output: 'd' }] });
+    expect(s.body).toMatchObject({
+      id,
+      status: 'COMPLETED',
+      stream: [{ output: 'a' }, { output: 'b' }, { output: 'c' }, { output: 'd' }],
+    });
     const again = await call(h, 'GET', `${h.url}/stream/${id}`);
     expect((again.body as { stream: unknown[] }).stream).toEqual([]);
   });
@@ -161,21 +187,31 @@ describe('worker protocol: a real worker takes the jobs', () => {
     const ids = [await submit(h, { i: 0 }), await submit(h, { i: 1 }), await submit(h, { i: 2 })];
     let release = (): void => undefined;
     const gate = new Promise<void>((r) => (release = r));
-    const w = worker('w-batch', async (input) => {
-      await gate;
-      return input;
-    }, 3);
+    const w = worker(
+      'w-batch',
+      async (input) => {
+        await gate;
+        return input;
+      },
+      3,
+    );
     await until(async () => (await health()).jobs.inProgress === 3, 'three in progress');
     expect(w.trace.batchTakes[0]).toEqual({ batchSize: 3, got: 3 });
     expect((await health()).workers).toMatchObject({ running: 1 });
     release();
-    for (const [i, id] of ids.entries()) expect(await final(id)).toMatchObject({ status: 'COMPLETED', output: { i } });
+    for (const [i, id] of ids.entries())
+      expect(await final(id)).toMatchObject({ status: 'COMPLETED', output: { i } });
   });
 
   it('a take with nothing queued is held (long-poll), then answered 204', async () => {
     await setUp();
     const t0 = Date.now();
-    const r = await call(h, 'GET', `${env.RUNPOD_WEBHOOK_GET_JOB?.replace('$ID', 'w-idle') ?? ''}&job_in_progress=0`, { auth: h.apiKey });
+    const r = await call(
+      h,
+      'GET',
+      `${env.RUNPOD_WEBHOOK_GET_JOB?.replace('$ID', 'w-idle') ?? ''}&job_in_progress=0`,
+      { auth: h.apiKey },
+    );
     expect(r.status).toBe(204);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(HOLD_MS - 50);
   });
@@ -207,13 +243,20 @@ describe('worker protocol: a real worker takes the jobs', () => {
 
   it('cancel reaches the worker through the stop channel; a result after it is ignored and counted', async () => {
     await setUp();
-    const w = worker('w-cancel', (_input, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
+    const w = worker(
+      'w-cancel',
+      (_input, ctx) =>
+        new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+    );
     const id = await submit(h, {}, { webhook: hooks.url });
     await until(async () => (await statusBody(id)).status === 'IN_PROGRESS', 'taken');
     expectStatus(await call(h, 'POST', `${h.url}/cancel/${id}`), 200);
     await until(() => w.trace.stopped.includes(id), 'stop delivered');
     expect((await statusBody(id)).status).toBe('CANCELLED');
-    const late = await call(h, 'POST', `${h.url}/job-done/w-cancel/${id}?&isStream=false`, { raw: '{"output":"late"}', auth: h.apiKey });
+    const late = await call(h, 'POST', `${h.url}/job-done/w-cancel/${id}?&isStream=false`, {
+      raw: '{"output":"late"}',
+      auth: h.apiKey,
+    });
     expect(late.status).toBe(409);
     expect(await statusBody(id)).toMatchObject({ status: 'CANCELLED' });
     expect((await statusBody(id)).output).toBeUndefined();
@@ -235,10 +278,14 @@ describe('worker protocol: a real worker takes the jobs', () => {
     // The worker had not started the job yet and ignored the id (worker-protocol C); its next
     // heartbeat lists the job as running: it is told again, on the poll held then or the next one.
     const again = call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey });
-    await call(h, 'GET', `${h.url}/ping/w-race?&job_id=${id}%2Cnever-taken&runpod_version=test`, { auth: h.apiKey });
+    await call(h, 'GET', `${h.url}/ping/w-race?&job_id=${id}%2Cnever-taken&runpod_version=test`, {
+      auth: h.apiKey,
+    });
     expect((await again).body).toEqual({ jobsToStop: [id] });
     await call(h, 'GET', `${h.url}/ping/w-race?&job_id=${id}`, { auth: h.apiKey });
-    expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).body).toEqual({ jobsToStop: [id] });
+    expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).body).toEqual({
+      jobsToStop: [id],
+    });
     // A heartbeat without it, or listing only jobs never stopped, tells nothing: the poll is held, then 204.
     await call(h, 'GET', `${h.url}/ping/w-race?&job_id=never-taken`, { auth: h.apiKey });
     expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).status).toBe(204);
@@ -247,7 +294,11 @@ describe('worker protocol: a real worker takes the jobs', () => {
 
   it('executionTimeout: TIMED_OUT, and the worker is told to stop', async () => {
     await setUp();
-    const w = worker('w-slow', (_input, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))));
+    const w = worker(
+      'w-slow',
+      (_input, ctx) =>
+        new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+    );
     const id = await submit(h, {}, { policy: { executionTimeout: 5000 }, webhook: hooks.url });
     const body = await final(id, 15_000);
     expect(body.status).toBe('TIMED_OUT');
@@ -270,7 +321,12 @@ describe('worker protocol: hostile input gets a 4xx and changes no job', () => {
   it('bad JSON, unknown ids, results for jobs never taken, duplicates, another worker, bad batch_size', async () => {
     await setUp();
     const queued = await submit(h, { q: 1 });
-    const post = (worker: string, job: string, raw: string) => call(h, 'POST', `${h.url}/job-done/${worker}/${job}?&isStream=false`, { raw, auth: h.apiKey, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const post = (worker: string, job: string, raw: string) =>
+      call(h, 'POST', `${h.url}/job-done/${worker}/${job}?&isStream=false`, {
+        raw,
+        auth: h.apiKey,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     expect((await post('w-x', queued, '{"output":')).status).toBe(400);
     expect((await post('w-x', 'no-such-job', '{"output":1}')).status).toBe(404);
     expect((await post('w-x', queued, '{"output":1}')).status).toBe(409);
@@ -281,15 +337,26 @@ describe('worker protocol: hostile input gets a 4xx and changes no job', () => {
     expect((await post('w-a', queued, '[1,2]')).status).toBe(400);
     expect((await post('w-a', queued, '{"status":"COMPLETED","output":1}')).status).toBe(400);
     expect((await post('w-a', queued, '{}')).status).toBe(400);
-    expect((await call(h, 'POST', `${h.url}/job-stream/w-b/${queued}?&isStream=false`, { raw: '{"output":1}', auth: h.apiKey })).status).toBe(409);
+    expect(
+      (
+        await call(h, 'POST', `${h.url}/job-stream/w-b/${queued}?&isStream=false`, {
+          raw: '{"output":1}',
+          auth: h.apiKey,
+        })
+      ).status,
+    ).toBe(409);
     expect(await statusBody(queued)).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w-a' });
     expect((await statusBody(queued)).output).toBeUndefined();
     expect((await post('w-a', queued, '{"output":"mine"}')).status).toBe(200);
     expect((await post('w-a', queued, '{"output":"again"}')).status).toBe(409);
     expect(await statusBody(queued)).toMatchObject({ status: 'COMPLETED', output: 'mine' });
     expect((await health()).jobs).toMatchObject({ completed: 1, failed: 0 });
-    expect((await call(h, 'GET', `${h.url}/job-take-batch/w-a?&batch_size=0`, { auth: h.apiKey })).status).toBe(400);
-    expect((await call(h, 'GET', `${h.url}/job-take-batch/w-a?&batch_size=abc`, { auth: h.apiKey })).status).toBe(400);
+    expect(
+      (await call(h, 'GET', `${h.url}/job-take-batch/w-a?&batch_size=0`, { auth: h.apiKey })).status,
+    ).toBe(400);
+    expect(
+      (await call(h, 'GET', `${h.url}/job-take-batch/w-a?&batch_size=abc`, { auth: h.apiKey })).status,
+    ).toBe(400);
     expect((await call(h, 'POST', `${h.url}/job-take/w-a?`, { auth: h.apiKey })).status).toBe(405);
     expect((await call(h, 'GET', `${h.url}/job-take/w-a?`, { auth: 'wrong' })).status).toBe(401);
     expect((await call(h, 'GET', `${h.url}/job-take/bad%20id?`, { auth: h.apiKey })).status).toBe(400);

@@ -4,7 +4,15 @@ import { OpenAiErrorSchema } from '../../contracts/queue/openai-schemas.js';
 import { ErrorBodySchema } from '../../contracts/queue/schemas.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { FAULT_NAMES, FAULTS, type EmulatorHandle, type FaultName } from '../../src/emulator/index.js';
-import { call, manualEmulator, openAiEvents, until, valid, webhookReceiver, webhooksPending } from './helpers.js';
+import {
+  call,
+  manualEmulator,
+  openAiEvents,
+  until,
+  valid,
+  webhookReceiver,
+  webhooksPending,
+} from './helpers.js';
 
 /*
  * Each fault must change exactly the behaviour it names. A fingerprint runs one probe per rule,
@@ -24,9 +32,15 @@ interface Ctx {
 
 type Body = Record<string, unknown>;
 
-async function run(c: Ctx, probe: string, input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
+async function run(
+  c: Ctx,
+  probe: string,
+  input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await call(c.h, 'POST', `${c.base(probe)}/run`, { body: { input, ...extra } });
-  if (r.status < 200 || r.status > 299) throw new Error(`probe ${probe}: /run answered ${String(r.status)} ${r.text}`);
+  if (r.status < 200 || r.status > 299)
+    throw new Error(`probe ${probe}: /run answered ${String(r.status)} ${r.text}`);
   return (r.body as { id: string }).id;
 }
 
@@ -40,7 +54,12 @@ function code(status: number): number | '2xx' {
   return status >= 200 && status <= 299 ? '2xx' : status;
 }
 
-async function get(c: Ctx, probe: string, path: string, opts: Parameters<typeof call>[3] = {}): Promise<Body> {
+async function get(
+  c: Ctx,
+  probe: string,
+  path: string,
+  opts: Parameters<typeof call>[3] = {},
+): Promise<Body> {
   return (await call(c.h, 'GET', `${c.base(probe)}/${path}`, opts)).body as Body;
 }
 
@@ -52,12 +71,19 @@ async function post(c: Ctx, url: string, body?: unknown): Promise<Body> {
 async function streamCounts(c: Ctx, probe: string, id: string, n: number): Promise<number[]> {
   const counts: number[] = [];
   // -1: the answer had no stream (stream-post-only refuses the GET).
-  for (let i = 0; i < n; i++) counts.push(((await get(c, probe, `stream/${id}`)).stream as unknown[] | undefined)?.length ?? -1);
+  for (let i = 0; i < n; i++)
+    counts.push(((await get(c, probe, `stream/${id}`)).stream as unknown[] | undefined)?.length ?? -1);
   return counts;
 }
 
-async function adminEndpoint(c: Ctx, probe: string): Promise<{ jobsRetained: number; rateLimits: Record<string, { inFlight: number }> }> {
-  return (await call(c.h, 'GET', `${c.h.adminUrl}/endpoints/${probe}`)).body as { jobsRetained: number; rateLimits: Record<string, { inFlight: number }> };
+async function adminEndpoint(
+  c: Ctx,
+  probe: string,
+): Promise<{ jobsRetained: number; rateLimits: Record<string, { inFlight: number }> }> {
+  return (await call(c.h, 'GET', `${c.h.adminUrl}/endpoints/${probe}`)).body as {
+    jobsRetained: number;
+    rateLimits: Record<string, { inFlight: number }>;
+  };
 }
 
 async function webhooksSettled(c: Ctx): Promise<void> {
@@ -113,7 +139,10 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     const running = await run(c, 'purge', { sleep_ms: 1000 });
     const queued = await run(c, 'purge', { sleep_ms: 1000 });
     await call(c.h, 'POST', `${c.base('purge')}/purge-queue`);
-    return [(await statusOf(c, 'purge', running)).body.status, (await statusOf(c, 'purge', queued)).body.status];
+    return [
+      (await statusOf(c, 'purge', running)).body.status,
+      (await statusOf(c, 'purge', queued)).body.status,
+    ];
   },
   lose: async (c) => {
     const id = await run(c, 'lose', { sleep_ms: 0 });
@@ -145,7 +174,13 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   },
   /** Every webhook answered non-200 was attempted 1 + webhookRetries times. */
   webhook: async (c) => {
-    const { hits } = await webhookProbe(c, 'webhook', 500, [{ sleep_ms: 0 }], Array<number>(4).fill(LIMITS.webhookRetrySpacing));
+    const { hits } = await webhookProbe(
+      c,
+      'webhook',
+      500,
+      [{ sleep_ms: 0 }],
+      Array<number>(4).fill(LIMITS.webhookRetrySpacing),
+    );
     return hits.length === 0 || hits.length === 1 + LIMITS.webhookRetries;
   },
   oversize: async (c) => {
@@ -161,7 +196,12 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     await run(c, 'health', { sleep_ms: 0 });
     c.clock.advance(0);
     const jobs = (await get(c, 'health', 'health')).jobs as Body;
-    return { completed: Number(jobs.completed), failed: jobs.failed, inProgress: jobs.inProgress, retried: jobs.retried };
+    return {
+      completed: Number(jobs.completed),
+      failed: jobs.failed,
+      inProgress: jobs.inProgress,
+      retried: jobs.retried,
+    };
   },
   chunk: async (c) => {
     const id = await run(c, 'chunk', { stream: 1, chunk_bytes: 1_500_000, sleep_ms: 0 });
@@ -171,7 +211,8 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   },
   server: async (c) => {
     let fives = 0;
-    for (let i = 0; i < 40; i++) if ((await call(c.h, 'GET', `${c.base('server')}/health`)).status >= 500) fives++;
+    for (let i = 0; i < 40; i++)
+      if ((await call(c.h, 'GET', `${c.base('server')}/health`)).status >= 500) fives++;
     return fives;
   },
   /** Status codes of answers that must be 200, across the /v2 operations and the /v1 calls. */
@@ -189,7 +230,9 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     codes.push((await call(c.h, 'POST', `${b}/purge-queue`)).status);
     codes.push((await call(c.h, 'GET', `${b}/health`)).status);
     codes.push((await call(c.h, 'POST', `${c.h.managementUrl}/pods/jobstorm-pod/start`)).status);
-    codes.push((await call(c.h, 'POST', `${c.h.managementUrl}/endpoints`, { body: { templateId: 'tpl' } })).status);
+    codes.push(
+      (await call(c.h, 'POST', `${c.h.managementUrl}/endpoints`, { body: { templateId: 'tpl' } })).status,
+    );
     return codes;
   },
   /** Types of the fields wrong-types leaves alone. */
@@ -206,7 +249,17 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     const pod = await post(c, `${c.h.managementUrl}/pods/no-such-pod/start`);
     const refused = await post(c, `${c.h.managementUrl}/endpoints`, {});
     const created = await post(c, `${c.h.managementUrl}/endpoints`, { templateId: 'tpl', workersMax: 1 });
-    const fields = [submitted.status, stream.status, cancel.status, retry.status, purge.removed, health.completed, pod.message, refused.message, created.workersMax];
+    const fields = [
+      submitted.status,
+      stream.status,
+      cancel.status,
+      retry.status,
+      purge.removed,
+      health.completed,
+      pod.message,
+      refused.message,
+      created.workersMax,
+    ];
     return fields.map((v) => typeof v);
   },
   'backwards-queue': async (c) => {
@@ -220,7 +273,10 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     const first = await run(c, 'spurious', { sleep_ms: 0 });
     const second = await run(c, 'spurious', { sleep_ms: 0 });
     c.clock.advance(0);
-    return [(await statusOf(c, 'spurious', first)).body.status, (await statusOf(c, 'spurious', second)).body.status];
+    return [
+      (await statusOf(c, 'spurious', first)).body.status,
+      (await statusOf(c, 'spurious', second)).body.status,
+    ];
   },
   retention: async (c) => {
     const id = await run(c, 'retention', { sleep_ms: 0 });
@@ -235,7 +291,9 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   },
   /** When (ms after submission) a /runsync?wait=1000 of a job that ends at once answers, and with what. */
   overwait: async (c) => {
-    const answer = call(c.h, 'POST', `${c.base('overwait')}/runsync?wait=1000`, { body: { input: { sleep_ms: 0 } } });
+    const answer = call(c.h, 'POST', `${c.base('overwait')}/runsync?wait=1000`, {
+      body: { input: { sleep_ms: 0 } },
+    });
     await until(async () => (await adminEndpoint(c, 'overwait')).jobsRetained === 1, 'the runsync job');
     let answeredAt: number | 'never' = 'never';
     let at = 0;
@@ -258,8 +316,12 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   },
   params: async (c) => {
     const b = c.base('params');
-    const ttl = await call(c.h, 'POST', `${b}/run`, { body: { input: { sleep_ms: 0 }, policy: { ttl: LIMITS.ttl.min - 1 } } });
-    const timeout = await call(c.h, 'POST', `${b}/run`, { body: { input: { sleep_ms: 0 }, policy: { executionTimeout: LIMITS.executionTimeout.min - 1 } } });
+    const ttl = await call(c.h, 'POST', `${b}/run`, {
+      body: { input: { sleep_ms: 0 }, policy: { ttl: LIMITS.ttl.min - 1 } },
+    });
+    const timeout = await call(c.h, 'POST', `${b}/run`, {
+      body: { input: { sleep_ms: 0 }, policy: { executionTimeout: LIMITS.executionTimeout.min - 1 } },
+    });
     const id = await run(c, 'params', { sleep_ms: 0 });
     c.clock.advance(0);
     const wait = await call(c.h, 'GET', `${b}/status-sync/${id}?wait=${String(LIMITS.wait.max + 1)}`);
@@ -278,21 +340,35 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     code((await call(c.h, 'GET', `${c.base('bare-key')}/health`)).status),
   ],
   /** A job that asked for a webhook got at least one delivery. */
-  'hook-missing': async (c) => (await webhookProbe(c, 'hook-missing', 200, [{ sleep_ms: 0 }], [])).hits.length > 0,
+  'hook-missing': async (c) =>
+    (await webhookProbe(c, 'hook-missing', 200, [{ sleep_ms: 0 }], [])).hits.length > 0,
   /** Every webhook body's status is the job's final status. */
   'hook-status': async (c) => {
-    const { ids, hits } = await webhookProbe(c, 'hook-status', 200, [{ sleep_ms: 0 }, { sleep_ms: 0, fail: 'boom' }], []);
+    const { ids, hits } = await webhookProbe(
+      c,
+      'hook-status',
+      200,
+      [{ sleep_ms: 0 }, { sleep_ms: 0, fail: 'boom' }],
+      [],
+    );
     const final = new Map<unknown, unknown>();
     for (const id of ids) final.set(id, (await statusOf(c, 'hook-status', id)).body.status);
     return hits.every((hit) => hit.body.status === final.get(hit.body.id));
   },
   /** Every webhook retry came at least webhookRetrySpacing after the attempt before. */
   'hook-spacing': async (c) => {
-    const { hits } = await webhookProbe(c, 'hook-spacing', 500, [{ sleep_ms: 0 }], Array<number>(25).fill(1000));
+    const { hits } = await webhookProbe(
+      c,
+      'hook-spacing',
+      500,
+      [{ sleep_ms: 0 }],
+      Array<number>(25).fill(1000),
+    );
     return hits.every((hit, i) => i === 0 || hit.at - (hits[i - 1]?.at ?? 0) >= LIMITS.webhookRetrySpacing);
   },
   /** No webhook came again after the receiver answered 200. */
-  'hook-duplicate': async (c) => (await webhookProbe(c, 'hook-duplicate', 200, [{ sleep_ms: 0 }], [1000, 1000])).hits.length <= 1,
+  'hook-duplicate': async (c) =>
+    (await webhookProbe(c, 'hook-duplicate', 200, [{ sleep_ms: 0 }], [1000, 1000])).hits.length <= 1,
   /** Chunks in the first and the third /stream answer of a finished job. */
   'stream-final': async (c) => {
     const id = await run(c, 'stream-final', { stream: 2, sleep_ms: 0 });
@@ -311,7 +387,8 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   /** /status of an id no emulator issued, and of one in the shape of its ids. */
   'unknown-job': async (c) => [
     (await call(c.h, 'GET', `${c.base('unknown-job')}/status/jobstorm-never-issued`)).status,
-    (await call(c.h, 'GET', `${c.base('unknown-job')}/status/00000000-0000-4000-8000-000000000000-u1`)).status,
+    (await call(c.h, 'GET', `${c.base('unknown-job')}/status/00000000-0000-4000-8000-000000000000-u1`))
+      .status,
   ],
   /** Bodies without input, to /run and /runsync. */
   'no-input': async (c) => [
@@ -323,7 +400,12 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     const id = await run(c, 'methods', { sleep_ms: 0 });
     c.clock.advance(0);
     const b = c.base('methods');
-    return [(await call(c.h, 'GET', `${b}/status/${id}`)).status, (await call(c.h, 'GET', `${b}/stream/${id}`)).status, (await call(c.h, 'POST', `${b}/status/${id}`)).status, (await call(c.h, 'POST', `${b}/stream/${id}`)).status];
+    return [
+      (await call(c.h, 'GET', `${b}/status/${id}`)).status,
+      (await call(c.h, 'GET', `${b}/stream/${id}`)).status,
+      (await call(c.h, 'POST', `${b}/status/${id}`)).status,
+      (await call(c.h, 'POST', `${b}/stream/${id}`)).status,
+    ];
   },
   /** The status of a 1 s job once 1 s has passed, and the executionTime it then reports. */
   slow: async (c) => {
@@ -339,12 +421,18 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     await run(c, 'health-decrease', { sleep_ms: 0 });
     c.clock.advance(0);
     const seen: number[] = [];
-    for (let i = 0; i < 3; i++) seen.push(Number(((await get(c, 'health-decrease', 'health')).jobs as Body).completed));
+    for (let i = 0; i < 3; i++)
+      seen.push(Number(((await get(c, 'health-decrease', 'health')).jobs as Body).completed));
     return seen.slice(1).map((n, i) => n - (seen[i] ?? 0));
   },
   /** The framing of a streamed chat completion: ends with [DONE], events that are not JSON, events after [DONE]. */
   'openai-stream': async (c) => {
-    const events = await openAiEvents(c.h, c.clock, `${c.base('openai-stream')}/openai/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, max_tokens: 3 });
+    const events = await openAiEvents(c.h, c.clock, `${c.base('openai-stream')}/openai/v1/chat/completions`, {
+      model: 'm',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      max_tokens: 3,
+    });
     const done = events.indexOf('[DONE]');
     const bad = events.filter((e) => {
       if (e === '[DONE]') return false;
@@ -376,12 +464,18 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
     let refused = 0;
     const url = `${c.base('openai-rate')}/openai/v1/chat/completions`;
     const all = Array.from({ length: 210 }, () =>
-      call(c.h, 'POST', url, { body: { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 } }).then((r) => {
+      call(c.h, 'POST', url, {
+        body: { model: 'm', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 },
+      }).then((r) => {
         if (r.status === 429) refused++;
         return r;
       }),
     );
-    await until(async () => refused + (await adminEndpoint(c, 'openai-rate')).jobsRetained >= 210, 'openai admissions', 20_000);
+    await until(
+      async () => refused + (await adminEndpoint(c, 'openai-rate')).jobsRetained >= 210,
+      'openai admissions',
+      20_000,
+    );
     c.clock.advance(60_000);
     await Promise.all(all);
     return refused;
@@ -389,7 +483,8 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   /** GET /requests accepted among 14 in a row (the table: 10 per 10 s). */
   'requests-rate': async (c) => {
     let accepted = 0;
-    for (let i = 0; i < 14; i++) if ((await call(c.h, 'GET', `${c.base('requests-rate')}/requests`)).status !== 429) accepted++;
+    for (let i = 0; i < 14; i++)
+      if ((await call(c.h, 'GET', `${c.base('requests-rate')}/requests`)).status !== 429) accepted++;
     return accepted;
   },
 };
@@ -571,10 +666,16 @@ describe('each fault changes exactly the behaviour it names', () => {
       expect((await call(h, 'GET', `${h.url}/health`, { auth: 'wrong' })).status).toBe(200);
       expect((await call(h, 'GET', `${h.adminUrl}/state`, { auth: 'wrong' })).status).toBe(401);
       const list = await call(h, 'GET', `${h.adminUrl}/faults`);
-      expect((list.body as { faults: { name: string; enabled: boolean }[] }).faults.find((f) => f.name === 'auth-open')?.enabled).toBe(true);
+      expect(
+        (list.body as { faults: { name: string; enabled: boolean }[] }).faults.find(
+          (f) => f.name === 'auth-open',
+        )?.enabled,
+      ).toBe(true);
       expect((await call(h, 'DELETE', `${h.adminUrl}/faults/auth-open`)).status).toBe(200);
       expect((await call(h, 'GET', `${h.url}/health`, { auth: 'wrong' })).status).toBe(401);
-      expect((await call(h, 'PUT', `${h.adminUrl}/faults`, { body: { 'no-such-fault': true } })).status).toBe(400);
+      expect((await call(h, 'PUT', `${h.adminUrl}/faults`, { body: { 'no-such-fault': true } })).status).toBe(
+        400,
+      );
       expect((await call(h, 'PUT', `${h.adminUrl}/faults`, { body: ['server-errors=2'] })).status).toBe(400);
     } finally {
       await h.close();
@@ -586,11 +687,18 @@ describe('fault details the probes do not show', () => {
   it('malformed-bodies: in the bare-array stream shape each chunk carries data instead of output', async () => {
     const { h, clock } = await manualEmulator({ streamShape: 'array', faults: ['malformed-bodies'] });
     try {
-      const id = ((await call(h, 'POST', `${h.url}/run`, { body: { input: { stream: 2, sleep_ms: 0 } } })).body as { id: string }).id;
+      const id = (
+        (await call(h, 'POST', `${h.url}/run`, { body: { input: { stream: 2, sleep_ms: 0 } } })).body as {
+          id: string;
+        }
+      ).id;
       clock.advance(0);
       const r = await call(h, 'GET', `${h.url}/stream/${id}`);
       expect(r.status).toBe(200);
-      expect(r.body).toEqual([{ data: { chunk: 0, text: 'chunk 0' } }, { data: { chunk: 1, text: 'chunk 1' } }]);
+      expect(r.body).toEqual([
+        { data: { chunk: 0, text: 'chunk 0' } },
+        { data: { chunk: 1, text: 'chunk 1' } },
+      ]);
     } finally {
       await h.close();
     }
@@ -600,7 +708,12 @@ describe('fault details the probes do not show', () => {
     const { h, clock } = await manualEmulator({ faults: ['odd-status'] });
     try {
       const sync = call(h, 'POST', `${h.url}/runsync`, { body: { input: { hello: 1 } } });
-      await until(async () => ((await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as { jobsRetained: number }).jobsRetained === 1, 'runsync job');
+      await until(
+        async () =>
+          ((await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as { jobsRetained: number })
+            .jobsRetained === 1,
+        'runsync job',
+      );
       clock.advance(10_000);
       const r = await sync;
       expect(r.status).toBe(202);
@@ -613,7 +726,11 @@ describe('fault details the probes do not show', () => {
   });
 
   it('webhook-wrong-status: COMPLETED is sent as FAILED with an error, FAILED as COMPLETED with output and timings', async () => {
-    const { h, clock } = await manualEmulator({ faults: ['webhook-wrong-status'], workersMin: 2, workersMax: 2 });
+    const { h, clock } = await manualEmulator({
+      faults: ['webhook-wrong-status'],
+      workersMin: 2,
+      workersMax: 2,
+    });
     const receiver = await webhookReceiver(() => clock.now(), 200);
     try {
       const ok = await submitWithHook(h, { sleep_ms: 0 }, receiver.url);
@@ -623,7 +740,12 @@ describe('fault details the probes do not show', () => {
       const byId = new Map(receiver.hits.map((hit) => [(hit.body as Body).id, hit.body as Body]));
       expect(byId.get(ok)).toMatchObject({ status: 'FAILED', error: expect.any(String) as unknown });
       expect(byId.get(ok)).not.toHaveProperty('output');
-      expect(byId.get(bad)).toMatchObject({ status: 'COMPLETED', delayTime: 0, executionTime: 0, output: { sleep_ms: 0, fail: 'boom' } });
+      expect(byId.get(bad)).toMatchObject({
+        status: 'COMPLETED',
+        delayTime: 0,
+        executionTime: 0,
+        output: { sleep_ms: 0, fail: 'boom' },
+      });
       expect(byId.get(bad)).not.toHaveProperty('error');
     } finally {
       await receiver.close();
@@ -637,7 +759,10 @@ describe('fault details the probes do not show', () => {
     try {
       await submitWithHook(h, { sleep_ms: 0 }, receiver.url);
       clock.advance(0);
-      await until(async () => receiver.hits.length === 1 && (await webhooksPending(h)) === 0, 'first webhook');
+      await until(
+        async () => receiver.hits.length === 1 && (await webhooksPending(h)) === 0,
+        'first webhook',
+      );
       for (let i = 0; i < 5; i++) {
         clock.advance(1000);
         await until(async () => (await webhooksPending(h)) === 0, 'webhook answers');
@@ -655,11 +780,20 @@ describe('fault details the probes do not show', () => {
   it('timeout-early: TIMED_OUT at half the executionTimeout, and executionTime says so', async () => {
     const { h, clock } = await manualEmulator({ faults: ['timeout-early'] });
     try {
-      const id = ((await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 60_000 }, policy: { executionTimeout: 10_000 } } })).body as { id: string }).id;
+      const id = (
+        (
+          await call(h, 'POST', `${h.url}/run`, {
+            body: { input: { sleep_ms: 60_000 }, policy: { executionTimeout: 10_000 } },
+          })
+        ).body as { id: string }
+      ).id;
       clock.advance(4999);
       expect(((await call(h, 'GET', `${h.url}/status/${id}`)).body as Body).status).toBe('IN_PROGRESS');
       clock.advance(1);
-      expect((await call(h, 'GET', `${h.url}/status/${id}`)).body).toMatchObject({ status: 'TIMED_OUT', executionTime: 5000 });
+      expect((await call(h, 'GET', `${h.url}/status/${id}`)).body).toMatchObject({
+        status: 'TIMED_OUT',
+        executionTime: 5000,
+      });
     } finally {
       await h.close();
     }
@@ -668,7 +802,9 @@ describe('fault details the probes do not show', () => {
   it('runsync-overwait: /status-sync of a finished job answers at twice its wait, with the job', async () => {
     const { h, clock } = await manualEmulator({ faults: ['runsync-overwait'] });
     try {
-      const id = ((await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 0 } } })).body as { id: string }).id;
+      const id = (
+        (await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 0 } } })).body as { id: string }
+      ).id;
       clock.advance(0);
       let answered = false;
       const timers = clock.pending;
@@ -698,7 +834,11 @@ describe('fault details the probes do not show', () => {
       clock.advance(7);
       await until(() => receiver.hits.length === 1, 'webhook');
       expect(receiver.hits[0]?.body).toMatchObject({ delayTime: 3_600_000, executionTime: 7 });
-      expect((await call(h, 'GET', `${h.url}/stream/${id}`)).body).toMatchObject({ status: 'COMPLETED', delayTime: 3_600_000, executionTime: 7 });
+      expect((await call(h, 'GET', `${h.url}/stream/${id}`)).body).toMatchObject({
+        status: 'COMPLETED',
+        delayTime: 3_600_000,
+        executionTime: 7,
+      });
     } finally {
       await receiver.close();
       await h.close();
@@ -712,11 +852,17 @@ describe('fault details the probes do not show', () => {
     ] as const) {
       const { h, clock } = await manualEmulator({ faults: [fault] });
       try {
-        const id = ((await call(h, 'POST', `${h.url}/run`, { body: { input: { stream: 2, sleep_ms: 0 } } })).body as { id: string }).id;
+        const id = (
+          (await call(h, 'POST', `${h.url}/run`, { body: { input: { stream: 2, sleep_ms: 0 } } })).body as {
+            id: string;
+          }
+        ).id;
         clock.advance(0);
         const seen: unknown[] = [];
         for (let i = 0; i < 3; i++) {
-          const s = (await call(h, 'GET', `${h.url}/stream/${id}`)).body as { stream: { output: { chunk: number } }[] };
+          const s = (await call(h, 'GET', `${h.url}/stream/${id}`)).body as {
+            stream: { output: { chunk: number } }[];
+          };
           seen.push(s.stream.map((ch) => ch.output.chunk));
         }
         expect(seen, fault).toEqual(expected);
@@ -731,9 +877,18 @@ describe('fault details the probes do not show', () => {
     try {
       const body = { input: {}, policy: { ttl: 1, executionTimeout: 8 * 24 * 3600 * 1000 } };
       const id = ((await call(h, 'POST', `${h.url}/run`, { body })).body as { id: string }).id;
-      const job = (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm/jobs/${id}`)).body as { ttlAt: number; queuedAt: number; executionTimeout: number };
-      expect([job.ttlAt - job.queuedAt, job.executionTimeout]).toEqual([LIMITS.ttl.min, LIMITS.executionTimeout.max]);
-      expect((await call(h, 'POST', `${h.url}/run`, { body: { input: {}, policy: { ttl: 'soon' } } })).status).toBe(400);
+      const job = (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm/jobs/${id}`)).body as {
+        ttlAt: number;
+        queuedAt: number;
+        executionTimeout: number;
+      };
+      expect([job.ttlAt - job.queuedAt, job.executionTimeout]).toEqual([
+        LIMITS.ttl.min,
+        LIMITS.executionTimeout.max,
+      ]);
+      expect(
+        (await call(h, 'POST', `${h.url}/run`, { body: { input: {}, policy: { ttl: 'soon' } } })).status,
+      ).toBe(400);
     } finally {
       await h.close();
     }
@@ -743,7 +898,9 @@ describe('fault details the probes do not show', () => {
     const { h } = await manualEmulator({ faults: ['bare-key-rejected'] });
     try {
       expect((await call(h, 'GET', `${h.url}/health`, { auth: h.apiKey })).status).toBe(401);
-      expect((await call(h, 'POST', `${h.managementUrl}/pods/jobstorm-pod/start`, { auth: h.apiKey })).status).toBe(401);
+      expect(
+        (await call(h, 'POST', `${h.managementUrl}/pods/jobstorm-pod/start`, { auth: h.apiKey })).status,
+      ).toBe(401);
       expect((await call(h, 'GET', `${h.adminUrl}/state`, { auth: h.apiKey })).status).toBe(200);
     } finally {
       await h.close();
@@ -751,7 +908,11 @@ describe('fault details the probes do not show', () => {
   });
 });
 
-async function submitWithHook(h: EmulatorHandle, input: Record<string, unknown>, webhook: string): Promise<string> {
+async function submitWithHook(
+  h: EmulatorHandle,
+  input: Record<string, unknown>,
+  webhook: string,
+): Promise<string> {
   const r = await call(h, 'POST', `${h.url}/run`, { body: { input, webhook } });
   return (r.body as { id: string }).id;
 }

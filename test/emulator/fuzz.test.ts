@@ -28,7 +28,13 @@ const ids: string[] = [];
 
 beforeAll(async () => {
   // A short body timeout: the fuzz's stalled bodies are answered 408 quickly.
-  h = await startEmulatorInWorker({ clock: 'manual', coldStartMs: 0, workersMax: 4, endpoints: ['jobstorm', 'other'], bodyTimeoutMs: 300 });
+  h = await startEmulatorInWorker({
+    clock: 'manual',
+    coldStartMs: 0,
+    workersMax: 4,
+    endpoints: ['jobstorm', 'other'],
+    bodyTimeoutMs: 300,
+  });
   // 10 s of emulator time every few ms: a 300 s runsync wait passes in well under a second.
   ticker = (async () => {
     while (ticking) {
@@ -44,7 +50,22 @@ afterAll(async () => {
 });
 
 function randomString(): string {
-  return pick(['', 'a', 'x'.repeat(int(3000)), '%', '%zz', '..', '../../etc/passwd', 'é', '\u0000', '💥', 'null', '{}', ids[int(ids.length)] ?? 'none', String(rng.next())]);
+  return pick([
+    '',
+    'a',
+    'x'.repeat(int(3000)),
+    '%',
+    '%zz',
+    '..',
+    '../../etc/passwd',
+    'é',
+    '\u0000',
+    '💥',
+    'null',
+    '{}',
+    ids[int(ids.length)] ?? 'none',
+    String(rng.next()),
+  ]);
 }
 
 function randomJson(depth = 0): unknown {
@@ -62,7 +83,21 @@ function randomJson(depth = 0): unknown {
     case 5:
       return Array.from({ length: int(4) }, () => randomJson(depth + 1));
     default:
-      return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(['input', 'policy', 'webhook', 's3Config', 'ttl', 'executionTimeout', 'lowPriority', randomString()]), randomJson(depth + 1)]));
+      return Object.fromEntries(
+        Array.from({ length: int(5) }, () => [
+          pick([
+            'input',
+            'policy',
+            'webhook',
+            's3Config',
+            'ttl',
+            'executionTimeout',
+            'lowPriority',
+            randomString(),
+          ]),
+          randomJson(depth + 1),
+        ]),
+      );
   }
 }
 
@@ -171,7 +206,11 @@ function hostileBody(): string | Buffer {
       return deepSubmission().slice(0, int(DEEP * 2));
     case 7:
       // Raw bytes that are not UTF-8, or a byte-order mark before JSON.
-      return pick([Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]), Buffer.from([0xff, 0xfe, 0x00, 0x7b])]);
+      return pick([
+        Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]),
+        Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d]),
+        Buffer.from([0xff, 0xfe, 0x00, 0x7b]),
+      ]);
     default:
       return controlBody();
   }
@@ -185,38 +224,102 @@ function randomBody(): string | Buffer | undefined {
     case 1:
       return JSON.stringify(randomJson());
     case 2:
-      return JSON.stringify({ input: randomInput(), policy: pick([undefined, { ttl: pick([10_000, 5, 'x']) }, { executionTimeout: pick([5000, 1, 1e20]) }, { lowPriority: pick([true, 'yes']) }]) });
+      return JSON.stringify({
+        input: randomInput(),
+        policy: pick([
+          undefined,
+          { ttl: pick([10_000, 5, 'x']) },
+          { executionTimeout: pick([5000, 1, 1e20]) },
+          { lowPriority: pick([true, 'yes']) },
+        ]),
+      });
     case 3:
       return JSON.stringify({ input: randomInput() }).slice(0, int(40));
     case 4:
       return Buffer.from(Array.from({ length: int(200) }, () => int(256)));
     case 5:
-      return JSON.stringify({ input: randomInput(), webhook: pick(['http://127.0.0.1:1/hook', 'not a url', 'ftp://x']) });
+      return JSON.stringify({
+        input: randomInput(),
+        webhook: pick(['http://127.0.0.1:1/hook', 'not a url', 'ftp://x']),
+      });
     default:
       return JSON.stringify({ input: randomInput() });
   }
 }
 
 function randomPath(): string {
-  const query = pick(['', '', '', '?wait=1000', '?wait=abc', '?wait=300000', '?ttl=1', '?ttl=-5', '?ttl=99999999999999999', '?&&=', '?%', `?wait=${String(int(400_000))}`, '?jobId=x']);
+  const query = pick([
+    '',
+    '',
+    '',
+    '?wait=1000',
+    '?wait=abc',
+    '?wait=300000',
+    '?ttl=1',
+    '?ttl=-5',
+    '?ttl=99999999999999999',
+    '?&&=',
+    '?%',
+    `?wait=${String(int(400_000))}`,
+    '?jobId=x',
+  ]);
   if (rng.next() < 0.6) {
     // Plausible: a real operation, with a job id where it takes one.
-    const op = pick(['run', 'run', 'runsync', 'status', 'status', 'status-sync', 'stream', 'cancel', 'retry', 'purge-queue', 'health']);
+    const op = pick([
+      'run',
+      'run',
+      'runsync',
+      'status',
+      'status',
+      'status-sync',
+      'stream',
+      'cancel',
+      'retry',
+      'purge-queue',
+      'health',
+    ]);
     const withId = ['status', 'status-sync', 'stream', 'cancel', 'retry'].includes(op);
-    const id = withId ? `/${encodeURIComponent(rng.next() < 0.7 ? (ids[int(ids.length)] ?? 'none') : randomString())}` : '';
+    const id = withId
+      ? `/${encodeURIComponent(rng.next() < 0.7 ? (ids[int(ids.length)] ?? 'none') : randomString())}`
+      : '';
     return `${pick(['/v2/jobstorm', '/v2/jobstorm', '/v2/other', '/v2/qwen3-32b-awq'])}/${op}${id}${query}`;
   }
-  const root = pick(['/v2/jobstorm', '/v2/other', '/v2/nope', '/v2', '/v1', '/v1/pods', '/v1/endpoints', '/_emulator', '', '/v2/%zz']);
-  const op = pick(['run', 'status', 'start', 'jobstorm-pod', 'state', 'endpoints/jobstorm', 'webhooks', 'clock/advance', randomString()]);
+  const root = pick([
+    '/v2/jobstorm',
+    '/v2/other',
+    '/v2/nope',
+    '/v2',
+    '/v1',
+    '/v1/pods',
+    '/v1/endpoints',
+    '/_emulator',
+    '',
+    '/v2/%zz',
+  ]);
+  const op = pick([
+    'run',
+    'status',
+    'start',
+    'jobstorm-pod',
+    'state',
+    'endpoints/jobstorm',
+    'webhooks',
+    'clock/advance',
+    randomString(),
+  ]);
   const id = pick(['', '/', '/a/b/c', '/start', '/jobs/x', `/${encodeURIComponent(randomString())}`]);
   return `${root}/${op}${id}${query}`;
 }
 
 function randomHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
-  const auth = rng.next() < 0.6 ? `Bearer ${h.apiKey}` : pick([h.apiKey, `bearer   ${h.apiKey}`, 'Bearer', '', 'Basic xyz', `Bearer ${h.apiKey}x`, undefined]);
+  const auth =
+    rng.next() < 0.6
+      ? `Bearer ${h.apiKey}`
+      : pick([h.apiKey, `bearer   ${h.apiKey}`, 'Bearer', '', 'Basic xyz', `Bearer ${h.apiKey}x`, undefined]);
   if (auth !== undefined) headers.authorization = auth;
-  if (rng.next() < 0.5) headers['content-type'] = pick(['application/json', 'text/plain', 'multipart/form-data; boundary=x', '']);
+  if (rng.next() < 0.5)
+    headers['content-type'] = pick(['application/json', 'text/plain', 'multipart/form-data; boundary=x', '']);
   if (rng.next() < 0.1) headers['x-weird'] = 'y'.repeat(int(2000));
   return headers;
 }
@@ -240,14 +343,28 @@ interface Planned {
 function plan(): Planned | undefined {
   if (rng.next() < 0.12) {
     const [method, path] = pick(CONTROL);
-    return { method, path, body: controlBody(), headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' } };
+    return {
+      method,
+      path,
+      body: controlBody(),
+      headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },
+    };
   }
   if (rng.next() < 0.5) {
     // A submission, where bodies are read: most carry the key, so the body is what gets judged.
     const op = pick(['run', 'run', 'runsync']);
-    const query = op === 'runsync' ? pick(['', '?wait=1000', '?wait=abc', `?wait=${String(int(400_000))}`]) : '';
-    const headers = rng.next() < 0.9 ? { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' } : randomHeaders();
-    return { method: 'POST', path: `${pick(['/v2/jobstorm', '/v2/jobstorm', '/v2/other', '/v2/qwen3-32b-awq'])}/${op}${query}`, body: randomBody(), headers: withStall(headers, 0.02) };
+    const query =
+      op === 'runsync' ? pick(['', '?wait=1000', '?wait=abc', `?wait=${String(int(400_000))}`]) : '';
+    const headers =
+      rng.next() < 0.9
+        ? { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' }
+        : randomHeaders();
+    return {
+      method: 'POST',
+      path: `${pick(['/v2/jobstorm', '/v2/jobstorm', '/v2/other', '/v2/qwen3-32b-awq'])}/${op}${query}`,
+      body: randomBody(),
+      headers: withStall(headers, 0.02),
+    };
   }
   const path = randomPath();
   // Valid writes to the fault switches would legitimately produce 5xx (server-errors): those
@@ -255,7 +372,12 @@ function plan(): Planned | undefined {
   if (path.startsWith('/_emulator/faults') || path.startsWith('/_emulator/profile')) return undefined;
   const method = pick(['GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS']);
   const body = method === 'GET' || method === 'HEAD' ? undefined : randomBody();
-  return { method, path, body, headers: body === undefined ? randomHeaders() : withStall(randomHeaders(), 0.01) };
+  return {
+    method,
+    path,
+    body,
+    headers: body === undefined ? randomHeaders() : withStall(randomHeaders(), 0.01),
+  };
 }
 
 /** Now and then a body stalls: it declares more bytes than it sends (408 after the body timeout). */
@@ -283,9 +405,18 @@ describe('fuzz', () => {
       const { method, path, body, headers } = p;
       return new Promise<void>((resolve) => {
         let req: ClientRequest;
-        if (headers['x-stall'] !== undefined && body !== undefined) headers['content-length'] = String(Buffer.byteLength(body) + 100);
+        if (headers['x-stall'] !== undefined && body !== undefined)
+          headers['content-length'] = String(Buffer.byteLength(body) + 100);
         try {
-          req = httpRequest({ host: url.hostname, port: url.port, path, method, headers, agent, timeout: 20_000 });
+          req = httpRequest({
+            host: url.hostname,
+            port: url.port,
+            path,
+            method,
+            headers,
+            agent,
+            timeout: 20_000,
+          });
         } catch {
           refusedByClient++;
           resolve();
@@ -308,11 +439,15 @@ describe('fuzz', () => {
           res.on('error', () => undefined);
           res.on('end', () => {
             answered++;
-            if (size > largest.bytes) Object.assign(largest, { bytes: size, request: `${method} ${path.slice(0, 120)}` });
+            if (size > largest.bytes)
+              Object.assign(largest, { bytes: size, request: `${method} ${path.slice(0, 120)}` });
             const code = res.statusCode ?? 0;
             const text = size > KEEP_BYTES ? '' : Buffer.concat(chunks).toString('utf8');
             codes.set(code, (codes.get(code) ?? 0) + 1);
-            if (code >= 500 && fives.length < 10) fives.push(`${method} ${path.slice(0, 200)} ${String(body).slice(0, 100)} → ${String(code)} ${text.slice(0, 300)}`);
+            if (code >= 500 && fives.length < 10)
+              fives.push(
+                `${method} ${path.slice(0, 200)} ${String(body).slice(0, 100)} → ${String(code)} ${text.slice(0, 300)}`,
+              );
             if (code === 200 && text.startsWith('{"id"')) ids.push((JSON.parse(text) as { id: string }).id);
             resolve();
           });
@@ -370,7 +505,9 @@ describe('fuzz', () => {
 
   it('an endpoint with more workers than the emulator can hold is refused 400, at once', async () => {
     const started = Date.now();
-    const r = await call(h, 'POST', `${h.managementUrl}/endpoints`, { body: { templateId: 't', workersMin: 1e9, workersMax: 1e9 } });
+    const r = await call(h, 'POST', `${h.managementUrl}/endpoints`, {
+      body: { templateId: 't', workersMin: 1e9, workersMax: 1e9 },
+    });
     expect(r.status).toBe(400);
     expect((r.body as { message: string }).message).toMatch(/workersMax must be at most 10000/);
     expect(Date.now() - started).toBeLessThan(5000);

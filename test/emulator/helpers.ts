@@ -21,7 +21,12 @@ export async function call(
   h: Pick<EmulatorHandle, 'apiKey'>,
   method: string,
   url: string,
-  opts: { body?: unknown; raw?: string | Buffer; auth?: string | null; headers?: Record<string, string> } = {},
+  opts: {
+    body?: unknown;
+    raw?: string | Buffer;
+    auth?: string | null;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...opts.headers };
   const auth = opts.auth === undefined ? `Bearer ${h.apiKey}` : opts.auth;
@@ -43,7 +48,9 @@ export async function call(
 }
 
 /** An emulator on a manual clock, plus shortcuts for its URLs. */
-export async function manualEmulator(options: EmulatorOptions = {}): Promise<{ h: EmulatorHandle; clock: ManualClock }> {
+export async function manualEmulator(
+  options: EmulatorOptions = {},
+): Promise<{ h: EmulatorHandle; clock: ManualClock }> {
   const h = await startEmulator({ clock: 'manual', coldStartMs: 0, ...options });
   if (!(h.clock instanceof ManualClock)) throw new Error('expected a manual clock');
   return { h, clock: h.clock };
@@ -52,7 +59,10 @@ export async function manualEmulator(options: EmulatorOptions = {}): Promise<{ h
 /** Asserts the body satisfies the contract's schema and returns it typed. */
 export function valid<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const r = schema.safeParse(body);
-  if (!r.success) throw new Error(`response does not match the contract: ${JSON.stringify(r.error.issues)}\nbody: ${JSON.stringify(body).slice(0, 500)}`);
+  if (!r.success)
+    throw new Error(
+      `response does not match the contract: ${JSON.stringify(r.error.issues)}\nbody: ${JSON.stringify(body).slice(0, 500)}`,
+    );
   return r.data;
 }
 
@@ -60,7 +70,11 @@ export function expectStatus(r: Reply, status: number): void {
   expect(r.status, `HTTP ${String(r.status)}: ${r.text.slice(0, 300)}`).toBe(status);
 }
 
-export async function submit(h: EmulatorHandle, input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
+export async function submit(
+  h: EmulatorHandle,
+  input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await call(h, 'POST', `${h.url}/run`, { body: { input, ...extra } });
   expectStatus(r, 200);
   return (r.body as { id: string }).id;
@@ -128,7 +142,12 @@ export async function webhooksPending(h: EmulatorHandle): Promise<number> {
  * POSTs a streamed /openai/* request, moves the manual clock until the answer is over (the job
  * starts, its tokens come, it ends), and returns the data of each event in order.
  */
-export async function openAiEvents(h: Pick<EmulatorHandle, 'apiKey'>, clock: ManualClock, url: string, body: unknown): Promise<string[]> {
+export async function openAiEvents(
+  h: Pick<EmulatorHandle, 'apiKey'>,
+  clock: ManualClock,
+  url: string,
+  body: unknown,
+): Promise<string[]> {
   const res = await request(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${h.apiKey}`, 'content-type': 'application/json' },

@@ -1,7 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../contracts/queue/limits.js';
-import { ErrorBodySchema, HealthResponseSchema, RunResponseSchema, RunsyncResponseSchema } from '../../contracts/queue/schemas.js';
+import {
+  ErrorBodySchema,
+  HealthResponseSchema,
+  RunResponseSchema,
+  RunsyncResponseSchema,
+} from '../../contracts/queue/schemas.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { call, expectStatus, valid } from './helpers.js';
 
@@ -47,8 +52,20 @@ describe('errors are JSON and name what is wrong', () => {
     ['input not an object', '/run', '{"input":[1]}', 400, /input/],
     ['unknown field', '/run', '{"input":{},"extra":1}', 400, /extra/],
     ['ttl too small', '/run', '{"input":{},"policy":{"ttl":9999}}', 400, /policy\.ttl/],
-    ['ttl too large', '/run', `{"input":{},"policy":{"ttl":${String(LIMITS.ttl.max + 1)}}}`, 400, /policy\.ttl/],
-    ['executionTimeout too small', '/run', '{"input":{},"policy":{"executionTimeout":4999}}', 400, /policy\.executionTimeout/],
+    [
+      'ttl too large',
+      '/run',
+      `{"input":{},"policy":{"ttl":${String(LIMITS.ttl.max + 1)}}}`,
+      400,
+      /policy\.ttl/,
+    ],
+    [
+      'executionTimeout too small',
+      '/run',
+      '{"input":{},"policy":{"executionTimeout":4999}}',
+      400,
+      /policy\.executionTimeout/,
+    ],
     ['webhook not a URL', '/run', '{"input":{},"webhook":"nope"}', 400, /webhook/],
     ['wait below range', '/runsync?wait=999', '{"input":{}}', 400, /wait/],
     ['wait above range', '/runsync?wait=300001', '{"input":{}}', 400, /wait/],
@@ -56,14 +73,22 @@ describe('errors are JSON and name what is wrong', () => {
   ];
   for (const [name, path, raw, code, message] of cases) {
     it(`${name} → ${String(code)}`, async () => {
-      const r = await call(h, 'POST', `${h.url}${path}`, { raw, headers: { 'content-type': 'application/json' } });
+      const r = await call(h, 'POST', `${h.url}${path}`, {
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expectStatus(r, code);
       expect(valid(ErrorBodySchema, r.body).error).toMatch(message);
     });
   }
 
   it('edges of the policy ranges are accepted', async () => {
-    for (const policy of [{ ttl: LIMITS.ttl.min }, { ttl: LIMITS.ttl.max }, { executionTimeout: LIMITS.executionTimeout.min }, { executionTimeout: LIMITS.executionTimeout.max }]) {
+    for (const policy of [
+      { ttl: LIMITS.ttl.min },
+      { ttl: LIMITS.ttl.max },
+      { executionTimeout: LIMITS.executionTimeout.min },
+      { executionTimeout: LIMITS.executionTimeout.max },
+    ]) {
       const r = await call(h, 'POST', `${h.url}/run`, { body: { input: {}, policy } });
       expectStatus(r, 200);
       valid(RunResponseSchema, r.body);
@@ -86,16 +111,25 @@ describe('errors are JSON and name what is wrong', () => {
 
 describe('payload limits (SPEC "Limits"), detected while the body streams in', () => {
   it('an 11 MB /run is rejected (413) and a 9.9 MB one accepted', async () => {
-    const over = await call(h, 'POST', `${h.url}/run`, { raw: bodyOfSize(11_000_000), headers: { 'content-type': 'application/json' } });
+    const over = await call(h, 'POST', `${h.url}/run`, {
+      raw: bodyOfSize(11_000_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectStatus(over, 413);
     expect(valid(ErrorBodySchema, over.body).error).toMatch(/\/run limit/);
-    const under = await call(h, 'POST', `${h.url}/run`, { raw: bodyOfSize(9_900_000), headers: { 'content-type': 'application/json' } });
+    const under = await call(h, 'POST', `${h.url}/run`, {
+      raw: bodyOfSize(9_900_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectStatus(under, 200);
     valid(RunResponseSchema, under.body);
   });
 
   it('/runsync takes 19.9 MB and refuses 21 MB', async () => {
-    const under = await call(h, 'POST', `${h.url}/runsync`, { raw: bodyOfSize(19_900_000), headers: { 'content-type': 'application/json' } });
+    const under = await call(h, 'POST', `${h.url}/runsync`, {
+      raw: bodyOfSize(19_900_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectStatus(under, 200);
     expect(valid(RunsyncResponseSchema, under.body).status).toBe('COMPLETED');
     expectStatus(await call(h, 'POST', `${h.url}/runsync`, { raw: bodyOfSize(21_000_000) }), 413);
@@ -106,7 +140,13 @@ describe('payload limits (SPEC "Limits"), detected while the body streams in', (
     const mib = Buffer.alloc(1024 * 1024, 'x');
     const answer = await new Promise<{ status: number; sentMiB: number }>((resolve, reject) => {
       let sent = 0;
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: 'k-123', 'transfer-encoding': 'chunked' } });
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: 'k-123', 'transfer-encoding': 'chunked' },
+      });
       req.on('response', (res) => {
         resolve({ status: res.statusCode ?? 0, sentMiB: sent });
         res.resume();
@@ -135,7 +175,13 @@ describe('payload limits (SPEC "Limits"), detected while the body streams in', (
   it('a declared Content-Length over the limit is refused without reading the body', async () => {
     const url = new URL(`${h.url}/runsync`);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: 'k-123', 'content-length': String(LIMITS.runsyncPayload.surelyRejected) } });
+      const req = httpRequest({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { authorization: 'k-123', 'content-length': String(LIMITS.runsyncPayload.surelyRejected) },
+      });
       req.on('response', (res) => {
         resolve(res.statusCode ?? 0);
         res.resume();
@@ -153,7 +199,10 @@ describe('public models', () => {
     const model = h.url.replace(/jobstorm$/, 'qwen3-32b-awq');
     const r = await call(h, 'POST', `${model}/runsync`, { body: { input: { prompt: 'hello' } } });
     expectStatus(r, 200);
-    expect(valid(RunsyncResponseSchema, r.body)).toMatchObject({ status: 'COMPLETED', output: { prompt: 'hello' } });
+    expect(valid(RunsyncResponseSchema, r.body)).toMatchObject({
+      status: 'COMPLETED',
+      output: { prompt: 'hello' },
+    });
     expectStatus(await call(h, 'POST', `${model}/run`, { body: { input: {} } }), 404);
     expectStatus(await call(h, 'GET', `${model}/health`), 404);
   });

@@ -39,7 +39,14 @@ interface Read {
 function readCounting(url: string, apiKey: string, agent: HttpAgent): Promise<Read> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { headers: { authorization: apiKey }, agent }, (res) => {
-      const r: Read = { status: res.statusCode ?? 0, length: 0, declared: Number(res.headers['content-length']), head: '', tail: '', xs: 0 };
+      const r: Read = {
+        status: res.statusCode ?? 0,
+        length: 0,
+        declared: Number(res.headers['content-length']),
+        head: '',
+        tail: '',
+        xs: 0,
+      };
       res.on('data', (c: Buffer) => {
         if (r.head.length < 200) r.head += c.subarray(0, 200 - r.head.length).toString('latin1');
         r.tail = (r.tail + c.subarray(Math.max(0, c.length - 200)).toString('latin1')).slice(-200);
@@ -56,7 +63,10 @@ function readCounting(url: string, apiKey: string, agent: HttpAgent): Promise<Re
   });
 }
 
-async function completedJob(input: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
+async function completedJob(
+  input: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const r = await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 0, ...input }, ...extra } });
   expectStatus(r, 200);
   const id = (r.body as { id: string }).id;
@@ -78,7 +88,11 @@ interface Probe {
 }
 
 async function startProbe(): Promise<Probe> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/memory-probe.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./fixtures/memory-probe.ts', import.meta.url))],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const waiting: ((v: Record<string, unknown>) => void)[] = [];
   const lines = createInterface({ input: child.stdout });
   lines.on('line', (line) => waiting.shift()?.(JSON.parse(line) as Record<string, unknown>));
@@ -108,12 +122,24 @@ describe('large generated outputs', () => {
     const probe = await startProbe();
     const agent = new HttpAgent({ keepAlive: false, maxSockets: READERS });
     try {
-      const r = await call(probe, 'POST', `${probe.url}/run`, { body: { input: { sleep_ms: 0, output_bytes: MAX_GENERATED_BYTES } } });
+      const r = await call(probe, 'POST', `${probe.url}/run`, {
+        body: { input: { sleep_ms: 0, output_bytes: MAX_GENERATED_BYTES } },
+      });
       expectStatus(r, 200);
       const id = (r.body as { id: string }).id;
-      await until(async () => ((await call(probe, 'GET', `${probe.adminUrl}/endpoints/jobstorm`)).body as { health: { jobs: { completed: number } } }).health.jobs.completed === 1, 'the job to complete');
+      await until(
+        async () =>
+          (
+            (await call(probe, 'GET', `${probe.adminUrl}/endpoints/jobstorm`)).body as {
+              health: { jobs: { completed: number } };
+            }
+          ).health.jobs.completed === 1,
+        'the job to complete',
+      );
       await probe.ask('mark');
-      const reads = await Promise.all(Array.from({ length: READERS }, () => readCounting(`${probe.url}/status/${id}`, probe.apiKey, agent)));
+      const reads = await Promise.all(
+        Array.from({ length: READERS }, () => readCounting(`${probe.url}/status/${id}`, probe.apiKey, agent)),
+      );
       const peak = (await probe.ask('peak')) as { rss: number; arrayBuffers: number };
       for (const read of reads) {
         expect(read.status).toBe(200);
@@ -144,7 +170,9 @@ describe('large generated outputs', () => {
       expect((r.body as { output: typeof input }).output.blob.length).toBe(size);
       const id = (r.body as { id: string }).id;
       await probe.ask('mark');
-      const reads = await Promise.all(Array.from({ length: READERS }, () => readCounting(`${probe.url}/status/${id}`, probe.apiKey, agent)));
+      const reads = await Promise.all(
+        Array.from({ length: READERS }, () => readCounting(`${probe.url}/status/${id}`, probe.apiKey, agent)),
+      );
       const peak = (await probe.ask('peak')) as { rss: number; arrayBuffers: number };
       for (const read of reads) {
         expect(read.status).toBe(200);
@@ -165,7 +193,15 @@ describe('large generated outputs', () => {
   it('a large echoed input reads back equal from /status, the webhook and the admin API', async () => {
     const hook = await webhookReceiver(() => Date.now());
     try {
-      const input = { sleep_ms: 0, rows: Array.from({ length: 5000 }, (_, i) => ({ i, name: `row ${String(i)} é🦄`, tags: ['a', 'b', null, 1.5] })), text: '"quoted" \\ and \n' };
+      const input = {
+        sleep_ms: 0,
+        rows: Array.from({ length: 5000 }, (_, i) => ({
+          i,
+          name: `row ${String(i)} é🦄`,
+          tags: ['a', 'b', null, 1.5],
+        })),
+        text: '"quoted" \\ and \n',
+      };
       expect(JSON.stringify(input).length).toBeGreaterThan(SHARE_MIN_BYTES);
       const id = await completedJob(input, { webhook: hook.url });
       for (let i = 0; i < 2; i++) {
@@ -207,6 +243,6 @@ describe('large generated outputs', () => {
     expect(pieces.length).toBe(4);
     expect(pieces.join('')).toBe('x'.repeat(2 * chunk));
     const st = await call(h, 'GET', `${h.url}/status/${id}`);
-    expect(((st.body as { output: string[] }).output).join('')).toBe('x'.repeat(2 * chunk));
+    expect((st.body as { output: string[] }).output.join('')).toBe('x'.repeat(2 * chunk));
   }, 30_000);
 });

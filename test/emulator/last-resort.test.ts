@@ -26,7 +26,9 @@ const onEscape = (err: unknown): void => {
 beforeAll(async () => {
   process.on('unhandledRejection', onEscape);
   process.on('uncaughtException', onEscape);
-  core = new EmulatorCore(clock, resolveOptions({ apiKey: key.apiKey, coldStartMs: 0 }), () => Promise.resolve(200));
+  core = new EmulatorCore(clock, resolveOptions({ apiKey: key.apiKey, coldStartMs: 0 }), () =>
+    Promise.resolve(200),
+  );
   server = new EmulatorServer(core, () => undefined);
   const address = await server.listen(0, '127.0.0.1');
   base = `http://127.0.0.1:${String(address.port)}/v2/jobstorm`;

@@ -55,7 +55,13 @@ describe('job lifecycle on a manual clock', () => {
     expect((await view(h, id)).status).toBe('IN_PROGRESS');
     clock.advance(1);
     const done = await view(h, id);
-    expect(done).toMatchObject({ id, status: 'COMPLETED', delayTime: 1000, executionTime: 2000, output: { sleep_ms: 2000, prompt: 'hi' } });
+    expect(done).toMatchObject({
+      id,
+      status: 'COMPLETED',
+      delayTime: 1000,
+      executionTime: 2000,
+      output: { sleep_ms: 2000, prompt: 'hi' },
+    });
     expect(Number.isInteger(done.delayTime) && Number.isInteger(done.executionTime)).toBe(true);
     const hl = await health(h);
     expect(hl.jobs).toEqual({ completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 });
@@ -115,7 +121,10 @@ describe('job lifecycle on a manual clock', () => {
     const { h, clock } = await emulator({ workersMax: 2 });
     const run = await submit(h, { fail: 'x', sleep_ms: 0 });
     const sync = call(h, 'POST', `${h.url}/runsync`, { body: { input: { sleep_ms: 0 } } });
-    await until(async () => (await health(h)).jobs.inQueue + (await health(h)).jobs.inProgress === 2, 'both jobs in');
+    await until(
+      async () => (await health(h)).jobs.inQueue + (await health(h)).jobs.inProgress === 2,
+      'both jobs in',
+    );
     clock.advance(0);
     const syncReply = await sync;
     const syncId = valid(RunsyncResponseSchema, syncReply.body).id;
@@ -154,11 +163,18 @@ describe('job lifecycle on a manual clock', () => {
     const job = valid(RunsyncResponseSchema, first.body);
     expect(job.status).toBe('IN_PROGRESS');
     const again = call(h, 'GET', `${h.url}/status-sync/${job.id}?wait=10000`);
-    await until(async () => (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).text.includes('"waiting":1'), 'status-sync waiting');
+    await until(
+      async () => (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).text.includes('"waiting":1'),
+      'status-sync waiting',
+    );
     clock.advance(4000);
     const second = await again;
     expectStatus(second, 200);
-    expect(valid(JobViewSchema, second.body)).toMatchObject({ id: job.id, status: 'COMPLETED', executionTime: 5000 });
+    expect(valid(JobViewSchema, second.body)).toMatchObject({
+      id: job.id,
+      status: 'COMPLETED',
+      executionTime: 5000,
+    });
   });
 
   it('/runsync that finishes within the wait answers COMPLETED with timings and output', async () => {
@@ -168,7 +184,12 @@ describe('job lifecycle on a manual clock', () => {
     clock.advance(300);
     const r = await pending;
     expectStatus(r, 200);
-    expect(valid(RunsyncResponseSchema, r.body)).toMatchObject({ status: 'COMPLETED', delayTime: 0, executionTime: 300, output: { sleep_ms: 300, q: 1 } });
+    expect(valid(RunsyncResponseSchema, r.body)).toMatchObject({
+      status: 'COMPLETED',
+      delayTime: 0,
+      executionTime: 300,
+      output: { sleep_ms: 300, q: 1 },
+    });
   });
 
   it('cancel stops a running job, removes a queued one, and answers a final job with its own status', async () => {
@@ -218,7 +239,11 @@ describe('job lifecycle on a manual clock', () => {
   it('purge-queue cancels queued jobs only and reports how many', async () => {
     const { h, clock } = await emulator({ workersMax: 1 });
     const running = await submit(h, { sleep_ms: 1000 });
-    const queued = [await submit(h, {}), await submit(h, {}), await submit(h, {}, { policy: { lowPriority: true } })];
+    const queued = [
+      await submit(h, {}),
+      await submit(h, {}),
+      await submit(h, {}, { policy: { lowPriority: true } }),
+    ];
     const r = await call(h, 'POST', `${h.url}/purge-queue`);
     expectStatus(r, 200);
     expect(valid(PurgeResponseSchema, r.body)).toEqual({ removed: 3, status: 'completed' });
@@ -235,8 +260,13 @@ describe('job lifecycle on a manual clock', () => {
     clock.advance(2000);
     const s1 = valid(StreamEnvelopeSchema, (await call(h, 'GET', `${h.url}/stream/${id}`)).body);
     expect(s1.status).toBe('IN_PROGRESS');
-    expect(s1.stream.map((c) => c.output)).toEqual([{ chunk: 0, text: 'chunk 0' }, { chunk: 1, text: 'chunk 1' }]);
-    expect(valid(StreamEnvelopeSchema, (await call(h, 'GET', `${h.url}/stream/${id}`)).body).stream).toEqual([]);
+    expect(s1.stream.map((c) => c.output)).toEqual([
+      { chunk: 0, text: 'chunk 0' },
+      { chunk: 1, text: 'chunk 1' },
+    ]);
+    expect(valid(StreamEnvelopeSchema, (await call(h, 'GET', `${h.url}/stream/${id}`)).body).stream).toEqual(
+      [],
+    );
     clock.advance(2000);
     const s2 = valid(StreamEnvelopeSchema, (await call(h, 'GET', `${h.url}/stream/${id}`)).body);
     expect(s2.status).toBe('COMPLETED');
@@ -248,7 +278,8 @@ describe('job lifecycle on a manual clock', () => {
     clock.advance(10);
     const s4 = valid(StreamEnvelopeSchema, (await call(h, 'GET', `${h.url}/stream/${big}`)).body);
     expect(s4.stream.length).toBe(3);
-    for (const c of s4.stream) expect(Buffer.byteLength(JSON.stringify(c))).toBeLessThanOrEqual(LIMITS.streamChunk.surelyAccepted);
+    for (const c of s4.stream)
+      expect(Buffer.byteLength(JSON.stringify(c))).toBeLessThanOrEqual(LIMITS.streamChunk.surelyAccepted);
     expect(s4.stream.reduce((n, c) => n + (c.output as string).length, 0)).toBe(2_500_000);
   });
 
@@ -275,6 +306,9 @@ describe('job lifecycle on a manual clock', () => {
     const id = await submit(h, { stream: 2, sleep_ms: 10 });
     clock.advance(10);
     const r = await call(h, 'GET', `${h.url}/stream/${id}`);
-    expect(r.body).toEqual([{ output: { chunk: 0, text: 'chunk 0' } }, { output: { chunk: 1, text: 'chunk 1' } }]);
+    expect(r.body).toEqual([
+      { output: { chunk: 0, text: 'chunk 0' } },
+      { output: { chunk: 1, text: 'chunk 1' } },
+    ]);
   });
 });

@@ -3,7 +3,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EndpointSchema, ManagementErrorSchema } from '../../contracts/management/schemas.js';
-import { RunResponseSchema, RunsyncResponseSchema, StatusResponseSchema } from '../../contracts/queue/schemas.js';
+import {
+  RunResponseSchema,
+  RunsyncResponseSchema,
+  StatusResponseSchema,
+} from '../../contracts/queue/schemas.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { call, expectStatus, until, valid } from './helpers.js';
 
@@ -14,8 +18,13 @@ let h: EmulatorHandle;
 let endpointSchema: z.ZodType;
 beforeAll(async () => {
   h = await startEmulator({ pods: ['pod-a', 'pod-b'] });
-  const doc = (await SwaggerParser.dereference(JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as never)) as unknown as {
-    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  const doc = (await SwaggerParser.dereference(
+    JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as never,
+  )) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+    >;
   };
   const schema = doc.paths['/endpoints']?.post?.responses['200']?.content?.['application/json']?.schema;
   endpointSchema = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -40,16 +49,34 @@ describe('POST /v1/pods/{podId}/start (StartPod)', () => {
 describe('POST /v1/endpoints (CreateEndpoint)', () => {
   it('creates a live endpoint that conforms to the REST v1 Endpoint schema and then serves jobs', async () => {
     const r = await call(h, 'POST', `${h.managementUrl}/endpoints`, {
-      body: { name: 'made-by-test', templateId: 'tpl-1', gpuTypeIds: ['NVIDIA GeForce RTX 4090'], workersMin: 1, workersMax: 2, idleTimeout: 5, dataCenterIds: ['EU-RO-1'] },
+      body: {
+        name: 'made-by-test',
+        templateId: 'tpl-1',
+        gpuTypeIds: ['NVIDIA GeForce RTX 4090'],
+        workersMin: 1,
+        workersMax: 2,
+        idleTimeout: 5,
+        dataCenterIds: ['EU-RO-1'],
+      },
     });
     expectStatus(r, 200);
     const ep = valid(EndpointSchema, r.body);
     valid(endpointSchema, r.body);
-    expect(ep).toMatchObject({ name: 'made-by-test', templateId: 'tpl-1', workersMin: 1, workersMax: 2, idleTimeout: 5, dataCenterIds: ['EU-RO-1'] });
+    expect(ep).toMatchObject({
+      name: 'made-by-test',
+      templateId: 'tpl-1',
+      workersMin: 1,
+      workersMax: 2,
+      idleTimeout: 5,
+      dataCenterIds: ['EU-RO-1'],
+    });
     const base = h.url.replace(/\/v2\/[^/]+$/, `/v2/${ep.id}`);
     const sync = await call(h, 'POST', `${base}/runsync`, { body: { input: { hello: 'world' } } });
     expectStatus(sync, 200);
-    expect(valid(RunsyncResponseSchema, sync.body)).toMatchObject({ status: 'COMPLETED', output: { hello: 'world' } });
+    expect(valid(RunsyncResponseSchema, sync.body)).toMatchObject({
+      status: 'COMPLETED',
+      output: { hello: 'world' },
+    });
     const run = await call(h, 'POST', `${base}/run`, { body: { input: { n: 2 } } });
     const { id } = valid(RunResponseSchema, run.body);
     await until(async () => {
@@ -59,9 +86,20 @@ describe('POST /v1/endpoints (CreateEndpoint)', () => {
   });
 
   it('400 {"message"} for an invalid body: no templateId, unknown field, workersMin > workersMax, bad JSON', async () => {
-    const bodies: (string | object)[] = [{ name: 'x' }, { templateId: 't', colour: 'red' }, { templateId: 't', workersMin: 3, workersMax: 1 }, { templateId: 't', idleTimeout: 0 }, '{"templateId":'];
+    const bodies: (string | object)[] = [
+      { name: 'x' },
+      { templateId: 't', colour: 'red' },
+      { templateId: 't', workersMin: 3, workersMax: 1 },
+      { templateId: 't', idleTimeout: 0 },
+      '{"templateId":',
+    ];
     for (const body of bodies) {
-      const r = await call(h, 'POST', `${h.managementUrl}/endpoints`, typeof body === 'string' ? { raw: body } : { body });
+      const r = await call(
+        h,
+        'POST',
+        `${h.managementUrl}/endpoints`,
+        typeof body === 'string' ? { raw: body } : { body },
+      );
       expectStatus(r, 400);
       valid(ManagementErrorSchema, r.body);
     }

@@ -1,7 +1,13 @@
 import OpenAI from 'openai';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChatCompletionSchema, ModelListSchema, OpenAiErrorSchema, RequestsListSchema, TextCompletionSchema } from '../../contracts/queue/openai-schemas.js';
+import {
+  ChatCompletionSchema,
+  ModelListSchema,
+  OpenAiErrorSchema,
+  RequestsListSchema,
+  TextCompletionSchema,
+} from '../../contracts/queue/openai-schemas.js';
 import { HealthResponseSchema } from '../../contracts/queue/schemas.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { agent, call, manualEmulator, openAiEvents, submit, until, valid } from './helpers.js';
@@ -19,7 +25,12 @@ describe('the official openai client against the emulator', () => {
 
   beforeAll(async () => {
     // Jobs take 600 ms, so a streamed answer's tokens are spread over that time.
-    h = await startEmulator({ workersMin: 2, workersMax: 2, coldStartMs: 0, profile: { duration: { kind: 'fixed', ms: 600 } } });
+    h = await startEmulator({
+      workersMin: 2,
+      workersMax: 2,
+      coldStartMs: 0,
+      profile: { duration: { kind: 'fixed', ms: 600 } },
+    });
     client = new OpenAI({ baseURL: `${h.url}/openai/v1`, apiKey: h.apiKey, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -77,10 +88,18 @@ describe('the /openai/* routes', () => {
   it('answer malformed requests and unknown routes with the OpenAI error object naming the problem', async () => {
     const { h } = await manualEmulator();
     try {
-      const noMessages = await call(h, 'POST', `${h.url}/openai/v1/chat/completions`, { body: { model: 'm' } });
+      const noMessages = await call(h, 'POST', `${h.url}/openai/v1/chat/completions`, {
+        body: { model: 'm' },
+      });
       expect(noMessages.status).toBe(400);
-      expect(valid(OpenAiErrorSchema, noMessages.body).error).toMatchObject({ type: 'invalid_request_error', param: 'messages' });
-      const notJson = await call(h, 'POST', `${h.url}/openai/v1/completions`, { raw: '{', headers: { 'content-type': 'application/json' } });
+      expect(valid(OpenAiErrorSchema, noMessages.body).error).toMatchObject({
+        type: 'invalid_request_error',
+        param: 'messages',
+      });
+      const notJson = await call(h, 'POST', `${h.url}/openai/v1/completions`, {
+        raw: '{',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(notJson.status).toBe(400);
       valid(OpenAiErrorSchema, notJson.body);
       const unknown = await call(h, 'POST', `${h.url}/openai/v1/embeddings`, { body: { model: 'm' } });
@@ -97,7 +116,10 @@ describe('the /openai/* routes', () => {
   });
 
   it('stream tokens at even steps of the job execution time, on the injected clock', async () => {
-    const { h, clock } = await manualEmulator({ workersMin: 1, profile: { duration: { kind: 'fixed', ms: 1000 } } });
+    const { h, clock } = await manualEmulator({
+      workersMin: 1,
+      profile: { duration: { kind: 'fixed', ms: 1000 } },
+    });
     try {
       const res = await request(`${h.url}/openai/v1/chat/completions`, {
         method: 'POST',
@@ -110,7 +132,11 @@ describe('the /openai/* routes', () => {
       const seen: string[] = [];
       res.body.setEncoding('utf8');
       res.body.on('data', (piece: string) => seen.push(piece));
-      const tokensSoFar = (): number => seen.join('').split('\n\n').filter((e) => e.includes('"content":"') && !e.includes('"content":""')).length;
+      const tokensSoFar = (): number =>
+        seen
+          .join('')
+          .split('\n\n')
+          .filter((e) => e.includes('"content":"') && !e.includes('"content":""')).length;
       await until(() => seen.join('').includes('"role":"assistant"'), 'the role event');
       expect(tokensSoFar()).toBe(0);
       clock.advance(250);
@@ -127,7 +153,10 @@ describe('the /openai/* routes', () => {
   });
 
   it('a client that closes a streamed request cancels its job and frees the concurrency slot', async () => {
-    const { h, clock } = await manualEmulator({ workersMin: 1, profile: { duration: { kind: 'fixed', ms: 10_000 } } });
+    const { h, clock } = await manualEmulator({
+      workersMin: 1,
+      profile: { duration: { kind: 'fixed', ms: 10_000 } },
+    });
     try {
       const controller = new AbortController();
       const res = await request(`${h.url}/openai/v1/chat/completions`, {
@@ -142,10 +171,19 @@ describe('the /openai/* routes', () => {
       expect(listed.map((r) => r.status)).toEqual(['IN_PROGRESS']);
       controller.abort();
       await res.body.text().catch(() => undefined);
-      await until(async () => valid(RequestsListSchema, (await call(h, 'GET', `${h.url}/requests`)).body).requests[0]?.status === 'CANCELLED', 'the job cancelled');
-      const state = (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as { rateLimits: Record<string, { inFlight: number }> };
+      await until(
+        async () =>
+          valid(RequestsListSchema, (await call(h, 'GET', `${h.url}/requests`)).body).requests[0]?.status ===
+          'CANCELLED',
+        'the job cancelled',
+      );
+      const state = (await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as {
+        rateLimits: Record<string, { inFlight: number }>;
+      };
       expect(state.rateLimits.openai?.inFlight).toBe(0);
-      expect(valid(HealthResponseSchema, (await call(h, 'GET', `${h.url}/health`)).body).jobs.inProgress).toBe(0);
+      expect(
+        valid(HealthResponseSchema, (await call(h, 'GET', `${h.url}/health`)).body).jobs.inProgress,
+      ).toBe(0);
       clock.advance(20_000);
     } finally {
       await h.close();
@@ -153,13 +191,23 @@ describe('the /openai/* routes', () => {
   });
 
   it('a job that fails ends the stream with an error event and [DONE]; unstreamed it is a 500 in the OpenAI shape', async () => {
-    const { h, clock } = await manualEmulator({ workersMin: 1, profile: { failureRate: 1, duration: { kind: 'fixed', ms: 10 } } });
+    const { h, clock } = await manualEmulator({
+      workersMin: 1,
+      profile: { failureRate: 1, duration: { kind: 'fixed', ms: 10 } },
+    });
     try {
-      const events = await openAiEvents(h, clock, `${h.url}/openai/v1/chat/completions`, { ...CHAT, stream: true });
+      const events = await openAiEvents(h, clock, `${h.url}/openai/v1/chat/completions`, {
+        ...CHAT,
+        stream: true,
+      });
       expect(events.at(-1)).toBe('[DONE]');
       expect(valid(OpenAiErrorSchema, JSON.parse(events.at(-2) ?? '')).error.message).toMatch(/FAILED/);
       const pending = call(h, 'POST', `${h.url}/openai/v1/chat/completions`, { body: CHAT });
-      await until(async () => valid(RequestsListSchema, (await call(h, 'GET', `${h.url}/requests`)).body).requests.length === 2, 'the second job');
+      await until(
+        async () =>
+          valid(RequestsListSchema, (await call(h, 'GET', `${h.url}/requests`)).body).requests.length === 2,
+        'the second job',
+      );
       clock.advance(100);
       const r = await pending;
       expect(r.status).toBe(500);
@@ -174,13 +222,23 @@ describe('the /openai/* routes', () => {
     try {
       const url = `${h.url}/openai/v1/chat/completions`;
       const replies: Awaited<ReturnType<typeof call>>[] = [];
-      const all = Array.from({ length: 401 }, () => call(h, 'POST', url, { body: { ...CHAT, max_tokens: 1 } }).then((r) => replies.push(r)));
+      const all = Array.from({ length: 401 }, () =>
+        call(h, 'POST', url, { body: { ...CHAT, max_tokens: 1 } }).then((r) => replies.push(r)),
+      );
       await until(() => replies.length === 1, 'the refusal');
       const refused = replies[0];
       expect(refused?.status).toBe(429);
       expect(refused?.headers['retry-after']).toBe('1');
-      expect(valid(OpenAiErrorSchema, refused?.body).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
-      await until(async () => ((await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as { jobsRetained: number }).jobsRetained === 400, 'every admitted job');
+      expect(valid(OpenAiErrorSchema, refused?.body).error).toMatchObject({
+        type: 'rate_limit_error',
+        code: 'rate_limit_exceeded',
+      });
+      await until(
+        async () =>
+          ((await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`)).body as { jobsRetained: number })
+            .jobsRetained === 400,
+        'every admitted job',
+      );
       clock.advance(60_000);
       await Promise.all(all);
       expect(replies.filter((r) => r.status === 200)).toHaveLength(400);

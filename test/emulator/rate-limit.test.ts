@@ -15,13 +15,25 @@ afterEach(async () => {
 const RUN_LIMIT = RATE_LIMITS.run?.perWindow ?? 0;
 
 /** Sends `n` requests over `connections` keep-alive connections at once; returns their status codes. */
-async function burst(h: EmulatorHandle, path: string, method: 'GET' | 'POST', n: number, connections: number, body?: string): Promise<number[]> {
+async function burst(
+  h: EmulatorHandle,
+  path: string,
+  method: 'GET' | 'POST',
+  n: number,
+  connections: number,
+  body?: string,
+): Promise<number[]> {
   const origin = new URL(h.url).origin;
   const pool = new Pool(origin, { connections });
   try {
     const codes = await Promise.all(
       Array.from({ length: n }, async () => {
-        const res = await pool.request({ path, method, headers: { authorization: h.apiKey, 'content-type': 'application/json' }, body });
+        const res = await pool.request({
+          path,
+          method,
+          headers: { authorization: h.apiKey, 'content-type': 'application/json' },
+          body,
+        });
         await res.body.dump();
         return res.statusCode;
       }),
@@ -93,10 +105,16 @@ describe('rate limits (SPEC "Limits"), at the spec\'s own numbers', () => {
     const cap = RATE_LIMITS.runsync?.concurrent ?? 0;
     const path = `${new URL(h.url).pathname}/runsync`;
     const waiting = burst(h, path, 'POST', cap, cap, '{"input":{"sleep_ms":1000}}');
-    await until(async () => {
-      const r = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-      return (r.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight === cap;
-    }, `${String(cap)} runsync in flight`);
+    await until(
+      async () => {
+        const r = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
+        return (
+          (r.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight ===
+          cap
+        );
+      },
+      `${String(cap)} runsync in flight`,
+    );
     const refused = await call(h, 'POST', `${h.url}/runsync`, { body: { input: {} } });
     expectStatus(refused, 429);
     expect(valid(ErrorBodySchema, refused.body).error).toMatch(/concurrent/);
@@ -105,7 +123,9 @@ describe('rate limits (SPEC "Limits"), at the spec\'s own numbers', () => {
     const codes = await waiting;
     expect(codes.every((c) => c === 200)).toBe(true);
     const after = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    expect((after.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight).toBe(0);
+    expect(
+      (after.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight,
+    ).toBe(0);
   });
 
   it('the dynamic rule: running workers × requestsPerWorker raises the limit above the base', async () => {
@@ -116,7 +136,8 @@ describe('rate limits (SPEC "Limits"), at the spec\'s own numbers', () => {
     ] as const) {
       const { h, clock } = await manualEmulator({ workersMin: 20, workersMax: 20, requestsPerWorker });
       open.push(h);
-      for (let i = 0; i < 20; i++) expectStatus(await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 60_000 } } }), 200);
+      for (let i = 0; i < 20; i++)
+        expectStatus(await call(h, 'POST', `${h.url}/run`, { body: { input: { sleep_ms: 60_000 } } }), 200);
       clock.advance(1);
       const path = `${new URL(h.url).pathname}/cancel/unknown-job`;
       const codes = await burst(h, path, 'POST', expected, 10);

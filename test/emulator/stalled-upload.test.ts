@@ -39,7 +39,9 @@ function stall(port: number, path: string): Promise<Stalled> {
       s.closedAt = Date.now();
     });
     s.socket.once('connect', () => {
-      s.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"input":{"pad":"`);
+      s.socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"input":{"pad":"`,
+      );
       resolve(s);
     });
     s.socket.once('error', reject);
@@ -51,7 +53,9 @@ describe('stalled uploads', () => {
     const cap = RATE_LIMITS.run?.concurrent ?? 0;
     expect(STALLED).toBeGreaterThan(cap);
     const url = new URL(h.url);
-    const stalled = await Promise.all(Array.from({ length: STALLED }, () => stall(Number(url.port), `${url.pathname}/run`)));
+    const stalled = await Promise.all(
+      Array.from({ length: STALLED }, () => stall(Number(url.port), `${url.pathname}/run`)),
+    );
     const startedAt = Date.now();
     // Every stalled upload has reached the route (the request handler runs on headers).
     await new Promise((r) => setTimeout(r, 100));
@@ -60,9 +64,12 @@ describe('stalled uploads', () => {
     // Answered while every stalled upload was still open: no slot was freed by a timeout.
     expect(stalled.filter((s) => s.closedAt !== undefined)).toHaveLength(0);
     const snapshot = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    expect((snapshot.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.run?.inFlight).toBe(0);
+    expect(
+      (snapshot.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.run?.inFlight,
+    ).toBe(0);
     const deadline = startedAt + BODY_TIMEOUT_MS + 10_000;
-    while (stalled.some((s) => s.closedAt === undefined) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 50));
+    while (stalled.some((s) => s.closedAt === undefined) && Date.now() < deadline)
+      await new Promise((res) => setTimeout(res, 50));
     for (const s of stalled) {
       expect(s.closedAt, 'the stalled socket was closed').toBeDefined();
       expect((s.closedAt ?? 0) - startedAt).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 200);
@@ -81,7 +88,9 @@ describe('stalled uploads', () => {
       answer += d.toString('latin1');
     });
     await new Promise<void>((r) => socket.once('connect', () => r()));
-    socket.write(`POST ${url.pathname}/run HTTP/1.1\r\nHost: x\r\nAuthorization: ${h.apiKey}\r\nContent-Length: ${String(body.length)}\r\n\r\n`);
+    socket.write(
+      `POST ${url.pathname}/run HTTP/1.1\r\nHost: x\r\nAuthorization: ${h.apiKey}\r\nContent-Length: ${String(body.length)}\r\n\r\n`,
+    );
     // Four pieces, each well inside the stall timeout, together past it.
     const pieces = 4;
     const step = Math.ceil(body.length / pieces);
@@ -98,13 +107,16 @@ describe('stalled uploads', () => {
 
   it('a waiting /runsync still holds its concurrency slot once its body is in', async () => {
     const snapshot = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    expect((snapshot.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight).toBe(0);
+    expect(
+      (snapshot.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight,
+    ).toBe(0);
     const waiting = call(h, 'POST', `${h.url}/runsync?wait=1000`, { body: { input: { sleep_ms: 5000 } } });
     const end = Date.now() + 5000;
     let inFlight = 0;
     while (inFlight === 0 && Date.now() < end) {
       const s = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-      inFlight = (s.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight ?? 0;
+      inFlight =
+        (s.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight ?? 0;
     }
     expect(inFlight).toBe(1);
     expectStatus(await waiting, 200);

@@ -15,7 +15,12 @@ let hooks: Receiver;
 const procs: PythonWorker[] = [];
 
 async function setUp(): Promise<void> {
-  h = await startEmulator({ externalWorkers: true, workerHoldMs: 2000, workerPingIntervalMs: 1000, workerDeadAfterMs: 3000 });
+  h = await startEmulator({
+    externalWorkers: true,
+    workerHoldMs: 2000,
+    workerPingIntervalMs: 1000,
+    workerDeadAfterMs: 3000,
+  });
   env = workerEnvironment(h.url, h.apiKey, 1000);
   hooks = await webhookReceiver(() => Date.now());
 }
@@ -42,15 +47,22 @@ async function body(id: string): Promise<Record<string, unknown>> {
 }
 
 async function health(): Promise<{ jobs: Record<string, number>; workers: Record<string, number> }> {
-  return (await call(h, 'GET', `${h.url}/health`)).body as { jobs: Record<string, number>; workers: Record<string, number> };
+  return (await call(h, 'GET', `${h.url}/health`)).body as {
+    jobs: Record<string, number>;
+    workers: Record<string, number>;
+  };
 }
 
 async function final(id: string, ms = 20_000): Promise<Record<string, unknown>> {
   let b: Record<string, unknown> = {};
-  await until(async () => {
-    b = await body(id);
-    return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(b.status));
-  }, `job ${id} final`, ms);
+  await until(
+    async () => {
+      b = await body(id);
+      return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(b.status));
+    },
+    `job ${id} final`,
+    ms,
+  );
   return b;
 }
 
@@ -65,7 +77,11 @@ describe('the standard-library Python worker', () => {
     await setUp();
     const w = python('py-1');
     const plain = await submit(h, { a: 1 }, { webhook: hooks.url });
-    expect(await final(plain)).toMatchObject({ status: 'COMPLETED', output: { echo: { a: 1 } }, workerId: 'py-1' });
+    expect(await final(plain)).toMatchObject({
+      status: 'COMPLETED',
+      output: { echo: { a: 1 } },
+      workerId: 'py-1',
+    });
     expect(await hook(plain)).toMatchObject({ status: 'COMPLETED', output: { echo: { a: 1 } } });
 
     const failing = await submit(h, { fail: 'kaput' }, { webhook: hooks.url });
@@ -79,13 +95,19 @@ describe('the standard-library Python worker', () => {
     const during = await body(slow);
     expect(during).toMatchObject({ status: 'IN_PROGRESS', output: { of: 3 } });
     expect((await health()).workers).toMatchObject({ running: 1 });
-    expect(await final(slow)).toMatchObject({ status: 'COMPLETED', output: { echo: { progress: 3, sleep_ms: 3000 } } });
+    expect(await final(slow)).toMatchObject({
+      status: 'COMPLETED',
+      output: { echo: { progress: 3, sleep_ms: 3000 } },
+    });
 
     const gen = await submit(h, { stream: 3 });
     const done = await final(gen);
     expect(done.output).toEqual([0, 1, 2].map((n) => ({ chunk: n, text: `piece ${String(n)}` })));
     const s = await call(h, 'GET', `${h.url}/stream/${gen}`);
-    expect(s.body).toMatchObject({ status: 'COMPLETED', stream: [0, 1, 2].map((n) => ({ output: { chunk: n } })) });
+    expect(s.body).toMatchObject({
+      status: 'COMPLETED',
+      stream: [0, 1, 2].map((n) => ({ output: { chunk: n } })),
+    });
     expect((await health()).jobs).toMatchObject({ completed: 3, failed: 1, inQueue: 0, inProgress: 0 });
     expect((await health()).workers).toMatchObject({ idle: 1, running: 0 });
     expect(w.output()).toContain('py-1 started');
@@ -97,7 +119,8 @@ describe('the standard-library Python worker', () => {
     python('py-batch', 3);
     await until(async () => (await health()).jobs.inProgress === 3, 'three running at once', 15_000);
     expect((await health()).workers).toMatchObject({ running: 1 });
-    for (const id of ids) expect(await final(id)).toMatchObject({ status: 'COMPLETED', workerId: 'py-batch' });
+    for (const id of ids)
+      expect(await final(id)).toMatchObject({ status: 'COMPLETED', workerId: 'py-batch' });
   }, 60_000);
 
   it('cancel and executionTimeout reach the worker on the stop channel; it posts no result', async () => {
@@ -110,7 +133,11 @@ describe('the standard-library Python worker', () => {
     expect(await body(cancelled)).toMatchObject({ status: 'CANCELLED' });
     expect(await hook(cancelled)).toMatchObject({ status: 'CANCELLED' });
 
-    const slow = await submit(h, { sleep_ms: 60_000 }, { policy: { executionTimeout: 5000 }, webhook: hooks.url });
+    const slow = await submit(
+      h,
+      { sleep_ms: 60_000 },
+      { policy: { executionTimeout: 5000 }, webhook: hooks.url },
+    );
     expect(await final(slow, 20_000)).toMatchObject({ status: 'TIMED_OUT' });
     await until(() => w.output().includes(`stopped ${slow}`), 'the worker stopped the timed-out job', 10_000);
     expect(await hook(slow)).toMatchObject({ status: 'TIMED_OUT' });
@@ -118,7 +145,9 @@ describe('the standard-library Python worker', () => {
     const next = await submit(h, { b: 2 });
     expect(await final(next)).toMatchObject({ status: 'COMPLETED' });
     const snap = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    expect(snap.body).toMatchObject({ externalWorkers: { lateResults: 0, workers: [{ id: 'py-stop', stopsSent: 2, completed: 1 }] } });
+    expect(snap.body).toMatchObject({
+      externalWorkers: { lateResults: 0, workers: [{ id: 'py-stop', stopsSent: 2, completed: 1 }] },
+    });
   }, 60_000);
 
   it('a worker killed mid-job: its heartbeats stop, it is dead after the bound, its job FAILED', async () => {
@@ -138,6 +167,8 @@ describe('the standard-library Python worker', () => {
     expect((await health()).workers).toMatchObject({ idle: 0, running: 0 });
     expect((await health()).jobs).toMatchObject({ failed: 1, inProgress: 0 });
     const snap = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
-    expect(snap.body).toMatchObject({ externalWorkers: { workers: [{ id: 'py-kill', state: 'dead', lostJobs: 1 }] } });
+    expect(snap.body).toMatchObject({
+      externalWorkers: { workers: [{ id: 'py-kill', state: 'dead', lostJobs: 1 }] },
+    });
   }, 60_000);
 });

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../contracts/queue/limits.js';
 import { WebhookBodySchema } from '../../contracts/queue/schemas.js';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
-import { manualEmulator, submit, until, valid, webhookReceiver, webhooksPending, type Receiver } from './helpers.js';
+import {
+  manualEmulator,
+  submit,
+  until,
+  valid,
+  webhookReceiver,
+  webhooksPending,
+  type Receiver,
+} from './helpers.js';
 
 let cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -13,7 +21,10 @@ afterEach(async () => {
 async function setup(answer: number) {
   const { h, clock } = await manualEmulator();
   const receiver = await webhookReceiver(() => clock.now(), answer);
-  cleanup.push(() => h.close(), () => receiver.close());
+  cleanup.push(
+    () => h.close(),
+    () => receiver.close(),
+  );
   return { h, clock, receiver };
 }
 
@@ -42,7 +53,14 @@ describe('webhooks (SPEC "Events")', () => {
     const gaps = receiver.hits.slice(1).map((x, i) => x.at - (receiver.hits[i]?.at ?? NaN));
     expect(gaps).toEqual([LIMITS.webhookRetrySpacing, LIMITS.webhookRetrySpacing]);
     for (const hit of receiver.hits) {
-      expect(valid(WebhookBodySchema, hit.body)).toMatchObject({ id, status: 'COMPLETED', executionTime: 100, output: { sleep_ms: 100 }, input: { sleep_ms: 100 }, webhook: receiver.url });
+      expect(valid(WebhookBodySchema, hit.body)).toMatchObject({
+        id,
+        status: 'COMPLETED',
+        executionTime: 100,
+        output: { sleep_ms: 100 },
+        input: { sleep_ms: 100 },
+        webhook: receiver.url,
+      });
     }
   });
 

@@ -18,19 +18,29 @@ describe('startEmulatorInWorker', () => {
     expect(h.apiKey).toBe('worker-key');
     expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/jobstorm$/);
     const id = await submit(h, { sleep_ms: 1000 });
-    expect(valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body).status).toBe('IN_PROGRESS');
+    expect(valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body).status).toBe(
+      'IN_PROGRESS',
+    );
     let fired = 0;
     h.clock.schedule(1000, () => fired++);
     expect(await h.advance(1000)).toBe(1000);
     expect(h.clock.now()).toBe(1000);
-    expect(valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body)).toMatchObject({ status: 'COMPLETED', executionTime: 1000 });
+    expect(valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body)).toMatchObject({
+      status: 'COMPLETED',
+      executionTime: 1000,
+    });
     await until(() => fired === 1, 'clock view timer');
   });
 
   it('runs on the real clock by default, and close() frees the port', async () => {
     const h = await startEmulatorInWorker();
     const id = await submit(h, { sleep_ms: 5 });
-    await until(async () => valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body).status === 'COMPLETED', 'job done');
+    await until(
+      async () =>
+        valid(StatusResponseSchema, (await call(h, 'GET', `${h.url}/status/${id}`)).body).status ===
+        'COMPLETED',
+      'job done',
+    );
     valid(HealthResponseSchema, (await call(h, 'GET', `${h.url}/health`)).body);
     const before = h.clock.now();
     await new Promise((r) => setTimeout(r, 20));
@@ -43,7 +53,9 @@ describe('startEmulatorInWorker', () => {
   it('bad options are a ConfigError listing every problem, before any thread starts', async () => {
     const err = await startEmulatorInWorker({ workersMax: 0, port: -1 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).issues.map((i) => i.where)).toEqual(expect.arrayContaining(['port', 'workersMax']));
+    expect((err as ConfigError).issues.map((i) => i.where)).toEqual(
+      expect.arrayContaining(['port', 'workersMax']),
+    );
     await expect(startEmulatorInWorker({ clock: new ManualClock() })).rejects.toThrow(ConfigError);
   });
 

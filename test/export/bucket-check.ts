@@ -2,7 +2,11 @@
  * The bucket a quantile falls in, found as Prometheus' histogram_quantile finds it (the first bucket
  * whose cumulative count reaches q × total). `counts` are per bucket, the last one +Inf.
  */
-export function quantileBucket(bounds: readonly number[], counts: readonly number[], q: number): { lo: number; hi: number } {
+export function quantileBucket(
+  bounds: readonly number[],
+  counts: readonly number[],
+  q: number,
+): { lo: number; hi: number } {
   const total = counts.reduce((a, b) => a + b, 0);
   const rank = q * total;
   let cumulative = 0;

@@ -40,15 +40,41 @@ flows:
 }
 
 /** A two-step search (8 then 16 jobs/s, 1.5 s each) exporting to `to` every 300 ms. */
-async function search(to: OtlpReceiver): Promise<{ out: string; io: ReturnType<typeof captureIo>; searching: Promise<number> }> {
+async function search(
+  to: OtlpReceiver,
+): Promise<{ out: string; io: ReturnType<typeof captureIo>; searching: Promise<number> }> {
   const file = await scenario();
   const out = join(file, '..', 'report');
   const io = captureIo();
-  const args = ['--slo', 'p95(e2e) < 5s', '--start', '8', '--factor', '2', '--max', '16', '--step-duration', '1500ms', '--warmup', '0s', '--mode', 'step', '--quiet'];
-  return { out, io, searching: runCli(['capacity', file, ...args, '--out', out, '--export', `otlp=${to.url}`, '--export-interval', '300ms'], io) };
+  const args = [
+    '--slo',
+    'p95(e2e) < 5s',
+    '--start',
+    '8',
+    '--factor',
+    '2',
+    '--max',
+    '16',
+    '--step-duration',
+    '1500ms',
+    '--warmup',
+    '0s',
+    '--mode',
+    'step',
+    '--quiet',
+  ];
+  return {
+    out,
+    io,
+    searching: runCli(
+      ['capacity', file, ...args, '--out', out, '--export', `otlp=${to.url}`, '--export-interval', '300ms'],
+      io,
+    ),
+  };
 }
 
-const readReport = async (out: string): Promise<CapacityReport> => JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
+const readReport = async (out: string): Promise<CapacityReport> =>
+  JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
 
 describe('jobstorm capacity --export', () => {
   it('streams every step to the backend: its totals are the steps’ own', { timeout: 90_000 }, async () => {
@@ -67,36 +93,66 @@ describe('jobstorm capacity --export', () => {
     const requests = r.latest().get('jobstorm.requests')?.sum?.dataPoints ?? [];
     const total = requests.reduce((n, p) => n + (p.asInt ?? p.asDouble ?? 0), 0);
     expect(total).toBe(report.steps.reduce((n, s) => n + s.requests, 0));
-    const submitted = requests.filter((p) => attribute(p, 'jobstorm.operation') === 'run').reduce((n, p) => n + (p.asInt ?? p.asDouble ?? 0), 0);
+    const submitted = requests
+      .filter((p) => attribute(p, 'jobstorm.operation') === 'run')
+      .reduce((n, p) => n + (p.asInt ?? p.asDouble ?? 0), 0);
     expect(submitted).toBe(report.steps.reduce((n, s) => n + s.submitted, 0));
     expect(submitted).toBeGreaterThan(0);
     expect(requests[0] && attribute(requests[0], 'jobstorm.run.id')).toBe(report.runId);
 
-    for (const f of ['capacity.md', 'capacity.html']) expect(await readFile(join(out, f), 'utf8'), f).toMatch(/export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics: sent \d+, dropped 0/);
+    for (const f of ['capacity.md', 'capacity.html'])
+      expect(await readFile(join(out, f), 'utf8'), f).toMatch(
+        /export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics: sent \d+, dropped 0/,
+      );
   });
 
-  it('a backend gone mid-search costs dropped exports and a warning, not the search', { timeout: 90_000 }, async () => {
-    receiver = await startOtlpReceiver();
-    const r = receiver;
-    const { out, io, searching } = await search(r);
-    const deadline = Date.now() + 20_000;
-    while (r.received.length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
-    await r.close();
-    expect([ExitCode.Ok, ExitCode.Failed], io.stderr.join('\n')).toContain(await searching);
-    const report = await readReport(out);
-    expect(report.steps.length).toBeGreaterThanOrEqual(1);
-    expect(report.verdict).not.toBe('unknown');
-    expect(report.exports?.[0]?.sent).toBeGreaterThanOrEqual(1);
-    expect(report.exports?.[0]?.dropped).toBeGreaterThanOrEqual(1);
-    expect(io.stderr.join('\n')).toMatch(/warning: export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics failed/);
-  });
+  it(
+    'a backend gone mid-search costs dropped exports and a warning, not the search',
+    { timeout: 90_000 },
+    async () => {
+      receiver = await startOtlpReceiver();
+      const r = receiver;
+      const { out, io, searching } = await search(r);
+      const deadline = Date.now() + 20_000;
+      while (r.received.length === 0 && Date.now() < deadline)
+        await new Promise((res) => setTimeout(res, 20));
+      await r.close();
+      expect([ExitCode.Ok, ExitCode.Failed], io.stderr.join('\n')).toContain(await searching);
+      const report = await readReport(out);
+      expect(report.steps.length).toBeGreaterThanOrEqual(1);
+      expect(report.verdict).not.toBe('unknown');
+      expect(report.exports?.[0]?.sent).toBeGreaterThanOrEqual(1);
+      expect(report.exports?.[0]?.dropped).toBeGreaterThanOrEqual(1);
+      expect(io.stderr.join('\n')).toMatch(
+        /warning: export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics failed/,
+      );
+    },
+  );
 
   it('a bad --export is a usage error named with the others, before anything is sent', async () => {
     const file = await scenario();
     const io = captureIo();
-    const code = await runCli(['capacity', file, '--export', 'statsd=udp://x', '--export-interval', 'often', '--start', '-1', '--quiet'], io);
+    const code = await runCli(
+      [
+        'capacity',
+        file,
+        '--export',
+        'statsd=udp://x',
+        '--export-interval',
+        'often',
+        '--start',
+        '-1',
+        '--quiet',
+      ],
+      io,
+    );
     expect(code).toBe(ExitCode.Usage);
     const err = io.stderr.join('\n');
-    for (const where of ['--export: expected prometheus|otlp=<URL>, got "statsd=udp://x"', '--export-interval', '--start']) expect(err).toContain(where);
+    for (const where of [
+      '--export: expected prometheus|otlp=<URL>, got "statsd=udp://x"',
+      '--export-interval',
+      '--start',
+    ])
+      expect(err).toContain(where);
   });
 });

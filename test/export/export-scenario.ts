@@ -6,7 +6,10 @@ import { tempDir } from '../e2e/helpers.js';
  * A short run with every kind of job ending the exports count (completed, cancelled) and the
  * scenario's own tags; `extra` adds top-level YAML (e.g. an `export:` list).
  */
-export async function exportScenario(extra = '', tags = '{ team: jobs, env: ci }'): Promise<{ dir: string; file: string }> {
+export async function exportScenario(
+  extra = '',
+  tags = '{ team: jobs, env: ci }',
+): Promise<{ dir: string; file: string }> {
   const dir = await tempDir('export');
   const file = join(dir, 'export-proof.yaml');
   await writeFile(

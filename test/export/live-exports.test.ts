@@ -37,7 +37,21 @@ async function silentServer(): Promise<{ url: string; requests: () => number }> 
 }
 
 function exchange(seq: number): ExchangeRecord {
-  return { v: 1, type: 'exchange', seq, op: 'run', method: 'POST', path: '/run', intendedAt: seq, sentAt: seq, endAt: seq + 5, status: 200, reqBytes: 10, resBytes: 10, jobId: `job-${String(seq)}` };
+  return {
+    v: 1,
+    type: 'exchange',
+    seq,
+    op: 'run',
+    method: 'POST',
+    path: '/run',
+    intendedAt: seq,
+    sentAt: seq,
+    endAt: seq + 5,
+    status: 200,
+    reqBytes: 10,
+    resBytes: 10,
+    jobId: `job-${String(seq)}`,
+  };
 }
 
 describe('LiveExports against a backend that never answers', () => {
@@ -76,26 +90,71 @@ describe('LiveExports against a backend that never answers', () => {
 
 describe('export settings', () => {
   it('merges the scenario list with --export and reads headers from the environment only', () => {
-    const scenario = { exports: [{ kind: 'prometheus' as const, url: 'http://prom:9090/api/v1/write' }] } as unknown as Scenario;
+    const scenario = {
+      exports: [{ kind: 'prometheus' as const, url: 'http://prom:9090/api/v1/write' }],
+    } as unknown as Scenario;
     const env = { JOBSTORM_EXPORT_HEADERS: 'X-Scope-OrgID=tenant-1, X-Note=a%20b', OTLP_TOKEN: 'Bearer t0k' };
-    const settings = parseExportSettings({ export: ['prometheus=http://prom:9090/api/v1/write', 'otlp=http://collector:4318/v1/metrics'], 'export-header': ['otlp:Authorization=OTLP_TOKEN'], 'export-interval': '2s' }, scenario, env);
+    const settings = parseExportSettings(
+      {
+        export: ['prometheus=http://prom:9090/api/v1/write', 'otlp=http://collector:4318/v1/metrics'],
+        'export-header': ['otlp:Authorization=OTLP_TOKEN'],
+        'export-interval': '2s',
+      },
+      scenario,
+      env,
+    );
     expect(settings).toEqual({
       intervalMs: 2000,
       targets: [
-        { kind: 'prometheus', url: 'http://prom:9090/api/v1/write', headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b' } },
-        { kind: 'otlp', url: 'http://collector:4318/v1/metrics', headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b', Authorization: 'Bearer t0k' } },
+        {
+          kind: 'prometheus',
+          url: 'http://prom:9090/api/v1/write',
+          headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b' },
+        },
+        {
+          kind: 'otlp',
+          url: 'http://collector:4318/v1/metrics',
+          headers: { 'X-Scope-OrgID': 'tenant-1', 'X-Note': 'a b', Authorization: 'Bearer t0k' },
+        },
       ],
     });
     expect(parseExportSettings({}, undefined, {})).toEqual({ intervalMs: 5000, targets: [] });
   });
 
-
   it('reports every bad --export, --export-header, --export-interval and scenario tag at once, exit 2', async () => {
-    const { file } = await exportScenario('export:\n  - { kind: prometheus, url: "ftp://example" }\n', '{ team: jobs, run_id: x, "9lives": y }');
+    const { file } = await exportScenario(
+      'export:\n  - { kind: prometheus, url: "ftp://example" }\n',
+      '{ team: jobs, run_id: x, "9lives": y }',
+    );
     const io = captureIo({});
-    const code = await runCli(['run', file, '--export', 'graphite=http://x', '--export', 'otlp=not a url', '--export-header', 'Authorization=UNSET_VAR', '--export-interval', '5ms'], io);
+    const code = await runCli(
+      [
+        'run',
+        file,
+        '--export',
+        'graphite=http://x',
+        '--export',
+        'otlp=not a url',
+        '--export-header',
+        'Authorization=UNSET_VAR',
+        '--export-interval',
+        '5ms',
+      ],
+      io,
+    );
     expect(code).toBe(ExitCode.Usage);
     const text = io.stderr.join('\n');
-    for (const needle of ['--export', 'graphite=http://x', 'otlp needs an http(s) URL', '--export-header', 'UNSET_VAR is not set', '--export-interval', 'tag name "run_id" is taken', 'tag name "9lives"', 'export[0].url']) expect(text, needle).toContain(needle);
+    for (const needle of [
+      '--export',
+      'graphite=http://x',
+      'otlp needs an http(s) URL',
+      '--export-header',
+      'UNSET_VAR is not set',
+      '--export-interval',
+      'tag name "run_id" is taken',
+      'tag name "9lives"',
+      'export[0].url',
+    ])
+      expect(text, needle).toContain(needle);
   });
 });

@@ -40,7 +40,21 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
     const out = join(dir, 'report');
     const secret = 'Bearer otlp-secret-4711';
     const io = captureIo({ TEST_OTLP_AUTH: secret });
-    const code = await runCli(['run', file, '--out', out, '--quiet', '--record', '--export-interval', '1s', '--export-header', 'otlp:Authorization=TEST_OTLP_AUTH'], io);
+    const code = await runCli(
+      [
+        'run',
+        file,
+        '--out',
+        out,
+        '--quiet',
+        '--record',
+        '--export-interval',
+        '1s',
+        '--export-header',
+        'otlp:Authorization=TEST_OTLP_AUTH',
+      ],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const summary = await readSummary(out);
     expect(summary.exports).toEqual([{ kind: 'otlp', url: r.url, sent: r.received.length, dropped: 0 }]);
@@ -49,13 +63,16 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
       expect(got.contentType).toContain('application/json');
       expect(got.headers.authorization).toBe(secret);
     }
-    for (const f of await readdir(out)) expect(await readFile(join(out, f), 'utf8'), f).not.toContain('otlp-secret');
+    for (const f of await readdir(out))
+      expect(await readFile(join(out, f), 'utf8'), f).not.toContain('otlp-secret');
 
     const m = r.latest();
     const requests = m.get('jobstorm.requests');
     expect(requests?.sum?.isMonotonic).toBe(true);
     expect(requests?.sum?.aggregationTemporality).toBe('AGGREGATION_TEMPORALITY_CUMULATIVE');
-    expect(sumBy(requests, 'jobstorm.operation')).toEqual(Object.fromEntries(Object.entries(summary.operations).map(([op, o]) => [op, o.requests])));
+    expect(sumBy(requests, 'jobstorm.operation')).toEqual(
+      Object.fromEntries(Object.entries(summary.operations).map(([op, o]) => [op, o.requests])),
+    );
     const point = requests?.sum?.dataPoints[0];
     expect(point && attribute(point, 'team')).toBe('jobs');
     expect(point && attribute(point, 'jobstorm.run.id')).toBe(summary.run.id);
@@ -68,14 +85,19 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
 
     const duration = m.get('http.client.request.duration');
     expect(duration?.unit).toBe('s');
-    const runPoints = (duration?.histogram?.dataPoints ?? []).filter((p) => attribute(p, 'jobstorm.operation') === 'run');
+    const runPoints = (duration?.histogram?.dataPoints ?? []).filter(
+      (p) => attribute(p, 'jobstorm.operation') === 'run',
+    );
     const bounds = runPoints[0]?.explicitBounds ?? [];
     const counts = bounds.map(() => 0).concat(0);
     for (const p of runPoints) p.bucketCounts.forEach((c, i) => (counts[i] = (counts[i] ?? 0) + c));
     expect(counts.reduce((a, b) => a + b, 0)).toBe(summary.operations.run?.requests);
     const reportP99 = (summary.operations.run?.latency.p99 ?? NaN) / 1000;
     const bucket = quantileBucket(bounds, counts, 0.99);
-    expect(withinBucket(reportP99, bucket), `report p99 ${String(reportP99)} s, bucket ${JSON.stringify(bucket)}`).toBe(true);
+    expect(
+      withinBucket(reportP99, bucket),
+      `report p99 ${String(reportP99)} s, bucket ${JSON.stringify(bucket)}`,
+    ).toBe(true);
 
     const workers = m.get('jobstorm.target.workers')?.gauge?.dataPoints ?? [];
     expect(workers.map((p) => attribute(p, 'jobstorm.worker.state')).sort()).toEqual(['idle', 'running']);
@@ -87,7 +109,10 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
     const { dir, file } = await exportScenario();
     const out = join(dir, 'report');
     const io = captureIo();
-    const running = runCli(['run', file, '--out', out, '--quiet', '--export', `otlp=${r.url}`, '--export-interval', '300ms'], io);
+    const running = runCli(
+      ['run', file, '--out', out, '--quiet', '--export', `otlp=${r.url}`, '--export-interval', '300ms'],
+      io,
+    );
     const deadline = Date.now() + 20_000;
     while (r.received.length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
     await r.close();
@@ -95,7 +120,9 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
     const summary = await readSummary(out);
     expect(summary.exports?.[0]?.sent).toBeGreaterThanOrEqual(1);
     expect(summary.exports?.[0]?.dropped).toBeGreaterThanOrEqual(1);
-    expect(io.stderr.join('\n')).toMatch(/warning: export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics failed/);
+    expect(io.stderr.join('\n')).toMatch(
+      /warning: export otlp http:\/\/127\.0\.0\.1:\d+\/v1\/metrics failed/,
+    );
     expect(summary.jobs.unfinished).toBe(0);
   }, 90_000);
 });

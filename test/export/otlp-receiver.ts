@@ -13,7 +13,10 @@ import type { AddressInfo } from 'node:net';
 
 interface Message {
   fromObject(o: unknown): unknown;
-  toObject(m: unknown, options: { longs: NumberConstructor; enums: StringConstructor; defaults: boolean }): unknown;
+  toObject(
+    m: unknown,
+    options: { longs: NumberConstructor; enums: StringConstructor; defaults: boolean },
+  ): unknown;
   encode(m: unknown): { finish(): Uint8Array };
   decode(b: Uint8Array): unknown;
 }
@@ -21,7 +24,9 @@ interface ProtoRoot {
   opentelemetry: { proto: { collector: { metrics: { v1: { ExportMetricsServiceRequest: Message } } } } };
 }
 
-const root = createRequire(import.meta.url)('otlp-proto-definitions/build/src/generated/root.js') as ProtoRoot;
+const root = createRequire(import.meta.url)(
+  'otlp-proto-definitions/build/src/generated/root.js',
+) as ProtoRoot;
 const Request = root.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 
 export interface KeyValue {
@@ -50,7 +55,10 @@ export interface OtlpMetric {
   histogram?: { dataPoints: HistogramDataPoint[]; aggregationTemporality: string };
 }
 export interface ExportRequest {
-  resourceMetrics: { resource: { attributes: KeyValue[] }; scopeMetrics: { scope: { name: string }; metrics: OtlpMetric[] }[] }[];
+  resourceMetrics: {
+    resource: { attributes: KeyValue[] };
+    scopeMetrics: { scope: { name: string }; metrics: OtlpMetric[] }[];
+  }[];
 }
 
 export interface Received {
@@ -68,7 +76,9 @@ export interface OtlpReceiver {
 }
 
 function decode(body: Buffer, contentType: string): ExportRequest {
-  const message = contentType.includes('json') ? Request.decode(Request.encode(Request.fromObject(JSON.parse(body.toString('utf8')))).finish()) : Request.decode(body);
+  const message = contentType.includes('json')
+    ? Request.decode(Request.encode(Request.fromObject(JSON.parse(body.toString('utf8')))).finish())
+    : Request.decode(body);
   return Request.toObject(message, { longs: Number, enums: String, defaults: true }) as ExportRequest;
 }
 
@@ -80,9 +90,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     req.on('end', () => {
       const contentType = req.headers['content-type'] ?? '';
       try {
-        if (req.method !== 'POST' || req.url !== '/v1/metrics') throw new Error(`unexpected ${req.method ?? ''} ${req.url ?? ''}`);
-        received.push({ contentType, headers: req.headers, request: decode(Buffer.concat(chunks), contentType) });
-        res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : '');
+        if (req.method !== 'POST' || req.url !== '/v1/metrics')
+          throw new Error(`unexpected ${req.method ?? ''} ${req.url ?? ''}`);
+        received.push({
+          contentType,
+          headers: req.headers,
+          request: decode(Buffer.concat(chunks), contentType),
+        });
+        res
+          .writeHead(200, {
+            'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf',
+          })
+          .end(contentType.includes('json') ? '{}' : '');
       } catch (err) {
         res.writeHead(400, { 'content-type': 'text/plain' }).end(String(err));
       }
@@ -96,7 +115,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     latest() {
       const last = received.at(-1);
       const out = new Map<string, OtlpMetric>();
-      for (const rm of last?.request.resourceMetrics ?? []) for (const sm of rm.scopeMetrics) for (const m of sm.metrics) out.set(m.name, m);
+      for (const rm of last?.request.resourceMetrics ?? [])
+        for (const sm of rm.scopeMetrics) for (const m of sm.metrics) out.set(m.name, m);
       return out;
     },
     close: () =>

@@ -28,10 +28,15 @@ afterEach(async () => {
 /** The bucket (of `bounds`) that holds a histogram_quantile result. */
 function bucketAround(bounds: readonly number[], value: number): { lo: number; hi: number } {
   const i = bounds.findIndex((b) => value <= b);
-  return i < 0 ? { lo: bounds.at(-1) ?? 0, hi: Infinity } : { lo: i === 0 ? 0 : (bounds[i - 1] ?? 0), hi: bounds[i] ?? Infinity };
+  return i < 0
+    ? { lo: bounds.at(-1) ?? 0, hi: Infinity }
+    : { lo: i === 0 ? 0 : (bounds[i - 1] ?? 0), hi: bounds[i] ?? Infinity };
 }
 
-function byLabel(rows: { metric: Record<string, string>; value: number }[], label: string): Record<string, number> {
+function byLabel(
+  rows: { metric: Record<string, string>; value: number }[],
+  label: string,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of rows) out[r.metric[label] ?? ''] = r.value;
   return out;
@@ -44,16 +49,33 @@ describe('--export prometheus=<remote-write URL>', () => {
     const { dir, file } = await exportScenario();
     const out = join(dir, 'report');
     const io = captureIo();
-    const code = await runCli(['run', file, '--out', out, '--quiet', '--export', `prometheus=${p.writeUrl}`, '--export-interval', '1s'], io);
+    const code = await runCli(
+      [
+        'run',
+        file,
+        '--out',
+        out,
+        '--quiet',
+        '--export',
+        `prometheus=${p.writeUrl}`,
+        '--export-interval',
+        '1s',
+      ],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const summary = await readSummary(out);
-    expect(summary.exports).toEqual([{ kind: 'prometheus', url: p.writeUrl, sent: expect.any(Number) as number, dropped: 0 }]);
+    expect(summary.exports).toEqual([
+      { kind: 'prometheus', url: p.writeUrl, sent: expect.any(Number) as number, dropped: 0 },
+    ]);
     expect(summary.exports?.[0]?.sent).toBeGreaterThanOrEqual(2);
     const run = `run_id="${summary.run.id}"`;
 
     const byOp = await p.query(`sum by (operation) (jobstorm_requests_total{${run}})`);
     const exported = byLabel(byOp, 'operation');
-    const reported = Object.fromEntries(Object.entries(summary.operations).map(([op, o]) => [op, o.requests]));
+    const reported = Object.fromEntries(
+      Object.entries(summary.operations).map(([op, o]) => [op, o.requests]),
+    );
     expect(exported).toEqual(reported);
     expect(reported.run).toBeGreaterThan(50);
 
@@ -69,17 +91,31 @@ describe('--export prometheus=<remote-write URL>', () => {
     expect(submitted?.value).toBe(summary.jobs.submitted);
 
     // The report's p99 (HDR, 3 significant digits) lies in the bucket histogram_quantile interpolates in.
-    const [p99] = await p.query(`histogram_quantile(0.99, sum by (le) (jobstorm_request_duration_seconds_bucket{${run}, operation="run"}))`);
+    const [p99] = await p.query(
+      `histogram_quantile(0.99, sum by (le) (jobstorm_request_duration_seconds_bucket{${run}, operation="run"}))`,
+    );
     expect(p99).toBeDefined();
     const reportP99 = (summary.operations.run?.latency.p99 ?? NaN) / 1000;
-    expect(withinBucket(reportP99, bucketAround(REQUEST_BUCKETS_S, p99?.value ?? NaN)), `report p99 ${String(reportP99)} s, histogram_quantile ${String(p99?.value)} s`).toBe(true);
-    const [e2e] = await p.query(`histogram_quantile(0.5, sum by (le) (jobstorm_job_duration_seconds_bucket{${run}, state="COMPLETED"}))`);
+    expect(
+      withinBucket(reportP99, bucketAround(REQUEST_BUCKETS_S, p99?.value ?? NaN)),
+      `report p99 ${String(reportP99)} s, histogram_quantile ${String(p99?.value)} s`,
+    ).toBe(true);
+    const [e2e] = await p.query(
+      `histogram_quantile(0.5, sum by (le) (jobstorm_job_duration_seconds_bucket{${run}, state="COMPLETED"}))`,
+    );
     const reportE2e = summary.jobs.e2e.COMPLETED.percentiles.p50 / 1000;
-    expect(withinBucket(reportE2e, bucketAround(JOB_BUCKETS_S, e2e?.value ?? NaN)), `report e2e p50 ${String(reportE2e)} s, histogram_quantile ${String(e2e?.value)} s`).toBe(true);
+    expect(
+      withinBucket(reportE2e, bucketAround(JOB_BUCKETS_S, e2e?.value ?? NaN)),
+      `report e2e p50 ${String(reportE2e)} s, histogram_quantile ${String(e2e?.value)} s`,
+    ).toBe(true);
 
     // Labels: the scenario's tags and the shard; /health samples as worker gauges.
-    const tagged = await p.query(`count(jobstorm_requests_total{${run}, team="jobs", env="ci", scenario="export-proof", shard="1/1"})`);
-    expect(tagged[0]?.value).toBe(byOp.length > 0 ? (await p.query(`count(jobstorm_requests_total{${run}})`))[0]?.value : -1);
+    const tagged = await p.query(
+      `count(jobstorm_requests_total{${run}, team="jobs", env="ci", scenario="export-proof", shard="1/1"})`,
+    );
+    expect(tagged[0]?.value).toBe(
+      byOp.length > 0 ? (await p.query(`count(jobstorm_requests_total{${run}})`))[0]?.value : -1,
+    );
     const workers = await p.query(`jobstorm_target_workers{${run}, worker_state="running"}`);
     expect(workers.length).toBe(1);
     const [violations] = await p.query(`count(jobstorm_violations_total{${run}})`);
@@ -92,7 +128,15 @@ describe('--export prometheus=<remote-write URL>', () => {
       const rows = await p.query(q.expr);
       if (rows.length === 0 || rows.every((row) => Number.isNaN(row.value))) empty.push(q.panel);
     }
-    for (const panel of ['Requests per second by operation', 'Request latency p50 / p95 / p99 (from the intended start)', 'Jobs reaching a final state per second', 'Job states (totals)', 'Workers (latest /health sample)', 'Queue (latest /health sample)']) expect(empty, panel).not.toContain(panel);
+    for (const panel of [
+      'Requests per second by operation',
+      'Request latency p50 / p95 / p99 (from the intended start)',
+      'Jobs reaching a final state per second',
+      'Job states (totals)',
+      'Workers (latest /health sample)',
+      'Queue (latest /health sample)',
+    ])
+      expect(empty, panel).not.toContain(panel);
   }, 90_000);
 
   it('--workers 2: each shard under its own label, summing to the run; violations by check id as the summary counts them', async () => {
@@ -101,11 +145,31 @@ describe('--export prometheus=<remote-write URL>', () => {
     const { dir, file } = await exportScenario();
     const out = join(dir, 'report');
     const io = captureIo();
-    const code = await runCli(['run', file, '--out', out, '--quiet', '--workers', '2', '--fault', 'odd-status', '--export', `prometheus=${p.writeUrl}`, '--export-interval', '1s'], io);
+    const code = await runCli(
+      [
+        'run',
+        file,
+        '--out',
+        out,
+        '--quiet',
+        '--workers',
+        '2',
+        '--fault',
+        'odd-status',
+        '--export',
+        `prometheus=${p.writeUrl}`,
+        '--export-interval',
+        '1s',
+      ],
+      io,
+    );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
     const summary = await readSummary(out);
     const run = `run_id="${summary.run.id}"`;
-    const byShard = byLabel(await p.query(`sum by (shard) (jobstorm_requests_total{${run}, operation="run"})`), 'shard');
+    const byShard = byLabel(
+      await p.query(`sum by (shard) (jobstorm_requests_total{${run}, operation="run"})`),
+      'shard',
+    );
     expect(Object.keys(byShard).sort()).toEqual(['1/2', '2/2']);
     expect(Object.values(byShard).every((n) => n > 0)).toBe(true);
     expect((byShard['1/2'] ?? 0) + (byShard['2/2'] ?? 0)).toBe(summary.operations.run?.requests);
@@ -125,12 +189,27 @@ describe('--export prometheus=<remote-write URL>', () => {
     const p = prometheus;
     const out = join(dir, 'killed');
     const io = captureIo();
-    const running = runCli(['run', file, '--out', out, '--quiet', '--record', '--export', `prometheus=${p.writeUrl}`, '--export-interval', '300ms'], io);
+    const running = runCli(
+      [
+        'run',
+        file,
+        '--out',
+        out,
+        '--quiet',
+        '--record',
+        '--export',
+        `prometheus=${p.writeUrl}`,
+        '--export-interval',
+        '300ms',
+      ],
+      io,
+    );
     let settled = false;
     void running.finally(() => (settled = true));
     // Kill it once it has taken a first flush, while the run goes on.
     const deadline = Date.now() + 20_000;
-    while ((await p.query('count(jobstorm_requests_total)')).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await p.query('count(jobstorm_requests_total)')).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(settled).toBe(false);
     await p.kill();
     const code = await running;
@@ -143,11 +222,15 @@ describe('--export prometheus=<remote-write URL>', () => {
     expect(exp?.sent, JSON.stringify(exp)).toBeGreaterThanOrEqual(1);
     expect(exp?.dropped).toBeGreaterThanOrEqual(1);
     expect(exp?.lastError).toBeTruthy();
-    expect(io.stderr.join('\n')).toMatch(/warning: export prometheus http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write failed/);
+    expect(io.stderr.join('\n')).toMatch(
+      /warning: export prometheus http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write failed/,
+    );
     // Not one record lost: every exchange in records.ndjson is in the summary.
     const exchanges = (await readRecords(out)).filter((r) => r.type === 'exchange').length;
     expect(Object.values(summary.operations).reduce((a, o) => a + o.requests, 0)).toBe(exchanges);
     expect(summary.jobs.unfinished).toBe(0);
-    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/export prometheus http:\S+: sent [1-9]\d*, dropped [1-9]\d* \(last error: /);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
+      /export prometheus http:\S+: sent [1-9]\d*, dropped [1-9]\d* \(last error: /,
+    );
   }, 90_000);
 });

@@ -29,7 +29,13 @@ export async function startPrometheus(): Promise<PrometheusServer> {
   const url = `http://127.0.0.1:${String(port)}`;
   const child = spawn(
     PROMETHEUS_BIN,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${String(port)}`, '--web.enable-remote-write-receiver', '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${String(port)}`,
+      '--web.enable-remote-write-receiver',
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -38,7 +44,10 @@ export async function startPrometheus(): Promise<PrometheusServer> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -54,7 +63,8 @@ export async function startPrometheus(): Promise<PrometheusServer> {
     async query(expr) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
       const body = (await res.json()) as QueryAnswer;
-      if (body.status !== 'success' || !body.data) throw new Error(`query ${expr} failed: ${body.error ?? res.status}`);
+      if (body.status !== 'success' || !body.data)
+        throw new Error(`query ${expr} failed: ${body.error ?? res.status}`);
       return body.data.result.map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
     },
     async kill() {

@@ -30,14 +30,34 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function runAgainst(base: string, scenario: string, args: string[] = [], env: Record<string, string> = { JOBSTORM_API_KEY: 'foreign-test-key' }): Promise<Outcome> {
+async function runAgainst(
+  base: string,
+  scenario: string,
+  args: string[] = [],
+  env: Record<string, string> = { JOBSTORM_API_KEY: 'foreign-test-key' },
+): Promise<Outcome> {
   const out = mkdtempSync(join(tmpdir(), 'jobstorm-foreign-'));
   const io = captureIo(env);
-  const code = await runCli(['run', scenario, '--target', base, '--out', out, '--record', '--quiet', ...args], io);
+  const code = await runCli(
+    ['run', scenario, '--target', base, '--out', out, '--record', '--quiet', ...args],
+    io,
+  );
   const read = (f: string): string => readFileSync(join(out, f), 'utf8');
   const summary = JSON.parse(read('summary.json')) as Summary;
-  const records = read('records.ndjson').split('\n').filter(Boolean).map((l) => JSON.parse(l) as JobstormRecord);
-  return { code, summary, md: read('summary.md'), html: read('report.html'), junit: read('junit.xml'), records, stderr: io.stderr.join('\n'), fired: summary.violations.map((v) => v.id).sort() };
+  const records = read('records.ndjson')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as JobstormRecord);
+  return {
+    code,
+    summary,
+    md: read('summary.md'),
+    html: read('report.html'),
+    junit: read('junit.xml'),
+    records,
+    stderr: io.stderr.join('\n'),
+    fired: summary.violations.map((v) => v.id).sort(),
+  };
 }
 
 /** A scenario file of one flow, `run` then `poll` until final, at 10 arrivals/s for `duration`. */
@@ -60,14 +80,17 @@ thresholds: ${JSON.stringify(thresholds)}
 
 /** Every example of every finding cites a record that was exchanged, unchanged. */
 function expectRealEvidence(o: Outcome): void {
-  const bySeq = new Map(o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])));
+  const bySeq = new Map(
+    o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])),
+  );
   for (const v of o.summary.violations) {
     for (const e of v.examples) {
       const seq = e.evidence.seq;
       expect(seq, `${v.id} cites no record`).toBeDefined();
       const r = bySeq.get(seq ?? -1);
       expect(r, `${v.id} cites seq ${String(seq)}, which is not in records.ndjson`).toBeDefined();
-      if (r) expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(r), timeline: undefined });
+      if (r)
+        expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(r), timeline: undefined });
     }
   }
 }
@@ -79,7 +102,8 @@ function expectVerdictEverywhere(o: Outcome, status: string): void {
   expect(o.junit).toContain(`<property name="verdict" value="${status}"/>`);
 }
 
-const requestsOf = (o: Outcome, op: string): number => o.records.filter((r) => r.type === 'exchange' && r.op === op).length;
+const requestsOf = (o: Outcome, op: string): number =>
+  o.records.filter((r) => r.type === 'exchange' && r.op === op).length;
 
 describe('a target without /cancel, /retry, /health and /purge-queue (404 {"detail":"Not Found"})', () => {
   const missing: PartialOptions = { missing: ['cancel', 'retry', 'health', 'purge-queue'], jobMs: 300 };
@@ -90,7 +114,9 @@ describe('a target without /cancel, /retry, /health and /purge-queue (404 {"deta
     expect(o.fired).toEqual(['route.missing']);
     const missingOps = o.summary.violations[0]?.examples.map((e) => e.op).sort();
     expect(missingOps).toContain('cancel');
-    expect(o.summary.violations[0]?.examples.find((e) => e.op === 'cancel')?.message).toContain('showed to exist');
+    expect(o.summary.violations[0]?.examples.find((e) => e.op === 'cancel')?.message).toContain(
+      'showed to exist',
+    );
     // Found once, then not sent again: far fewer cancels than the 80 iterations that have one.
     expect(requestsOf(o, 'cancel')).toBeLessThan(10);
     expect(o.summary.coverage['lifecycle.lost']).toBeGreaterThan(0);
@@ -126,14 +152,24 @@ describe('a target that serves /status and /stream only to POST (405, Allow: POS
 
 describe('what partial servers get wrong, found by the requests probe in smoke (issue 13)', () => {
   it('unknown job answered 200 FAILED, input optional, /stream GET answered 404 "Cannot GET" while POST works', async () => {
-    server = await startPartialServer({ unknownJobFound: true, inputOptional: true, postOnly404: ['stream'] });
+    server = await startPartialServer({
+      unknownJobFound: true,
+      inputOptional: true,
+      postOnly404: ['stream'],
+    });
     const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s', '--no-preflight']);
     expect(o.fired).toEqual(['request.method', 'request.missing-input', 'request.unknown-job']);
     const byId = new Map(o.summary.violations.map((v) => [v.id, v]));
-    expect(byId.get('request.unknown-job')?.examples[0]?.message).toContain('with status FAILED in its body; the contract says 404');
-    expect(byId.get('request.missing-input')?.examples[0]?.message).toMatch(/body without input was answered 200; the contract says 400/);
+    expect(byId.get('request.unknown-job')?.examples[0]?.message).toContain(
+      'with status FAILED in its body; the contract says 404',
+    );
+    expect(byId.get('request.missing-input')?.examples[0]?.message).toMatch(
+      /body without input was answered 200; the contract says 400/,
+    );
     const method = byId.get('request.method')?.examples.map((e) => e.message) ?? [];
-    expect(method.join('\n')).toMatch(/answered 404 to GET \/stream\/\S+, while POST to the same path answered 200/);
+    expect(method.join('\n')).toMatch(
+      /answered 404 to GET \/stream\/\S+, while POST to the same path answered 200/,
+    );
     // The refused GETs are method findings, not lost jobs.
     expect(o.fired).not.toContain('lifecycle.lost');
     expectRealEvidence(o);
@@ -144,14 +180,20 @@ describe('what partial servers get wrong, found by the requests probe in smoke (
     server = await startPartialServer({});
     const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
     expect(o.fired).toEqual([]);
-    for (const id of ['request.unknown-job', 'request.missing-input', 'request.method']) expect(o.summary.coverage[id], id).toBeGreaterThan(0);
+    for (const id of ['request.unknown-job', 'request.missing-input', 'request.method'])
+      expect(o.summary.coverage[id], id).toBeGreaterThan(0);
   }, 90_000);
 });
 
 describe('a local server: operations at the root, no authentication', () => {
   it('--routes root --auth none: the only finding is that the target takes requests without a key, once', async () => {
     server = await startPartialServer({ root: true });
-    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s', '--routes', 'root', '--auth', 'none'], {});
+    const o = await runAgainst(
+      server.base,
+      'scenarios/smoke.yaml',
+      ['--duration', '3s', '--routes', 'root', '--auth', 'none'],
+      {},
+    );
     expect(o.fired).toEqual(['auth.missing-key-accepted']);
     expect(o.summary.violations[0]?.count).toBe(1);
     expect(o.summary.jobs.byState.COMPLETED).toBeGreaterThan(0);
@@ -161,7 +203,10 @@ describe('a local server: operations at the root, no authentication', () => {
   it('without --routes root the base URL is refused before anything is sent, saying what to add', async () => {
     server = await startPartialServer({ root: true });
     const io = captureIo({});
-    const code = await runCli(['run', 'scenarios/smoke.yaml', '--target', server.base, '--auth', 'none', '--quiet'], io);
+    const code = await runCli(
+      ['run', 'scenarios/smoke.yaml', '--target', server.base, '--auth', 'none', '--quiet'],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.stderr.join('\n')).toContain('--routes root');
     expect(server.requests).toBe(0);
@@ -190,7 +235,18 @@ describe('runs that could not judge anything say so, with their own verdict and 
   it('a wrong key is found by the preflight: exit 2 after two requests, the cause named', async () => {
     server = await startPartialServer({ apiKey: 'right' });
     const io = captureIo({ JOBSTORM_API_KEY: 'wrong' });
-    const code = await runCli(['run', 'scenarios/smoke.yaml', '--target', server.base, '--quiet', '--out', mkdtempSync(join(tmpdir(), 'jobstorm-key-'))], io);
+    const code = await runCli(
+      [
+        'run',
+        'scenarios/smoke.yaml',
+        '--target',
+        server.base,
+        '--quiet',
+        '--out',
+        mkdtempSync(join(tmpdir(), 'jobstorm-key-')),
+      ],
+      io,
+    );
     expect(code).toBe(2);
     expect(io.stderr.join('\n')).toContain('the key was refused by');
     expect(server.requests).toBe(2);
@@ -198,7 +254,9 @@ describe('runs that could not judge anything say so, with their own verdict and 
 
   it('a wrong key without the preflight: inconclusive (the key was refused), never auth.form-rejected', async () => {
     server = await startPartialServer({ apiKey: 'right' });
-    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '2s', '--no-preflight'], { JOBSTORM_API_KEY: 'wrong' });
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '2s', '--no-preflight'], {
+      JOBSTORM_API_KEY: 'wrong',
+    });
     expect(o.code).toBe(4);
     expectVerdictEverywhere(o, 'inconclusive');
     expect(o.summary.verdict.reasons.join(' ')).toContain('the key was refused');
@@ -221,10 +279,18 @@ describe('runs that could not judge anything say so, with their own verdict and 
     const out = mkdtempSync(join(tmpdir(), 'jobstorm-int-'));
     const io = captureIo({ JOBSTORM_API_KEY: 'foreign-test-key' });
     setTimeout(() => io.controller.abort(), 1500);
-    const code = await runCli(['run', 'scenarios/steady-load.yaml', '--target', server.base, '--out', out, '--quiet'], io);
+    const code = await runCli(
+      ['run', 'scenarios/steady-load.yaml', '--target', server.base, '--out', out, '--quiet'],
+      io,
+    );
     expect(code).toBe(130);
     const read = (f: string): string => readFileSync(join(out, f), 'utf8');
-    const o = { summary: JSON.parse(read('summary.json')) as Summary, md: read('summary.md'), html: read('report.html'), junit: read('junit.xml') } as Outcome;
+    const o = {
+      summary: JSON.parse(read('summary.json')) as Summary,
+      md: read('summary.md'),
+      html: read('report.html'),
+      junit: read('junit.xml'),
+    } as Outcome;
     expectVerdictEverywhere(o, 'interrupted');
     expect(o.summary.verdict.reasons[0]).toContain('partial');
   }, 90_000);
@@ -241,15 +307,27 @@ describe('a target that drops connections under load (every 5th /status reset, n
     expect(resets).toBeGreaterThan(0);
     expect(o.summary.errors.reset).toBe(resets);
     const reason = o.summary.verdict.reasons.find((r) => r.includes('without a usable answer'));
-    expect(reason).toMatch(new RegExp(`^the target left ${String(resets)} of \\d+ requests \\([\\d.]+%\\) without a usable answer \\(reset ${String(resets)}\\)`));
+    expect(reason).toMatch(
+      new RegExp(
+        `^the target left ${String(resets)} of \\d+ requests \\([\\d.]+%\\) without a usable answer \\(reset ${String(resets)}\\)`,
+      ),
+    );
     expect(o.md).toContain(reason);
     expect(o.junit).toContain('without a usable answer');
-    expect(o.summary.thresholds.every((t) => t.ok), JSON.stringify(o.summary.thresholds)).toBe(true);
+    expect(
+      o.summary.thresholds.every((t) => t.ok),
+      JSON.stringify(o.summary.thresholds),
+    ).toBe(true);
   }, 90_000);
 
   it('a threshold of its own on errors decides instead: a generous one passes', async () => {
     server = await startPartialServer({ resetEvery: 5, jobMs: 300 });
-    const o = await runAgainst(server.base, 'scenarios/steady-load.yaml', ['--duration', '3s', '--threshold', 'rate(errors) < 50%']);
+    const o = await runAgainst(server.base, 'scenarios/steady-load.yaml', [
+      '--duration',
+      '3s',
+      '--threshold',
+      'rate(errors) < 50%',
+    ]);
     expect(o.summary.errors.reset ?? 0).toBeGreaterThan(0);
     expect(o.summary.verdict.reasons.join(' ')).not.toContain('without a usable answer');
     expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(0);
@@ -267,7 +345,9 @@ describe('a target that takes jobs and never runs them (a queue without workers)
     expect(o.summary.jobs.unfinished).toBe(o.summary.jobs.submitted);
     // Every poll was answered, fast and well-formed; the thresholds held.
     expect(o.summary.thresholds.every((t) => t.ok)).toBe(true);
-    expect(o.summary.verdict.reasons[0]).toMatch(/^no job finished: \d+ accepted and followed, none seen COMPLETED/);
+    expect(o.summary.verdict.reasons[0]).toMatch(
+      /^no job finished: \d+ accepted and followed, none seen COMPLETED/,
+    );
     expect(o.md).toContain('no job finished');
   }, 90_000);
 });
@@ -298,7 +378,9 @@ describe('a target that starts cold (answers 400 ms late for its first second), 
     expect(o.summary.series.requests.reduce((a, b) => a + b, 0)).toBe(exchanges.length);
     expect(o.summary.operations.run?.latency.max).toBeLessThan(200);
     // Jobs submitted in the warm-up are not followed; the measured ones all finished.
-    const submittedAfter = exchanges.filter((r) => r.op === 'run' && r.intendedAt >= 1500 && r.status === 200).length;
+    const submittedAfter = exchanges.filter(
+      (r) => r.op === 'run' && r.intendedAt >= 1500 && r.status === 200,
+    ).length;
     expect(o.summary.jobs.submitted).toBe(submittedAfter);
     expect(o.summary.jobs.byState.COMPLETED).toBe(submittedAfter);
     expect(o.md).toContain('warm-up: the first 1.50s were sent and checked but not measured');
@@ -321,9 +403,14 @@ describe('a target that starts cold (answers 400 ms late for its first second), 
   it('a warm-up as long as the run is refused before anything is sent', async () => {
     server = await startPartialServer();
     const io = captureIo({ JOBSTORM_API_KEY: 'foreign-test-key' });
-    const code = await runCli(['run', scenarioFile(), '--target', server.base, '--warmup', '3s', '--quiet'], io);
+    const code = await runCli(
+      ['run', scenarioFile(), '--target', server.base, '--warmup', '3s', '--quiet'],
+      io,
+    );
     expect(code).toBe(2);
-    expect(io.stderr.join('\n')).toContain('--warmup: must be shorter than the phases (3s in all), or nothing is measured');
+    expect(io.stderr.join('\n')).toContain(
+      '--warmup: must be shorter than the phases (3s in all), or nothing is measured',
+    );
     expect(server.requests).toBe(0);
   }, 30_000);
 });
@@ -335,7 +422,10 @@ describe('a rate-limited target that stops reading for 2.5 s (counts /run when i
     // requests were SENT in the 10 s before. Counting by send time called those 429s early.
     server = await startPartialServer({ runLimit: 1000, stall: { fromMs: 500, untilMs: 3000 } });
     const file = join(mkdtempSync(join(tmpdir(), 'jobstorm-stalled-limit-')), 'stalled-limit.yaml');
-    writeFileSync(file, 'name: stalled-limit\nphases: [{ duration: 3s, rate: 150 }, { duration: 9s, rate: 75 }]\nflows:\n  - name: submit\n    steps:\n      - run: { input: { prompt: "x" } }\n');
+    writeFileSync(
+      file,
+      'name: stalled-limit\nphases: [{ duration: 3s, rate: 150 }, { duration: 9s, rate: 75 }]\nflows:\n  - name: submit\n    steps:\n      - run: { input: { prompt: "x" } }\n',
+    );
     const o = await runAgainst(server.base, file, ['--exclusive-endpoint']);
     // The limit was reached, and after the stall: there were 429s to judge.
     const throttled = o.records.filter((r) => r.type === 'exchange' && r.op === 'run' && r.status === 429);
@@ -352,7 +442,10 @@ describe('a target whose /runsync holds each request almost its whole wait, behi
     // fourth waits about 2.7 s for it first, 3.6 s from its intended start to its answer.
     server = await startPartialServer({ jobMs: 900 });
     const file = join(mkdtempSync(join(tmpdir(), 'jobstorm-held-runsync-')), 'held-runsync.yaml');
-    writeFileSync(file, 'name: held-runsync\ntarget: { connections: 1, timeout: 20s }\nphases: [{ duration: 400ms, rate: 10 }]\nflows:\n  - name: sync\n    steps:\n      - runsync: { input: { prompt: "x" }, wait: 1s }\n');
+    writeFileSync(
+      file,
+      'name: held-runsync\ntarget: { connections: 1, timeout: 20s }\nphases: [{ duration: 400ms, rate: 10 }]\nflows:\n  - name: sync\n    steps:\n      - runsync: { input: { prompt: "x" }, wait: 1s }\n',
+    );
     const o = await runAgainst(server.base, file, ['--no-preflight']);
     const sync = o.records.filter((r) => r.type === 'exchange' && r.op === 'runsync');
     expect(sync.length).toBeGreaterThanOrEqual(4);

@@ -71,14 +71,32 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   /** Handling times of the /run requests accepted in the last 10 s (runLimit). */
   const runsAccepted: number[] = [];
   const state = { requests: 0 };
-  const statusOf = (j: Job): string => (j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS');
+  const statusOf = (j: Job): string =>
+    j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS';
   const view = (j: Job): Record<string, unknown> => {
     const status = statusOf(j);
-    return { id: j.id, status, delayTime: 1, executionTime: status === 'COMPLETED' ? jobMs : 0, ...(status === 'COMPLETED' ? { output: { ok: true } } : {}) };
+    return {
+      id: j.id,
+      status,
+      delayTime: 1,
+      executionTime: status === 'COMPLETED' ? jobMs : 0,
+      ...(status === 'COMPLETED' ? { output: { ok: true } } : {}),
+    };
   };
-  const send = (res: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void => {
+  const send = (
+    res: ServerResponse,
+    code: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void => {
     const text = JSON.stringify(body);
-    res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers }).end(text);
+    res
+      .writeHead(code, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        ...headers,
+      })
+      .end(text);
   };
   let firstAt: number | undefined;
   const isCold = (): boolean => o.cold !== undefined && Date.now() - (firstAt ?? Date.now()) < o.cold.ms;
@@ -87,22 +105,27 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     const url = new URL(req.url ?? '/', 'http://x');
     let parts = url.pathname.split('/').filter(Boolean);
     if (!o.root) {
-      if (parts[0] !== 'v2' || parts[1] !== (o.endpointId ?? 'ep')) return send(res, 404, { detail: 'Not Found' });
+      if (parts[0] !== 'v2' || parts[1] !== (o.endpointId ?? 'ep'))
+        return send(res, 404, { detail: 'Not Found' });
       parts = parts.slice(2);
     }
     const [op = '', id] = parts;
     if (o.apiKey !== undefined) {
       const auth = req.headers.authorization;
-      if (auth !== o.apiKey && auth !== `Bearer ${o.apiKey}`) return send(res, 401, { error: 'unauthorized' });
+      if (auth !== o.apiKey && auth !== `Bearer ${o.apiKey}`)
+        return send(res, 401, { error: 'unauthorized' });
     }
     if (o.missing?.includes(op)) return send(res, 404, { detail: 'Not Found' });
-    if (o.postOnly?.includes(op) && req.method !== 'POST') return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
-    if (o.postOnly404?.includes(op) && req.method !== 'POST') return send(res, 404, { error: `Cannot ${req.method ?? ''} ${url.pathname}` });
+    if (o.postOnly?.includes(op) && req.method !== 'POST')
+      return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
+    if (o.postOnly404?.includes(op) && req.method !== 'POST')
+      return send(res, 404, { error: `Cannot ${req.method ?? ''} ${url.pathname}` });
     const job = id === undefined ? undefined : jobs.get(id);
     if (op === 'run' && o.runLimit !== undefined) {
       const now = Date.now();
       while ((runsAccepted[0] ?? now) <= now - 10_000) runsAccepted.shift();
-      if (runsAccepted.length >= o.runLimit) return send(res, 429, { error: 'rate limited' }, { 'retry-after': '1' });
+      if (runsAccepted.length >= o.runLimit)
+        return send(res, 429, { error: 'rate limited' }, { 'retry-after': '1' });
       runsAccepted.push(now);
     }
     switch (op) {
@@ -115,10 +138,19 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
         } catch {
           return send(res, 400, { error: 'malformed JSON' });
         }
-        if (typeof input !== 'object' || input === null) return send(res, 400, { error: 'input is required' });
-        const j: Job = { id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`, createdAt: Date.now(), cancelled: false };
+        if (typeof input !== 'object' || input === null)
+          return send(res, 400, { error: 'input is required' });
+        const j: Job = {
+          id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`,
+          createdAt: Date.now(),
+          cancelled: false,
+        };
         jobs.set(j.id, j);
-        if (op === 'run') return send(res, 200, { id: j.id, status: (cold ? o.cold?.runStatus : undefined) ?? o.runStatus ?? 'IN_QUEUE' });
+        if (op === 'run')
+          return send(res, 200, {
+            id: j.id,
+            status: (cold ? o.cold?.runStatus : undefined) ?? o.runStatus ?? 'IN_QUEUE',
+          });
         if (o.ignoreWait) return send(res, 200, view(j));
         setTimeout(() => send(res, 200, view(j)), jobMs);
         return;
@@ -129,21 +161,38 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
           req.socket.destroy();
           return;
         }
-        if (!job && o.unknownJobFound) return send(res, 200, { id, status: 'FAILED', error: 'job not found' });
+        if (!job && o.unknownJobFound)
+          return send(res, 200, { id, status: 'FAILED', error: 'job not found' });
         return job ? send(res, 200, view(job)) : send(res, 404, { error: `job ${String(id)} not found` });
       case 'stream':
-        return job ? send(res, 200, { id: job.id, status: statusOf(job), stream: [] }) : send(res, 404, { error: 'job not found' });
+        return job
+          ? send(res, 200, { id: job.id, status: statusOf(job), stream: [] })
+          : send(res, 404, { error: 'job not found' });
       case 'cancel':
         if (!job) return send(res, 404, { error: 'job not found' });
         if (statusOf(job) !== 'COMPLETED') job.cancelled = true;
-        return send(res, 200, { id: job.id, status: statusOf(job) === 'CANCELLED' ? 'CANCELLED' : statusOf(job) });
+        return send(res, 200, {
+          id: job.id,
+          status: statusOf(job) === 'CANCELLED' ? 'CANCELLED' : statusOf(job),
+        });
       case 'retry':
-        return job ? send(res, 400, { error: 'only FAILED or TIMED_OUT jobs can be retried' }) : send(res, 404, { error: 'job not found' });
+        return job
+          ? send(res, 400, { error: 'only FAILED or TIMED_OUT jobs can be retried' })
+          : send(res, 404, { error: 'job not found' });
       case 'purge-queue':
         return send(res, 200, { removed: 0, status: 'completed' });
       case 'health': {
         const all = [...jobs.values()].map(statusOf);
-        return send(res, 200, { jobs: { completed: all.filter((s) => s === 'COMPLETED').length, failed: 0, inProgress: all.filter((s) => s === 'IN_PROGRESS').length, inQueue: 0, retried: 0 }, workers: { idle: 1, running: 0 } });
+        return send(res, 200, {
+          jobs: {
+            completed: all.filter((s) => s === 'COMPLETED').length,
+            failed: 0,
+            inProgress: all.filter((s) => s === 'IN_PROGRESS').length,
+            inQueue: 0,
+            retried: 0,
+          },
+          workers: { idle: 1, running: 0 },
+        });
       }
       default:
         return send(res, 404, { detail: 'Not Found' });
@@ -157,7 +206,8 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       firstAt ??= Date.now();
       const since = Date.now() - firstAt;
       // Cold or not is decided on arrival; a cold answer comes late, as a cold worker's does.
-      if (o.stall && since >= o.stall.fromMs && since < o.stall.untilMs) setTimeout(() => handle(req, res, body, false), o.stall.untilMs - since);
+      if (o.stall && since >= o.stall.fromMs && since < o.stall.untilMs)
+        setTimeout(() => handle(req, res, body, false), o.stall.untilMs - since);
       else if (o.cold && isCold()) setTimeout(() => handle(req, res, body, true), o.cold.delayMs);
       else handle(req, res, body, false);
     });

@@ -43,7 +43,8 @@ export class HeldClock implements Clock {
 
   private due(until: number): { at: number; seq: number; fn: () => void } | undefined {
     let first: { at: number; seq: number; fn: () => void } | undefined;
-    for (const x of this.timers) if (x.at <= until && (!first || x.at < first.at || (x.at === first.at && x.seq < first.seq))) first = x;
+    for (const x of this.timers)
+      if (x.at <= until && (!first || x.at < first.at || (x.at === first.at && x.seq < first.seq))) first = x;
     return first;
   }
 }

@@ -8,7 +8,12 @@ import { parseThresholds } from '../../src/report/threshold.js';
  * Tests that run shipped scenarios as written give such a run one more try; a scenario that is
  * slow fails twice.
  */
-export function failedOnlyOnPercentiles(s: { violations: readonly unknown[]; thresholds: readonly { expression: string; ok: boolean }[] }): boolean {
+export function failedOnlyOnPercentiles(s: {
+  violations: readonly unknown[];
+  thresholds: readonly { expression: string; ok: boolean }[];
+}): boolean {
   const broken = parseThresholds(s.thresholds.filter((t) => !t.ok).map((t) => t.expression));
-  return s.violations.length === 0 && broken.length > 0 && broken.every((t) => t.aggregation.kind === 'percentile');
+  return (
+    s.violations.length === 0 && broken.length > 0 && broken.every((t) => t.aggregation.kind === 'percentile')
+  );
 }

@@ -6,14 +6,20 @@ const cwd = new URL('../../', import.meta.url).pathname;
 
 /** Lints `code` as if it lived at `filePath`, with type-aware rules off (the file is not on disk). */
 async function lint(filePath: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd, overrideConfig: [{ files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked }] });
+  const eslint = new ESLint({
+    cwd,
+    overrideConfig: [{ files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked }],
+  });
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
 }
 
 describe('DESIGN.md import directions, enforced by ESLint', () => {
   it.each([
-    ['src/core/x.ts', "import { LIMITS } from '../../contracts/queue/limits.js';\nexport const y = LIMITS;\n"],
+    [
+      'src/core/x.ts',
+      "import { LIMITS } from '../../contracts/queue/limits.js';\nexport const y = LIMITS;\n",
+    ],
     ['src/check/x.ts', "import { runCli } from '../cli/cli.js';\nexport const y = runCli;\n"],
     ['src/emulator/x.ts', "import { y as z } from '../check/y.js';\nexport const y = z;\n"],
     ['src/metrics/x.ts', "import { y as z } from '../report/y.js';\nexport const y = z;\n"],
@@ -26,20 +32,37 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
   });
 
   it.each([
-    ['src/check/x.ts', "import { LIMITS } from '../../contracts/queue/limits.js';\nimport { ExitCode } from '../core/exit-code.js';\nexport const y = [LIMITS, ExitCode];\n"],
+    [
+      'src/check/x.ts',
+      "import { LIMITS } from '../../contracts/queue/limits.js';\nimport { ExitCode } from '../core/exit-code.js';\nexport const y = [LIMITS, ExitCode];\n",
+    ],
     ['src/report/x.ts', "import { y as z } from '../metrics/y.js';\nexport const y = z;\n"],
-    ['src/compare/x.ts', "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n"],
-    ['src/cli/x.ts', "import { y as z } from '../runner/y.js';\nexport const y = [z, process.env.HOME];\nconsole.log(y);\n"],
+    [
+      'src/compare/x.ts',
+      "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n",
+    ],
+    [
+      'src/cli/x.ts',
+      "import { y as z } from '../runner/y.js';\nexport const y = [z, process.env.HOME];\nconsole.log(y);\n",
+    ],
   ])('%s may import inward', async (file, code) => {
     const messages = await lint(file, code);
     expect(messages.filter((m) => m.startsWith('no-restricted') || m.startsWith('no-console'))).toEqual([]);
   });
 
   it('only src/cli/ touches process and the console', async () => {
-    const messages = await lint('src/runner/x.ts', 'export const k = process.env.JOBSTORM_API_KEY;\nconsole.log(k);\n');
-    expect(messages.some((m) => m.startsWith('no-restricted-globals') || m.startsWith('no-restricted-properties'))).toBe(true);
+    const messages = await lint(
+      'src/runner/x.ts',
+      'export const k = process.env.JOBSTORM_API_KEY;\nconsole.log(k);\n',
+    );
+    expect(
+      messages.some((m) => m.startsWith('no-restricted-globals') || m.startsWith('no-restricted-properties')),
+    ).toBe(true);
     expect(messages.some((m) => m.startsWith('no-console'))).toBe(true);
-    const imported = await lint('src/emulator/x.ts', "import process from 'node:process';\nexport const y = process;\n");
+    const imported = await lint(
+      'src/emulator/x.ts',
+      "import process from 'node:process';\nexport const y = process;\n",
+    );
     expect(imported.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
   });
 });

@@ -15,7 +15,10 @@ function prng(seed: number): () => number {
 /** Long-tailed latencies in ms, from 50 µs to tens of seconds, with µs fractions. */
 function latencies(n: number, seed: number): number[] {
   const rnd = prng(seed);
-  return Array.from({ length: n }, () => Math.round(Math.exp(rnd() * 6 - 1) * (rnd() < 0.02 ? 200 : 1) * 1000) / 1000 + 0.05);
+  return Array.from(
+    { length: n },
+    () => Math.round(Math.exp(rnd() * 6 - 1) * (rnd() < 0.02 ? 200 : 1) * 1000) / 1000 + 0.05,
+  );
 }
 
 /** Nearest rank, the definition HdrHistogram uses (rounded so 99.9% of 20,000 is rank 19,980). */
@@ -30,12 +33,15 @@ describe('LatencyHistogram (HDR, 1 µs – 1 h, 3 significant digits)', () => {
   const h = LatencyHistogram.create();
   for (const v of values) h.recordMs(v);
 
-  it.each([0, 50, 90, 95, 99, 99.9, 100])('p%s agrees with a brute-force sort within the histogram precision', (p) => {
-    const exact = exactPercentile(sorted, p === 0 ? 0.0001 : p);
-    const got = p === 100 ? h.maxMs : p === 0 ? h.minMs : h.percentileMs(p);
-    // 3 significant digits: within 0.1% of the value, plus the 1 µs unit of recording.
-    expect(Math.abs(got - exact)).toBeLessThanOrEqual(exact * 0.001 + 0.001);
-  });
+  it.each([0, 50, 90, 95, 99, 99.9, 100])(
+    'p%s agrees with a brute-force sort within the histogram precision',
+    (p) => {
+      const exact = exactPercentile(sorted, p === 0 ? 0.0001 : p);
+      const got = p === 100 ? h.maxMs : p === 0 ? h.minMs : h.percentileMs(p);
+      // 3 significant digits: within 0.1% of the value, plus the 1 µs unit of recording.
+      expect(Math.abs(got - exact)).toBeLessThanOrEqual(exact * 0.001 + 0.001);
+    },
+  );
 
   it('counts every value and keeps the mean', () => {
     expect(h.count).toBe(values.length);

@@ -4,10 +4,29 @@ import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { loadFixtureRecords } from '../report/fixtures/fixture-summary.js';
 
-const RUN: RunRecord = { v: 1, type: 'run', runId: 'r', scenario: 's', target: 'http://x', startedAtMs: 1_000_000, ownsEndpoint: true };
+const RUN: RunRecord = {
+  v: 1,
+  type: 'run',
+  runId: 'r',
+  scenario: 's',
+  target: 'http://x',
+  startedAtMs: 1_000_000,
+  ownsEndpoint: true,
+};
 let seq = 0;
 function ex(r: Partial<ExchangeRecord> & Pick<ExchangeRecord, 'op' | 'sentAt' | 'endAt'>): ExchangeRecord {
-  return { v: 1, type: 'exchange', seq: ++seq, method: 'GET', path: '/', intendedAt: r.sentAt, reqBytes: 0, resBytes: 0, status: 200, ...r };
+  return {
+    v: 1,
+    type: 'exchange',
+    seq: ++seq,
+    method: 'GET',
+    path: '/',
+    intendedAt: r.sentAt,
+    reqBytes: 0,
+    resBytes: 0,
+    status: 200,
+    ...r,
+  };
 }
 
 function metricsOf(records: readonly JobstormRecord[], warmupMs?: number): RunMetrics {
@@ -39,8 +58,20 @@ describe('RunMetrics', () => {
     const m = metricsOf([
       RUN,
       ex({ op: 'run', jobId: 'j', sentAt: 0, endAt: 10, body: { id: 'j', status: 'IN_QUEUE' } }),
-      ex({ op: 'status', jobId: 'j', sentAt: 500, endAt: 510, body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 } }),
-      ex({ op: 'status', jobId: 'j', sentAt: 900, endAt: 910, body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 } }),
+      ex({
+        op: 'status',
+        jobId: 'j',
+        sentAt: 500,
+        endAt: 510,
+        body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 },
+      }),
+      ex({
+        op: 'status',
+        jobId: 'j',
+        sentAt: 900,
+        endAt: 910,
+        body: { id: 'j', status: 'COMPLETED', delayTime: 100, executionTime: 300 },
+      }),
     ]);
     const d = m.toJSON();
     expect(d.jobs.byState.COMPLETED).toBe(1);
@@ -65,12 +96,18 @@ describe('RunMetrics', () => {
     if (run?.type !== 'run') throw new Error('fixture starts with its run record');
     // Split by job (jobs never cross shards), as shards would.
     const jobOf = (r: JobstormRecord): string | undefined =>
-      r.type === 'exchange' ? (r.jobId ?? (r.body as { id?: string } | undefined)?.id) : r.type === 'webhook' ? r.jobId : undefined;
+      r.type === 'exchange'
+        ? (r.jobId ?? (r.body as { id?: string } | undefined)?.id)
+        : r.type === 'webhook'
+          ? r.jobId
+          : undefined;
     const part = (r: JobstormRecord): number => {
       const job = jobOf(r);
       return job ? Number(job.slice(-1)) % 3 : r.type === 'run' ? 0 : r.seq % 3;
     };
-    const parts = [0, 1, 2].map((k) => metricsOf([run, ...records.filter((r) => r.type !== 'run' && part(r) === k)]));
+    const parts = [0, 1, 2].map((k) =>
+      metricsOf([run, ...records.filter((r) => r.type !== 'run' && part(r) === k)]),
+    );
     const whole = metricsOf(records).toJSON();
     const [a, b, c] = parts.map((p) => p.toJSON());
     if (!a || !b || !c) throw new Error('three parts');
@@ -81,7 +118,20 @@ describe('RunMetrics', () => {
   });
 
   it('stalls that overlap (two shards, one frozen target) are one stall, in any merge order', () => {
-    const stall = (at: number, durationMs: number, inFlight: number, failed?: Record<string, number>): JobstormRecord => ({ v: 1, type: 'stall', seq: ++seq, at, durationMs, inFlight, ...(failed ? { failed } : {}) });
+    const stall = (
+      at: number,
+      durationMs: number,
+      inFlight: number,
+      failed?: Record<string, number>,
+    ): JobstormRecord => ({
+      v: 1,
+      type: 'stall',
+      seq: ++seq,
+      at,
+      durationMs,
+      inFlight,
+      ...(failed ? { failed } : {}),
+    });
     // Shards 1 and 2 stall together (3.0–8.3 s and 3.1–8.3 s); shard 3 stalls alone, later.
     const shards = [
       [RUN, stall(3000, 5300, 1, { refused: 3 })],
@@ -95,10 +145,22 @@ describe('RunMetrics', () => {
       { atMs: 1_009_000, durationMs: 1000, inFlight: 5 },
       { atMs: 1_012_000, durationMs: 6000, inFlight: 4 },
     ];
-    expect(RunMetrics.fromJSON(a).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(c)).toJSON().stalls).toEqual(expected);
-    expect(RunMetrics.fromJSON(c).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(a)).toJSON().stalls).toEqual(expected);
+    expect(
+      RunMetrics.fromJSON(a).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(c)).toJSON().stalls,
+    ).toEqual(expected);
+    expect(
+      RunMetrics.fromJSON(c).merge(RunMetrics.fromJSON(b)).merge(RunMetrics.fromJSON(a)).toJSON().stalls,
+    ).toEqual(expected);
     // One process seeing every stall record, in any order, agrees.
-    expect(metricsOf([RUN, stall(12_000, 6000, 4), stall(3100, 5200, 2, { reset: 1, refused: 4 }), stall(9000, 1000, 5), stall(3000, 5300, 1, { refused: 3 })]).toJSON().stalls).toEqual(expected);
+    expect(
+      metricsOf([
+        RUN,
+        stall(12_000, 6000, 4),
+        stall(3100, 5200, 2, { reset: 1, refused: 4 }),
+        stall(9000, 1000, 5),
+        stall(3000, 5300, 1, { refused: 3 }),
+      ]).toJSON().stalls,
+    ).toEqual(expected);
   });
 
   it('leaves the warm-up out of every metric but the per-second series, and does not follow its jobs', () => {
@@ -106,12 +168,30 @@ describe('RunMetrics', () => {
       RUN,
       // In the warm-up: a slow submission, an error, a drop; the job's final poll comes after it.
       ex({ op: 'run', jobId: 'w', sentAt: 100, endAt: 900, body: { id: 'w', status: 'IN_QUEUE' } }),
-      ex({ op: 'status', sentAt: 200, endAt: 300, status: undefined, error: { kind: 'reset', message: 'socket hang up' } }),
+      ex({
+        op: 'status',
+        sentAt: 200,
+        endAt: 300,
+        status: undefined,
+        error: { kind: 'reset', message: 'socket hang up' },
+      }),
       { v: 1, type: 'dropped', seq: ++seq, intendedAt: 400, flow: 'f' },
-      ex({ op: 'status', jobId: 'w', sentAt: 2100, endAt: 2110, body: { id: 'w', status: 'COMPLETED', delayTime: 5, executionTime: 7 } }),
+      ex({
+        op: 'status',
+        jobId: 'w',
+        sentAt: 2100,
+        endAt: 2110,
+        body: { id: 'w', status: 'COMPLETED', delayTime: 5, executionTime: 7 },
+      }),
       // Measured: one job from submission to its end.
       ex({ op: 'run', jobId: 'm', sentAt: 2000, endAt: 2010, body: { id: 'm', status: 'IN_QUEUE' } }),
-      ex({ op: 'status', jobId: 'm', sentAt: 2500, endAt: 2510, body: { id: 'm', status: 'COMPLETED', delayTime: 5, executionTime: 7 } }),
+      ex({
+        op: 'status',
+        jobId: 'm',
+        sentAt: 2500,
+        endAt: 2510,
+        body: { id: 'm', status: 'COMPLETED', delayTime: 5, executionTime: 7 },
+      }),
     ];
     const d = metricsOf(records, 1000).toJSON();
     expect(d.warmup).toEqual({ ms: 1000, requests: 2, dropped: 1 });
@@ -121,7 +201,11 @@ describe('RunMetrics', () => {
     expect(d.errors).toEqual({});
     expect(d.dropped.total).toBe(0);
     // Job w was submitted in the warm-up: its final poll counts as a request, not as a job.
-    expect(d.jobs).toMatchObject({ submitted: 1, byState: { COMPLETED: 1, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 }, unfinished: 0 });
+    expect(d.jobs).toMatchObject({
+      submitted: 1,
+      byState: { COMPLETED: 1, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 },
+      unfinished: 0,
+    });
     // The timeline keeps everything.
     expect(d.series.requests.reduce((a, b) => a + b, 0)).toBe(5);
     expect(d.series.dropped.reduce((a, b) => a + b, 0)).toBe(1);
@@ -131,7 +215,9 @@ describe('RunMetrics', () => {
     expect(all.operations.run?.requests).toBe(2);
     expect(all.errors).toEqual({ reset: 1 });
     // Shards of one run merge their warm-ups; JSON round trips keep it.
-    const merged = RunMetrics.fromJSON(d).merge(RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d)).toJSON();
+    const merged = RunMetrics.fromJSON(d)
+      .merge(RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d))
+      .toJSON();
     expect(merged.warmup).toEqual({ ms: 1000, requests: 4, dropped: 2 });
     expect(RunMetrics.fromJSON(d).merge(new RunMetrics()).toJSON().warmup).toEqual(d.warmup);
   });
@@ -146,8 +232,13 @@ describe('RunMetrics', () => {
     const m = new RunMetrics({ maxTrackedJobs: 10 });
     m.add(RUN);
     for (let i = 0; i < 1000; i++) {
-      m.add(ex({ op: 'run', jobId: `j${i}`, sentAt: i, endAt: i + 1, body: { id: `j${i}`, status: 'IN_QUEUE' } }));
-      if (i % 2 === 0) m.add(ex({ op: 'status', jobId: `j${i}`, sentAt: i + 2, endAt: i + 3, body: { status: 'COMPLETED' } }));
+      m.add(
+        ex({ op: 'run', jobId: `j${i}`, sentAt: i, endAt: i + 1, body: { id: `j${i}`, status: 'IN_QUEUE' } }),
+      );
+      if (i % 2 === 0)
+        m.add(
+          ex({ op: 'status', jobId: `j${i}`, sentAt: i + 2, endAt: i + 3, body: { status: 'COMPLETED' } }),
+        );
     }
     const d = m.toJSON();
     expect(d.jobs.byState.COMPLETED).toBe(500);
@@ -188,7 +279,10 @@ describe('RunMetrics', () => {
   });
 
   it('spreads a request’s time in flight over the wall-clock seconds it spans', () => {
-    const d = metricsOf([{ ...RUN, startedAtMs: 1_000_500 }, ex({ op: 'runsync', sentAt: 0, endAt: 2000 })]).toJSON();
+    const d = metricsOf([
+      { ...RUN, startedAtMs: 1_000_500 },
+      ex({ op: 'runsync', sentAt: 0, endAt: 2000 }),
+    ]).toJSON();
     expect(d.series.startSec).toBe(1000);
     expect(d.series.busyUs).toEqual([500_000, 1_000_000, 500_000]);
     expect(d.series.requests).toEqual([0, 0, 1]);

@@ -38,7 +38,11 @@ function readmeCommands(readme: string): Command[] {
       if (!line || line.startsWith('export ')) continue;
       for (const part of line.split('&&').map((p) => p.trim())) {
         if (part === 'npm ci' || part === 'npm test') continue;
-        commands.push({ text: part, server: /\bjobstorm emulate\b/.test(part), target: exported || part.includes('JOBSTORM_TARGET') });
+        commands.push({
+          text: part,
+          server: /\bjobstorm emulate\b/.test(part),
+          target: exported || part.includes('JOBSTORM_TARGET'),
+        });
       }
     }
   }
@@ -63,7 +67,14 @@ afterAll(async () => {
 });
 
 function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child = spawn('bash', ['-c', command.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'bash',
+    [
+      '-c',
+      command.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`),
+    ],
+    { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -86,22 +97,38 @@ describe('README commands', async () => {
     for (const c of commands) expect(c.text, c.text).toMatch(/^npx jobstorm /);
   });
 
-  it.each(commands.map((c) => [c.text, c] as const))('%s', async (_text, c) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, JOBSTORM_API_KEY: emulator.apiKey, GITHUB_STEP_SUMMARY: '' };
-    if (c.target) env.JOBSTORM_TARGET = emulator.url;
-    else delete env.JOBSTORM_TARGET;
-    if (c.server) {
-      const child = spawn('bash', ['-c', `exec ${c.text.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)}`], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] });
-      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-      expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/\S+$/);
-      child.kill('SIGINT');
-      const [code] = (await once(child, 'exit')) as [number | null];
-      expect(code).toBe(0);
-      return;
-    }
-    let { code, output } = await shell(c.text, env);
-    // A run that failed only a percentile threshold gets one more try (see failedOnlyOnPercentiles).
-    if (code === 1 && (await failedOnlyOnPercentilesIn(c.text))) ({ code, output } = await shell(c.text, env));
-    expect(code, output.slice(-3000)).toBe(0);
-  }, 120_000);
+  it.each(commands.map((c) => [c.text, c] as const))(
+    '%s',
+    async (_text, c) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        JOBSTORM_API_KEY: emulator.apiKey,
+        GITHUB_STEP_SUMMARY: '',
+      };
+      if (c.target) env.JOBSTORM_TARGET = emulator.url;
+      else delete env.JOBSTORM_TARGET;
+      if (c.server) {
+        const child = spawn(
+          'bash',
+          [
+            '-c',
+            `exec ${c.text.replace(/\bnpx jobstorm\b/g, `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)}`)}`,
+          ],
+          { cwd, env, stdio: ['ignore', 'pipe', 'inherit'] },
+        );
+        const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+        expect(first).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2\/\S+$/);
+        child.kill('SIGINT');
+        const [code] = (await once(child, 'exit')) as [number | null];
+        expect(code).toBe(0);
+        return;
+      }
+      let { code, output } = await shell(c.text, env);
+      // A run that failed only a percentile threshold gets one more try (see failedOnlyOnPercentiles).
+      if (code === 1 && (await failedOnlyOnPercentilesIn(c.text)))
+        ({ code, output } = await shell(c.text, env));
+      expect(code, output.slice(-3000)).toBe(0);
+    },
+    120_000,
+  );
 });

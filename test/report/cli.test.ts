@@ -15,13 +15,23 @@ import { fixtureSummary, shardSummary, withoutRun } from './fixtures/fixture-sum
 function io(env: Record<string, string> = {}): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), env, interrupt: new AbortController().signal, isTty: false };
+  return {
+    stdout,
+    stderr,
+    out: (t) => stdout.push(t),
+    err: (t) => stderr.push(t),
+    env,
+    interrupt: new AbortController().signal,
+    isTty: false,
+  };
 }
 
 async function shardDirs(strip = false): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
   const dirs = [join(root, 'shard-1'), join(root, 'shard-2')];
-  const shards: Summary[] = [shardSummary('1/2'), shardSummary('2/2')].map((s) => (strip ? { ...s, thresholds: [] } : s));
+  const shards: Summary[] = [shardSummary('1/2'), shardSummary('2/2')].map((s) =>
+    strip ? { ...s, thresholds: [] } : s,
+  );
   await Promise.all(shards.map((s, i) => writeReports(s, dirs[i] ?? '', { reporters: ['json'] })));
   return dirs;
 }
@@ -35,17 +45,21 @@ describe('jobstorm report', () => {
     const code = await runCli(['report', dir], term);
     expect(code).toBe(1);
     expect(term.stdout.join('\n')).toContain('thresholds: 3 passed, 6 failed');
-    for (const f of ['summary.md', 'report.html', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['summary.md', 'report.html', 'junit.xml'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     expect(readFileSync(step, 'utf8')).toContain('## jobstorm');
   });
 
-  it('--threshold judges that rendering only: summary.json stays byte-identical and a later plain report gives the run\'s own verdict', async () => {
+  it("--threshold judges that rendering only: summary.json stays byte-identical and a later plain report gives the run's own verdict", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-cli-'));
     const own = fixtureSummary();
     // Only the thresholds the fixture passes, its violations as warnings, and its 1.2% of requests
     // without an answer allowed (its own bound on errors), so the run's own verdict is exit 0.
     const warnings = own.violations.map((v) => ({ ...v, severity: 'warning' as const }));
-    const passing = withThresholds({ ...own, thresholds: own.thresholds.filter((t) => t.ok), violations: warnings }, parseThresholds(['rate(errors) < 2%']));
+    const passing = withThresholds(
+      { ...own, thresholds: own.thresholds.filter((t) => t.ok), violations: warnings },
+      parseThresholds(['rate(errors) < 2%']),
+    );
     expect(passing.verdict.status).toBe('passed');
     await writeReports(passing, dir, { reporters: ['json'] });
     const json = join(dir, 'summary.json');
@@ -57,13 +71,15 @@ describe('jobstorm report', () => {
     expect(hash()).toBe(before);
     expect(judged.stdout.join('\n')).toContain('thresholds: 4 passed, 1 failed');
     expect(judged.stdout.join('\n')).not.toContain(join(dir, 'summary.json'));
-    for (const f of ['summary.md', 'junit.xml', 'report.html']) expect(readFileSync(join(dir, f), 'utf8'), f).toContain('count(violations) == 0');
+    for (const f of ['summary.md', 'junit.xml', 'report.html'])
+      expect(readFileSync(join(dir, f), 'utf8'), f).toContain('count(violations) == 0');
 
     const plain = io();
     expect(await runCli(['report', dir], plain)).toBe(0);
     expect(hash()).toBe(before);
     expect(plain.stdout.join('\n')).toContain('thresholds: 4 passed, 0 failed');
-    for (const f of ['summary.md', 'junit.xml', 'report.html']) expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain('count(violations) == 0');
+    for (const f of ['summary.md', 'junit.xml', 'report.html'])
+      expect(readFileSync(join(dir, f), 'utf8'), f).not.toContain('count(violations) == 0');
   });
 
   it('--out gets every report and an unchanged copy of summary.json, even with --threshold', async () => {
@@ -74,7 +90,8 @@ describe('jobstorm report', () => {
     expect(await runCli(['report', dir, '--out', out, '--threshold', 'p50(health) < 1ms'], io())).toBe(1);
     expect(readFileSync(join(out, 'summary.json')).equals(original)).toBe(true);
     expect(readFileSync(join(dir, 'summary.json')).equals(original)).toBe(true);
-    for (const f of ['summary.md', 'report.html', 'junit.xml']) expect(readFileSync(join(out, f), 'utf8'), f).toContain('p50(health)');
+    for (const f of ['summary.md', 'report.html', 'junit.xml'])
+      expect(readFileSync(join(out, f), 'utf8'), f).toContain('p50(health)');
     expect(existsSync(join(dir, 'summary.md'))).toBe(false);
   });
 
@@ -102,7 +119,19 @@ describe('jobstorm merge', () => {
     const dirs = await shardDirs(true);
     const out = join(dirs[0] ?? '', '..', 'merged');
     const term = io();
-    const code = await runCli(['merge', ...dirs, '--out', out, '--threshold', 'count(violations) == 7', '--threshold', 'p99(status{from=sent}) < 100ms'], term);
+    const code = await runCli(
+      [
+        'merge',
+        ...dirs,
+        '--out',
+        out,
+        '--threshold',
+        'count(violations) == 7',
+        '--threshold',
+        'p99(status{from=sent}) < 100ms',
+      ],
+      term,
+    );
     expect(term.stderr).toEqual([]);
     // The shards carry error violations: thresholds that hold do not make the merged run pass.
     expect(code).toBe(1);
@@ -113,11 +142,25 @@ describe('jobstorm merge', () => {
   it('a mistyped threshold metric exits 2 with the expression and a suggestion', async () => {
     const dirs = await shardDirs();
     const term = io();
-    const code = await runCli(['merge', ...dirs, '--out', join(dirs[0] ?? '', 'x'), '--threshold', 'p99(stauts) < 1s', '--threshold', 'rate(fialed) < 1%'], term);
+    const code = await runCli(
+      [
+        'merge',
+        ...dirs,
+        '--out',
+        join(dirs[0] ?? '', 'x'),
+        '--threshold',
+        'p99(stauts) < 1s',
+        '--threshold',
+        'rate(fialed) < 1%',
+      ],
+      term,
+    );
     expect(code).toBe(2);
     const err = term.stderr.join('\n');
     expect(err).toContain('--threshold: "p99(stauts) < 1s": unknown metric "stauts"; did you mean "status"?');
-    expect(err).toContain('--threshold: "rate(fialed) < 1%": unknown metric "fialed"; did you mean "failed"?');
+    expect(err).toContain(
+      '--threshold: "rate(fialed) < 1%": unknown metric "fialed"; did you mean "failed"?',
+    );
   });
 
   it('bad inputs exit 2 naming every bad file', async () => {

@@ -26,13 +26,44 @@ interface ChartBox {
  * time axis of a long run is labelled.
  */
 function stretched(s: Summary, length: number): Summary {
-  const pad = <T>(a: readonly T[], fill: T): T[] => [...a, ...Array.from({ length: length - a.length }, () => fill)];
+  const pad = <T>(a: readonly T[], fill: T): T[] => [
+    ...a,
+    ...Array.from({ length: length - a.length }, () => fill),
+  ];
   const z = s.series;
-  const ops = Object.fromEntries(Object.entries(z.ops).map(([op, o]) => [op, { requests: pad(o.requests, 0), latency: pad(o.latency, ''), p50: pad(o.p50, null), p99: pad(o.p99, null) }]));
-  const finals = { COMPLETED: pad(z.finals.COMPLETED, 0), FAILED: pad(z.finals.FAILED, 0), CANCELLED: pad(z.finals.CANCELLED, 0), TIMED_OUT: pad(z.finals.TIMED_OUT, 0) };
+  const ops = Object.fromEntries(
+    Object.entries(z.ops).map(([op, o]) => [
+      op,
+      {
+        requests: pad(o.requests, 0),
+        latency: pad(o.latency, ''),
+        p50: pad(o.p50, null),
+        p99: pad(o.p99, null),
+      },
+    ]),
+  );
+  const finals = {
+    COMPLETED: pad(z.finals.COMPLETED, 0),
+    FAILED: pad(z.finals.FAILED, 0),
+    CANCELLED: pad(z.finals.CANCELLED, 0),
+    TIMED_OUT: pad(z.finals.TIMED_OUT, 0),
+  };
   return {
     ...s,
-    series: { ...z, length, requests: pad(z.requests, 0), r429: pad(z.r429, 0), errors: pad(z.errors, 0), busyUs: pad(z.busyUs, 0), submitted: pad(z.submitted, 0), dropped: pad(z.dropped, 0), finals, workers: pad(z.workers, null), queue: pad(z.queue, null), ops },
+    series: {
+      ...z,
+      length,
+      requests: pad(z.requests, 0),
+      r429: pad(z.r429, 0),
+      errors: pad(z.errors, 0),
+      busyUs: pad(z.busyUs, 0),
+      submitted: pad(z.submitted, 0),
+      dropped: pad(z.dropped, 0),
+      finals,
+      workers: pad(z.workers, null),
+      queue: pad(z.queue, null),
+      ops,
+    },
   };
 }
 
@@ -80,7 +111,9 @@ describe('report.html in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`);
+      throw new Error(
+        `${CHROMIUM} is missing: install it with "apt-get update && apt-get install -y chromium" (.ci/run does this)`,
+      );
     }
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-html-'));
     await writeReports(fixtureSummary(), dir, { reporters: ['html'] });
@@ -90,7 +123,14 @@ describe('report.html in headless Chromium', () => {
     longFile = join(longDir, 'report.html');
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -124,11 +164,23 @@ describe('report.html in headless Chromium', () => {
     })`);
     const expectedCharts = charts.map((c) => c.id);
     const csp = await page.evaluate<string[]>('window.__csp');
-    const hasCspMeta = await page.evaluate<string>(`document.querySelector('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')`);
+    const hasCspMeta = await page.evaluate<string>(
+      `document.querySelector('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')`,
+    );
     await page.close();
 
     expect(expectedCharts).toEqual(
-      expect.arrayContaining(['chart-throughput', 'chart-latency', 'chart-jobs', 'chart-workers', 'chart-pct-e2e', 'chart-delay', 'chart-execution', 'chart-pct-run', 'chart-pct-status']),
+      expect.arrayContaining([
+        'chart-throughput',
+        'chart-latency',
+        'chart-jobs',
+        'chart-workers',
+        'chart-pct-e2e',
+        'chart-delay',
+        'chart-execution',
+        'chart-pct-run',
+        'chart-pct-status',
+      ]),
     );
     for (const c of charts) {
       expect(c.width, `${c.id}: ${c.text}`).toBeGreaterThan(100);
@@ -162,16 +214,26 @@ describe('report.html in headless Chromium', () => {
     await page.waitForSelector('.uplot canvas');
     const ticks = await page.evaluate<Record<string, string[]>>('window.__ticks');
     const idle = await page.evaluate<LegendEntry[]>(READ_LEGENDS);
-    const legendText = await page.evaluate<string>(`[...document.querySelectorAll('.u-legend')].map((l) => l.textContent).join(' | ')`);
+    const legendText = await page.evaluate<string>(
+      `[...document.querySelectorAll('.u-legend')].map((l) => l.textContent).join(' | ')`,
+    );
     // Hover the middle of the latency chart: values appear there, still without "--".
     const over = page.locator('#chart-latency .u-over');
     await over.scrollIntoViewIfNeeded();
     const box = await over.boundingBox();
     if (!box) throw new Error('no latency plot area');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.waitForFunction(`document.querySelector('#chart-latency .u-legend .u-value').textContent !== ''`, undefined, { timeout: 5000 });
-    const hovered = (await page.evaluate<LegendEntry[]>(READ_LEGENDS)).filter((e) => e.chart === 'chart-latency');
-    const hoveredText = await page.evaluate<string>(`document.querySelector('#chart-latency .u-legend').textContent`);
+    await page.waitForFunction(
+      `document.querySelector('#chart-latency .u-legend .u-value').textContent !== ''`,
+      undefined,
+      { timeout: 5000 },
+    );
+    const hovered = (await page.evaluate<LegendEntry[]>(READ_LEGENDS)).filter(
+      (e) => e.chart === 'chart-latency',
+    );
+    const hoveredText = await page.evaluate<string>(
+      `document.querySelector('#chart-latency .u-legend').textContent`,
+    );
     const jobsLine = await page.textContent('body');
     await page.close();
 
@@ -182,7 +244,8 @@ describe('report.html in headless Chromium', () => {
       expect(labels.length, id).toBeGreaterThan(3);
       for (const l of labels) expect(l, id).toMatch(/^\d+s$/);
       const secs = labels.map((l) => Number(l.slice(0, -1)));
-      for (let i = 1; i < secs.length; i++) expect(secs[i], `${id} ${labels.join(' ')}`).toBe((secs[i - 1] ?? 0) + 1);
+      for (let i = 1; i < secs.length; i++)
+        expect(secs[i], `${id} ${labels.join(' ')}`).toBe((secs[i - 1] ?? 0) + 1);
     }
     expect(ticks['chart-throughput']?.[0]).toBe('0s');
 
@@ -206,9 +269,12 @@ describe('report.html in headless Chromium', () => {
 
     // The jobs chart's legend carries the end-of-run tally, which the page's text states too.
     const jobs = idle.filter((e) => e.chart === 'chart-jobs' && e.label !== 'run time').map((e) => e.label);
-    const tally = (['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const).map((st) => `${st} (${String(summary.jobs.byState[st])})`);
+    const tally = (['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const).map(
+      (st) => `${st} (${String(summary.jobs.byState[st])})`,
+    );
     expect(jobs).toEqual([`submitted (${String(summary.jobs.submitted)})`, ...tally]);
-    for (const st of ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const) expect(jobsLine).toContain(`${st} ${String(summary.jobs.byState[st])}`);
+    for (const st of ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'] as const)
+      expect(jobsLine).toContain(`${st} ${String(summary.jobs.byState[st])}`);
   });
 
   it('labels the time axis of a long run in whole minutes', async () => {
@@ -218,7 +284,9 @@ describe('report.html in headless Chromium', () => {
     await page.goto(pathToFileURL(longFile).href, { waitUntil: 'load' });
     await page.waitForSelector('.uplot canvas');
     const ticks = await page.evaluate<Record<string, string[]>>('window.__ticks');
-    const legendText = await page.evaluate<string>(`[...document.querySelectorAll('.u-legend')].map((l) => l.textContent).join(' | ')`);
+    const legendText = await page.evaluate<string>(
+      `[...document.querySelectorAll('.u-legend')].map((l) => l.textContent).join(' | ')`,
+    );
     await page.close();
     const labels = ticks['chart-throughput'] ?? [];
     expect(labels.length).toBeGreaterThan(3);

@@ -70,18 +70,31 @@ describe('mergeSummaries', () => {
 function io(): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), env: {}, interrupt: new AbortController().signal, isTty: false };
+  return {
+    stdout,
+    stderr,
+    out: (t) => stdout.push(t),
+    err: (t) => stderr.push(t),
+    env: {},
+    interrupt: new AbortController().signal,
+    isTty: false,
+  };
 }
 
 /** Each summary in its own report folder, as `jobstorm run` leaves it; thresholds dropped so exit codes speak of the merge. */
 async function folders(...summaries: Summary[]): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'jobstorm-merge-cli-'));
   const dirs = summaries.map((_, i) => join(root, `in-${String(i + 1)}`));
-  await Promise.all(summaries.map((s, i) => writeReports({ ...s, thresholds: [] }, dirs[i] ?? '', { reporters: ['json'] })));
+  await Promise.all(
+    summaries.map((s, i) => writeReports({ ...s, thresholds: [] }, dirs[i] ?? '', { reporters: ['json'] })),
+  );
   return dirs;
 }
 
-async function merge(dirs: readonly string[], ...flags: string[]): Promise<{ code: number; out: string; err: string; dir: string }> {
+async function merge(
+  dirs: readonly string[],
+  ...flags: string[]
+): Promise<{ code: number; out: string; err: string; dir: string }> {
   const dir = join(dirs[0] ?? '', '..', 'merged');
   const term = io();
   const code = await runCli(['merge', ...dirs, '--out', dir, ...flags], term);
@@ -100,7 +113,9 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     for (const flags of [[], ['--force']]) {
       const r = await merge([a, a], ...flags);
       expect(r.code).toBe(2);
-      expect(r.err).toContain(`${file(a)} and ${file(a)} both hold run fixture-run shard 1/2: merging it twice would count its requests and jobs twice`);
+      expect(r.err).toContain(
+        `${file(a)} and ${file(a)} both hold run fixture-run shard 1/2: merging it twice would count its requests and jobs twice`,
+      );
       expect(existsSync(r.dir)).toBe(false);
     }
   });
@@ -118,7 +133,10 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     expect(whole.code).toBe(2);
     expect(whole.err).toContain('both hold run fixture-run:');
 
-    const parts = await folders(withRun(shardSummary('1/2'), { id: 'night-1' }), withRun(shardSummary('2/2'), { id: 'night-2' }));
+    const parts = await folders(
+      withRun(shardSummary('1/2'), { id: 'night-1' }),
+      withRun(shardSummary('2/2'), { id: 'night-2' }),
+    );
     const first = await merge(parts);
     expect(first.code, first.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     const again = await merge([first.dir, parts[1] ?? '']);
@@ -138,26 +156,47 @@ describe('jobstorm merge refuses what cannot be merged', () => {
     expect(forced.code, forced.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     const merged = await readSummary(file(forced.dir));
     expect(merged.run.scenario).toBe('fixture + other');
-    expect(merged.run.forced).toEqual([`${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`]);
+    expect(merged.run.forced).toEqual([
+      `${file(dirs[0])} ran scenario "fixture" but ${file(dirs[1])} ran "other"`,
+    ]);
     expect(forced.err).toContain('merged with --force: ');
-    expect(readFileSync(join(forced.dir, 'report.html'), 'utf8')).toContain('Merged with --force from inputs that are not shards of one run');
+    expect(readFileSync(join(forced.dir, 'report.html'), 'utf8')).toContain(
+      'Merged with --force from inputs that are not shards of one run',
+    );
     // Forcing changes the labels, never the numbers.
     const unforced = { ...fixtureSummary(), thresholds: [] };
     expect(withoutRun(merged)).toEqual(withoutRun({ ...unforced, verdict: judgeVerdict(unforced) }));
   });
 
   it('different targets are exit 2 naming both targets', async () => {
-    const dirs = await folders(shardSummary('1/2'), withRun(shardSummary('2/2'), { target: 'http://127.0.0.1:9/v2/other' }));
+    const dirs = await folders(
+      shardSummary('1/2'),
+      withRun(shardSummary('2/2'), { target: 'http://127.0.0.1:9/v2/other' }),
+    );
     const r = await merge(dirs);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${file(dirs[0])} ran against http://127.0.0.1:8080/v2/ep-fixture but ${file(dirs[1])} against http://127.0.0.1:9/v2/other`);
+    expect(r.err).toContain(
+      `${file(dirs[0])} ran against http://127.0.0.1:8080/v2/ep-fixture but ${file(dirs[1])} against http://127.0.0.1:9/v2/other`,
+    );
   });
 
   it('different runs that are not shards of one run need --force: two whole runs, one slot twice, different shard counts', async () => {
     const cases: [Summary, Summary, string][] = [
-      [withRun(fixtureSummary(), { id: 'monday' }), withRun(fixtureSummary(), { id: 'tuesday' }), 'are different runs (monday and tuesday), not shards of one run'],
-      [withRun(shardSummary('1/2'), { id: 'monday' }), withRun(shardSummary('1/2'), { id: 'tuesday' }), 'both hold shard 1/2, from different runs (monday and tuesday)'],
-      [withRun(shardSummary('1/2'), { id: 'a' }), withRun(shardSummary('2/2'), { id: 'b', shard: '2/3' }), '(shard 1/2) and '],
+      [
+        withRun(fixtureSummary(), { id: 'monday' }),
+        withRun(fixtureSummary(), { id: 'tuesday' }),
+        'are different runs (monday and tuesday), not shards of one run',
+      ],
+      [
+        withRun(shardSummary('1/2'), { id: 'monday' }),
+        withRun(shardSummary('1/2'), { id: 'tuesday' }),
+        'both hold shard 1/2, from different runs (monday and tuesday)',
+      ],
+      [
+        withRun(shardSummary('1/2'), { id: 'a' }),
+        withRun(shardSummary('2/2'), { id: 'b', shard: '2/3' }),
+        '(shard 1/2) and ',
+      ],
     ];
     for (const [one, two, reason] of cases) {
       const dirs = await folders(one, two);
@@ -173,7 +212,10 @@ describe('jobstorm merge refuses what cannot be merged', () => {
   });
 
   it('shards of one run with their own run ids (as --shard names them) merge without --force and say nothing of forcing', async () => {
-    const dirs = await folders(withRun(shardSummary('1/2'), { id: 'fixture-shard1of2' }), withRun(shardSummary('2/2'), { id: 'fixture-shard2of2' }));
+    const dirs = await folders(
+      withRun(shardSummary('1/2'), { id: 'fixture-shard1of2' }),
+      withRun(shardSummary('2/2'), { id: 'fixture-shard2of2' }),
+    );
     const r = await merge(dirs);
     expect(r.code, r.err).toBe(1); // accepted: the fixture's own error violations make the merged verdict failed
     expect(r.err).toBe('');
@@ -185,34 +227,48 @@ describe('jobstorm merge refuses what cannot be merged', () => {
   it('different summary versions are exit 2 naming both files, even with --force', async () => {
     const dirs = await folders(shardSummary('1/2'), shardSummary('2/2'));
     const second = file(dirs[1]);
-    writeFileSync(second, JSON.stringify({ ...(JSON.parse(readFileSync(second, 'utf8')) as object), version: 2 }));
+    writeFileSync(
+      second,
+      JSON.stringify({ ...(JSON.parse(readFileSync(second, 'utf8')) as object), version: 2 }),
+    );
     const r = await merge(dirs, '--force');
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`${file(dirs[0])} is summary version 1 but ${second} is version 2: summaries of different versions cannot be merged`);
+    expect(r.err).toContain(
+      `${file(dirs[0])} is summary version 1 but ${second} is version 2: summaries of different versions cannot be merged`,
+    );
   });
 
-  it('two real runs of the same scenario against their own embedded emulators: refused as different runs and targets, merged with --force', { timeout: 60_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'jobstorm-merge-real-'));
-    const dirs = [join(root, 'a'), join(root, 'b')];
-    for (const out of dirs) {
-      const term = io();
-      const code = await runCli(['run', 'scenarios/smoke.yaml', '--duration', '1s', '--quiet', '--out', out], term);
-      expect(code, term.stderr.join('\n')).toBe(0);
-    }
-    const [a, b] = await Promise.all(dirs.map((d) => readSummary(file(d))));
-    const twice = await merge([dirs[0] ?? '', dirs[0] ?? '']);
-    expect(twice.code).toBe(2);
-    expect(twice.err).toContain(`both hold run ${a?.run.id ?? '?'}:`);
-    const refused = await merge(dirs);
-    expect(refused.code).toBe(2);
-    expect(refused.err).toContain(`ran against ${a?.run.target ?? '?'} but ${file(dirs[1])} against ${b?.run.target ?? '?'}`);
-    expect(refused.err).toContain('are different runs');
-    const forced = await merge(dirs, '--force');
-    expect(forced.code, forced.err).toBe(0);
-    const merged = await readSummary(file(forced.dir));
-    expect(merged.jobs.submitted).toBe((a?.jobs.submitted ?? 0) + (b?.jobs.submitted ?? 0));
-    expect(merged.run.forced?.length).toBe(2);
-  });
+  it(
+    'two real runs of the same scenario against their own embedded emulators: refused as different runs and targets, merged with --force',
+    { timeout: 60_000 },
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), 'jobstorm-merge-real-'));
+      const dirs = [join(root, 'a'), join(root, 'b')];
+      for (const out of dirs) {
+        const term = io();
+        const code = await runCli(
+          ['run', 'scenarios/smoke.yaml', '--duration', '1s', '--quiet', '--out', out],
+          term,
+        );
+        expect(code, term.stderr.join('\n')).toBe(0);
+      }
+      const [a, b] = await Promise.all(dirs.map((d) => readSummary(file(d))));
+      const twice = await merge([dirs[0] ?? '', dirs[0] ?? '']);
+      expect(twice.code).toBe(2);
+      expect(twice.err).toContain(`both hold run ${a?.run.id ?? '?'}:`);
+      const refused = await merge(dirs);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain(
+        `ran against ${a?.run.target ?? '?'} but ${file(dirs[1])} against ${b?.run.target ?? '?'}`,
+      );
+      expect(refused.err).toContain('are different runs');
+      const forced = await merge(dirs, '--force');
+      expect(forced.code, forced.err).toBe(0);
+      const merged = await readSummary(file(forced.dir));
+      expect(merged.jobs.submitted).toBe((a?.jobs.submitted ?? 0) + (b?.jobs.submitted ?? 0));
+      expect(merged.run.forced?.length).toBe(2);
+    },
+  );
 });
 
 describe('merging shards that were generator-limited', () => {
@@ -221,7 +277,9 @@ describe('merging shards that were generator-limited', () => {
     const two = shardSummary('2/2');
     one.run.generator = { latenessP99Ms: 3, loopDelayP99Ms: 2, busyMax: 0.5 };
     two.run.generator = { latenessP99Ms: 40, loopDelayP99Ms: 25, busyMax: 0.98 };
-    two.generatorLimited = [{ at: 2000, durationMs: 3000, busy: 0.98, loopDelayP99Ms: 25, latenessP99Ms: 40 }];
+    two.generatorLimited = [
+      { at: 2000, durationMs: 3000, busy: 0.98, loopDelayP99Ms: 25, latenessP99Ms: 40 },
+    ];
     const merged = mergeSummaries([one, two]);
     expect(merged.run.generator).toEqual({ latenessP99Ms: 40, loopDelayP99Ms: 25, busyMax: 0.98 });
     expect(merged.generatorLimited).toHaveLength(1);
@@ -245,10 +303,14 @@ describe('arrivals that waited for a free connection', () => {
     // A shard that never waited adds nothing; none waited: no field, no line.
     expect(mergeSummaries([one, shardSummary('2/2')]).run.connectionWait).toEqual(one.run.connectionWait);
     expect(mergeSummaries([shardSummary('1/2'), shardSummary('2/2')]).run.connectionWait).toBeUndefined();
-    const line = '150 arrivals waited for a free connection (all 2 busy), up to 812 ms past the intended start';
-    for (const r of [terminalReporter, markdownReporter, htmlReporter]) expect(r.render(merged)).toContain(line);
+    const line =
+      '150 arrivals waited for a free connection (all 2 busy), up to 812 ms past the intended start';
+    for (const r of [terminalReporter, markdownReporter, htmlReporter])
+      expect(r.render(merged)).toContain(line);
     expect(terminalReporter.render(shardSummary('1/2'))).not.toContain('waited for a free connection');
     // summary.json keeps it through a read.
-    expect(parseSummary(JSON.parse(JSON.stringify(merged)) as unknown, 'summary.json').run.connectionWait).toEqual(merged.run.connectionWait);
+    expect(
+      parseSummary(JSON.parse(JSON.stringify(merged)) as unknown, 'summary.json').run.connectionWait,
+    ).toEqual(merged.run.connectionWait);
   });
 });

@@ -23,7 +23,12 @@ describe('summary.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-summary-'));
     const summary = fixtureSummary();
     const written = await writeReports(summary, dir);
-    expect(written.map((p) => p.slice(dir.length + 1)).sort()).toEqual(['junit.xml', 'report.html', 'summary.json', 'summary.md']);
+    expect(written.map((p) => p.slice(dir.length + 1)).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'summary.json',
+      'summary.md',
+    ]);
     const back = await readSummary(join(dir, 'summary.json'));
     expect(back).toEqual(summary);
     for (const name of ['markdown', 'junit', 'terminal', 'html']) {
@@ -36,7 +41,10 @@ describe('summary.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-summary-'));
     const step = join(dir, 'step.md');
     writeFileSync(step, 'earlier step\n');
-    await writeReports(fixtureSummary(), join(dir, 'out'), { reporters: ['markdown'], stepSummaryPath: step });
+    await writeReports(fixtureSummary(), join(dir, 'out'), {
+      reporters: ['markdown'],
+      stepSummaryPath: step,
+    });
     const text = readFileSync(step, 'utf8');
     expect(text.startsWith('earlier step\n## jobstorm')).toBe(true);
   });
@@ -44,7 +52,10 @@ describe('summary.json', () => {
   it('a damaged file is a ConfigError naming the file and the key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-summary-'));
     const file = join(dir, 'summary.json');
-    const json = JSON.parse(JSON.stringify(fixtureSummary())) as { operations: { run: { requests: unknown } }; jobs: { lost: unknown } };
+    const json = JSON.parse(JSON.stringify(fixtureSummary())) as {
+      operations: { run: { requests: unknown } };
+      jobs: { lost: unknown };
+    };
     json.operations.run.requests = 'many';
     json.jobs.lost = -1;
     writeFileSync(file, JSON.stringify(json));
@@ -58,7 +69,9 @@ describe('summary.json', () => {
     const dir = mkdtempSync(join(tmpdir(), 'jobstorm-summary-'));
     const file = join(dir, 'summary.json');
     writeFileSync(file, JSON.stringify({ ...fixtureSummary(), version: 99 }));
-    expect(await configIssues(readSummary(file))).toEqual([`${file}: version: unsupported summary version 99; this jobstorm reads version 1`]);
+    expect(await configIssues(readSummary(file))).toEqual([
+      `${file}: version: unsupported summary version 99; this jobstorm reads version 1`,
+    ]);
     writeFileSync(file, '{"version": 1,');
     expect((await configIssues(readSummary(file)))[0]).toMatch(/not valid JSON/);
     expect((await configIssues(readSummary(join(dir, 'nope.json'))))[0]).toMatch(/cannot read summary/);

@@ -19,7 +19,10 @@ describe('microsecond thresholds', () => {
   });
 
   it('compares in milliseconds: 5.003 ms is above 5000us and below 5100µs', () => {
-    const results = evaluateThresholds(parseThresholds(['p99(cancel) < 5000us', 'p99(cancel) < 5100µs']), fixtureSummary());
+    const results = evaluateThresholds(
+      parseThresholds(['p99(cancel) < 5000us', 'p99(cancel) < 5100µs']),
+      fixtureSummary(),
+    );
     expect(results.map((r) => r.ok)).toEqual([false, true]);
   });
 

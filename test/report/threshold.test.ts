@@ -48,9 +48,13 @@ describe('threshold expressions', () => {
   });
 
   it('a mistyped metric is a ConfigError naming the expression and suggesting the closest metric', () => {
-    const issues = issuesOf(() => parseThresholds([{ expression: 'p99(rnu) < 500ms', where: '--threshold' }]));
+    const issues = issuesOf(() =>
+      parseThresholds([{ expression: 'p99(rnu) < 500ms', where: '--threshold' }]),
+    );
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatch(/^--threshold: "p99\(rnu\) < 500ms": unknown metric "rnu"; did you mean "run"\?/);
+    expect(issues[0]).toMatch(
+      /^--threshold: "p99\(rnu\) < 500ms": unknown metric "rnu"; did you mean "run"\?/,
+    );
   });
 
   it('reports every bad expression at once, each with what is wrong', () => {
@@ -101,7 +105,13 @@ describe('threshold expressions', () => {
       ]),
       s,
     );
-    expect(results.map((r) => [r.expression, r.value === null ? null : Math.round(r.value * 10_000) / 10_000, r.ok])).toEqual([
+    expect(
+      results.map((r) => [
+        r.expression,
+        r.value === null ? null : Math.round(r.value * 10_000) / 10_000,
+        r.ok,
+      ]),
+    ).toEqual([
       ['count(violations) == 7', 7, true],
       ['count(violation:transition.*) == 3', 3, true],
       ['count(violation:server.error) == 2', 2, true],
@@ -124,7 +134,10 @@ describe('thresholds of a run with a warm-up', () => {
     const requests = s.operations.status?.requests ?? 0;
     const [whole] = evaluateThresholds(parseThresholds(['rps(status) > 0']), s);
     expect(whole?.value).toBeCloseTo(requests / (s.run.durationMs / 1000), 6);
-    const [measured] = evaluateThresholds(parseThresholds(['rps(status) > 0']), { ...s, warmup: { ms: s.run.durationMs / 2, requests: 10, dropped: 0 } });
+    const [measured] = evaluateThresholds(parseThresholds(['rps(status) > 0']), {
+      ...s,
+      warmup: { ms: s.run.durationMs / 2, requests: 10, dropped: 0 },
+    });
     expect(measured?.value).toBeCloseTo(requests / (s.run.durationMs / 2000), 6);
   });
 });

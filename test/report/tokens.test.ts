@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RECORD_VERSION, type ExchangeRecord, type JobstormRecord, type RunRecord } from '../../src/core/record.js';
+import {
+  RECORD_VERSION,
+  type ExchangeRecord,
+  type JobstormRecord,
+  type RunRecord,
+} from '../../src/core/record.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { htmlReporter } from '../../src/report/html-reporter.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
@@ -10,20 +15,52 @@ import { terminalReporter } from '../../src/report/terminal-reporter.js';
 
 /* Issue 18: streamed /openai/* answers in the metrics and reports. */
 
-const run: RunRecord = { v: RECORD_VERSION, type: 'run', runId: 'tokens', scenario: 'chat', target: 'http://127.0.0.1:1/v2/x', startedAtMs: 1_717_000_000_000, ownsEndpoint: true };
+const run: RunRecord = {
+  v: RECORD_VERSION,
+  type: 'run',
+  runId: 'tokens',
+  scenario: 'chat',
+  target: 'http://127.0.0.1:1/v2/x',
+  startedAtMs: 1_717_000_000_000,
+  ownsEndpoint: true,
+};
 
 /** A streamed answer sent at `at`: first token `ttft` ms later, then `tokens - 1` more, `gap` ms apart. */
 function streamed(seq: number, at: number, ttft: number, tokens: number, gap: number): ExchangeRecord {
   const first = at + ttft;
   const last = first + gap * (tokens - 1);
   return {
-    v: RECORD_VERSION, type: 'exchange', seq, op: 'openai', method: 'POST', path: '/openai/v1/chat/completions',
-    intendedAt: at, sentAt: at, firstByteAt: at + 1, endAt: last + 1, status: 200, reqBytes: 100, resBytes: 2000,
-    sse: { events: tokens + 2, tokens, badEvents: 0, done: true, afterDone: 0, firstTokenAt: first, lastTokenAt: last, maxGapMs: gap },
+    v: RECORD_VERSION,
+    type: 'exchange',
+    seq,
+    op: 'openai',
+    method: 'POST',
+    path: '/openai/v1/chat/completions',
+    intendedAt: at,
+    sentAt: at,
+    firstByteAt: at + 1,
+    endAt: last + 1,
+    status: 200,
+    reqBytes: 100,
+    resBytes: 2000,
+    sse: {
+      events: tokens + 2,
+      tokens,
+      badEvents: 0,
+      done: true,
+      afterDone: 0,
+      firstTokenAt: first,
+      lastTokenAt: last,
+      maxGapMs: gap,
+    },
   };
 }
 
-const records: JobstormRecord[] = [streamed(1, 0, 200, 11, 20), streamed(2, 100, 400, 21, 10), streamed(3, 200, 300, 1, 0)];
+const records: JobstormRecord[] = [
+  streamed(1, 0, 200, 11, 20),
+  streamed(2, 100, 400, 21, 10),
+  streamed(3, 200, 300, 1, 0),
+];
 
 function summaryOf(rs: readonly JobstormRecord[], shard?: string): ReturnType<typeof buildSummary> {
   const r0: RunRecord = shard === undefined ? run : { ...run, shard };
@@ -54,7 +91,10 @@ describe('streamed token metrics', () => {
 
   it('merge exactly: two shards give the figures of one', () => {
     const whole = summaryOf(records);
-    const merged = mergeSummaries([summaryOf(records.slice(0, 1), '1/2'), summaryOf(records.slice(1), '2/2')]);
+    const merged = mergeSummaries([
+      summaryOf(records.slice(0, 1), '1/2'),
+      summaryOf(records.slice(1), '2/2'),
+    ]);
     expect(merged.tokens).toEqual(whole.tokens);
     const back = parseSummary(JSON.parse(JSON.stringify(whole)), 'summary.json');
     expect(back.tokens).toEqual(whole.tokens);

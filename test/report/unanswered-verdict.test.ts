@@ -13,23 +13,69 @@ import { parseThresholds } from '../../src/report/threshold.js';
  * bounds `errors` itself; jobstorm's own cuts (aborted) never count.
  */
 
-const RUN: RunRecord = { v: 1, type: 'run', runId: 'r', scenario: 's', target: 'http://127.0.0.1:1/v2/ep', startedAtMs: 1_700_000_000_000, ownsEndpoint: false };
+const RUN: RunRecord = {
+  v: 1,
+  type: 'run',
+  runId: 'r',
+  scenario: 's',
+  target: 'http://127.0.0.1:1/v2/ep',
+  startedAtMs: 1_700_000_000_000,
+  ownsEndpoint: false,
+};
 
 function exchange(i: number, error?: ErrorKind): ExchangeRecord {
   const at = i * 10;
-  const base = { v: 1 as const, type: 'exchange' as const, seq: i + 1, op: 'status' as const, method: 'GET' as const, path: `/status/job-${String(i)}`, intendedAt: at, sentAt: at, endAt: at + 2, jobId: `job-${String(i)}`, attempt: 1, reqBytes: 0 };
+  const base = {
+    v: 1 as const,
+    type: 'exchange' as const,
+    seq: i + 1,
+    op: 'status' as const,
+    method: 'GET' as const,
+    path: `/status/job-${String(i)}`,
+    intendedAt: at,
+    sentAt: at,
+    endAt: at + 2,
+    jobId: `job-${String(i)}`,
+    attempt: 1,
+    reqBytes: 0,
+  };
   if (error) return { ...base, error: { kind: error }, resBytes: 0 };
-  return { ...base, firstByteAt: at + 1, status: 200, resBytes: 40, body: { id: `job-${String(i)}`, status: 'IN_QUEUE' } };
+  return {
+    ...base,
+    firstByteAt: at + 1,
+    status: 200,
+    resBytes: 40,
+    body: { id: `job-${String(i)}`, status: 'IN_QUEUE' },
+  };
 }
 
 /** 1,000 requests: `failures` of them failed with the given kinds (in turn), the rest answered 200. */
-function summary(failures: Partial<Record<ErrorKind, number>>, thresholds: string[] = ['p99(status) < 1s'], stall?: { at: number; durationMs: number }): Summary {
+function summary(
+  failures: Partial<Record<ErrorKind, number>>,
+  thresholds: string[] = ['p99(status) < 1s'],
+  stall?: { at: number; durationMs: number },
+): Summary {
   const metrics = new RunMetrics();
   metrics.add(RUN);
   const kinds = Object.entries(failures).flatMap(([k, n]) => Array.from({ length: n }, () => k as ErrorKind));
-  for (let i = 0; i < 1000; i++) metrics.add(exchange(i, i >= 1000 - kinds.length ? kinds[i - (1000 - kinds.length)] : undefined));
-  if (stall) metrics.add({ v: 1, type: 'stall', seq: 2000, at: stall.at, durationMs: stall.durationMs, inFlight: 12 } satisfies StallRecord);
-  return buildSummary({ run: RUN, metrics, checks: ['schema.status'], thresholds: parseThresholds(thresholds), coverage: { 'schema.status': 900 } });
+  for (let i = 0; i < 1000; i++)
+    metrics.add(exchange(i, i >= 1000 - kinds.length ? kinds[i - (1000 - kinds.length)] : undefined));
+  if (stall)
+    metrics.add({
+      v: 1,
+      type: 'stall',
+      seq: 2000,
+      at: stall.at,
+      durationMs: stall.durationMs,
+      inFlight: 12,
+    } satisfies StallRecord);
+  return buildSummary({
+    run: RUN,
+    metrics,
+    checks: ['schema.status'],
+    thresholds: parseThresholds(thresholds),
+    coverage: { 'schema.status': 900 },
+  });
 }
 
 describe('requests left without a usable answer', () => {

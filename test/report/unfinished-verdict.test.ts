@@ -11,11 +11,42 @@ import { parseThresholds } from '../../src/report/threshold.js';
  * seen final now make it inconclusive; a run that only submits is not held to it.
  */
 
-const RUN: RunRecord = { v: 1, type: 'run', runId: 'r', scenario: 's', target: 'http://127.0.0.1:1/v2/ep', startedAtMs: 1_700_000_000_000, ownsEndpoint: false };
+const RUN: RunRecord = {
+  v: 1,
+  type: 'run',
+  runId: 'r',
+  scenario: 's',
+  target: 'http://127.0.0.1:1/v2/ep',
+  startedAtMs: 1_700_000_000_000,
+  ownsEndpoint: false,
+};
 let seq = 0;
 
-function ex(op: 'run' | 'status', jobId: string, at: number, status: number, body: Record<string, unknown>): ExchangeRecord {
-  return { v: 1, type: 'exchange', seq: ++seq, op, method: op === 'run' ? 'POST' : 'GET', path: op === 'run' ? '/run' : `/status/${jobId}`, intendedAt: at, sentAt: at, firstByteAt: at + 1, endAt: at + 2, status, jobId, attempt: 1, reqBytes: 10, resBytes: 40, body };
+function ex(
+  op: 'run' | 'status',
+  jobId: string,
+  at: number,
+  status: number,
+  body: Record<string, unknown>,
+): ExchangeRecord {
+  return {
+    v: 1,
+    type: 'exchange',
+    seq: ++seq,
+    op,
+    method: op === 'run' ? 'POST' : 'GET',
+    path: op === 'run' ? '/run' : `/status/${jobId}`,
+    intendedAt: at,
+    sentAt: at,
+    firstByteAt: at + 1,
+    endAt: at + 2,
+    status,
+    jobId,
+    attempt: 1,
+    reqBytes: 10,
+    resBytes: 40,
+    body,
+  };
 }
 
 /** 20 jobs submitted; each then polled `polls` times with the states `state(i, poll)` gives. */
@@ -27,10 +58,24 @@ function summary(polls: number, state: (job: number, poll: number) => string | 4
     metrics.add(ex('run', id, i * 100, 200, { id, status: 'IN_QUEUE' }));
     for (let p = 0; p < polls; p++) {
       const s = state(i, p);
-      metrics.add(s === 404 ? ex('status', id, i * 100 + 50 * (p + 1), 404, { error: 'not found' }) : ex('status', id, i * 100 + 50 * (p + 1), 200, { id, status: s, ...(s === 'COMPLETED' ? { delayTime: 5, executionTime: 20, output: {} } : {}) }));
+      metrics.add(
+        s === 404
+          ? ex('status', id, i * 100 + 50 * (p + 1), 404, { error: 'not found' })
+          : ex('status', id, i * 100 + 50 * (p + 1), 200, {
+              id,
+              status: s,
+              ...(s === 'COMPLETED' ? { delayTime: 5, executionTime: 20, output: {} } : {}),
+            }),
+      );
     }
   }
-  return buildSummary({ run: RUN, metrics, checks: ['schema.status'], thresholds: parseThresholds(['p99(run) < 1s']), coverage: { 'schema.status': 20 + 20 * polls } });
+  return buildSummary({
+    run: RUN,
+    metrics,
+    checks: ['schema.status'],
+    thresholds: parseThresholds(['p99(run) < 1s']),
+    coverage: { 'schema.status': 20 + 20 * polls },
+  });
 }
 
 describe('jobs followed but never seen final', () => {
@@ -44,7 +89,9 @@ describe('jobs followed but never seen final', () => {
   });
 
   it('one job seen final is enough to pass; so is a run that follows nothing (fire and forget)', () => {
-    expect(summary(3, (job, poll) => (job === 7 && poll === 2 ? 'COMPLETED' : 'IN_PROGRESS')).verdict.status).toBe('passed');
+    expect(
+      summary(3, (job, poll) => (job === 7 && poll === 2 ? 'COMPLETED' : 'IN_PROGRESS')).verdict.status,
+    ).toBe('passed');
     expect(summary(0, () => 'IN_QUEUE').verdict.status).toBe('passed');
   });
 

@@ -40,7 +40,8 @@ flows:
     const intended = started.map((r) => r.intendedAt).sort((a, b) => a - b);
     expect(intended[0]).toBeGreaterThanOrEqual(0);
     expect(intended[intended.length - 1]).toBeLessThan(5000);
-    for (let i = 1; i < intended.length; i++) expect((intended[i] ?? 0) - (intended[i - 1] ?? 0)).toBeCloseTo(5, 6);
+    for (let i = 1; i < intended.length; i++)
+      expect((intended[i] ?? 0) - (intended[i - 1] ?? 0)).toBeCloseTo(5, 6);
     // Sent on time: the median send is within a few ms of its intended start (a busy CI box
     // may delay a few, which is what latency-from-intended is for).
     const late = started.map((r) => r.sentAt - r.intendedAt).sort((a, b) => a - b);
@@ -71,7 +72,9 @@ flows:
     expect(started.length).toBeGreaterThanOrEqual(5);
     // Together they are the schedule, instant for instant: nothing moved to a later slot.
     const planned = [...arrivalSchedule(scenario.phases)].map((a) => a.atMs);
-    const seen = [...started.map((r) => r.intendedAt), ...drops.map((d) => d.intendedAt)].sort((a, b) => a - b);
+    const seen = [...started.map((r) => r.intendedAt), ...drops.map((d) => d.intendedAt)].sort(
+      (a, b) => a - b,
+    );
     expect(seen).toEqual(planned);
     // A started arrival left when it was due, not when a slot freed up.
     for (const r of started) expect(r.sentAt - r.intendedAt).toBeLessThan(100);
@@ -82,7 +85,15 @@ flows:
       const s = spans.get(r.jobId);
       spans.set(r.jobId, s ? [Math.min(s[0], r.sentAt), Math.max(s[1], r.endAt)] : [r.sentAt, r.endAt]);
     }
-    const edges = [...spans.values()].flatMap(([a, b]) => [[a, 1], [b, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    const edges = [...spans.values()]
+      .flatMap(
+        ([a, b]) =>
+          [
+            [a, 1],
+            [b, -1],
+          ] as const,
+      )
+      .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
     let now = 0;
     let most = 0;
     for (const [, d] of edges) most = Math.max(most, (now += d));
@@ -110,11 +121,16 @@ flows:
       const { records } = await runCollecting(scenario, target, shard ? { shard } : {});
       expect(dropped(records)).toEqual([]);
       const first = arrivalsOf(records);
-      if (shard) expect(first.every((r) => r.shard === `${String(shard.index)}/${String(shard.count)}`)).toBe(true);
+      if (shard)
+        expect(first.every((r) => r.shard === `${String(shard.index)}/${String(shard.count)}`)).toBe(true);
       return first.map((r) => r.intendedAt);
     };
     // The shards run side by side, as they would on two machines.
-    const [whole, one, two] = await Promise.all([intendedOf(), intendedOf({ index: 1, count: 2 }), intendedOf({ index: 2, count: 2 })]);
+    const [whole, one, two] = await Promise.all([
+      intendedOf(),
+      intendedOf({ index: 1, count: 2 }),
+      intendedOf({ index: 2, count: 2 }),
+    ]);
     const sort = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
     expect(whole.length).toBeGreaterThan(100);
     expect(one.length + two.length).toBe(whole.length);

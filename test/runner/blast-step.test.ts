@@ -15,8 +15,12 @@ flows:
 describe('blast step', () => {
   it('saturates one operation; its answers are records the checks judge (429s included)', async () => {
     const result = await proofRun(BLAST);
-    const runs = result.records.filter((r) => r.type === 'exchange' && r.op === 'run' && r.step === '1:blast');
-    const health = result.records.filter((r) => r.type === 'exchange' && r.op === 'health' && r.step === '2:blast');
+    const runs = result.records.filter(
+      (r) => r.type === 'exchange' && r.op === 'run' && r.step === '1:blast',
+    );
+    const health = result.records.filter(
+      (r) => r.type === 'exchange' && r.op === 'health' && r.step === '2:blast',
+    );
     expect(runs.length).toBeGreaterThan(1200);
     expect(runs.filter((r) => r.type === 'exchange' && r.status === 429).length).toBeGreaterThan(100);
     expect(runs.filter((r) => r.type === 'exchange' && r.status === 200).length).toBeLessThanOrEqual(1050);

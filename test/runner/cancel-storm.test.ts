@@ -10,16 +10,24 @@ describe('cancel storm', () => {
   it('ends with every job in a final state, cancelled while queued, running and racing completion', async () => {
     const scenario = await loadScenario(join(root, 'scenarios/cancel-storm.yaml'));
     const e = scenario.emulator;
-    const { target, emulator } = await emulatorTarget({ workersMin: e.workersMin, workersMax: e.workersMax, coldStartMs: e.coldStartMs });
+    const { target, emulator } = await emulatorTarget({
+      workersMin: e.workersMin,
+      workersMax: e.workersMax,
+      coldStartMs: e.coldStartMs,
+    });
     try {
       const { records, outcome } = await runCollecting(scenario, target, { gracefulStopMs: 30_000 });
       expect(outcome.interrupted).toBe(false);
       const all = exchanges(records);
-      const submitted = new Set(all.filter((r) => r.op === 'run' && r.status === 200 && r.jobId !== undefined).map((r) => r.jobId));
+      const submitted = new Set(
+        all.filter((r) => r.op === 'run' && r.status === 200 && r.jobId !== undefined).map((r) => r.jobId),
+      );
       // The scenario's 80 arrivals, each one job.
       expect(submitted.size).toBe(80);
       const timelines = statusTimelines(records);
-      const unfinished = [...submitted].filter((id) => id !== undefined && !isFinalStatus(timelines.get(id)?.at(-1)));
+      const unfinished = [...submitted].filter(
+        (id) => id !== undefined && !isFinalStatus(timelines.get(id)?.at(-1)),
+      );
       expect(unfinished).toEqual([]);
       // A cancelled job stays cancelled.
       for (const t of timelines.values()) {
@@ -29,7 +37,9 @@ describe('cancel storm', () => {
       // The storm hit jobs in every state: what each job last showed before its cancel went out.
       const before = new Set<string>();
       for (const c of all.filter((r) => r.op === 'cancel' && (r.attempt ?? 1) === 1)) {
-        const earlier = all.filter((r) => r.jobId === c.jobId && r.endAt <= c.sentAt && r.op !== 'cancel').sort((a, b) => a.endAt - b.endAt);
+        const earlier = all
+          .filter((r) => r.jobId === c.jobId && r.endAt <= c.sentAt && r.op !== 'cancel')
+          .sort((a, b) => a.endAt - b.endAt);
         const seen = (earlier.at(-1)?.body as { status?: string } | undefined)?.status;
         if (seen !== undefined) before.add(seen);
       }

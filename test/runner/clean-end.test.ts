@@ -13,7 +13,14 @@ describe('the end of a run', () => {
       req.resume();
       req.on('end', () => {
         const answer = (): void => {
-          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(req.url?.endsWith('/run') ? '{"id":"job-1","status":"IN_QUEUE"}' : '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}');
+          if (!res.destroyed)
+            res
+              .writeHead(200, { 'content-type': 'application/json' })
+              .end(
+                req.url?.endsWith('/run')
+                  ? '{"id":"job-1","status":"IN_QUEUE"}'
+                  : '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}',
+              );
         };
         // The first sample goes out at time 0 and is still unanswered when the one-request flow ends.
         if (req.url?.endsWith('/health')) setTimeout(answer, 400);
@@ -30,7 +37,11 @@ flows:
     steps:
       - run: { input: {} }
 `);
-    const { records } = await runCollecting(scenario, { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false }, { sampleHealth: true, drainMs: 3000 });
+    const { records } = await runCollecting(
+      scenario,
+      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+      { sampleHealth: true, drainMs: 3000 },
+    );
     const ex = exchanges(records);
     expect(ex.filter((r) => r.op === 'health')).not.toEqual([]);
     expect(ex.filter((r) => r.error !== undefined).map((r) => `${r.op}: ${r.error?.kind ?? ''}`)).toEqual([]);
@@ -52,7 +63,11 @@ flows:
       - run: { input: {} }
 `);
     const started = performance.now();
-    const { records } = await runCollecting(scenario, { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false }, { sampleHealth: true, gracefulStopMs: 300, drainMs: 300 });
+    const { records } = await runCollecting(
+      scenario,
+      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+      { sampleHealth: true, gracefulStopMs: 300, drainMs: 300 },
+    );
     expect(performance.now() - started).toBeLessThan(5000);
     const ex = exchanges(records);
     expect(ex.length).toBeGreaterThanOrEqual(2);

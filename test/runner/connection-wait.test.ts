@@ -26,7 +26,11 @@ async function holdingServer(holdMs: number): Promise<{ url: string; most: () =>
     if (holdMs === Number.POSITIVE_INFINITY) return;
     setTimeout(() => {
       holding--;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"workers":{"idle":1,"running":0},"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0}}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          '{"workers":{"idle":1,"running":0},"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0}}',
+        );
     }, holdMs);
   });
   closers.push(s.close);
@@ -46,7 +50,11 @@ ${drain}`;
 describe('arrivals beyond the connections', () => {
   it('wait for a free connection before they start: counted in latency from intended, not as lateness or as latency from send', async () => {
     const server = await holdingServer(150);
-    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo()), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false });
+    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo()), {
+      baseUrl: server.url,
+      apiKey: 'k',
+      ownsEndpoint: false,
+    });
     const first = arrivalsOf(records);
     expect(first).toHaveLength(20);
     expect(first.every((r) => r.status === 200)).toBe(true);
@@ -70,19 +78,29 @@ describe('arrivals beyond the connections', () => {
     expect(outcome.connectionWait?.connections).toBe(2);
     expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(waitedInRecords.length);
     expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(15);
-    expect(outcome.connectionWait?.longestMs).toBeCloseTo(Math.max(...first.map((r) => r.sentAt - r.intendedAt)), -1);
+    expect(outcome.connectionWait?.longestMs).toBeCloseTo(
+      Math.max(...first.map((r) => r.sentAt - r.intendedAt)),
+      -1,
+    );
   }, 30_000);
 
   it('a run whose connections were never all busy says nothing about waiting', async () => {
     const server = await holdingServer(1);
-    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo().replace('rate: 40', 'rate: 10')), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false });
+    const { records, outcome } = await runCollecting(
+      inlineScenario(twentyOverTwo().replace('rate: 40', 'rate: 10')),
+      { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false },
+    );
     expect(arrivalsOf(records)).toHaveLength(5);
     expect(outcome.connectionWait).toBeUndefined();
   }, 30_000);
 
   it('still end as records when the drain time runs out while they wait', async () => {
     const server = await holdingServer(Number.POSITIVE_INFINITY);
-    const { records, outcome } = await runCollecting(inlineScenario(twentyOverTwo()), { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false }, { gracefulStopMs: 200, drainMs: 300 });
+    const { records, outcome } = await runCollecting(
+      inlineScenario(twentyOverTwo()),
+      { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false },
+      { gracefulStopMs: 200, drainMs: 300 },
+    );
     const first: ExchangeRecord[] = arrivalsOf(records);
     // Two went onto the connections; the other 18 were waiting when the drain time ran out. Each
     // is a record of a request that did not get an answer, none is lost, none is a drop.

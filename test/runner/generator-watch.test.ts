@@ -18,14 +18,27 @@ import { HeldClock } from '../helpers/held-clock.js';
  * in-process, so the hook competes with jobstorm's own work exactly as a too-high rate would).
  */
 
-function watchWith(samples: GeneratorSample[], warmupMs = 0): { clock: ManualClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
+function watchWith(
+  samples: GeneratorSample[],
+  warmupMs = 0,
+): { clock: ManualClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
   const clock = new ManualClock();
   const records: GeneratorRecord[] = [];
   const warnings: string[] = [];
   let i = 0;
   let seq = 0;
-  const probe = { sample: () => samples[Math.min(i++, samples.length - 1)] ?? { busy: 0, loopDelayP99Ms: 0 }, close: () => undefined };
-  const watch = new GeneratorWatch(clock, probe, (r) => records.push(r), () => ++seq, (m) => warnings.push(m), warmupMs);
+  const probe = {
+    sample: () => samples[Math.min(i++, samples.length - 1)] ?? { busy: 0, loopDelayP99Ms: 0 },
+    close: () => undefined,
+  };
+  const watch = new GeneratorWatch(
+    clock,
+    probe,
+    (r) => records.push(r),
+    () => ++seq,
+    (m) => warnings.push(m),
+    warmupMs,
+  );
   return { clock, records, warnings, watch };
 }
 
@@ -34,7 +47,14 @@ const QUIET: GeneratorSample = { busy: 0.3, loopDelayP99Ms: 0.5 };
 
 describe('GeneratorWatch', () => {
   it('a stretch of saturated seconds warns once when it reaches two seconds and is one record when it ends', () => {
-    const { clock, records, warnings, watch } = watchWith([QUIET, SATURATED, SATURATED, SATURATED, QUIET, QUIET]);
+    const { clock, records, warnings, watch } = watchWith([
+      QUIET,
+      SATURATED,
+      SATURATED,
+      SATURATED,
+      QUIET,
+      QUIET,
+    ]);
     clock.advance(2000);
     expect(warnings).toEqual([]);
     clock.advance(1000);
@@ -43,12 +63,25 @@ describe('GeneratorWatch', () => {
     clock.advance(3000);
     expect(warnings).toHaveLength(1);
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ type: 'generator', at: 1000, durationMs: 4000, busy: 0.99, loopDelayP99Ms: 40 });
+    expect(records[0]).toMatchObject({
+      type: 'generator',
+      at: 1000,
+      durationMs: 4000,
+      busy: 0.99,
+      loopDelayP99Ms: 40,
+    });
     expect(watch.close()).toMatchObject({ busyMax: 0.99, loopDelayP99Ms: 40 });
   });
 
   it('one saturated second (a GC pause) is not a stretch; a busy loop that keeps up is not limited', () => {
-    const { clock, records, warnings, watch } = watchWith([QUIET, SATURATED, QUIET, { busy: 0.99, loopDelayP99Ms: 2 }, { busy: 0.99, loopDelayP99Ms: 2 }, QUIET]);
+    const { clock, records, warnings, watch } = watchWith([
+      QUIET,
+      SATURATED,
+      QUIET,
+      { busy: 0.99, loopDelayP99Ms: 2 },
+      { busy: 0.99, loopDelayP99Ms: 2 },
+      QUIET,
+    ]);
     for (let s = 0; s < 6; s++) {
       // The busy seconds' arrivals left on time.
       for (let n = 0; n < 100; n++) watch.arrival(0.5);
@@ -89,12 +122,23 @@ describe('GeneratorWatch', () => {
 
 describe('GeneratorWatch when its loop did not run for a while', () => {
   // The probe reads a quiet second: a stopped process has no busy loop, and may have no arrivals.
-  function heldWatch(): { clock: HeldClock; records: GeneratorRecord[]; warnings: string[]; watch: GeneratorWatch } {
+  function heldWatch(): {
+    clock: HeldClock;
+    records: GeneratorRecord[];
+    warnings: string[];
+    watch: GeneratorWatch;
+  } {
     const clock = new HeldClock();
     const records: GeneratorRecord[] = [];
     const warnings: string[] = [];
     let seq = 0;
-    const watch = new GeneratorWatch(clock, { sample: () => QUIET, close: () => undefined }, (r) => records.push(r), () => ++seq, (m) => warnings.push(m));
+    const watch = new GeneratorWatch(
+      clock,
+      { sample: () => QUIET, close: () => undefined },
+      (r) => records.push(r),
+      () => ++seq,
+      (m) => warnings.push(m),
+    );
     return { clock, records, warnings, watch };
   }
 
@@ -153,7 +197,10 @@ describe('GeneratorWatch on a process starved of CPU', () => {
   });
 
   it('closed model: no arrival is late, but the loop was held up most of each second (its median delay): starved', () => {
-    const { records, warnings } = play({ busy: 0.25, loopDelayP99Ms: 90, loopDelayP50Ms: 45, cpuShare: 0.1 }, 0);
+    const { records, warnings } = play(
+      { busy: 0.25, loopDelayP99Ms: 90, loopDelayP50Ms: 45, cpuShare: 0.1 },
+      0,
+    );
     expect(records).toHaveLength(1);
     expect(warnings[0]).toContain('not getting the CPU it needs');
     // One long pause a second moves the p99, not the median: not starved.
@@ -183,9 +230,15 @@ thresholds:
 
 // Closed model: virtual users with think time have no arrivals to leave late, and their loop is
 // mostly idle; the loop's median delay shows a starved process instead.
-const CLOSED = SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, vus: 4').replace('      - health: {}', '      - health: {}\n      - sleep: 20ms');
+const CLOSED = SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, vus: 4').replace(
+  '      - health: {}',
+  '      - health: {}\n      - sleep: 20ms',
+);
 
-async function runOnce(busyLoop: boolean, scenario = SCENARIO): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string; html: string }> {
+async function runOnce(
+  busyLoop: boolean,
+  scenario = SCENARIO,
+): Promise<{ code: number; summary: Summary; stderr: string; md: string; junit: string; html: string }> {
   const dir = await tempDir('generator');
   const file = join(dir, 'scenario.yaml');
   await writeFile(file, scenario);
@@ -201,7 +254,14 @@ async function runOnce(busyLoop: boolean, scenario = SCENARIO): Promise<{ code: 
     const out = join(dir, 'out');
     const code = await runCli(['run', file, '--out', out, '--quiet', '--no-preflight'], io);
     const read = (f: string): string => readFileSync(join(out, f), 'utf8');
-    return { code, summary: JSON.parse(read('summary.json')) as Summary, stderr: io.stderr.join('\n'), md: read('summary.md'), junit: read('junit.xml'), html: read('report.html') };
+    return {
+      code,
+      summary: JSON.parse(read('summary.json')) as Summary,
+      stderr: io.stderr.join('\n'),
+      md: read('summary.md'),
+      junit: read('junit.xml'),
+      html: read('report.html'),
+    };
   } finally {
     clearInterval(hook);
   }
@@ -216,30 +276,38 @@ describe('a run whose generator is saturated', () => {
     expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
     expect(stretch?.busy).toBeGreaterThanOrEqual(0.9);
     expect(summary.verdict.generatorLimited).toBe(true);
-    expect(summary.verdict.reasons.join(' ')).toContain('generator-limited: jobstorm itself was the bottleneck');
+    expect(summary.verdict.reasons.join(' ')).toContain(
+      'generator-limited: jobstorm itself was the bottleneck',
+    );
     expect(md).toContain('(generator-limited)');
     expect(md).toContain('jobstorm itself was the bottleneck for');
     expect(junit).toContain('<property name="generator-limited" value="true"/>');
     expect(html).toContain('(generator-limited)');
     // The stretch itself (not only the verdict's reason): when, how busy, how late.
-    expect(html).toMatch(/jobstorm itself was the bottleneck for \d+\.\d s from t\+\d+s \(event loop \d+% busy/);
+    expect(html).toMatch(
+      /jobstorm itself was the bottleneck for \d+\.\d s from t\+\d+s \(event loop \d+% busy/,
+    );
     expect(summary.run.generator?.busyMax).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
 
   it.each([
     ['the same run', SCENARIO],
     ['a closed-model run (vus with think time)', CLOSED],
-  ])('%s without the hook is never marked', async (_name, scenario) => {
-    const { code, summary, stderr, md, html } = await runOnce(false, scenario);
-    expect(code).toBe(0);
-    expect(stderr).not.toContain('bottleneck');
-    expect(summary.generatorLimited).toBeUndefined();
-    expect(summary.verdict.generatorLimited).toBeUndefined();
-    expect(md).not.toContain('generator-limited');
-    expect(html).not.toContain('generator-limited');
-    expect(html).not.toContain('bottleneck');
-    expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
-  }, 60_000);
+  ])(
+    '%s without the hook is never marked',
+    async (_name, scenario) => {
+      const { code, summary, stderr, md, html } = await runOnce(false, scenario);
+      expect(code).toBe(0);
+      expect(stderr).not.toContain('bottleneck');
+      expect(summary.generatorLimited).toBeUndefined();
+      expect(summary.verdict.generatorLimited).toBeUndefined();
+      expect(md).not.toContain('generator-limited');
+      expect(html).not.toContain('generator-limited');
+      expect(html).not.toContain('bottleneck');
+      expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
+    },
+    60_000,
+  );
 });
 
 describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from outside)', () => {
@@ -248,38 +316,60 @@ describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from o
     ['--workers 1', 1, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100')],
     ['--workers 2', 2, SCENARIO.replace('duration: 5s, rate: 40', 'duration: 6s, rate: 100')],
     ['closed model (vus with think time)', 1, CLOSED],
-  ] as const)('%s: marked generator-limited with the CPU it got, and told to get more CPU, not more --workers', async (_name, workers, scenario) => {
-    const dir = await tempDir('starved');
-    const file = join(dir, 'scenario.yaml');
-    await writeFile(file, scenario);
-    const out = join(dir, 'out');
-    // SIGSTOP/SIGCONT from this process: what a tiny CPU quota does to a pod, with no cgroup needed.
-    const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'run', file, '--out', out, '--no-preflight', '--workers', String(workers)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-    try {
-      for (let i = 0; i < 600 && !/running generator-watch/.test(stderr); i++) await sleep(50);
-      expect(stderr).toContain('running generator-watch');
-      while (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGSTOP');
-        await sleep(90);
+  ] as const)(
+    '%s: marked generator-limited with the CPU it got, and told to get more CPU, not more --workers',
+    async (_name, workers, scenario) => {
+      const dir = await tempDir('starved');
+      const file = join(dir, 'scenario.yaml');
+      await writeFile(file, scenario);
+      const out = join(dir, 'out');
+      // SIGSTOP/SIGCONT from this process: what a tiny CPU quota does to a pod, with no cgroup needed.
+      const child = spawn(
+        process.execPath,
+        [
+          join(root, 'dist/src/cli/main.js'),
+          'run',
+          file,
+          '--out',
+          out,
+          '--no-preflight',
+          '--workers',
+          String(workers),
+        ],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+      child.stdout.resume();
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+      const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+      try {
+        for (let i = 0; i < 600 && !/running generator-watch/.test(stderr); i++) await sleep(50);
+        expect(stderr).toContain('running generator-watch');
+        while (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGSTOP');
+          await sleep(90);
+          child.kill('SIGCONT');
+          await sleep(10);
+        }
+      } finally {
         child.kill('SIGCONT');
-        await sleep(10);
       }
-    } finally {
-      child.kill('SIGCONT');
-    }
-    expect(await exited, stderr).toBe(0);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
-    expect(stderr, JSON.stringify({ generator: summary.run.generator, limited: summary.generatorLimited })).toMatch(/jobstorm: warning: (shard \d\/2: )?jobstorm is not getting the CPU it needs/);
-    const stretch = summary.generatorLimited?.[0];
-    expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
-    expect(stretch?.cpuShare).toBeLessThan(0.5);
-    expect(summary.verdict.generatorLimited).toBe(true);
-    expect(summary.verdict.reasons.join(' ')).toContain('more --workers will not help');
-    expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(/jobstorm did not get the CPU it needed for \d+\.\d s from t\+\d+s \(it ran \d+% of a core/);
-  }, 60_000);
+      expect(await exited, stderr).toBe(0);
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as Summary;
+      expect(
+        stderr,
+        JSON.stringify({ generator: summary.run.generator, limited: summary.generatorLimited }),
+      ).toMatch(/jobstorm: warning: (shard \d\/2: )?jobstorm is not getting the CPU it needs/);
+      const stretch = summary.generatorLimited?.[0];
+      expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
+      expect(stretch?.cpuShare).toBeLessThan(0.5);
+      expect(summary.verdict.generatorLimited).toBe(true);
+      expect(summary.verdict.reasons.join(' ')).toContain('more --workers will not help');
+      expect(readFileSync(join(out, 'summary.md'), 'utf8')).toMatch(
+        /jobstorm did not get the CPU it needed for \d+\.\d s from t\+\d+s \(it ran \d+% of a core/,
+      );
+    },
+    60_000,
+  );
 });

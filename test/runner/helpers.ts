@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { JobStatus } from '../../src/core/job-status.js';
 import { isFinalStatus, isJobStatus } from '../../src/core/job-status.js';
 import type { DroppedRecord, ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
-import { startEmulatorInWorker, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
+import {
+  startEmulatorInWorker,
+  type EmulatorHandle,
+  type EmulatorOptions,
+} from '../../src/emulator/index.js';
 import type { RunOptions, RunOutcome, Target } from '../../src/runner/run-options.js';
 import { runScenario } from '../../src/runner/runner.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
@@ -15,9 +19,19 @@ export function inlineScenario(yaml: string): Scenario {
 }
 
 /** The embedded emulator in its own thread, as `jobstorm run` starts it, on a free port. */
-export async function emulatorTarget(options: EmulatorOptions = {}): Promise<{ target: Target; emulator: EmulatorHandle }> {
+export async function emulatorTarget(
+  options: EmulatorOptions = {},
+): Promise<{ target: Target; emulator: EmulatorHandle }> {
   const emulator = await startEmulatorInWorker({ port: 0, coldStartMs: 0, ...options });
-  return { emulator, target: { baseUrl: emulator.url, managementUrl: emulator.managementUrl, apiKey: emulator.apiKey, ownsEndpoint: true } };
+  return {
+    emulator,
+    target: {
+      baseUrl: emulator.url,
+      managementUrl: emulator.managementUrl,
+      apiKey: emulator.apiKey,
+      ownsEndpoint: true,
+    },
+  };
 }
 
 export interface Collected {
@@ -26,7 +40,11 @@ export interface Collected {
 }
 
 /** Runs a scenario in-process and keeps every record. */
-export async function runCollecting(scenario: Scenario, target: Target, extra: Partial<RunOptions> = {}): Promise<Collected> {
+export async function runCollecting(
+  scenario: Scenario,
+  target: Target,
+  extra: Partial<RunOptions> = {},
+): Promise<Collected> {
   const records: JobstormRecord[] = [];
   const outcome = await runScenario({
     scenario,
@@ -54,7 +72,9 @@ export function dropped(records: readonly JobstormRecord[]): DroppedRecord[] {
 
 /** The first request of each flow iteration: one per started arrival (its first 429 attempt only). */
 export function arrivalsOf(records: readonly JobstormRecord[]): ExchangeRecord[] {
-  return exchanges(records).filter((r) => r.step?.startsWith('1:') === true && (r.attempt === undefined || r.attempt === 1));
+  return exchanges(records).filter(
+    (r) => r.step?.startsWith('1:') === true && (r.attempt === undefined || r.attempt === 1),
+  );
 }
 
 /** Each job's statuses in the order the records saw them (answers that carried one). */
@@ -83,7 +103,9 @@ export function percentileOf(xs: readonly number[], p: number): number {
 }
 
 /** A bare loopback server with a handler of the test's choosing. */
-export async function bareServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+export async function bareServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 describe('probe: requests', () => {
-  it("follows its own job to a final state, with polls due when sent; the report has no unfinished job", async () => {
+  it('follows its own job to a final state, with polls due when sent; the report has no unfinished job', async () => {
     const started = await emulatorTarget({ coldStartMs: 600, workersMin: 0 });
     emulator = started.emulator;
     const scenario = inlineScenario(`
@@ -44,7 +44,9 @@ flows:
     // polls, each at or after the one before went out. (A bound of 50 ms on sentAt - intendedAt
     // failed once in CI at 69 ms on a loaded host; this order is what tells the two apart.)
     expect(follows.length).toBeGreaterThan(1);
-    follows.slice(1).forEach((r, i) => expect(r.intendedAt).toBeGreaterThanOrEqual(follows[i]?.sentAt ?? Infinity));
+    follows
+      .slice(1)
+      .forEach((r, i) => expect(r.intendedAt).toBeGreaterThanOrEqual(follows[i]?.sentAt ?? Infinity));
     for (const r of follows) expect(r.sentAt - r.intendedAt).toBeLessThan(1000);
 
     const run = records.find((r): r is RunRecord => r.type === 'run');

@@ -70,14 +70,26 @@ flows:
     if (!run) throw new Error('no run record');
     const metrics = new RunMetrics();
     for (const r of records) metrics.add(r);
-    const summary = buildSummary({ run, metrics, durationMs: outcome.durationMs, end: 'shard-failed', failure: outcome.failure, coverage: { 'schema.run': 1 } });
+    const summary = buildSummary({
+      run,
+      metrics,
+      durationMs: outcome.durationMs,
+      end: 'shard-failed',
+      failure: outcome.failure,
+      coverage: { 'schema.run': 1 },
+    });
     expect(summary.run.end).toBe('shard-failed');
     expect(summary.verdict.status).toBe('interrupted');
-    expect(summary.verdict.reasons[0]).toBe('a worker thread failed (shard 2/2 failed: boom in a shard), so the others were stopped: results are partial');
+    expect(summary.verdict.reasons[0]).toBe(
+      'a worker thread failed (shard 2/2 failed: boom in a shard), so the others were stopped: results are partial',
+    );
     const read = summarySchema.parse(JSON.parse(JSON.stringify(summary)));
     expect(read.verdict).toEqual(summary.verdict);
     // A merge with a completed shard is as partial as this one, and keeps why.
-    const merged = mergeSummaries([{ ...summary, run: { ...summary.run, shard: '1/2' } }, { ...summary, run: { ...summary.run, shard: '2/2', end: 'completed', failure: undefined } }]);
+    const merged = mergeSummaries([
+      { ...summary, run: { ...summary.run, shard: '1/2' } },
+      { ...summary, run: { ...summary.run, shard: '2/2', end: 'completed', failure: undefined } },
+    ]);
     expect(merged.run.end).toBe('shard-failed');
     expect(merged.run.failure).toBe('shard 2/2 failed: boom in a shard');
   }, 60_000);

@@ -8,28 +8,62 @@ import { HeldClock } from '../helpers/held-clock.js';
 
 /* Issue 12: no answer at all while requests wait is a stall, reported with its length and load. */
 
-function answer(clock: { now(): number }, status: number | undefined, kind: ErrorKind = 'timeout'): ExchangeRecord {
+function answer(
+  clock: { now(): number },
+  status: number | undefined,
+  kind: ErrorKind = 'timeout',
+): ExchangeRecord {
   const now = clock.now();
-  return { v: RECORD_VERSION, type: 'exchange', seq: 0, op: 'status', method: 'GET', path: '/status/x', intendedAt: now, sentAt: now, endAt: now, status, ...(status === undefined ? { error: { kind, message: 't' } } : { firstByteAt: now }), reqBytes: 0, resBytes: 0 };
+  return {
+    v: RECORD_VERSION,
+    type: 'exchange',
+    seq: 0,
+    op: 'status',
+    method: 'GET',
+    path: '/status/x',
+    intendedAt: now,
+    sentAt: now,
+    endAt: now,
+    status,
+    ...(status === undefined ? { error: { kind, message: 't' } } : { firstByteAt: now }),
+    reqBytes: 0,
+    resBytes: 0,
+  };
 }
 
-function watch(stallAfterMs = 5000): { clock: ManualClock; w: StallWatch; stalls: StallRecord[]; began: number[] } {
+function watch(stallAfterMs = 5000): {
+  clock: ManualClock;
+  w: StallWatch;
+  stalls: StallRecord[];
+  began: number[];
+} {
   const clock = new ManualClock();
   const stalls: StallRecord[] = [];
   let seq = 0;
-  const w = new StallWatch(clock, stallAfterMs, (r) => stalls.push(r), () => ++seq);
+  const w = new StallWatch(
+    clock,
+    stallAfterMs,
+    (r) => stalls.push(r),
+    () => ++seq,
+  );
   const began: number[] = [];
   w.onStall(() => began.push(clock.now()));
   return { clock, w, stalls, began };
 }
 
-describe('StallWatch when jobstorm\'s own loop was held', () => {
+describe("StallWatch when jobstorm's own loop was held", () => {
   function heldWatch(): { clock: HeldClock; w: StallWatch; stalls: StallRecord[]; began: number[] } {
     const clock = new HeldClock();
     const stalls: StallRecord[] = [];
     let seq = 0;
     const beat = new LoopHeartbeat(clock);
-    const w = new StallWatch(clock, 5000, (r) => stalls.push(r), () => ++seq, (now) => beat.gapAt(now));
+    const w = new StallWatch(
+      clock,
+      5000,
+      (r) => stalls.push(r),
+      () => ++seq,
+      (now) => beat.gapAt(now),
+    );
     const began: number[] = [];
     w.onStall(() => began.push(clock.now()));
     return { clock, w, stalls, began };
@@ -92,7 +126,9 @@ describe('StallWatch', () => {
     expect(w.stalled).toBe(true);
     clock.advance(6800);
     w.exchange(answer(clock, 200));
-    expect(stalls).toEqual([{ v: RECORD_VERSION, type: 'stall', seq: 1, at: 2000, durationMs: 12_300, inFlight: 40 }]);
+    expect(stalls).toEqual([
+      { v: RECORD_VERSION, type: 'stall', seq: 1, at: 2000, durationMs: 12_300, inFlight: 40 },
+    ]);
     w.close();
     expect(stalls).toHaveLength(1);
   });
@@ -123,7 +159,17 @@ describe('StallWatch', () => {
     w.sent();
     w.exchange(answer(clock, undefined, 'aborted'));
     w.close();
-    expect(stalls).toEqual([{ v: RECORD_VERSION, type: 'stall', seq: 1, at: 0, durationMs: 2000, inFlight: 1, failed: { reset: 2, refused: 18 } }]);
+    expect(stalls).toEqual([
+      {
+        v: RECORD_VERSION,
+        type: 'stall',
+        seq: 1,
+        at: 0,
+        durationMs: 2000,
+        inFlight: 1,
+        failed: { reset: 2, refused: 18 },
+      },
+    ]);
   });
 
   it('idle time with nothing in flight is no stall', () => {

@@ -42,7 +42,11 @@ describe('latency from intended vs from send', () => {
           busyWait(STALL_MS);
           block.to = epochNow();
         }
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}');
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(
+            '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}',
+          );
       });
     });
     close = server.close;
@@ -55,7 +59,11 @@ flows:
     steps:
       - health: {}
 `);
-    const { records } = await runCollecting(scenario, { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false });
+    const { records } = await runCollecting(scenario, {
+      baseUrl: `${server.url}/v2/ep`,
+      apiKey: 'k',
+      ownsEndpoint: false,
+    });
     const first = arrivalsOf(records);
     expect(first.length).toBe(200);
     expect(first.every((r) => r.status === 200)).toBe(true);
@@ -75,8 +83,12 @@ flows:
     const during = first.filter((r) => r.intendedAt > blockStart + 30 && r.intendedAt < blockEnd - 50);
     expect(during.length).toBeGreaterThan(12);
     const late = during.map((r) => r.sentAt - r.intendedAt);
-    expect(Math.min(...late), `lateness of the arrivals due in the stall: ${late.map((x) => x.toFixed(0)).join(' ')}`).toBeGreaterThan(40);
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+    expect(
+      Math.min(...late),
+      `lateness of the arrivals due in the stall: ${late.map((x) => x.toFixed(0)).join(' ')}`,
+    ).toBeGreaterThan(40);
+    const median = (xs: number[]): number =>
+      [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
     const fromIntended = median(during.map((r) => r.endAt - r.intendedAt));
     const fromSent = median(during.map((r) => r.endAt - r.sentAt));
     // Much of the stall is in latency from intended; none of it in latency from the send (what is

@@ -16,7 +16,8 @@ import { bareServer, exchanges, inlineScenario, runCollecting } from './helpers.
  * its graceful stop on it; a target that is slow but answers is no stall.
  */
 
-const HEALTH = '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}';
+const HEALTH =
+  '{"jobs":{"completed":0,"failed":0,"inProgress":0,"inQueue":0,"retried":0},"workers":{"idle":1,"running":0}}';
 let close: (() => Promise<void>) | undefined;
 const held: ServerResponse[] = [];
 
@@ -50,14 +51,22 @@ describe('a stalled target', () => {
     });
     close = server.close;
     const started = Date.now();
-    const { records } = await runCollecting(scenario('1s'), { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false }, { drainMs: 1000 });
+    const { records } = await runCollecting(
+      scenario('1s'),
+      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+      { drainMs: 1000 },
+    );
     // 3 s of arrivals + 1 s drain + 1 s abort grace, with margin for a loaded machine; not 3 + 30.
     expect(Date.now() - started).toBeLessThan(12_000);
     const stalls = records.filter((r): r is StallRecord => r.type === 'stall');
     expect(stalls).toHaveLength(1);
     const stall = stalls[0];
     if (!stall) throw new Error('no stall');
-    const lastAnswer = Math.max(...exchanges(records).filter((r) => r.status !== undefined).map((r) => r.endAt));
+    const lastAnswer = Math.max(
+      ...exchanges(records)
+        .filter((r) => r.status !== undefined)
+        .map((r) => r.endAt),
+    );
     expect(stall.at).toBeGreaterThanOrEqual(lastAnswer - 100);
     expect(stall.at).toBeLessThan(lastAnswer + 200);
     expect(stall.durationMs).toBeGreaterThan(1500);
@@ -88,7 +97,11 @@ describe('a stalled target', () => {
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(HEALTH), 800);
     });
     close = server.close;
-    const { records } = await runCollecting(scenario('1s'), { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false }, { drainMs: 2500 });
+    const { records } = await runCollecting(
+      scenario('1s'),
+      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+      { drainMs: 2500 },
+    );
     expect(exchanges(records).filter((r) => r.status === 200).length).toBeGreaterThan(50);
     expect(records.filter((r) => r.type === 'stall')).toEqual([]);
   }, 30_000);

@@ -22,7 +22,12 @@ async function receive(holdMs: number): Promise<WebhookRecord> {
   const records: WebhookRecord[] = [];
   const beat = new LoopHeartbeat(systemClock);
   let seq = 0;
-  const receiver = await startWebhookReceiver({ clock: systemClock, emit: (r) => records.push(r), nextSeq: () => ++seq, loopGapAt: (now) => beat.gapAt(now) });
+  const receiver = await startWebhookReceiver({
+    clock: systemClock,
+    emit: (r) => records.push(r),
+    nextSeq: () => ++seq,
+    loopGapAt: (now) => beat.gapAt(now),
+  });
   try {
     const sender = await outsideSender(receiver.url);
     sender.go();

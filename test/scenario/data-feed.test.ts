@@ -4,11 +4,39 @@ import { parseCsv } from '../../src/scenario/csv.js';
 
 describe('CSV', () => {
   it.each<[string, string, string[][]]>([
-    ['simple', 'a,b\n1,2\n', [['a', 'b'], ['1', '2']]],
-    ['CRLF and no final newline', 'a,b\r\n1,2', [['a', 'b'], ['1', '2']]],
+    [
+      'simple',
+      'a,b\n1,2\n',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
+    [
+      'CRLF and no final newline',
+      'a,b\r\n1,2',
+      [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    ],
     ['quotes, commas and escaped quotes', 'a\n"x, ""y"""\n', [['a'], ['x, "y"']]],
-    ['a quoted field across lines', 'a,b\n"line1\nline2",3\n', [['a', 'b'], ['line1\nline2', '3']]],
-    ['empty fields', 'a,b,c\n,,\n', [['a', 'b', 'c'], ['', '', '']]],
+    [
+      'a quoted field across lines',
+      'a,b\n"line1\nline2",3\n',
+      [
+        ['a', 'b'],
+        ['line1\nline2', '3'],
+      ],
+    ],
+    [
+      'empty fields',
+      'a,b,c\n,,\n',
+      [
+        ['a', 'b', 'c'],
+        ['', '', ''],
+      ],
+    ],
     ['blank lines skipped, BOM stripped', '\uFEFFa\n\n1\n\n', [['a'], ['1']]],
   ])('%s', (_name, text, fields) => {
     expect(parseCsv(text).records.map((r) => r.fields)).toEqual(fields);
@@ -25,8 +53,12 @@ describe('data feeds', () => {
       { where: 'f.csv:1', message: 'header column 2 has no name' },
       { where: 'f.csv:1', message: 'header column "a" appears twice' },
     ]);
-    expect(parseDataFeed('', 'f.csv').issues).toEqual([{ where: 'f.csv', message: 'the file is empty (a CSV feed needs a header row)' }]);
-    expect(parseDataFeed('a\n', 'f.csv').issues).toEqual([{ where: 'f.csv', message: 'the feed has no rows' }]);
+    expect(parseDataFeed('', 'f.csv').issues).toEqual([
+      { where: 'f.csv', message: 'the file is empty (a CSV feed needs a header row)' },
+    ]);
+    expect(parseDataFeed('a\n', 'f.csv').issues).toEqual([
+      { where: 'f.csv', message: 'the feed has no rows' },
+    ]);
   });
 
   it('reports bad JSON lines by line number', () => {

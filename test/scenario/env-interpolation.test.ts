@@ -21,8 +21,15 @@ describe('${ENV} interpolation', () => {
     const r = interpolateEnv('a: ${ONE}\nb: ${TWO}\nc: ${not valid}\n', {});
     expect(r.problems).toEqual([
       { offset: 3, message: 'environment variable ONE is not set (write ${ONE:-default} to give a default)' },
-      { offset: 13, message: 'environment variable TWO is not set (write ${TWO:-default} to give a default)' },
-      { offset: 23, message: '${not valid} is not a variable reference; write ${NAME} or ${NAME:-default} (or $${ for a literal)' },
+      {
+        offset: 13,
+        message: 'environment variable TWO is not set (write ${TWO:-default} to give a default)',
+      },
+      {
+        offset: 23,
+        message:
+          '${not valid} is not a variable reference; write ${NAME} or ${NAME:-default} (or $${ for a literal)',
+      },
     ]);
   });
 
@@ -45,6 +52,11 @@ describe('${ENV} interpolation', () => {
   it('interpolates the strings of a module export, reporting by key path', () => {
     const r = interpolateStrings({ name: 'n-${A}', list: ['${B}', 3], nested: { c: '${C:-z}' } }, { A: 'a' });
     expect(r.value).toEqual({ name: 'n-a', list: ['', 3], nested: { c: 'z' } });
-    expect(r.problems).toEqual([{ path: ['list', 0], message: 'environment variable B is not set (write ${B:-default} to give a default)' }]);
+    expect(r.problems).toEqual([
+      {
+        path: ['list', 0],
+        message: 'environment variable B is not set (write ${B:-default} to give a default)',
+      },
+    ]);
   });
 });

@@ -1,17 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { compileInput, inspectInput, renderInput, type TemplateContext } from '../../src/scenario/index.js';
 
-const ctx: TemplateContext = { row: { user: 'alice', n: 7, tags: ['a'] }, iteration: 41, flow: 'submit', random: () => 0.5 };
+const ctx: TemplateContext = {
+  row: { user: 'alice', n: 7, tags: ['a'] },
+  iteration: 41,
+  flow: 'submit',
+  random: () => 0.5,
+};
 
 describe('renderInput', () => {
   it.each<[string, unknown, unknown]>([
     ['plain values pass through', { a: 1, b: 'x', c: [true, null] }, { a: 1, b: 'x', c: [true, null] }],
     ['row fields inside text', { text: 'hi {{row.user}}!' }, { text: 'hi alice!' }],
-    ['a whole-string placeholder keeps the type', { n: '{{row.n}}', tags: '{{row.tags}}', i: '{{iteration}}' }, { n: 7, tags: ['a'], i: 41 }],
+    [
+      'a whole-string placeholder keeps the type',
+      { n: '{{row.n}}', tags: '{{row.tags}}', i: '{{iteration}}' },
+      { n: 7, tags: ['a'], i: 41 },
+    ],
     ['several placeholders in one string', { id: '{{flow}}-{{iteration}}-{{row.n}}' }, { id: 'submit-41-7' }],
     ['objects in text are JSON', { t: 'tags={{row.tags}}' }, { t: 'tags=["a"]' }],
     ['spaces inside the braces', { t: '{{ flow }}' }, { t: 'submit' }],
-    ['missing row fields render empty', { t: '[{{row.none}}]', whole: '{{row.none}}' }, { t: '[]', whole: '' }],
+    [
+      'missing row fields render empty',
+      { t: '[{{row.none}}]', whole: '{{row.none}}' },
+      { t: '[]', whole: '' },
+    ],
     ['integer random, inclusive bounds', { r: '{{random:1:10}}' }, { r: 6 }],
     ['fractional random', { r: '{{random:0:1.5}}' }, { r: 0.75 }],
     ['negative random', { r: '{{random:-10:-2}}' }, { r: -6 }],
@@ -45,7 +58,11 @@ describe('renderInput', () => {
     expect(inspectInput({ a: '{{row.x}}', b: ['{{random:5:1}}'], c: 'ok {{row.y}} {{bad}}' })).toEqual({
       problems: [
         { path: ['b', 0], message: '{{random:5:1}}: min is greater than max' },
-        { path: ['c'], message: 'unknown placeholder {{bad}}; use {{row.field}}, {{iteration}}, {{flow}} or {{random:min:max}}' },
+        {
+          path: ['c'],
+          message:
+            'unknown placeholder {{bad}}; use {{row.field}}, {{iteration}}, {{flow}} or {{random:min:max}}',
+        },
       ],
       rowUses: [
         { field: 'x', path: ['a'] },

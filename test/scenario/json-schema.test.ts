@@ -12,7 +12,11 @@ interface Node {
 }
 
 describe('scenarioJsonSchema', () => {
-  const schema = scenarioJsonSchema() as unknown as Node & { $defs: Record<string, Node>; $schema: string; title: string };
+  const schema = scenarioJsonSchema() as unknown as Node & {
+    $defs: Record<string, Node>;
+    $schema: string;
+    title: string;
+  };
 
   it('describes the input format with defaults and descriptions for editors', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
@@ -40,7 +44,14 @@ describe('scenarioJsonSchema', () => {
     };
     walk(schema, '');
     for (const [name, def] of Object.entries(schema.$defs)) walk(def, `$defs.${name}`);
-    expect(visited).toEqual(expect.arrayContaining(['.target.retry429.base', '.phases[].ramp.to', '$defs.Step.poll.interval', '$defs.Step.loop.steps']));
+    expect(visited).toEqual(
+      expect.arrayContaining([
+        '.target.retry429.base',
+        '.phases[].ramp.to',
+        '$defs.Step.poll.interval',
+        '$defs.Step.loop.steps',
+      ]),
+    );
     expect(undocumented).toEqual([]);
   });
 

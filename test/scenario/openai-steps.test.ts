@@ -23,7 +23,12 @@ flows:
       { env: {} },
     );
     expect(s.flows[0]?.steps).toEqual([
-      { kind: 'openai', path: 'chat/completions', stream: false, body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } },
+      {
+        kind: 'openai',
+        path: 'chat/completions',
+        stream: false,
+        body: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },
+      },
       { kind: 'openai', path: 'completions', stream: true, body: { model: 'm', prompt: 'n {{iteration}}' } },
       { kind: 'openai', path: 'models', stream: false },
       { kind: 'requests' },
@@ -38,7 +43,9 @@ flows:
       await loadScenario(`${dir}/broken-openai.yaml`, { env: {} });
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
-      issues = (err as ConfigError).issues.map((i: ConfigIssue) => `${i.where.replace(`${dir}/`, '')}  ${i.message}`);
+      issues = (err as ConfigError).issues.map(
+        (i: ConfigIssue) => `${i.where.replace(`${dir}/`, '')}  ${i.message}`,
+      );
     }
     expect(issues).toEqual([
       'broken-openai.yaml:6:25  flows[0].steps[0].openai.path: expected one of chat/completions | completions | models, got "chat/complete" (did you mean "chat/completions"?)',

@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { capStepTimeouts, fitDuration, parseScenario, scaleRates, totalDurationMs, withWarmup, type Phase, type Scenario } from '../../src/scenario/index.js';
+import {
+  capStepTimeouts,
+  fitDuration,
+  parseScenario,
+  scaleRates,
+  totalDurationMs,
+  withWarmup,
+  type Phase,
+  type Scenario,
+} from '../../src/scenario/index.js';
 
 function scenarioWith(phases: Phase[]): Scenario {
-  const base = parseScenario('name: s\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml');
+  const base = parseScenario(
+    'name: s\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+    's.yaml',
+  );
   return { ...base, phases };
 }
 
@@ -28,13 +40,29 @@ describe('fitDuration', () => {
         { kind: 'vus', durationMs: 2500, vus: 10 },
       ],
     ],
-    ['stretches too', [{ kind: 'constant', durationMs: 1000, rate: 5 }], 3000, [{ kind: 'constant', durationMs: 3000, rate: 5 }]],
-    ['a count phase alone keeps its count', [{ kind: 'count', count: 50, rate: 10 }], 1000, [{ kind: 'count', count: 50, rate: 50 }]],
-    ['only instant phases: nothing to fit', [{ kind: 'count', count: 50 }], 1000, [{ kind: 'count', count: 50 }]],
+    [
+      'stretches too',
+      [{ kind: 'constant', durationMs: 1000, rate: 5 }],
+      3000,
+      [{ kind: 'constant', durationMs: 3000, rate: 5 }],
+    ],
+    [
+      'a count phase alone keeps its count',
+      [{ kind: 'count', count: 50, rate: 10 }],
+      1000,
+      [{ kind: 'count', count: 50, rate: 50 }],
+    ],
+    [
+      'only instant phases: nothing to fit',
+      [{ kind: 'count', count: 50 }],
+      1000,
+      [{ kind: 'count', count: 50 }],
+    ],
   ])('%s', (_name, phases, total, expected) => {
     const fitted = fitDuration(scenarioWith(phases), total);
     expect(fitted.phases).toEqual(expected);
-    if (expected.some((p) => p.kind !== 'count' || p.rate !== undefined)) expect(totalDurationMs(fitted.phases)).toBeCloseTo(total, 6);
+    if (expected.some((p) => p.kind !== 'count' || p.rate !== undefined))
+      expect(totalDurationMs(fitted.phases)).toBeCloseTo(total, 6);
   });
 
   it('does not touch the input and rejects a non-positive total', () => {
@@ -48,9 +76,17 @@ describe('fitDuration', () => {
 
 describe('warm-up', () => {
   it('is read as ms, left out when 0, and scales with --duration so it never outlasts a quick check', () => {
-    const parsed = parseScenario('name: s\nwarmup: 2s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml');
+    const parsed = parseScenario(
+      'name: s\nwarmup: 2s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      's.yaml',
+    );
     expect(parsed.warmupMs).toBe(2000);
-    expect(parseScenario('name: s\nwarmup: 0s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', 's.yaml')).not.toHaveProperty('warmupMs');
+    expect(
+      parseScenario(
+        'name: s\nwarmup: 0s\nphases: [{ duration: 10s, rate: 5 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+        's.yaml',
+      ),
+    ).not.toHaveProperty('warmupMs');
     expect(fitDuration(parsed, 5000).warmupMs).toBe(1000);
     expect(withWarmup(parsed, 0)).not.toHaveProperty('warmupMs');
     expect(withWarmup(parsed, 300).warmupMs).toBe(300);
@@ -85,7 +121,9 @@ describe('scaleRates', () => {
   ])('%s', (_name, factor, expected) => {
     const scaled = scaleRates(scenarioWith(mixed), factor);
     expect(scaled.phases).toEqual(expected);
-    expect(totalDurationMs(scaled.phases.filter((p) => p.kind !== 'count'))).toBe(totalDurationMs(mixed.filter((p) => p.kind !== 'count')));
+    expect(totalDurationMs(scaled.phases.filter((p) => p.kind !== 'count'))).toBe(
+      totalDurationMs(mixed.filter((p) => p.kind !== 'count')),
+    );
   });
 
   it('rejects a factor that is not positive', () => {
@@ -114,7 +152,9 @@ flows:
     const [, poll, stream, loop, runsync] = capped.flows[0]?.steps ?? [];
     expect(poll).toMatchObject({ kind: 'poll', timeoutMs: 40_000 });
     expect(stream).toMatchObject({ kind: 'stream', timeoutMs: 2000 });
-    expect(loop?.kind === 'loop' ? loop.steps.map((x) => ('timeoutMs' in x ? x.timeoutMs : undefined)) : undefined).toEqual([40_000, 40_000]);
+    expect(
+      loop?.kind === 'loop' ? loop.steps.map((x) => ('timeoutMs' in x ? x.timeoutMs : undefined)) : undefined,
+    ).toEqual([40_000, 40_000]);
     expect(runsync).toEqual(s.flows[0]?.steps[4]);
     // Pure: the scenario it was given is unchanged.
     expect(s.flows[0]?.steps[1]).toMatchObject({ timeoutMs: 120_000 });

@@ -9,7 +9,9 @@ async function issuesOf(file: string, env: Record<string, string> = {}): Promise
     await loadScenario(`${dir}/${file}`, { env });
   } catch (err) {
     expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).issues.map((i: ConfigIssue) => `${i.where.replace(`${dir}/`, '')}  ${i.message}`);
+    return (err as ConfigError).issues.map(
+      (i: ConfigIssue) => `${i.where.replace(`${dir}/`, '')}  ${i.message}`,
+    );
   }
   throw new Error(`${file} loaded without errors`);
 }
@@ -38,7 +40,7 @@ describe('broken scenario files report every problem at once', () => {
       'broken-fields.yaml:25:9  flows[0].steps[7]: a step is an object with one key: write "purge: {}"',
       'broken-fields.yaml:26:30  flows[0].steps[8].cancel.when: cancel takes after or when, not both',
       'broken-fields.yaml:27:11  flows[1].name: duplicate flow name "a" (also flows[0])',
-      'broken-fields.yaml:28:16  flows[1].steps[0].retry: retry acts on the flow\'s job: put a run or runsync step before it',
+      "broken-fields.yaml:28:16  flows[1].steps[0].retry: retry acts on the flow's job: put a run or runsync step before it",
     ]);
   });
 
@@ -85,7 +87,8 @@ describe('broken scenario files report every problem at once', () => {
     expect(await issuesOf('with-feed.yaml')).toEqual([
       'with-feed.yaml:7:95  flows[0].steps[0].run.input.missing: uses {{row.nope}} but the data feed has no column "nope" (it has user, prompt, size)',
     ]);
-    const text = 'name: f\ndata: { file: bad-rows.csv }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
+    const text =
+      'name: f\ndata: { file: bad-rows.csv }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
     expect(() => parseScenario(text, `${dir}/inline.yaml`)).toThrow(
       new ConfigError([
         { where: `${dir}/bad-rows.csv:3`, message: 'row has 1 fields, the header has 2' },
@@ -99,21 +102,100 @@ describe('single rules', () => {
   const base = 'name: t\nphases: [{ duration: 1s, rate: 1 }]\n';
   const cases: [string, string, string[]][] = [
     ['empty document', '', ['x.yaml:1:1  expected an object, got nothing']],
-    ['missing name', 'phases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:1:1  name: missing (expected a string)']],
-    ['no phases, no flows', 'name: t\nphases: []\nflows: []\n', ['x.yaml:2:9  phases: needs at least 1 entry', 'x.yaml:3:8  flows: needs at least 1 entry']],
-    ['count with duration', 'name: t\nphases: [{ count: 3, duration: 1s }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:22  phases[0].duration: a count phase takes no duration: it lasts count / rate']],
-    ['loops nested too deep', `${base}flows: [{ name: f, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ health: {} }] } }] } }] } }] } }] }]\n`, ['x.yaml:3:114  flows[0].steps[0].loop.steps[0].loop.steps[0].loop.steps[0].loop: loops nest at most 3 deep']],
-    ['loop without steps', `${base}flows: [{ name: f, steps: [{ loop: { times: 0, steps: [] } }] }]\n`, ['x.yaml:3:45  flows[0].steps[0].loop.times: must be at least 1, got 0', 'x.yaml:3:55  flows[0].steps[0].loop.steps: needs at least 1 entry']],
-    ['sleep range upside down', `${base}flows: [{ name: f, steps: [{ sleep: { min: 2s, max: 1s } }] }]\n`, ['x.yaml:3:53  flows[0].steps[0].sleep.max: must not be less than min']],
-    ['webhook neither URL nor true', `${base}flows: [{ name: f, steps: [{ run: { webhook: "not a url" } }, { run: { webhook: false } }] }]\n`, ['x.yaml:3:46  flows[0].steps[0].run.webhook: expected a URL or true, got "not a url"', 'x.yaml:3:81  flows[0].steps[1].run.webhook: does not match any accepted form, got false']],
-    ['random placeholder upside down', `${base}flows: [{ name: f, steps: [{ run: { input: { a: "{{random:9:1}}" } } }] }]\n`, ['x.yaml:3:49  flows[0].steps[0].run.input.a: {{random:9:1}}: min is greater than max']],
-    ['step that is not an object', `${base}flows: [{ name: f, steps: [42, {}] }]\n`, ['x.yaml:3:28  flows[0].steps[0]: expected a step (an object with one key: run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests), got 42', 'x.yaml:3:32  flows[0].steps[1]: an empty step: name one of run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests']],
-    ['workers and retry bounds', `${base}emulator: { workersMin: 5, workersMax: 2 }\ntarget: { retry429: { base: 10s, max: 1s } }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:25  emulator.workersMin: must not exceed workersMax (2)', 'x.yaml:4:29  target.retry429.base: must not exceed max']],
-    ['a warm-up as long as the phases', 'name: t\nwarmup: 3s\nphases: [{ duration: 1s, rate: 1 }, { count: 4, rate: 2 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:9  warmup: must be shorter than the phases (3s in all), or nothing is measured']],
-    ['a warm-up that is not a duration', 'name: t\nwarmup: soon\nphases: [{ duration: 1s, rate: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:9  warmup: expected a duration like 500ms, 30s, 1m, 1h30m, 2d or a number of milliseconds, got "soon"']],
-    ['unknown data feed type', `${base}data: { file: rows.xlsx }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:15  data.file: expected a .csv, .jsonl, .ndjson file, got "rows.xlsx"']],
-    ['missing data feed file', `${base}data: { file: nowhere.csv }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`, ['x.yaml:3:15  data.file: cannot read the data feed nowhere.csv (ENOENT)']],
-    ['duplicate keys are reported and the rest still checked', 'name: a\nname: b\nphases: [{ duration: 1s, rate: x }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n', ['x.yaml:2:1  YAML: Map keys must be unique', 'x.yaml:3:32  phases[0].rate: expected a number, got "x"']],
+    [
+      'missing name',
+      'phases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      ['x.yaml:1:1  name: missing (expected a string)'],
+    ],
+    [
+      'no phases, no flows',
+      'name: t\nphases: []\nflows: []\n',
+      ['x.yaml:2:9  phases: needs at least 1 entry', 'x.yaml:3:8  flows: needs at least 1 entry'],
+    ],
+    [
+      'count with duration',
+      'name: t\nphases: [{ count: 3, duration: 1s }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      ['x.yaml:2:22  phases[0].duration: a count phase takes no duration: it lasts count / rate'],
+    ],
+    [
+      'loops nested too deep',
+      `${base}flows: [{ name: f, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ loop: { times: 1, steps: [{ health: {} }] } }] } }] } }] } }] }]\n`,
+      [
+        'x.yaml:3:114  flows[0].steps[0].loop.steps[0].loop.steps[0].loop.steps[0].loop: loops nest at most 3 deep',
+      ],
+    ],
+    [
+      'loop without steps',
+      `${base}flows: [{ name: f, steps: [{ loop: { times: 0, steps: [] } }] }]\n`,
+      [
+        'x.yaml:3:45  flows[0].steps[0].loop.times: must be at least 1, got 0',
+        'x.yaml:3:55  flows[0].steps[0].loop.steps: needs at least 1 entry',
+      ],
+    ],
+    [
+      'sleep range upside down',
+      `${base}flows: [{ name: f, steps: [{ sleep: { min: 2s, max: 1s } }] }]\n`,
+      ['x.yaml:3:53  flows[0].steps[0].sleep.max: must not be less than min'],
+    ],
+    [
+      'webhook neither URL nor true',
+      `${base}flows: [{ name: f, steps: [{ run: { webhook: "not a url" } }, { run: { webhook: false } }] }]\n`,
+      [
+        'x.yaml:3:46  flows[0].steps[0].run.webhook: expected a URL or true, got "not a url"',
+        'x.yaml:3:81  flows[0].steps[1].run.webhook: does not match any accepted form, got false',
+      ],
+    ],
+    [
+      'random placeholder upside down',
+      `${base}flows: [{ name: f, steps: [{ run: { input: { a: "{{random:9:1}}" } } }] }]\n`,
+      ['x.yaml:3:49  flows[0].steps[0].run.input.a: {{random:9:1}}: min is greater than max'],
+    ],
+    [
+      'step that is not an object',
+      `${base}flows: [{ name: f, steps: [42, {}] }]\n`,
+      [
+        'x.yaml:3:28  flows[0].steps[0]: expected a step (an object with one key: run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests), got 42',
+        'x.yaml:3:32  flows[0].steps[1]: an empty step: name one of run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests',
+      ],
+    ],
+    [
+      'workers and retry bounds',
+      `${base}emulator: { workersMin: 5, workersMax: 2 }\ntarget: { retry429: { base: 10s, max: 1s } }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`,
+      [
+        'x.yaml:3:25  emulator.workersMin: must not exceed workersMax (2)',
+        'x.yaml:4:29  target.retry429.base: must not exceed max',
+      ],
+    ],
+    [
+      'a warm-up as long as the phases',
+      'name: t\nwarmup: 3s\nphases: [{ duration: 1s, rate: 1 }, { count: 4, rate: 2 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      ['x.yaml:2:9  warmup: must be shorter than the phases (3s in all), or nothing is measured'],
+    ],
+    [
+      'a warm-up that is not a duration',
+      'name: t\nwarmup: soon\nphases: [{ duration: 1s, rate: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      [
+        'x.yaml:2:9  warmup: expected a duration like 500ms, 30s, 1m, 1h30m, 2d or a number of milliseconds, got "soon"',
+      ],
+    ],
+    [
+      'unknown data feed type',
+      `${base}data: { file: rows.xlsx }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`,
+      ['x.yaml:3:15  data.file: expected a .csv, .jsonl, .ndjson file, got "rows.xlsx"'],
+    ],
+    [
+      'missing data feed file',
+      `${base}data: { file: nowhere.csv }\nflows: [{ name: f, steps: [{ health: {} }] }]\n`,
+      ['x.yaml:3:15  data.file: cannot read the data feed nowhere.csv (ENOENT)'],
+    ],
+    [
+      'duplicate keys are reported and the rest still checked',
+      'name: a\nname: b\nphases: [{ duration: 1s, rate: x }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+      [
+        'x.yaml:2:1  YAML: Map keys must be unique',
+        'x.yaml:3:32  phases[0].rate: expected a number, got "x"',
+      ],
+    ],
   ];
   it.each(cases)('%s', (_name, text, expected) => {
     let issues: string[] = [];
@@ -126,7 +208,12 @@ describe('single rules', () => {
   });
 
   it('suggests nothing for a name far from every step', () => {
-    expect(() => parseScenario(`name: t\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ frobnicate: {} }] }]\n`, 'x.yaml')).toThrow(
+    expect(() =>
+      parseScenario(
+        `name: t\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ frobnicate: {} }] }]\n`,
+        'x.yaml',
+      ),
+    ).toThrow(
       'x.yaml:3:30: flows[0].steps[0].frobnicate: unknown step "frobnicate"; steps are run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe',
     );
   });

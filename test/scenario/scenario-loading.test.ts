@@ -74,7 +74,14 @@ flows:
               payloadBytes: 10_000_000,
               waitMs: 5000,
             },
-            { kind: 'poll', until: 'final', intervalMs: 500, backoff: 1, maxIntervalMs: 5000, timeoutMs: 60_000 },
+            {
+              kind: 'poll',
+              until: 'final',
+              intervalMs: 500,
+              backoff: 1,
+              maxIntervalMs: 5000,
+              timeoutMs: 60_000,
+            },
             { kind: 'stream', timeoutMs: 60_000, intervalMs: 100 },
             { kind: 'cancel', afterMs: 100 },
             { kind: 'cancel', when: 'IN_PROGRESS' },
@@ -108,15 +115,30 @@ thresholds: ["p99(run) < 500ms"]
       'x.yaml',
     );
     expect(s.description).toBe('for a test');
-    expect(s.target).toEqual({ auth: 'bare', connections: 8, timeoutMs: 2000, stallAfterMs: 1500, maxInFlight: 5, retry429: { attempts: 2, baseMs: 100, maxMs: 5000 } });
-    expect(s.emulator).toMatchObject({ clock: 'manual', streamShape: 'array', faults: ['late-429'], profile: { sleep_ms: 5 }, idleTimeoutMs: 60_000, coldStartMs: 0 });
+    expect(s.target).toEqual({
+      auth: 'bare',
+      connections: 8,
+      timeoutMs: 2000,
+      stallAfterMs: 1500,
+      maxInFlight: 5,
+      retry429: { attempts: 2, baseMs: 100, maxMs: 5000 },
+    });
+    expect(s.emulator).toMatchObject({
+      clock: 'manual',
+      streamShape: 'array',
+      faults: ['late-429'],
+      profile: { sleep_ms: 5 },
+      idleTimeoutMs: 60_000,
+      coldStartMs: 0,
+    });
     expect(s.arrivals).toEqual({ process: 'poisson', seed: 7 });
     expect(s.flows[0]?.steps[1]).toEqual({ kind: 'advance', ms: 1_860_000 });
     expect(s.thresholds).toEqual(['p99(run) < 500ms']);
   });
 
   it('interpolates ${ENV} and ${ENV:-default} before parsing, so variables can be numbers', () => {
-    const text = 'name: env-${WHO}\nphases: [{ duration: ${D:-2s}, rate: ${RATE:-5} }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
+    const text =
+      'name: env-${WHO}\nphases: [{ duration: ${D:-2s}, rate: ${RATE:-5} }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
     const s = parseScenario(text, 'env.yaml', { env: { WHO: 'me', RATE: '12.5' } });
     expect(s.name).toBe('env-me');
     expect(s.phases).toEqual([{ kind: 'constant', durationMs: 2000, rate: 12.5 }]);
@@ -152,7 +174,8 @@ describe('loadScenario by file type', () => {
   });
 
   it('loads a CSV data feed relative to the scenario file', () => {
-    const text = 'name: feed\ndata: { file: inputs.csv, order: random }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ run: { input: { u: "{{row.user}}" } } }] }]\n';
+    const text =
+      'name: feed\ndata: { file: inputs.csv, order: random }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ run: { input: { u: "{{row.user}}" } } }] }]\n';
     const s = parseScenario(text, `${dir}/inline.yaml`);
     expect(s.data?.order).toBe('random');
     expect(s.data?.file).toMatch(/test\/scenario\/fixtures\/inputs\.csv$/);
@@ -164,7 +187,8 @@ describe('loadScenario by file type', () => {
   });
 
   it('loads a JSON lines data feed, keeping value types', () => {
-    const text = 'name: feed\ndata: { file: inputs.jsonl }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
+    const text =
+      'name: feed\ndata: { file: inputs.jsonl }\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n';
     const s = parseScenario(text, `${dir}/inline.yaml`);
     expect(s.data?.order).toBe('sequential');
     expect(s.data?.columns).toEqual(['user', 'size', 'extra']);
@@ -178,7 +202,10 @@ describe('loadScenario by file type', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('loads .yml and .mts files too', async () => {
-    writeFileSync(join(tmp, 'a.yml'), 'name: yml\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n');
+    writeFileSync(
+      join(tmp, 'a.yml'),
+      'name: yml\nphases: [{ count: 1 }]\nflows: [{ name: f, steps: [{ health: {} }] }]\n',
+    );
     writeFileSync(
       join(tmp, 'b.mts'),
       "const phases: { count: number }[] = [{ count: 2 }];\nexport default { name: 'mts', phases, flows: [{ name: 'f', steps: [{ purge: {} }] }] };\n",
@@ -192,7 +219,10 @@ describe('loadScenario by file type', () => {
       join(tmp, 'c.cts'),
       "const phases: { count: number }[] = [{ count: 3 }];\nexport default { name: 'cts', phases, flows: [{ name: 'f', steps: [{ health: {} }] }] };\n",
     );
-    writeFileSync(join(tmp, 'd.cjs'), "module.exports = { name: 'cjs', phases: [{ count: 1 }], flows: [{ name: 'f', steps: [{ health: {} }] }] };\n");
+    writeFileSync(
+      join(tmp, 'd.cjs'),
+      "module.exports = { name: 'cjs', phases: [{ count: 1 }], flows: [{ name: 'f', steps: [{ health: {} }] }] };\n",
+    );
     writeFileSync(join(tmp, 'e.cjs'), 'exports.notDefault = 1;\nexports.__esModule = true;\n');
     expect((await loadScenario(join(tmp, 'c.cts'))).phases).toEqual([{ kind: 'count', count: 3 }]);
     expect((await loadScenario(join(tmp, 'd.cjs'))).name).toBe('cjs');
@@ -202,7 +232,9 @@ describe('loadScenario by file type', () => {
   it('reports a TypeScript syntax error at file:line:column with its message', async () => {
     const file = join(tmp, 'broken.cts');
     writeFileSync(file, "export default {\n  name: 'x',,\n  phases: [{ count: 1 }],\n};\n");
-    await expect(loadScenario(file)).rejects.toThrow(new ConfigError([{ where: `${file}:2:13`, message: 'TypeScript: Expected identifier but found ","' }]));
+    await expect(loadScenario(file)).rejects.toThrow(
+      new ConfigError([{ where: `${file}:2:13`, message: 'TypeScript: Expected identifier but found ","' }]),
+    );
   });
 
   it('reports a module that fails to load as a ConfigError naming the file', async () => {
@@ -213,7 +245,11 @@ describe('loadScenario by file type', () => {
   });
 
   it('types defineScenario with the file format, so mistakes show in the editor', () => {
-    const ok = defineScenario({ name: 'x', phases: [{ duration: '1s', rate: 1 }], flows: [{ name: 'f', steps: [{ sleep: { min: 1, max: '2s' } }] }] });
+    const ok = defineScenario({
+      name: 'x',
+      phases: [{ duration: '1s', rate: 1 }],
+      flows: [{ name: 'f', steps: [{ sleep: { min: 1, max: '2s' } }] }],
+    });
     expect(ok.name).toBe('x');
     // @ts-expect-error rate is a number of arrivals per second, not a string
     defineScenario({ name: 'x', phases: [{ duration: '1s', rate: 'fast' }], flows: [] });
@@ -227,7 +263,13 @@ describe('loadScenario by file type', () => {
 
   it('refuses unknown extensions and missing files as ConfigError, not a stack trace', async () => {
     await expect(loadScenario(`${dir}/scenario.toml`)).rejects.toThrow(
-      new ConfigError([{ where: `${dir}/scenario.toml`, message: 'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .cts, .js, .mjs, .cjs' }]),
+      new ConfigError([
+        {
+          where: `${dir}/scenario.toml`,
+          message:
+            'unsupported scenario file type ".toml"; use .yaml, .yml, .json, .ts, .mts, .cts, .js, .mjs, .cjs',
+        },
+      ]),
     );
     await expect(loadScenario(`${dir}/absent.yaml`)).rejects.toThrow(
       new ConfigError([{ where: `${dir}/absent.yaml`, message: 'cannot read the scenario file (ENOENT)' }]),

@@ -3,7 +3,9 @@ import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario, totalDurationMs, type Scenario, type Step } from '../../src/scenario/index.js';
 
-const files = readdirSync('scenarios').filter((f) => /\.(ya?ml|json|m?[tj]s)$/.test(f)).sort();
+const files = readdirSync('scenarios')
+  .filter((f) => /\.(ya?ml|json|m?[tj]s)$/.test(f))
+  .sort();
 
 function allSteps(steps: readonly Step[]): Step[] {
   return steps.flatMap((s) => (s.kind === 'loop' ? [s, ...allSteps(s.steps)] : [s]));
@@ -37,14 +39,17 @@ describe('shipped scenarios', () => {
     );
   });
 
-  it.each(files)('%s validates, is named after its file and opens with a comment saying what it is for', async (file) => {
-    const scenario = await loadScenario(`scenarios/${file}`, { env: {} });
-    const name = basename(file, '.yaml');
-    expect(scenario.name).toBe(name);
-    expect(readFileSync(`scenarios/${file}`, 'utf8')).toMatch(new RegExp(`^# ${name}: \\S.{20,}`));
-    // Short enough to run in the test suite of issue 4 and as a quick check by default.
-    expect(totalDurationMs(scenario.phases)).toBeLessThanOrEqual(60_000);
-  });
+  it.each(files)(
+    '%s validates, is named after its file and opens with a comment saying what it is for',
+    async (file) => {
+      const scenario = await loadScenario(`scenarios/${file}`, { env: {} });
+      const name = basename(file, '.yaml');
+      expect(scenario.name).toBe(name);
+      expect(readFileSync(`scenarios/${file}`, 'utf8')).toMatch(new RegExp(`^# ${name}: \\S.{20,}`));
+      // Short enough to run in the test suite of issue 4 and as a quick check by default.
+      expect(totalDurationMs(scenario.phases)).toBeLessThanOrEqual(60_000);
+    },
+  );
 
   it('smoke takes at most 5 seconds of arrivals', async () => {
     expect(totalDurationMs((await load('smoke')).phases)).toBeLessThanOrEqual(5000);
@@ -77,7 +82,11 @@ describe('shipped scenarios', () => {
     expect(submits.every((w) => w === true)).toBe(true);
 
     const limits = await load('limits');
-    expect(stepsOf(limits).flatMap((s) => (s.kind === 'probe' ? [s.probe] : []))).toEqual(['limits', 'auth', 'requests']);
+    expect(stepsOf(limits).flatMap((s) => (s.kind === 'probe' ? [s.probe] : []))).toEqual([
+      'limits',
+      'auth',
+      'requests',
+    ]);
 
     const probe = await load('rate-limit-probe');
     // 429s must stay visible, so the probe never retries them.

@@ -21,9 +21,12 @@ describe('durations', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x', '5ns', 'us', '5 us'])('%j is not a duration', (text) => {
-    expect(parseDuration(text)).toBeUndefined();
-  });
+  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x', '5ns', 'us', '5 us'])(
+    '%j is not a duration',
+    (text) => {
+      expect(parseDuration(text)).toBeUndefined();
+    },
+  );
 
   it.each([
     [0, '0ms'],

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalProcess, arrivalProcessNames, arrivalSchedule, registerArrivalProcess, type ArrivalProcess } from '../../src/schedule/index.js';
+import {
+  arrivalProcess,
+  arrivalProcessNames,
+  arrivalSchedule,
+  registerArrivalProcess,
+  type ArrivalProcess,
+} from '../../src/schedule/index.js';
 import { ARRIVAL_PROCESS_NAMES } from '../../src/scenario/index.js';
 
 describe('arrival process registry', () => {
@@ -9,8 +15,12 @@ describe('arrival process registry', () => {
   });
 
   it('refuses unknown names and a second registration of a name', () => {
-    expect(() => arrivalProcess('bursty')).toThrow('unknown arrival process "bursty"; known: uniform, poisson');
-    expect(() => registerArrivalProcess({ name: 'uniform', start: () => ({ next: () => 0 }) })).toThrow('already registered');
+    expect(() => arrivalProcess('bursty')).toThrow(
+      'unknown arrival process "bursty"; known: uniform, poisson',
+    );
+    expect(() => registerArrivalProcess({ name: 'uniform', start: () => ({ next: () => 0 }) })).toThrow(
+      'already registered',
+    );
   });
 
   it('runs a registered process by name, without the optional shortcuts', () => {
@@ -23,7 +33,9 @@ describe('arrival process registry', () => {
       },
     };
     registerArrivalProcess(pairs);
-    const s = arrivalSchedule([{ kind: 'constant', rate: 10, durationMs: 1000 }], { process: 'pairs-for-test' });
+    const s = arrivalSchedule([{ kind: 'constant', rate: 10, durationMs: 1000 }], {
+      process: 'pairs-for-test',
+    });
     expect([...s].map((a) => a.atMs)).toEqual([0, 0, 200, 200, 400, 400, 600, 600, 800, 800]);
     expect(s.pace(0, 5).waitMs).toBe(400);
     expect(s.pace(0, 2).waitMs).toBe(200);

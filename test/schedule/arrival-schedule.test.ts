@@ -39,16 +39,19 @@ describe('ramp phases', () => {
     [10, 10, 5000, 50],
     [1, 2, 1000, 2],
     [0, 1, 3000, 2],
-  ])('%d → %d/s over %d ms yields %d arrivals (the integral), the n-th where ∫rate = n', (from, to, durationMs, count) => {
-    const phase = { kind: 'ramp' as const, from, to, durationMs };
-    const t = times([phase]);
-    expect(t).toHaveLength(count);
-    expect(Math.ceil(integral(phase, durationMs) - 1e-9)).toBe(count);
-    t.forEach((at, n) => {
-      expect(integral(phase, at)).toBeCloseTo(n, 6);
-    });
-    expect(t.every((at, i) => at < durationMs && (i === 0 || at > (t[i - 1] ?? 0)))).toBe(true);
-  });
+  ])(
+    '%d → %d/s over %d ms yields %d arrivals (the integral), the n-th where ∫rate = n',
+    (from, to, durationMs, count) => {
+      const phase = { kind: 'ramp' as const, from, to, durationMs };
+      const t = times([phase]);
+      expect(t).toHaveLength(count);
+      expect(Math.ceil(integral(phase, durationMs) - 1e-9)).toBe(count);
+      t.forEach((at, n) => {
+        expect(integral(phase, at)).toBeCloseTo(n, 6);
+      });
+      expect(t.every((at, i) => at < durationMs && (i === 0 || at > (t[i - 1] ?? 0)))).toBe(true);
+    },
+  );
 
   it('a ramp up packs arrivals towards the end, a ramp down towards the start', () => {
     const up = times([{ kind: 'ramp', from: 0, to: 100, durationMs: 10_000 }]);

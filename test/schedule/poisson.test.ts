@@ -45,12 +45,21 @@ describe('seeded Poisson arrivals', () => {
   });
 
   it('deliver exactly the count of a count phase, ending where the next would have been', () => {
-    const s = arrivalSchedule([{ kind: 'count', count: 300, rate: 100 }, { kind: 'count', count: 2 }], { process: 'poisson', seed: 5 });
+    const s = arrivalSchedule(
+      [
+        { kind: 'count', count: 300, rate: 100 },
+        { kind: 'count', count: 2 },
+      ],
+      { process: 'poisson', seed: 5 },
+    );
     const all = [...s];
     expect(all.filter((a) => a.phase === 0)).toHaveLength(300);
     const last = all.filter((a) => a.phase === 0).at(-1)?.atMs ?? 0;
     expect(s.windows[0]?.endMs).toBeGreaterThan(last);
-    expect(all.filter((a) => a.phase === 1).map((a) => a.atMs)).toEqual([s.windows[0]?.endMs, s.windows[0]?.endMs]);
+    expect(all.filter((a) => a.phase === 1).map((a) => a.atMs)).toEqual([
+      s.windows[0]?.endMs,
+      s.windows[0]?.endMs,
+    ]);
   });
 
   it('answer pace queries forwards and backwards consistently with iteration', () => {

@@ -1,17 +1,26 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fitDuration, loadScenario, parseScenario, scaleRates, totalDurationMs } from '../../src/scenario/index.js';
+import {
+  fitDuration,
+  loadScenario,
+  parseScenario,
+  scaleRates,
+  totalDurationMs,
+} from '../../src/scenario/index.js';
 import { arrivalSchedule, type PhaseShape } from '../../src/schedule/index.js';
 
 describe('scenario phases drive schedules directly', () => {
-  it.each(readdirSync('scenarios').filter((f) => f.endsWith('.yaml')))('%s builds a schedule', async (file) => {
-    const s = await loadScenario(`scenarios/${file}`);
-    // Structural compatibility: the scenario's Phase is a PhaseShape, no mapping needed.
-    const phases: readonly PhaseShape[] = s.phases;
-    const schedule = arrivalSchedule(phases, { process: s.arrivals.process, seed: s.arrivals.seed });
-    expect(schedule.durationMs).toBeCloseTo(totalDurationMs(s.phases), 6);
-    expect(schedule.total).toBe([...schedule].length);
-  });
+  it.each(readdirSync('scenarios').filter((f) => f.endsWith('.yaml')))(
+    '%s builds a schedule',
+    async (file) => {
+      const s = await loadScenario(`scenarios/${file}`);
+      // Structural compatibility: the scenario's Phase is a PhaseShape, no mapping needed.
+      const phases: readonly PhaseShape[] = s.phases;
+      const schedule = arrivalSchedule(phases, { process: s.arrivals.process, seed: s.arrivals.seed });
+      expect(schedule.durationMs).toBeCloseTo(totalDurationMs(s.phases), 6);
+      expect(schedule.total).toBe([...schedule].length);
+    },
+  );
 
   const s = parseScenario(
     'name: t\nphases:\n  - { duration: 5s, rate: 200 }\n  - { duration: 10s, ramp: { from: 0, to: 100 } }\n  - { count: 50, rate: 10 }\nflows: [{ name: f, steps: [{ health: {} }] }]\n',

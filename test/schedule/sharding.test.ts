@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalSchedule, parseShard, type Arrival, type PhaseShape, type ScheduleOptions } from '../../src/schedule/index.js';
+import {
+  arrivalSchedule,
+  parseShard,
+  type Arrival,
+  type PhaseShape,
+  type ScheduleOptions,
+} from '../../src/schedule/index.js';
 
 const cases: [string, PhaseShape[], ScheduleOptions][] = [
   ['uniform constant', [{ kind: 'constant', rate: 200, durationMs: 5000 }], {}],
@@ -53,7 +59,9 @@ describe('shards', () => {
   });
 
   it('shard 2/2 of 1000 arrivals starts with global index 1 at 5 ms', () => {
-    const first = arrivalSchedule([{ kind: 'constant', rate: 200, durationMs: 5000 }]).shard(2, 2).arrival(0);
+    const first = arrivalSchedule([{ kind: 'constant', rate: 200, durationMs: 5000 }])
+      .shard(2, 2)
+      .arrival(0);
     expect(first).toEqual({ index: 1, atMs: 5, phase: 0 });
   });
 
@@ -67,7 +75,11 @@ describe('shards', () => {
   });
 
   it('does not shard a shard', () => {
-    expect(() => arrivalSchedule([{ kind: 'count', count: 1 }]).shard(1, 2).shard(1, 2)).toThrow('already a shard');
+    expect(() =>
+      arrivalSchedule([{ kind: 'count', count: 1 }])
+        .shard(1, 2)
+        .shard(1, 2),
+    ).toThrow('already a shard');
   });
 
   it.each<[string, { index: number; count: number } | undefined]>([

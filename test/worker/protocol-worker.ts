@@ -79,7 +79,11 @@ export class ProtocolWorker {
     await this.agent.close();
   }
 
-  private async call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; text: string }> {
+  private async call(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; text: string }> {
     const headers: Record<string, string> = { authorization: this.key, 'content-type': 'application/json' };
     let payload: string | undefined;
     if (body !== undefined) {
@@ -87,7 +91,15 @@ export class ProtocolWorker {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       headers.charset = 'utf-8';
     }
-    const res = await request(url, { method, headers, body: payload, dispatcher: this.agent, signal: this.polls.signal, headersTimeout: 90_000, bodyTimeout: 90_000 });
+    const res = await request(url, {
+      method,
+      headers,
+      body: payload,
+      dispatcher: this.agent,
+      signal: this.polls.signal,
+      headersTimeout: 90_000,
+      bodyTimeout: 90_000,
+    });
     return { status: res.statusCode, text: await res.body.text() };
   }
 
@@ -99,7 +111,10 @@ export class ProtocolWorker {
         continue;
       }
       const inProgress = this.running.size > 0 ? 1 : 0;
-      const url = free > 1 ? `${this.batch}&batch_size=${String(free)}&job_in_progress=${String(inProgress)}` : `${this.take}&job_in_progress=${String(inProgress)}`;
+      const url =
+        free > 1
+          ? `${this.batch}&batch_size=${String(free)}&job_in_progress=${String(inProgress)}`
+          : `${this.take}&job_in_progress=${String(inProgress)}`;
       let r: { status: number; text: string };
       try {
         r = await this.call('GET', url);
@@ -118,7 +133,14 @@ export class ProtocolWorker {
   }
 
   private begin(job: unknown): void {
-    if (typeof job !== 'object' || job === null || !('id' in job) || !('input' in job) || typeof job.id !== 'string') return;
+    if (
+      typeof job !== 'object' ||
+      job === null ||
+      !('id' in job) ||
+      !('input' in job) ||
+      typeof job.id !== 'string'
+    )
+      return;
     const id = job.id;
     const input = job.input as Record<string, unknown>;
     const abort = new AbortController();
@@ -148,10 +170,17 @@ export class ProtocolWorker {
     let body: unknown;
     try {
       const out = await this.handler(input, ctx);
-      body = typeof out === 'object' && out !== null && 'error' in out ? { error: out.error } : { output: out };
+      body =
+        typeof out === 'object' && out !== null && 'error' in out ? { error: out.error } : { output: out };
     } catch (err) {
       if (signal.aborted) return;
-      body = { error: JSON.stringify({ error_type: 'Error', error_message: (err as Error).message, worker_id: this.id }) };
+      body = {
+        error: JSON.stringify({
+          error_type: 'Error',
+          error_message: (err as Error).message,
+          worker_id: this.id,
+        }),
+      };
     }
     // A stopped job posts nothing (the worker library cancels its task).
     if (signal.aborted) return;
@@ -198,9 +227,13 @@ export class ProtocolWorker {
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(new Error('aborted'));
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new Error('aborted'));
+      },
+      { once: true },
+    );
   });
 }

@@ -11,7 +11,11 @@ export interface PythonWorker {
 }
 
 /** Starts the Python worker with the given RUNPOD_* environment and pod id. */
-export function startPythonWorker(env: Record<string, string>, podId: string, extra: Record<string, string> = {}): PythonWorker {
+export function startPythonWorker(
+  env: Record<string, string>,
+  podId: string,
+  extra: Record<string, string> = {},
+): PythonWorker {
   const child = spawn('python3', [STDLIB_WORKER], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env, RUNPOD_POD_ID: podId, ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],

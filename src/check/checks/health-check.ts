@@ -14,9 +14,18 @@ interface Sample {
   jobs: Counters;
 }
 
-function countersOf(body: unknown): { jobs: Record<string, unknown>; workers: Record<string, unknown> } | undefined {
+function countersOf(
+  body: unknown,
+): { jobs: Record<string, unknown>; workers: Record<string, unknown> } | undefined {
   const b = body as { jobs?: unknown; workers?: unknown } | undefined;
-  if (!b || typeof b.jobs !== 'object' || b.jobs === null || typeof b.workers !== 'object' || b.workers === null) return undefined;
+  if (
+    !b ||
+    typeof b.jobs !== 'object' ||
+    b.jobs === null ||
+    typeof b.workers !== 'object' ||
+    b.workers === null
+  )
+    return undefined;
   return { jobs: b.jobs as Record<string, unknown>, workers: b.workers as Record<string, unknown> };
 }
 
@@ -44,7 +53,11 @@ export function healthCheck(): Check {
       const seen = s.jobs.completed + s.jobs.failed + s.jobs.inQueue + s.jobs.inProgress;
       ctx.judged('health.jobs-mismatch');
       if (seen > sent) {
-        ctx.emit({ id: 'health.jobs-mismatch', record: s.record, message: `/health counts ${String(seen)} jobs (completed + failed + queued + running), but we had sent only ${String(sent)} submits and retries to this endpoint by then` });
+        ctx.emit({
+          id: 'health.jobs-mismatch',
+          record: s.record,
+          message: `/health counts ${String(seen)} jobs (completed + failed + queued + running), but we had sent only ${String(sent)} submits and retries to this endpoint by then`,
+        });
         return;
       }
     }
@@ -56,7 +69,11 @@ export function healthCheck(): Check {
       if (r.type !== 'exchange') return;
       // An /openai/* completion is a job from the moment it is admitted; a 5xx or a cut read may
       // still have been one (an upper bound may count too many, never too few).
-      if (r.op === 'openai' && r.method === 'POST' && (r.status === undefined || r.status === 200 || r.status >= 500)) {
+      if (
+        r.op === 'openai' &&
+        r.method === 'POST' &&
+        (r.status === undefined || r.status === 200 || r.status >= 500)
+      ) {
         const b = Math.floor(r.sentAt / 100);
         sends.set(b, (sends.get(b) ?? 0) + 1);
         return;
@@ -71,21 +88,40 @@ export function healthCheck(): Check {
       const c = countersOf(r.body);
       if (!c) return;
       ctx.judged('health.negative');
-      const negative = [...Object.entries(c.jobs).map(([k, v]) => [`jobs.${k}`, v] as const), ...Object.entries(c.workers).map(([k, v]) => [`workers.${k}`, v] as const)].find(([, v]) => typeof v === 'number' && v < 0);
-      if (negative) ctx.emit({ id: 'health.negative', record: r, message: `/health reported ${negative[0]} = ${String(negative[1])}` });
-      const jobs: Counters = { completed: num(c.jobs.completed), failed: num(c.jobs.failed), retried: num(c.jobs.retried), inQueue: num(c.jobs.inQueue), inProgress: num(c.jobs.inProgress) };
+      const negative = [
+        ...Object.entries(c.jobs).map(([k, v]) => [`jobs.${k}`, v] as const),
+        ...Object.entries(c.workers).map(([k, v]) => [`workers.${k}`, v] as const),
+      ].find(([, v]) => typeof v === 'number' && v < 0);
+      if (negative)
+        ctx.emit({
+          id: 'health.negative',
+          record: r,
+          message: `/health reported ${negative[0]} = ${String(negative[1])}`,
+        });
+      const jobs: Counters = {
+        completed: num(c.jobs.completed),
+        failed: num(c.jobs.failed),
+        retried: num(c.jobs.retried),
+        inQueue: num(c.jobs.inQueue),
+        inProgress: num(c.jobs.inProgress),
+      };
       const sample = { record: r, jobs };
       if (previous && previous.record.endAt < r.sentAt) {
         ctx.judged('health.counter-decreased');
         for (const key of ['completed', 'failed', 'retried'] as const) {
           if (jobs[key] < previous.jobs[key]) {
-            ctx.emit({ id: 'health.counter-decreased', record: r, message: `/health jobs.${key} went down from ${String(previous.jobs[key])} to ${String(jobs[key])}` });
+            ctx.emit({
+              id: 'health.counter-decreased',
+              record: r,
+              message: `/health jobs.${key} went down from ${String(previous.jobs[key])} to ${String(jobs[key])}`,
+            });
             break;
           }
         }
       }
       if (!previous || previous.record.sentAt < r.sentAt) previous = sample;
-      if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && samples.length < 10_000) samples.push(sample);
+      if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && samples.length < 10_000)
+        samples.push(sample);
     },
     finish: judgeTotals,
   };

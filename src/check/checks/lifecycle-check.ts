@@ -38,10 +38,17 @@ function lostCandidate(r: ExchangeRecord, job: JobState, ctx: CheckContext): voi
 
 function judgeLost(job: JobState, ctx: CheckContext): void {
   const r = job.lostCandidate;
-  if (!r || job.submittedAt === undefined || ctx.routes.isMissing(r.op) || !ctx.routes.hasServed('status')) return;
+  if (!r || job.submittedAt === undefined || ctx.routes.isMissing(r.op) || !ctx.routes.hasServed('status'))
+    return;
   if (!firstTime(job, 'lifecycle.lost')) return;
   const until = mustExistUntil(job, job.submittedAt);
-  ctx.emit({ id: 'lifecycle.lost', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again` });
+  ctx.emit({
+    id: 'lifecycle.lost',
+    record: r,
+    jobId: job.id,
+    timeline: entriesOf(job.timeline),
+    message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again`,
+  });
 }
 
 function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
@@ -50,7 +57,13 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const ttlEnd = job.ttlDeadline ?? job.acceptedAt + (job.ttl ?? LIMITS.ttl.default);
   if (r.sentAt > ttlEnd + grace) ctx.judged('lifecycle.ttl-ignored');
   if (r.sentAt > ttlEnd + grace && firstTime(job, 'lifecycle.ttl-ignored')) {
-    ctx.emit({ id: 'lifecycle.ttl-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended` });
+    ctx.emit({
+      id: 'lifecycle.ttl-ignored',
+      record: r,
+      jobId: job.id,
+      timeline: entriesOf(job.timeline),
+      message: `job ${job.id} still served ${String(Math.round((r.sentAt - ttlEnd) / 1000))} s after its ttl ended`,
+    });
     return;
   }
   const finalBy = job.finalAt;
@@ -58,7 +71,13 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const retentionEnd = finalBy + retentionOf(job).max;
   if (r.sentAt > retentionEnd + grace) ctx.judged('lifecycle.retention-ignored');
   if (r.sentAt > retentionEnd + grace && firstTime(job, 'lifecycle.retention-ignored')) {
-    ctx.emit({ id: 'lifecycle.retention-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended` });
+    ctx.emit({
+      id: 'lifecycle.retention-ignored',
+      record: r,
+      jobId: job.id,
+      timeline: entriesOf(job.timeline),
+      message: `job ${job.id} still served ${String(Math.round((r.sentAt - retentionEnd) / 1000))} s after its results' retention ended`,
+    });
   }
 }
 
@@ -73,16 +92,29 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
     // Upper bound of how long it could have run: from the last time it was seen queued.
     const ranAtMost = reported ?? r.endAt - (job.queuedAt ?? job.submittedAt ?? r.endAt);
     if (ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early')) {
-      ctx.emit({ id: 'lifecycle.timeout-early', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} TIMED_OUT after at most ${String(ranAtMost)} ms; its executionTimeout is ${String(limit)} ms` });
+      ctx.emit({
+        id: 'lifecycle.timeout-early',
+        record: r,
+        jobId: job.id,
+        timeline: entriesOf(job.timeline),
+        message: `job ${job.id} TIMED_OUT after at most ${String(ranAtMost)} ms; its executionTimeout is ${String(limit)} ms`,
+      });
     }
     return;
   }
-  let ranAtLeast = status === 'COMPLETED' || status === 'FAILED' ? reported ?? 0 : 0;
-  if (status === 'IN_PROGRESS' && job.startedBy !== undefined) ranAtLeast = Math.max(ranAtLeast, r.sentAt - job.startedBy);
+  let ranAtLeast = status === 'COMPLETED' || status === 'FAILED' ? (reported ?? 0) : 0;
+  if (status === 'IN_PROGRESS' && job.startedBy !== undefined)
+    ranAtLeast = Math.max(ranAtLeast, r.sentAt - job.startedBy);
   // Exercised once a job was seen running (or done) long enough that a timeout could be due.
   if (ranAtLeast > limit) ctx.judged('lifecycle.timeout-ignored');
   if (ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored')) {
-    ctx.emit({ id: 'lifecycle.timeout-ignored', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out` });
+    ctx.emit({
+      id: 'lifecycle.timeout-ignored',
+      record: r,
+      jobId: job.id,
+      timeline: entriesOf(job.timeline),
+      message: `job ${job.id} ran at least ${String(ranAtLeast)} ms, past its executionTimeout of ${String(limit)} ms, without timing out`,
+    });
   }
 }
 
@@ -94,8 +126,15 @@ function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
   const took = earliestEndAt(r) - writtenAt(r);
   ctx.judged('lifecycle.runsync-wait-exceeded');
   if (took > wait + ctx.tolerances.waitGraceMs) {
-    const queued = (r.queuedMs ?? 0) < 100 ? '' : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs ?? 0))} ms waiting for a free one)`;
-    ctx.emit({ id: 'lifecycle.runsync-wait-exceeded', record: r, message: `${r.op} answered after ${String(Math.round(took))} ms${queued}; wait was ${String(wait)} ms` });
+    const queued =
+      (r.queuedMs ?? 0) < 100
+        ? ''
+        : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs ?? 0))} ms waiting for a free one)`;
+    ctx.emit({
+      id: 'lifecycle.runsync-wait-exceeded',
+      record: r,
+      message: `${r.op} answered after ${String(Math.round(took))} ms${queued}; wait was ${String(wait)} ms`,
+    });
   }
 }
 
@@ -106,8 +145,17 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   const observedLife = r.endAt - job.submittedAt;
   const reported = body.delayTime + body.executionTime;
   ctx.judged('lifecycle.timing-inconsistent');
-  if (reported > observedLife + ctx.tolerances.timingSlackMs && firstTime(job, 'lifecycle.timing-inconsistent')) {
-    ctx.emit({ id: 'lifecycle.timing-inconsistent', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it` });
+  if (
+    reported > observedLife + ctx.tolerances.timingSlackMs &&
+    firstTime(job, 'lifecycle.timing-inconsistent')
+  ) {
+    ctx.emit({
+      id: 'lifecycle.timing-inconsistent',
+      record: r,
+      jobId: job.id,
+      timeline: entriesOf(job.timeline),
+      message: `delayTime + executionTime = ${String(reported)} ms, but the job existed for at most ${String(Math.round(observedLife))} ms as we saw it`,
+    });
   }
 }
 
@@ -120,7 +168,13 @@ function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void
     if (o.kind === 'action' && o.action === 'purge') ctx.judged('lifecycle.purge-running');
     if (o.kind === 'action' && o.action === 'purge' && sawRunning) {
       if (firstTime(job, 'lifecycle.purge-running')) {
-        ctx.emit({ id: 'lifecycle.purge-running', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone` });
+        ctx.emit({
+          id: 'lifecycle.purge-running',
+          record: r,
+          jobId: job.id,
+          timeline: entriesOf(job.timeline),
+          message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone`,
+        });
       }
       return;
     }

@@ -18,7 +18,11 @@ export function managementCheck(rules: OpenApiRules): Check {
       const code = String(r.status);
       ctx.judged('management.openapi');
       if (!op.responses.has(code) && !op.responses.has('default')) {
-        ctx.emit({ id: 'management.openapi', record: r, message: `${r.op} answered ${code}, which the OpenAPI document does not declare (declared: ${[...op.responses.keys()].join(', ')})` });
+        ctx.emit({
+          id: 'management.openapi',
+          record: r,
+          message: `${r.op} answered ${code}, which the OpenAPI document does not declare (declared: ${[...op.responses.keys()].join(', ')})`,
+        });
         return;
       }
       const schema = op.responses.get(code) ?? op.responses.get('default');
@@ -26,7 +30,11 @@ export function managementCheck(rules: OpenApiRules): Check {
       const parsed = schema.safeParse(untrim(r.body));
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        ctx.emit({ id: 'management.openapi', record: r, message: `${r.op} ${code} body does not match the OpenAPI document: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}` });
+        ctx.emit({
+          id: 'management.openapi',
+          record: r,
+          message: `${r.op} ${code} body does not match the OpenAPI document: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
+        });
       }
     },
   };

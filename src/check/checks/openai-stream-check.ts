@@ -15,12 +15,25 @@ export const openAiStreamCheck: Check = {
     ctx.judged('schema.openai-stream');
     const s = r.sse;
     const problems: string[] = [];
-    if (s.badEvents > 0) problems.push(`${String(s.badEvents)} of ${String(s.events)} events are not JSON (first: ${JSON.stringify(s.badExample ?? '')})`);
-    if (r.body !== undefined && !OpenAiStreamEventSchema.safeParse(r.body).success && !OpenAiErrorSchema.safeParse(r.body).success) {
+    if (s.badEvents > 0)
+      problems.push(
+        `${String(s.badEvents)} of ${String(s.events)} events are not JSON (first: ${JSON.stringify(s.badExample ?? '')})`,
+      );
+    if (
+      r.body !== undefined &&
+      !OpenAiStreamEventSchema.safeParse(r.body).success &&
+      !OpenAiErrorSchema.safeParse(r.body).success
+    ) {
       problems.push('the first event is neither a completion chunk nor an error object');
     }
-    if (r.error === undefined && !s.done) problems.push(`the stream ended after ${String(s.events)} events without data: [DONE]`);
+    if (r.error === undefined && !s.done)
+      problems.push(`the stream ended after ${String(s.events)} events without data: [DONE]`);
     if (s.afterDone > 0) problems.push(`${String(s.afterDone)} events came after data: [DONE]`);
-    if (problems.length > 0) ctx.emit({ id: 'schema.openai-stream', record: r, message: `streamed ${r.path}: ${problems.join('; ')}` });
+    if (problems.length > 0)
+      ctx.emit({
+        id: 'schema.openai-stream',
+        record: r,
+        message: `streamed ${r.path}: ${problems.join('; ')}`,
+      });
   },
 };

@@ -22,7 +22,11 @@ export function probeCheck(): Check {
   /** First refusal per form, waiting for the other form to be let in. */
   const refused: { bearer?: ExchangeRecord; bare?: ExchangeRecord } = {};
   const formRejected = (r: ExchangeRecord, form: 'bearer' | 'bare', ctx: CheckContext): void => {
-    ctx.emit({ id: 'auth.form-rejected', record: r, message: `a good key sent in the ${form === 'bare' ? 'bare' : 'Bearer'} form was refused with 401, while the same key in the ${form === 'bare' ? 'Bearer' : 'bare'} form was let in` });
+    ctx.emit({
+      id: 'auth.form-rejected',
+      record: r,
+      message: `a good key sent in the ${form === 'bare' ? 'bare' : 'Bearer'} form was refused with 401, while the same key in the ${form === 'bare' ? 'Bearer' : 'bare'} form was let in`,
+    });
   };
   let openReported = false;
   return {
@@ -36,14 +40,22 @@ export function probeCheck(): Check {
         ctx.judged('auth.missing-key-accepted');
         if (r.status !== 401 && !openReported) {
           openReported = true;
-          ctx.emit({ id: 'auth.missing-key-accepted', record: r, message: `this target answers requests without a key (${String(r.status)} here, and the run sent none); the contract says 401` });
+          ctx.emit({
+            id: 'auth.missing-key-accepted',
+            record: r,
+            message: `this target answers requests without a key (${String(r.status)} here, and the run sent none); the contract says 401`,
+          });
         }
         return;
       }
       if (auth === 'missing' || auth === 'wrong') {
         ctx.judged(`auth.${auth}-key-accepted`);
         if (r.status !== 401) {
-          ctx.emit({ id: `auth.${auth}-key-accepted`, record: r, message: `a request with ${auth === 'missing' ? 'no' : 'a wrong'} key was answered ${String(r.status)}, not 401` });
+          ctx.emit({
+            id: `auth.${auth}-key-accepted`,
+            record: r,
+            message: `a request with ${auth === 'missing' ? 'no' : 'a wrong'} key was answered ${String(r.status)}, not 401`,
+          });
         }
         return;
       }
@@ -67,19 +79,27 @@ export function probeCheck(): Check {
         }
         if (r.req?.probe?.startsWith('auth.')) ctx.judged('auth.form-rejected');
       }
-    const probe = r.req?.probe;
-    const expect = r.req?.expect;
-    if (probe === undefined || expect === undefined) return;
-    const id = FAMILY[probe.split('.')[0] ?? ''];
-    if (id === undefined) return;
-    const accepted = r.status >= 200 && r.status < 300;
-    const rejected = r.status >= 400 && r.status < 500;
-    ctx.judged(id);
-    if (expect === 'accept' && rejected) {
-      ctx.emit({ id, record: r, message: `probe ${probe} is within the contract's limits but was rejected with ${String(r.status)}` });
-    } else if (expect === 'reject' && accepted) {
-      ctx.emit({ id, record: r, message: `probe ${probe} is outside the contract's limits but was accepted with ${String(r.status)}` });
-    }
+      const probe = r.req?.probe;
+      const expect = r.req?.expect;
+      if (probe === undefined || expect === undefined) return;
+      const id = FAMILY[probe.split('.')[0] ?? ''];
+      if (id === undefined) return;
+      const accepted = r.status >= 200 && r.status < 300;
+      const rejected = r.status >= 400 && r.status < 500;
+      ctx.judged(id);
+      if (expect === 'accept' && rejected) {
+        ctx.emit({
+          id,
+          record: r,
+          message: `probe ${probe} is within the contract's limits but was rejected with ${String(r.status)}`,
+        });
+      } else if (expect === 'reject' && accepted) {
+        ctx.emit({
+          id,
+          record: r,
+          message: `probe ${probe} is outside the contract's limits but was accepted with ${String(r.status)}`,
+        });
+      }
     },
   };
 }
@@ -95,14 +115,23 @@ function judgeRequestProbe(r: ExchangeRecord, status: number, ctx: CheckContext)
   if (status === 401 || status === 403 || status === 405) return true;
   // A 404 to a body without input, from a route never seen answering, is the route's
   // (route.missing) or a wrong endpoint id's. (For an unknown job 404 is the right answer anyway.)
-  if (probe === 'request.missing-input' && status === 404 && !ctx.routes.hasServed(r.op as QueueOperation)) return true;
+  if (probe === 'request.missing-input' && status === 404 && !ctx.routes.hasServed(r.op as QueueOperation))
+    return true;
   ctx.judged(probe);
   if (probe === 'request.unknown-job' && status !== 404) {
     const shown = (r.body as { status?: unknown } | null | undefined)?.status;
-    ctx.emit({ id: probe, record: r, message: `${r.method} ${r.path}, a job id that never existed, was answered ${String(status)}${typeof shown === 'string' ? ` with status ${shown} in its body` : ''}; the contract says 404` });
+    ctx.emit({
+      id: probe,
+      record: r,
+      message: `${r.method} ${r.path}, a job id that never existed, was answered ${String(status)}${typeof shown === 'string' ? ` with status ${shown} in its body` : ''}; the contract says 404`,
+    });
   }
   if (probe === 'request.missing-input' && status !== 400) {
-    ctx.emit({ id: probe, record: r, message: `a ${r.op} body without input was answered ${String(status)}; the contract says 400` });
+    ctx.emit({
+      id: probe,
+      record: r,
+      message: `a ${r.op} body without input was answered ${String(status)}; the contract says 400`,
+    });
   }
   return true;
 }

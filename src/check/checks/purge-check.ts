@@ -28,13 +28,18 @@ export function purgeCheck(): Check {
     // cancelled have long been final and folded.
     for (const job of ctx.jobs.known()) {
       if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
-      const doneBefore = job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
+      const doneBefore =
+        job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
       const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
     ctx.judged('lifecycle.purge-count');
     if (p.removed > couldWait) {
-      ctx.emit({ id: 'lifecycle.purge-count', record: p.record, message: `purge-queue reported removed=${String(p.removed)}, but at most ${String(couldWait)} jobs could have been waiting on this endpoint` });
+      ctx.emit({
+        id: 'lifecycle.purge-count',
+        record: p.record,
+        message: `purge-queue reported removed=${String(p.removed)}, but at most ${String(couldWait)} jobs could have been waiting on this endpoint`,
+      });
     }
   };
 
@@ -45,16 +50,27 @@ export function purgeCheck(): Check {
       if (r.op === 'purge-queue') {
         lastPurge.record = r;
         const removed = (r.body as { removed?: unknown } | undefined)?.removed;
-        if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && typeof removed === 'number') pending.push({ record: r, removed });
+        if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && typeof removed === 'number')
+          pending.push({ record: r, removed });
       } else if (lastPurge.record && (r.op === 'status' || r.op === 'status-sync')) {
         const purge = lastPurge.record;
         const id = jobIdOf(r);
         const job = id === undefined ? undefined : ctx.jobs.get(id);
         const status = (r.body as { status?: unknown } | undefined)?.status;
-        const queuedBefore = job?.acceptedAt !== undefined && job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0;
+        const queuedBefore =
+          job?.acceptedAt !== undefined &&
+          job.acceptedAt < purge.sentAt &&
+          r.sentAt > purge.endAt &&
+          job.retries === 0;
         if (queuedBefore) ctx.judged('lifecycle.purge-count');
         if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && queuedBefore) {
-          ctx.emit({ id: 'lifecycle.purge-count', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job` });
+          ctx.emit({
+            id: 'lifecycle.purge-count',
+            record: r,
+            jobId: job.id,
+            timeline: entriesOf(job.timeline),
+            message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job`,
+          });
         }
       }
       while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {

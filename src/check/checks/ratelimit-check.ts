@@ -1,5 +1,10 @@
 import { QUEUE_OPERATION_CONTRACTS } from '../../../contracts/queue/operations.js';
-import { effectiveRateLimit, RATE_LIMITS, RATE_WINDOW_MS, type RateLimit } from '../../../contracts/queue/rate-limits.js';
+import {
+  effectiveRateLimit,
+  RATE_LIMITS,
+  RATE_WINDOW_MS,
+  type RateLimit,
+} from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
@@ -44,8 +49,19 @@ class OperationWindow {
   private lastNotEnforced = -Infinity;
   readonly ceiling: RateCeiling;
 
-  constructor(readonly op: QueueOperation, readonly row: RateLimit) {
-    this.ceiling = { op, limit: row.perWindow, ...(row.concurrent === undefined ? {} : { concurrent: row.concurrent }), maxAcceptedPerWindow: 0, maxConcurrent: 0, accepted: 0, throttled: 0 };
+  constructor(
+    readonly op: QueueOperation,
+    readonly row: RateLimit,
+  ) {
+    this.ceiling = {
+      op,
+      limit: row.perWindow,
+      ...(row.concurrent === undefined ? {} : { concurrent: row.concurrent }),
+      maxAcceptedPerWindow: 0,
+      maxConcurrent: 0,
+      accepted: 0,
+      throttled: 0,
+    };
   }
 
   push(r: ExchangeRecord, outcome: SendOutcome): void {
@@ -88,10 +104,15 @@ class OperationWindow {
         const ahead = this.sentDuring(this.next);
         const allInWindow = this.next - this.allLo + this.lingering.size + ahead.all;
         const concurrent = this.inFlight.size + ahead.accepted;
-        const low = effectiveRateLimit(this.row.perWindow, running.min(sentAt - RATE_WINDOW_MS, sentAt), rpw ?? 0);
+        const low = effectiveRateLimit(
+          this.row.perWindow,
+          running.min(sentAt - RATE_WINDOW_MS, sentAt),
+          rpw ?? 0,
+        );
         const under = 1 - ctx.tolerances.rateUnderrun;
         const windowFree = allInWindow < low * under - 1;
-        const concurrencyFree = this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
+        const concurrencyFree =
+          this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
         if (detail) {
           if (windowFree && concurrencyFree) this.early(detail, allInWindow, low, concurrent, ctx);
           this.retryAfterTooLong(detail, concurrent, ctx);
@@ -100,7 +121,10 @@ class OperationWindow {
         this.ceiling.accepted++;
         this.acceptedInWindow++;
         this.inFlight.push(log.endAt(this.next));
-        this.ceiling.maxAcceptedPerWindow = Math.max(this.ceiling.maxAcceptedPerWindow, this.acceptedInWindow);
+        this.ceiling.maxAcceptedPerWindow = Math.max(
+          this.ceiling.maxAcceptedPerWindow,
+          this.acceptedInWindow,
+        );
         this.ceiling.maxConcurrent = Math.max(this.ceiling.maxConcurrent, this.inFlight.size);
         this.notEnforced(this.next, this.acceptedInWindow - this.sentTooEarly(edge), ctx, running, rpw);
       }
@@ -146,14 +170,32 @@ class OperationWindow {
    * per account and endpoint, and other clients' traffic is invisible to us, so elsewhere it is a
    * warning that says so.
    */
-  private early(r: ExchangeRecord, allInWindow: number, low: number, concurrent: number, ctx: CheckContext): void {
+  private early(
+    r: ExchangeRecord,
+    allInWindow: number,
+    low: number,
+    concurrent: number,
+    ctx: CheckContext,
+  ): void {
     const exclusive = ctx.run.exclusiveEndpoint ?? ctx.run.ownsEndpoint;
     const message = `${this.op} got 429 with at most ${String(allInWindow)} requests that can have reached the service in its 10 s window (effective limit ${String(low)}) and at most ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}`;
     if (exclusive) ctx.emit({ id: 'ratelimit.early', record: r, message });
-    else ctx.emit({ id: 'ratelimit.early', record: r, severity: 'warning', message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)` });
+    else
+      ctx.emit({
+        id: 'ratelimit.early',
+        record: r,
+        severity: 'warning',
+        message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)`,
+      });
   }
 
-  private notEnforced(i: number, acceptedInWindow: number, ctx: CheckContext, running: RunningSamples, rpw: number | undefined): void {
+  private notEnforced(
+    i: number,
+    acceptedInWindow: number,
+    ctx: CheckContext,
+    running: RunningSamples,
+    rpw: number | undefined,
+  ): void {
     const sentAt = this.log.sentAt(i);
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
@@ -165,7 +207,11 @@ class OperationWindow {
       const record = this.keptAcceptedNear(i);
       if (!record) return;
       this.lastNotEnforced = sentAt;
-      ctx.emit({ id: 'ratelimit.not-enforced', record, message: `${this.op} accepted ${String(acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them` });
+      ctx.emit({
+        id: 'ratelimit.not-enforced',
+        record,
+        message: `${this.op} accepted ${String(acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them`,
+      });
     }
   }
 
@@ -181,10 +227,16 @@ class OperationWindow {
   private retryAfterTooLong(r: ExchangeRecord, concurrent: number, ctx: CheckContext): void {
     if (!r.retryAfter) return;
     const seconds = retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt);
-    const atCap = this.row.concurrent !== undefined && concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
+    const atCap =
+      this.row.concurrent !== undefined &&
+      concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
     if (seconds !== undefined && !atCap && seconds * 1000 > RATE_WINDOW_MS + ctx.tolerances.clockSkewMs) {
-      ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} (${String(seconds)} s) cannot be true: a 10 s window frees a slot within 10 s` });
+      ctx.emit({
+        id: 'ratelimit.retry-after',
+        record: r,
+        message: `Retry-After: ${r.retryAfter} (${String(seconds)} s) cannot be true: a 10 s window frees a slot within 10 s`,
+      });
     }
   }
 }
@@ -316,11 +368,30 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       const throttled = r.status === 429;
       if (throttled) ctx.judged('ratelimit.retry-after');
       if (throttled && !r.retryAfter) {
-        ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `${r.op} answered 429 without a Retry-After header` });
-      } else if (throttled && r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined) {
-        ctx.emit({ id: 'ratelimit.retry-after', record: r, message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date` });
+        ctx.emit({
+          id: 'ratelimit.retry-after',
+          record: r,
+          message: `${r.op} answered 429 without a Retry-After header`,
+        });
+      } else if (
+        throttled &&
+        r.retryAfter &&
+        retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined
+      ) {
+        ctx.emit({
+          id: 'ratelimit.retry-after',
+          record: r,
+          message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date`,
+        });
       }
-      w.push(r, throttled ? SendOutcome.Throttled : r.status !== undefined && r.status >= 200 && r.status < 300 ? SendOutcome.Accepted : SendOutcome.Other);
+      w.push(
+        r,
+        throttled
+          ? SendOutcome.Throttled
+          : r.status !== undefined && r.status >= 200 && r.status < 300
+            ? SendOutcome.Accepted
+            : SendOutcome.Other,
+      );
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {

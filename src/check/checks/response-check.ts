@@ -41,11 +41,19 @@ export const responseCheck: Check = {
     // nor does a 404/405 from a route never seen working say anything about the contract's error body.
     // The requests probe's POST to a GET route is a wrong method on purpose: the route watch's alone.
     if (r.req?.probe === WRONG_METHOD_PROBE) return;
-    if ((r.status === 404 || r.status === 405) && (ctx.routes.isMissing(r.op) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))) return;
+    if (
+      (r.status === 404 || r.status === 405) &&
+      (ctx.routes.isMissing(r.op) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))
+    )
+      return;
     ctx.judged(`status.${r.op}`);
     const schema = responsesOf(r.op)[r.status];
     if (!schema) {
-      ctx.emit({ id: `status.${r.op}`, record: r, message: `${r.op} answered ${String(r.status)}, which the contract does not allow (allowed: ${Object.keys(responsesOf(r.op)).join(', ')})` });
+      ctx.emit({
+        id: `status.${r.op}`,
+        record: r,
+        message: `${r.op} answered ${String(r.status)}, which the contract does not allow (allowed: ${Object.keys(responsesOf(r.op)).join(', ')})`,
+      });
       return;
     }
     // A streamed /openai/* answer is events, not one body: schema.openai-stream judges it.
@@ -55,7 +63,11 @@ export const responseCheck: Check = {
     if (r.body === undefined) {
       // StartPod's 200 has no body schema; everything else answers JSON, unless we chose not to read it.
       if (r.op === 'StartPod' && r.status === 200) return;
-      ctx.emit({ id: `schema.${r.op}`, record: r, message: `${r.op} ${String(r.status)} body is not JSON${r.error ? ` (${r.error.kind})` : ''}` });
+      ctx.emit({
+        id: `schema.${r.op}`,
+        record: r,
+        message: `${r.op} ${String(r.status)} body is not JSON${r.error ? ` (${r.error.kind})` : ''}`,
+      });
       return;
     }
     // A cut string (see trimBody) was longer than 256 characters, so a body of 256 bytes or fewer
@@ -64,7 +76,11 @@ export const responseCheck: Check = {
     if (fastValidator(schema)?.(body) === true) return;
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      ctx.emit({ id: `schema.${r.op}`, record: r, message: `${r.op} ${String(r.status)} body breaks the contract: ${describeIssues(parsed.error)}` });
+      ctx.emit({
+        id: `schema.${r.op}`,
+        record: r,
+        message: `${r.op} ${String(r.status)} body breaks the contract: ${describeIssues(parsed.error)}`,
+      });
     }
   },
 };

@@ -33,21 +33,33 @@ export const streamCheck: Check = {
   add(r: JobstormRecord, ctx) {
     if (r.type !== 'exchange' || r.op !== 'stream' || r.status !== 200 || r.body === undefined) return;
     const envelope = Array.isArray(r.body) ? undefined : (r.body as { status?: unknown; stream?: unknown });
-    const chunks = (Array.isArray(r.body) ? r.body : Array.isArray(envelope?.stream) ? envelope.stream : []) as Chunk[];
+    const chunks = (
+      Array.isArray(r.body) ? r.body : Array.isArray(envelope?.stream) ? envelope.stream : []
+    ) as Chunk[];
     const id = jobIdOf(r);
     const job = id === undefined ? undefined : ctx.jobs.get(id);
     if (chunks.length > 0) ctx.judged('stream.chunk-too-large');
     for (const c of chunks) {
       const size = jsonSize(c.output);
       if (size >= LIMITS.streamChunk.surelyRejected) {
-        ctx.emit({ id: 'stream.chunk-too-large', record: r, message: `a streamed chunk of ${String(size)} bytes; the limit is 1 MB` });
+        ctx.emit({
+          id: 'stream.chunk-too-large',
+          record: r,
+          message: `a streamed chunk of ${String(size)} bytes; the limit is 1 MB`,
+        });
         break;
       }
     }
     if (!job) return;
     if (job.streamDrained) ctx.judged('stream.after-final');
     if (chunks.length > 0 && job.streamDrained && firstTime(job, 'stream.after-final')) {
-      ctx.emit({ id: 'stream.after-final', record: r, jobId: job.id, timeline: entriesOf(job.timeline), message: `${String(chunks.length)} chunks of job ${job.id} came after a stream response had said it was final and drained` });
+      ctx.emit({
+        id: 'stream.after-final',
+        record: r,
+        jobId: job.id,
+        timeline: entriesOf(job.timeline),
+        message: `${String(chunks.length)} chunks of job ${job.id} came after a stream response had said it was final and drained`,
+      });
     }
     job.chunkKeys ??= new Set();
     for (const c of chunks) {
@@ -56,7 +68,12 @@ export const streamCheck: Check = {
       ctx.judged('stream.duplicate-chunk');
       if (job.chunkKeys.has(key)) {
         if (firstTime(job, 'stream.duplicate-chunk')) {
-          ctx.emit({ id: 'stream.duplicate-chunk', record: r, jobId: job.id, message: `chunk ${key.slice(1)} of job ${job.id} was delivered twice` });
+          ctx.emit({
+            id: 'stream.duplicate-chunk',
+            record: r,
+            jobId: job.id,
+            message: `chunk ${key.slice(1)} of job ${job.id} was delivered twice`,
+          });
         }
         break;
       }
@@ -65,6 +82,7 @@ export const streamCheck: Check = {
     // Each call returns every chunk not yet delivered, so an envelope that says final has handed
     // over the last of them; the bare array carries no status, so there an empty answer after a
     // final status is the sign.
-    if (envelope ? isFinalStatus(envelope.status) : chunks.length === 0 && isFinalStatus(job.last)) job.streamDrained = true;
+    if (envelope ? isFinalStatus(envelope.status) : chunks.length === 0 && isFinalStatus(job.last))
+      job.streamDrained = true;
   },
 };

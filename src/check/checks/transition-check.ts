@@ -1,4 +1,9 @@
-import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved, type SequenceState } from '../../../contracts/queue/states.js';
+import {
+  ACTION_OBSERVATION,
+  STATUS_OBSERVATION,
+  stepObserved,
+  type SequenceState,
+} from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
 import type { JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
@@ -49,13 +54,25 @@ export const transitionCheck: Check = {
     const state = scratch;
     state.shown = job.shown;
     state.cancelAsked = job.cancelAsked;
-    const found = (action && stepObserved(state, action)) ?? (isJobStatus(status) ? stepObserved(state, STATUS_OBSERVATION[status]) : undefined);
+    const found =
+      (action && stepObserved(state, action)) ??
+      (isJobStatus(status) ? stepObserved(state, STATUS_OBSERVATION[status]) : undefined);
     if (!found) return;
     let checkId: string = `transition.${found.fault}`;
     if (found.fault === 'retry-not-allowed') checkId = 'lifecycle.retry-not-allowed';
-    if (found.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled) checkId = 'transition.cancel-overridden';
+    if (found.fault === 'left-final' && job.last === 'CANCELLED' && job.cancelAnsweredCancelled)
+      checkId = 'transition.cancel-overridden';
     if (firstTime(job, checkId)) {
-      ctx.emit({ id: checkId, record: r, jobId: id, message: found.message, timeline: [...entriesOf(job.timeline), { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) }] });
+      ctx.emit({
+        id: checkId,
+        record: r,
+        jobId: id,
+        message: found.message,
+        timeline: [
+          ...entriesOf(job.timeline),
+          { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) },
+        ],
+      });
     }
   },
 };

@@ -27,9 +27,22 @@ export function webhookCheck(): Check {
     // The entries are made only for a finding: most webhook jobs are judged and pass.
     const timeline = (): TimelineEntry[] => entriesOf(job.timeline);
     if (d.length === 0) {
-      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs) ctx.judged('webhook.missing');
-      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs && job.finalRecord) {
-        ctx.emit({ id: 'webhook.missing', record: job.finalRecord, jobId: job.id, timeline: timeline(), at: finalAt, message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s` });
+      if (finalAt !== undefined && isFinalStatus(job.last) && latest - finalAt > t.webhookWaitMs)
+        ctx.judged('webhook.missing');
+      if (
+        finalAt !== undefined &&
+        isFinalStatus(job.last) &&
+        latest - finalAt > t.webhookWaitMs &&
+        job.finalRecord
+      ) {
+        ctx.emit({
+          id: 'webhook.missing',
+          record: job.finalRecord,
+          jobId: job.id,
+          timeline: timeline(),
+          at: finalAt,
+          message: `job ${job.id} asked for a webhook and ended ${String(job.last)}, but no delivery came within ${String(t.webhookWaitMs / 1000)} s`,
+        });
       }
       return;
     }
@@ -37,7 +50,14 @@ export function webhookCheck(): Check {
     for (const x of d) {
       if (isFinalStatus(job.last) && isFinalStatus(x.status)) ctx.judged('webhook.status-mismatch');
       if (isFinalStatus(job.last) && isFinalStatus(x.status) && x.status !== job.last) {
-        ctx.emit({ id: 'webhook.status-mismatch', record: x.record, jobId: job.id, timeline: timeline(), at: x.at, message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}` });
+        ctx.emit({
+          id: 'webhook.status-mismatch',
+          record: x.record,
+          jobId: job.id,
+          timeline: timeline(),
+          at: x.at,
+          message: `webhook for job ${job.id} said ${String(x.status)}, but the job ended ${String(job.last)}`,
+        });
         break;
       }
     }
@@ -48,17 +68,33 @@ export function webhookCheck(): Check {
     if (okInTime) ctx.judged('webhook.duplicate');
     const extra = d[firstOk + 1];
     if (okInTime && extra) {
-      ctx.emit({ id: 'webhook.duplicate', record: extra.record, jobId: job.id, timeline: timeline(), at: d[firstOk + 1]?.at ?? 0, message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)` });
+      ctx.emit({
+        id: 'webhook.duplicate',
+        record: extra.record,
+        jobId: job.id,
+        timeline: timeline(),
+        at: d[firstOk + 1]?.at ?? 0,
+        message: `job ${job.id}'s webhook came again after our receiver answered 200 (${String(d.length - firstOk - 1)} extra)`,
+      });
     }
     const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
     const expected = 1 + LIMITS.webhookRetries;
-    const lastDue = (d[0]?.at ?? 0) + LIMITS.webhookRetries * LIMITS.webhookRetrySpacing + t.webhookSpacingMs * 2;
+    const lastDue =
+      (d[0]?.at ?? 0) + LIMITS.webhookRetries * LIMITS.webhookRetrySpacing + t.webhookSpacingMs * 2;
     const tooFew = firstOk < 0 && attempts < expected && latest > lastDue;
     // Retries are due only after a non-200 answer: only then is their count judged.
-    if (d[0] && d[0].answered !== 200 && (firstOk >= 0 || latest > lastDue || attempts > expected)) ctx.judged('webhook.retry-count');
+    if (d[0] && d[0].answered !== 200 && (firstOk >= 0 || latest > lastDue || attempts > expected))
+      ctx.judged('webhook.retry-count');
     const lastTry = d[attempts - 1] ?? d[0];
     if ((tooFew || attempts > expected) && lastTry) {
-      ctx.emit({ id: 'webhook.retry-count', record: lastTry.record, jobId: job.id, timeline: timeline(), at: d[0]?.at ?? 0, message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all` });
+      ctx.emit({
+        id: 'webhook.retry-count',
+        record: lastTry.record,
+        jobId: job.id,
+        timeline: timeline(),
+        at: d[0]?.at ?? 0,
+        message: `job ${job.id}'s webhook was tried ${String(attempts)} times after non-200 answers; the contract says ${String(expected)} in all`,
+      });
     }
     for (let i = 1; i < attempts; i++) {
       const retry = d[i];
@@ -69,7 +105,14 @@ export function webhookCheck(): Check {
       // Either attempt may have come in before our held-up loop read it: the spacing is that unsure.
       const unsure = (retry.record.loopGapMs ?? 0) + (previous?.record.loopGapMs ?? 0);
       if (Math.abs(gap - LIMITS.webhookRetrySpacing) > t.webhookSpacingMs + unsure) {
-        ctx.emit({ id: 'webhook.retry-spacing', record: retry.record, jobId: job.id, timeline: timeline(), at: d[i]?.at ?? 0, message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s` });
+        ctx.emit({
+          id: 'webhook.retry-spacing',
+          record: retry.record,
+          jobId: job.id,
+          timeline: timeline(),
+          at: d[i]?.at ?? 0,
+          message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s`,
+        });
         break;
       }
     }
@@ -87,7 +130,11 @@ export function webhookCheck(): Check {
       const parsed = WebhookBodySchema.safeParse(body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        ctx.emit({ id: 'webhook.schema', record: r, message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}` });
+        ctx.emit({
+          id: 'webhook.schema',
+          record: r,
+          message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
+        });
       }
     },
     jobDone: judge,

@@ -18,7 +18,12 @@ import { parseExportSettings, type ExportSettings } from '../run/export-settings
 import { startLiveExports } from '../run/live-export.js';
 import { writeWorkersJson } from '../run/worker-report.js';
 import { readProcessCpu } from '../run/process-cpu.js';
-import { guardWorkerProcesses, readWorkers, workerEmulatorOptions, workerSpecFor } from '../run/worker-target.js';
+import {
+  guardWorkerProcesses,
+  readWorkers,
+  workerEmulatorOptions,
+  workerSpecFor,
+} from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
 import type { JobstormRecord } from '../../core/record.js';
@@ -41,13 +46,22 @@ function judgesViolations(t: Threshold): boolean {
 }
 
 function peakRate(phases: readonly Phase[]): number | undefined {
-  const rates = phases.flatMap((p) => (p.kind === 'constant' ? [p.rate] : p.kind === 'ramp' ? [p.from, p.to] : p.kind === 'count' && p.rate !== undefined ? [p.rate] : []));
+  const rates = phases.flatMap((p) =>
+    p.kind === 'constant'
+      ? [p.rate]
+      : p.kind === 'ramp'
+        ? [p.from, p.to]
+        : p.kind === 'count' && p.rate !== undefined
+          ? [p.rate]
+          : [],
+  );
   const peak = Math.max(0, ...rates);
   return peak > 0 ? peak : undefined;
 }
 
 function positive(issues: ConfigIssue[], where: string, v: number | undefined, min = 0): void {
-  if (v !== undefined && !(Number.isFinite(v) && v > min)) issues.push({ where, message: `expected a number above ${String(min)}, got ${String(v)}` });
+  if (v !== undefined && !(Number.isFinite(v) && v > min))
+    issues.push({ where, message: `expected a number above ${String(min)}, got ${String(v)}` });
 }
 
 function duration(issues: ConfigIssue[], where: string, text: string, allowZero: boolean): number {
@@ -60,22 +74,50 @@ function duration(issues: ConfigIssue[], where: string, text: string, allowZero:
 }
 
 /** Parses each expression on its own, so one bad expression does not hide the next one's problem. */
-function parseEach(sources: readonly { expression: string; where: string }[], issues: ConfigIssue[]): Threshold[] {
+function parseEach(
+  sources: readonly { expression: string; where: string }[],
+  issues: ConfigIssue[],
+): Threshold[] {
   return sources.flatMap((source) => collect(issues, () => parseThresholds([source])) ?? []);
 }
 
-function sloOf(args: CapacityArgs, scenario: Scenario | undefined, issues: ConfigIssue[], notes: string[]): Threshold[] {
+function sloOf(
+  args: CapacityArgs,
+  scenario: Scenario | undefined,
+  issues: ConfigIssue[],
+  notes: string[],
+): Threshold[] {
   if (args.slo?.length) {
-    const slo = parseEach(args.slo.map((expression) => ({ expression, where: '--slo' })), issues);
-    for (const t of slo.filter(judgesViolations)) issues.push({ where: '--slo', message: `"${t.expression}": capacity runs no contract checks, so violations cannot be judged; use jobstorm run for that` });
+    const slo = parseEach(
+      args.slo.map((expression) => ({ expression, where: '--slo' })),
+      issues,
+    );
+    for (const t of slo.filter(judgesViolations))
+      issues.push({
+        where: '--slo',
+        message: `"${t.expression}": capacity runs no contract checks, so violations cannot be judged; use jobstorm run for that`,
+      });
     return slo;
   }
   if (!scenario) return [];
-  const all = parseEach(scenario.thresholds.map((expression, i) => ({ expression, where: `${scenario.source}: thresholds[${String(i)}]` })), issues);
+  const all = parseEach(
+    scenario.thresholds.map((expression, i) => ({
+      expression,
+      where: `${scenario.source}: thresholds[${String(i)}]`,
+    })),
+    issues,
+  );
   const skipped = all.filter(judgesViolations);
-  if (skipped.length) notes.push(`skipping ${skipped.map((t) => `"${t.expression}"`).join(', ')}: capacity runs no contract checks`);
+  if (skipped.length)
+    notes.push(
+      `skipping ${skipped.map((t) => `"${t.expression}"`).join(', ')}: capacity runs no contract checks`,
+    );
   const slo = all.filter((t) => !judgesViolations(t));
-  if (!slo.length && all.length === scenario.thresholds.length) issues.push({ where: '--slo', message: 'no SLO: give --slo (e.g. --slo "p95(e2e) < 10s") or thresholds in the scenario' });
+  if (!slo.length && all.length === scenario.thresholds.length)
+    issues.push({
+      where: '--slo',
+      message: 'no SLO: give --slo (e.g. --slo "p95(e2e) < 10s") or thresholds in the scenario',
+    });
   return slo;
 }
 
@@ -90,31 +132,55 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
   positive(issues, '--increment', args.increment);
   positive(issues, '--max', args.max);
   positive(issues, '--resolution', args.resolution);
-  if (args.factor !== undefined && args.increment !== undefined) issues.push({ where: '--increment', message: 'give --factor or --increment, not both' });
+  if (args.factor !== undefined && args.increment !== undefined)
+    issues.push({ where: '--increment', message: 'give --factor or --increment, not both' });
   const start = args.start ?? (scenario ? (peakRate(scenario.phases) ?? 10) : 10);
   const max = args.max ?? start * 20;
-  if (start > 0 && max > 0 && max < start) issues.push({ where: '--max', message: `must be at least the start rate (${String(start)}/s), got ${String(max)}` });
+  if (start > 0 && max > 0 && max < start)
+    issues.push({
+      where: '--max',
+      message: `must be at least the start rate (${String(start)}/s), got ${String(max)}`,
+    });
   const stepDurationMs = duration(issues, '--step-duration', args['step-duration'] ?? '20s', false);
   const warmupMs = duration(issues, '--warmup', args.warmup ?? '5s', true);
   let remote: ResolvedTarget | undefined;
   if (scenario && args.target !== undefined) {
     const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
     try {
-      remote = await resolveTarget({ scenario, target: args.target, ...(apiKey ? { apiKey } : {}), ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}) });
+      remote = await resolveTarget({
+        scenario,
+        target: args.target,
+        ...(apiKey ? { apiKey } : {}),
+        ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}),
+      });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       issues.push(...err.issues);
     }
   }
-  const worker = scenario ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined) : undefined;
+  const worker = scenario
+    ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined)
+    : undefined;
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
   if (issues.length > 0 || !scenario || !exports) throw new ConfigError(issues);
-  const growth = args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
-  return { scenario, slo, steps: { start, max, ...growth, stepDurationMs, warmupMs }, exports, notes, ...(remote ? { remote } : {}), ...(worker ? { worker } : {}) };
+  const growth =
+    args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
+  return {
+    scenario,
+    slo,
+    steps: { start, max, ...growth, stepDurationMs, warmupMs },
+    exports,
+    notes,
+    ...(remote ? { remote } : {}),
+    ...(worker ? { worker } : {}),
+  };
 }
 
 function stamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
@@ -126,12 +192,19 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const guard = s.worker && !s.remote ? guardWorkerProcesses() : undefined;
   const { target, emulator } =
     s.remote ??
-    (await resolveTarget({ scenario: s.scenario, ...(emulatorOptions ? { emulatorOptions } : {}), ...(guard ? { processGroups: guard.groups } : {}) }).catch((err: unknown) => {
+    (await resolveTarget({
+      scenario: s.scenario,
+      ...(emulatorOptions ? { emulatorOptions } : {}),
+      ...(guard ? { processGroups: guard.groups } : {}),
+    }).catch((err: unknown) => {
       guard?.release();
       throw err;
     }));
   let workerStats: ExternalPoolSnapshot | undefined;
-  if (!args.quiet) io.err(`jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`);
+  if (!args.quiet)
+    io.err(
+      `jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`,
+    );
   // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
   const live = startLiveExports(s.exports, { runId, scenario: s.scenario, io });
   let report;
@@ -165,7 +238,9 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   io.out(`reports: ${out}`);
   if (report.targetUnreachable) {
     const lost = lostStep(report);
-    io.err(`jobstorm capacity: the target ${target.baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`);
+    io.err(
+      `jobstorm capacity: the target ${target.baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`,
+    );
     return ExitCode.Aborted;
   }
   if (report.interrupted) return ExitCode.Interrupted;

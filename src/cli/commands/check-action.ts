@@ -23,7 +23,9 @@ export const checkAction: Pick<JobstormCommand<CheckArgs>, 'run'> = {
       io.out(`${args.records}: ${String(result.total)} violations`);
       for (const g of result.violations) {
         const first = g.examples[0];
-        io.out(`  ${g.severity === 'error' ? '✗' : '!'} ${g.id} ×${String(g.count)}: ${first?.message ?? ''}`);
+        io.out(
+          `  ${g.severity === 'error' ? '✗' : '!'} ${g.id} ×${String(g.count)}: ${first?.message ?? ''}`,
+        );
         if (first?.repro) io.out(`      repro: ${first.repro}`);
       }
     }

@@ -14,10 +14,21 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
   describe: 'Check a saved records.ndjson against the contract',
   builder: (y: Argv) =>
     y
-      .positional('records', { type: 'string', demandOption: true, describe: 'records.ndjson written by jobstorm run --record' })
-      .option('openapi', { type: 'string', describe: 'also check management answers against this OpenAPI document' })
+      .positional('records', {
+        type: 'string',
+        demandOption: true,
+        describe: 'records.ndjson written by jobstorm run --record',
+      })
+      .option('openapi', {
+        type: 'string',
+        describe: 'also check management answers against this OpenAPI document',
+      })
       .option('json', { type: 'boolean', describe: 'print the violations as JSON' })
-      .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable)' })
+      .option('tolerance', {
+        type: 'string',
+        array: true,
+        describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable)',
+      })
       .example('$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline'),
   run: async (args, io) => (await import('./check-action.js')).checkAction.run(args, io),
 };

@@ -30,18 +30,28 @@ async function readBoth(baseline: string, current: string): Promise<[Summary, Su
   return [b, c];
 }
 
-async function gateSources(args: CompareArgs, env: Readonly<Record<string, string | undefined>>): Promise<{ sources: GateSource[]; significance: number | undefined }> {
+async function gateSources(
+  args: CompareArgs,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ sources: GateSource[]; significance: number | undefined }> {
   const sources: GateSource[] = [];
   let significance: number | undefined;
   if (args.scenario !== undefined) {
     const scenario = await loadScenario(args.scenario, { env: { ...env } });
-    (scenario.compare?.gates ?? []).forEach((expression, i) => sources.push({ expression, where: `${args.scenario ?? ''}: compare.gates[${i}]` }));
+    (scenario.compare?.gates ?? []).forEach((expression, i) =>
+      sources.push({ expression, where: `${args.scenario ?? ''}: compare.gates[${i}]` }),
+    );
     significance = scenario.compare?.significance;
   }
   for (const expression of args.gate ?? []) sources.push({ expression, where: '--gate' });
   if (args.significance !== undefined) {
     if (!(args.significance > 0 && args.significance < 1)) {
-      throw new ConfigError([{ where: '--significance', message: `a confidence level between 0 and 1 (e.g. 0.95), not ${String(args.significance)}` }]);
+      throw new ConfigError([
+        {
+          where: '--significance',
+          message: `a confidence level between 0 and 1 (e.g. 0.95), not ${String(args.significance)}`,
+        },
+      ]);
     }
     significance = args.significance;
   }
@@ -49,7 +59,10 @@ async function gateSources(args: CompareArgs, env: Readonly<Record<string, strin
 }
 
 function jobNoise(value: number): number {
-  if (!(value >= 0 && value < 1)) throw new ConfigError([{ where: '--job-noise', message: `a fraction between 0 and 1 (e.g. 0.05), not ${String(value)}` }]);
+  if (!(value >= 0 && value < 1))
+    throw new ConfigError([
+      { where: '--job-noise', message: `a fraction between 0 and 1 (e.g. 0.05), not ${String(value)}` },
+    ]);
   return value;
 }
 
@@ -71,7 +84,9 @@ export const compareAction: Pick<JobstormCommand<CompareArgs>, 'run'> = {
       ...(args['job-noise'] !== undefined ? { jobNoise: jobNoise(args['job-noise']) } : {}),
     });
     const out = args.out ?? join(dirname(await summaryPath(currentInput)), 'compare');
-    const written = await writeComparison(cmp, baseline, current, out, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    const written = await writeComparison(cmp, baseline, current, out, {
+      stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined,
+    });
     io.out(renderCompareMarkdown(cmp).trimEnd());
     io.out(`\ncompare reports: ${written.join(', ')}`);
     return EXIT[cmp.verdict.status];

@@ -26,7 +26,9 @@ async function exportDocs(args: ContractArgs, io: CliIo): Promise<ExitCode> {
 
 async function lint(file: string | undefined, io: CliIo): Promise<ExitCode> {
   if (!file) {
-    io.err('jobstorm contract lint: give the OpenAPI document to check, e.g. jobstorm contract lint openapi.json');
+    io.err(
+      'jobstorm contract lint: give the OpenAPI document to check, e.g. jobstorm contract lint openapi.json',
+    );
     return ExitCode.Usage;
   }
   try {
@@ -40,8 +42,11 @@ async function lint(file: string | undefined, io: CliIo): Promise<ExitCode> {
     io.err(`${file}: invalid OpenAPI document\n${result.message}`);
     return ExitCode.Usage;
   }
-  io.out(`${file}: valid ${result.openapi} document "${result.title}" ${result.version}, ${String(result.operations.length)} operations`);
-  for (const op of result.operations) io.out(`  ${op.method.padEnd(7)} ${op.path}${op.operationId ? `  (${op.operationId})` : ''}`);
+  io.out(
+    `${file}: valid ${result.openapi} document "${result.title}" ${result.version}, ${String(result.operations.length)} operations`,
+  );
+  for (const op of result.operations)
+    io.out(`  ${op.method.padEnd(7)} ${op.path}${op.operationId ? `  (${op.operationId})` : ''}`);
   return ExitCode.Ok;
 }
 

@@ -17,7 +17,10 @@ export const contractCommand: JobstormCommand<ContractArgs> = {
       .positional('action', { choices: ['export', 'lint'] as const, describe: 'export | lint' })
       .positional('file', { type: 'string', describe: 'OpenAPI document to lint' })
       .option('openapi', { type: 'string', describe: 'export: write the OpenAPI 3.1 document here' })
-      .option('json-schema', { type: 'string', describe: 'export: write the JSON Schema of scenario files here' })
+      .option('json-schema', {
+        type: 'string',
+        describe: 'export: write the JSON Schema of scenario files here',
+      })
       .example('$0 contract export --openapi api.json', 'write the contract as OpenAPI 3.1')
       .example('$0 contract lint vendor-openapi.json', 'validate a document and list its operations'),
   run: async (args, io) => (await import('./contract-action.js')).contractAction.run(args, io),

@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
-import { DEFAULT_WORKER_PING_INTERVAL_MS, exportBlock, PROFILES, startEmulator, workerEnvironment, type EmulatorHandle, type EmulatorOptions } from '../../emulator/index.js';
+import {
+  DEFAULT_WORKER_PING_INTERVAL_MS,
+  exportBlock,
+  PROFILES,
+  startEmulator,
+  workerEnvironment,
+  type EmulatorHandle,
+  type EmulatorOptions,
+} from '../../emulator/index.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import type { EmulateArgs } from './emulate.js';
 
@@ -38,12 +46,19 @@ async function loadProfile(value: string): Promise<unknown> {
   try {
     text = await readFile(value, 'utf8');
   } catch {
-    throw new ConfigError([{ where: '--profile', message: `"${value}" is neither a profile (${Object.keys(PROFILES).join(', ')}) nor a readable file` }]);
+    throw new ConfigError([
+      {
+        where: '--profile',
+        message: `"${value}" is neither a profile (${Object.keys(PROFILES).join(', ')}) nor a readable file`,
+      },
+    ]);
   }
   try {
     return parseYaml(text) as unknown;
   } catch (err) {
-    throw new ConfigError([{ where: '--profile', message: `${value}: not valid JSON or YAML: ${(err as Error).message}` }]);
+    throw new ConfigError([
+      { where: '--profile', message: `${value}: not valid JSON or YAML: ${(err as Error).message}` },
+    ]);
   }
 }
 
@@ -64,7 +79,9 @@ async function emulate(args: EmulateArgs, io: CliIo): Promise<ExitCode> {
   if (keyGiven !== undefined && keyGiven !== '') given.apiKey = keyGiven;
   if (args.profile !== undefined) given.profile = await loadProfile(args.profile);
   // Unset flags are left out, so the emulator's own defaults apply; its zod schema checks the rest.
-  const options = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as EmulatorOptions;
+  const options = Object.fromEntries(
+    Object.entries(given).filter(([, v]) => v !== undefined),
+  ) as EmulatorOptions;
   let handle: EmulatorHandle;
   try {
     handle = await startEmulator(options);
@@ -75,13 +92,18 @@ async function emulate(args: EmulateArgs, io: CliIo): Promise<ExitCode> {
   }
   // The first line is the base URL, for scripts: `URL=$(jobstorm emulate | head -1)`.
   io.out(handle.url);
-  if (keyGiven === undefined || keyGiven === '') io.out(`api key: ${handle.apiKey} (set JOBSTORM_API_KEY or --api-key to choose one)`);
+  if (keyGiven === undefined || keyGiven === '')
+    io.out(`api key: ${handle.apiKey} (set JOBSTORM_API_KEY or --api-key to choose one)`);
   io.out(`management: ${handle.managementUrl}`);
   io.out(`admin: ${handle.adminUrl}/ (same key)`);
   if (args.fault && args.fault.length > 0) io.out(`faults: ${args.fault.join(', ')}`);
   if (args['external-workers'] === true) {
-    io.out('external workers: only real workers take jobs. Start each one with this environment (its own RUNPOD_POD_ID):');
-    io.out(exportBlock(workerEnvironment(handle.url, handle.apiKey, DEFAULT_WORKER_PING_INTERVAL_MS), 'worker-1'));
+    io.out(
+      'external workers: only real workers take jobs. Start each one with this environment (its own RUNPOD_POD_ID):',
+    );
+    io.out(
+      exportBlock(workerEnvironment(handle.url, handle.apiKey, DEFAULT_WORKER_PING_INTERVAL_MS), 'worker-1'),
+    );
   }
   io.out('serving; Ctrl-C stops');
   await new Promise<void>((resolve) => {

@@ -13,7 +13,10 @@ interface InitArgs {
   force?: boolean;
 }
 
-const EXTENSIONS: Record<StarterFormat, readonly string[]> = { yaml: ['.yaml', '.yml'], ts: ['.ts', '.mts', '.cts'] };
+const EXTENSIONS: Record<StarterFormat, readonly string[]> = {
+  yaml: ['.yaml', '.yml'],
+  ts: ['.ts', '.mts', '.cts'],
+};
 const DEFAULT_NAME: Record<StarterFormat, string> = { yaml: 'load.yaml', ts: 'load.ts' };
 
 async function isDirectory(path: string): Promise<boolean> {
@@ -24,18 +27,32 @@ async function isDirectory(path: string): Promise<boolean> {
 }
 
 /** Where to write and in which format: a file name's extension decides, `--ts` must agree. */
-async function destination(path: string | undefined, ts: boolean): Promise<{ file: string; format: StarterFormat }> {
+async function destination(
+  path: string | undefined,
+  ts: boolean,
+): Promise<{ file: string; format: StarterFormat }> {
   const wanted: StarterFormat = ts ? 'ts' : 'yaml';
   if (path === undefined || path === '') return { file: DEFAULT_NAME[wanted], format: wanted };
-  if (path.endsWith('/') || (await isDirectory(path))) return { file: join(path, DEFAULT_NAME[wanted]), format: wanted };
+  if (path.endsWith('/') || (await isDirectory(path)))
+    return { file: join(path, DEFAULT_NAME[wanted]), format: wanted };
   const ext = extname(path).toLowerCase();
   const format = (Object.keys(EXTENSIONS) as StarterFormat[]).find((f) => EXTENSIONS[f].includes(ext));
   if (format === undefined) {
     const names = [...EXTENSIONS.yaml, ...EXTENSIONS.ts].join(', ');
-    throw new ConfigError([{ where: path, message: `jobstorm init writes a ${names} file; "${ext || '(no extension)'}" is none of them` }]);
+    throw new ConfigError([
+      {
+        where: path,
+        message: `jobstorm init writes a ${names} file; "${ext || '(no extension)'}" is none of them`,
+      },
+    ]);
   }
   if (ts && format !== 'ts') {
-    throw new ConfigError([{ where: '--ts', message: `--ts writes TypeScript, but ${path} is a YAML file name (use a .ts name, or drop --ts)` }]);
+    throw new ConfigError([
+      {
+        where: '--ts',
+        message: `--ts writes TypeScript, but ${path} is a YAML file name (use a .ts name, or drop --ts)`,
+      },
+    ]);
   }
   return { file: path, format };
 }
@@ -46,9 +63,19 @@ async function write(file: string, text: string, force: boolean): Promise<void> 
     await writeFile(file, text, { flag: force ? 'w' : 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new ConfigError([{ where: file, message: 'already exists; jobstorm init leaves it as it is (pass --force to replace it)' }]);
+      throw new ConfigError([
+        {
+          where: file,
+          message: 'already exists; jobstorm init leaves it as it is (pass --force to replace it)',
+        },
+      ]);
     }
-    throw new ConfigError([{ where: file, message: `cannot write the starter scenario (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` }]);
+    throw new ConfigError([
+      {
+        where: file,
+        message: `cannot write the starter scenario (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      },
+    ]);
   }
 }
 
@@ -67,8 +94,15 @@ export const initCommand: JobstormCommand<InitArgs> = {
   describe: 'Write a starter scenario that runs as it is against the emulator',
   builder: (y: Argv) =>
     y
-      .positional('path', { type: 'string', describe: 'file or folder to write (default: load.yaml, or load.ts with --ts)' })
-      .option('ts', { type: 'boolean', default: false, describe: 'write a TypeScript scenario (defineScenario) instead of YAML' })
+      .positional('path', {
+        type: 'string',
+        describe: 'file or folder to write (default: load.yaml, or load.ts with --ts)',
+      })
+      .option('ts', {
+        type: 'boolean',
+        default: false,
+        describe: 'write a TypeScript scenario (defineScenario) instead of YAML',
+      })
       .option('force', { type: 'boolean', default: false, describe: 'replace the file if it exists' })
       .example('$0 init', 'write load.yaml here')
       .example('$0 init --ts scenarios/', 'write scenarios/load.ts'),

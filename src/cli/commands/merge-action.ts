@@ -28,7 +28,12 @@ async function versionIssues(files: readonly string[]): Promise<ConfigIssue[]> {
   const [first] = versions;
   return versions.flatMap((v, i) =>
     i > 0 && v !== undefined && first !== undefined && v !== first
-      ? [{ where: 'merge', message: `${files[0] ?? ''} is summary version ${JSON.stringify(first)} but ${files[i] ?? ''} is version ${JSON.stringify(v)}: summaries of different versions cannot be merged` }]
+      ? [
+          {
+            where: 'merge',
+            message: `${files[0] ?? ''} is summary version ${JSON.stringify(first)} but ${files[i] ?? ''} is version ${JSON.stringify(v)}: summaries of different versions cannot be merged`,
+          },
+        ]
       : [],
   );
 }
@@ -55,9 +60,15 @@ export const mergeAction: Pick<JobstormCommand<MergeArgs>, 'run'> = {
   run: async (args, io) => {
     const extra = thresholdFlags(args.threshold);
     const files = (args.dirs ?? []).map((d) => join(d, 'summary.json'));
-    const merged = mergeSummaries(await readAll(files), { thresholds: extra, names: files, force: args.force === true });
+    const merged = mergeSummaries(await readAll(files), {
+      thresholds: extra,
+      names: files,
+      force: args.force === true,
+    });
     const out = args.out ?? 'merged';
-    const written = await writeReports(merged, out, { stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    const written = await writeReports(merged, out, {
+      stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined,
+    });
     io.out(renderTerminalSummary(merged).trimEnd());
     for (const reason of merged.run.forced ?? []) io.err(`jobstorm: merged with --force: ${reason}`);
     io.out(`\nmerged ${files.length} summaries; reports: ${written.join(', ')}`);

@@ -14,10 +14,22 @@ export const mergeCommand: JobstormCommand<MergeArgs> = {
   describe: 'Merge shard reports exactly',
   builder: (y: Argv) =>
     y
-      .positional('dirs', { type: 'string', array: true, describe: 'shard report folders, each holding summary.json' })
+      .positional('dirs', {
+        type: 'string',
+        array: true,
+        describe: 'shard report folders, each holding summary.json',
+      })
       .option('out', { type: 'string', demandOption: true, describe: 'folder for the merged reports' })
-      .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
-      .option('force', { type: 'boolean', describe: 'merge different runs (scenarios, targets) on purpose; the same run or shard twice is still refused' })
+      .option('threshold', {
+        type: 'string',
+        array: true,
+        describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)',
+      })
+      .option('force', {
+        type: 'boolean',
+        describe:
+          'merge different runs (scenarios, targets) on purpose; the same run or shard twice is still refused',
+      })
       .example('$0 merge shard-1 shard-2 --out merged', 'combine two shards; re-evaluate their thresholds'),
   run: async (args, io) => (await import('./merge-action.js')).mergeAction.run(args, io),
 };

@@ -25,7 +25,10 @@ export const reportAction: Pick<JobstormCommand<ReportArgs>, 'run'> = {
     // summary.json is the run's record: extra thresholds judge this rendering only, so a later
     // plain `report` gives the run's own verdict again.
     const reporters = reporterNames().filter((n) => getReporter(n).fileName !== 'summary.json');
-    const written = await writeReports(summary, outDir, { reporters, stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined });
+    const written = await writeReports(summary, outDir, {
+      reporters,
+      stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined,
+    });
     if (resolve(outDir) !== resolve(dir)) {
       await mkdir(outDir, { recursive: true });
       await copyFile(file, join(outDir, 'summary.json'));

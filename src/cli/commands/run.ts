@@ -36,27 +36,81 @@ export const runCommand: JobstormCommand<RunArgs> = {
   describe: 'Run a scenario against a target (default: the embedded emulator)',
   builder: (y: Argv) =>
     withTargetOptions(y)
-      .positional('scenario', { type: 'string', demandOption: true, describe: 'scenario file (.yaml, .json, .ts)' })
-      .option('auth', { choices: ['bearer', 'bare', 'none'] as const, describe: 'Authorization header form (overrides the scenario); none: a target without authentication, no key sent' })
-      .option('duration', { type: 'string', describe: 'fit every phase proportionally into this time, e.g. 30s' })
-      .option('warmup', { type: 'string', describe: 'send and check the first part of the schedule but leave it out of the metrics and thresholds, e.g. 5s (overrides the scenario; 0s for none)' })
+      .positional('scenario', {
+        type: 'string',
+        demandOption: true,
+        describe: 'scenario file (.yaml, .json, .ts)',
+      })
+      .option('auth', {
+        choices: ['bearer', 'bare', 'none'] as const,
+        describe:
+          'Authorization header form (overrides the scenario); none: a target without authentication, no key sent',
+      })
+      .option('duration', {
+        type: 'string',
+        describe: 'fit every phase proportionally into this time, e.g. 30s',
+      })
+      .option('warmup', {
+        type: 'string',
+        describe:
+          'send and check the first part of the schedule but leave it out of the metrics and thresholds, e.g. 5s (overrides the scenario; 0s for none)',
+      })
       .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
       .option('shard', { type: 'string', describe: 'run shard i of n (1/n of every rate), e.g. 2/4' })
       .option('workers', { type: 'number', describe: 'run N worker threads as shards and combine them' })
       .option('out', { type: 'string', describe: 'report folder (default reports/<run-id>)' })
       .option('record', { type: 'boolean', describe: 'also write records.ndjson (for jobstorm check)' })
-      .option('threshold', { type: 'string', array: true, describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)' })
-      .option('openapi', { type: 'string', describe: 'also check management answers against this OpenAPI document' })
-      .option('fault', { type: 'string', array: true, describe: 'switch on an emulator fault (embedded emulator only; repeatable)' })
-      .option('tolerance', { type: 'string', array: true, describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)' })
-      .option('check', { type: 'boolean', default: true, describe: 'run the contract checks (--no-check to measure raw load)' })
+      .option('threshold', {
+        type: 'string',
+        array: true,
+        describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)',
+      })
+      .option('openapi', {
+        type: 'string',
+        describe: 'also check management answers against this OpenAPI document',
+      })
+      .option('fault', {
+        type: 'string',
+        array: true,
+        describe: 'switch on an emulator fault (embedded emulator only; repeatable)',
+      })
+      .option('tolerance', {
+        type: 'string',
+        array: true,
+        describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)',
+      })
+      .option('check', {
+        type: 'boolean',
+        default: true,
+        describe: 'run the contract checks (--no-check to measure raw load)',
+      })
       .options(EXPORT_OPTIONS)
-      .option('worker', { type: 'string', describe: 'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes' })
+      .option('worker', {
+        type: 'string',
+        describe:
+          'run your own worker: a command that starts one (e.g. "python3 handler.py"); the emulator scales its processes',
+      })
       .option('quiet', { type: 'boolean', describe: 'no progress line and no terminal summary' })
-      .option('graceful-stop', { type: 'string', describe: 'after the last arrival, how long running iterations may take to finish before they are cut (default 30s)' })
-      .option('preflight', { type: 'boolean', default: true, describe: 'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)' })
-      .option('exclusive-endpoint', { type: 'boolean', describe: 'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning' })
+      .option('graceful-stop', {
+        type: 'string',
+        describe:
+          'after the last arrival, how long running iterations may take to finish before they are cut (default 30s)',
+      })
+      .option('preflight', {
+        type: 'boolean',
+        default: true,
+        describe:
+          'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)',
+      })
+      .option('exclusive-endpoint', {
+        type: 'boolean',
+        describe:
+          'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning',
+      })
       .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
-      .example('$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s', 'against a real endpoint'),
+      .example(
+        '$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s',
+        'against a real endpoint',
+      ),
   run: async (args, io) => (await import('./run-action.js')).runAction.run(args, io),
 };

@@ -14,7 +14,11 @@ export function collect<T>(issues: ConfigIssue[], validate: () => T): T | undefi
 }
 
 /** Loads a scenario file, its problems joining `issues` (undefined when it has any). */
-export async function loadScenarioInto(issues: ConfigIssue[], path: string, env: Readonly<Record<string, string | undefined>>): Promise<Scenario | undefined> {
+export async function loadScenarioInto(
+  issues: ConfigIssue[],
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Scenario | undefined> {
   try {
     return await loadScenario(path, { env });
   } catch (err) {

@@ -54,15 +54,25 @@ interface HeaderRule {
 }
 
 /** `[kind:]Name=ENVVAR` from `--export-header`: the value is read from the environment, never from argv. */
-function parseHeaderFlag(spec: string, env: Readonly<Record<string, string | undefined>>, issues: ConfigIssue[]): HeaderRule | undefined {
+function parseHeaderFlag(
+  spec: string,
+  env: Readonly<Record<string, string | undefined>>,
+  issues: ConfigIssue[],
+): HeaderRule | undefined {
   const m = /^(?:(prometheus|otlp):)?([^=]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(spec);
   if (!m?.[2] || !m[3] || !HEADER_NAME.test(m[2])) {
-    issues.push({ where: '--export-header', message: `expected [prometheus:|otlp:]Header-Name=ENV_VAR (the value is read from that variable), got "${spec}"` });
+    issues.push({
+      where: '--export-header',
+      message: `expected [prometheus:|otlp:]Header-Name=ENV_VAR (the value is read from that variable), got "${spec}"`,
+    });
     return undefined;
   }
   const value = env[m[3]];
   if (value === undefined || value === '') {
-    issues.push({ where: '--export-header', message: `${m[3]} is not set (it holds the value of the ${m[2]} header)` });
+    issues.push({
+      where: '--export-header',
+      message: `${m[3]} is not set (it holds the value of the ${m[2]} header)`,
+    });
     return undefined;
   }
   return { ...(m[1] ? { kind: m[1] as ExportKind } : {}), name: m[2], value };
@@ -85,7 +95,10 @@ function parseHeaderEnv(text: string, issues: ConfigIssue[]): HeaderRule[] {
     const name = eq < 0 ? '' : part.slice(0, eq).trim();
     if (!HEADER_NAME.test(name)) {
       // The value may be a secret: name the entry by position, never echo it.
-      issues.push({ where: 'JOBSTORM_EXPORT_HEADERS', message: `entry ${String(rules.length + 1)} is not Name=value (comma-separated)` });
+      issues.push({
+        where: 'JOBSTORM_EXPORT_HEADERS',
+        message: `entry ${String(rules.length + 1)} is not Name=value (comma-separated)`,
+      });
       continue;
     }
     rules.push({ name, value: percentDecoded(part.slice(eq + 1).trim()) });
@@ -97,7 +110,11 @@ function parseHeaderEnv(text: string, issues: ConfigIssue[]): HeaderRule[] {
  * The run's live exports: the scenario's `export:` list plus every `--export`, auth headers from the
  * environment. Every problem is reported at once; nothing here is ever written to a report.
  */
-export function parseExportSettings(args: ExportArgs, scenario: Scenario | undefined, env: Readonly<Record<string, string | undefined>>): ExportSettings {
+export function parseExportSettings(
+  args: ExportArgs,
+  scenario: Scenario | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ExportSettings {
   const issues: ConfigIssue[] = [];
   const specs = [...(scenario?.exports ?? [])];
   for (const spec of args.export ?? []) {
@@ -115,7 +132,11 @@ export function parseExportSettings(args: ExportArgs, scenario: Scenario | undef
   const interval = args['export-interval'];
   if (interval !== undefined) {
     const ms = parseDuration(interval);
-    if (ms === undefined || ms < MIN_INTERVAL_MS) issues.push({ where: '--export-interval', message: `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"` });
+    if (ms === undefined || ms < MIN_INTERVAL_MS)
+      issues.push({
+        where: '--export-interval',
+        message: `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"`,
+      });
     else intervalMs = ms;
   }
   if (issues.length > 0) throw new ConfigError(issues);

@@ -29,7 +29,8 @@ function makeFolders(path: string): void {
   let p = path;
   for (;;) {
     try {
-      if (!statSync(p).isDirectory()) throw Object.assign(new Error(`${p} is not a folder`), { code: 'ENOTDIR' });
+      if (!statSync(p).isDirectory())
+        throw Object.assign(new Error(`${p} is not a folder`), { code: 'ENOTDIR' });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

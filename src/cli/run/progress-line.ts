@@ -9,7 +9,10 @@ import type { ProgressSnapshot } from '../../runner/run-options.js';
  * (a cancel answered CANCELLED whose job a later poll saw COMPLETED is CANCELLED in both).
  */
 export function progressLine(p: ProgressSnapshot, violations: number, jobs: JobCounts): string {
-  const parts = [`submitted ${String(jobs.submitted)}`, ...FINAL_STATES.filter((st) => jobs.byState[st] > 0).map((st) => `${st} ${String(jobs.byState[st])}`)];
+  const parts = [
+    `submitted ${String(jobs.submitted)}`,
+    ...FINAL_STATES.filter((st) => jobs.byState[st] > 0).map((st) => `${st} ${String(jobs.byState[st])}`),
+  ];
   if (jobs.lost) parts.push(`lost ${String(jobs.lost)}`);
   parts.push(`unfinished ${String(jobs.unfinished)}`);
   const head = `${(p.elapsedMs / 1000).toFixed(0).padStart(4)}s  ${p.rate.toFixed(0).padStart(5)}/s  in flight ${String(p.inFlight)}  requests ${String(p.requests)}  429s ${String(p.throttled)}  errors ${String(p.errors)}  dropped ${String(p.dropped)}  violations ${String(violations)}`;

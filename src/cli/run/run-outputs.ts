@@ -35,9 +35,16 @@ export class RunOutputs {
       try {
         this.reserve = reserveSpace(join(out, RESERVE_NAME));
       } catch (e) {
-        throw new ConfigError([{ where: '--out', message: `no room in ${out} for records and reports (${String(RESERVE_BYTES / 1024)} KiB kept for the reports): ${describe(e as Error)}` }]);
+        throw new ConfigError([
+          {
+            where: '--out',
+            message: `no room in ${out} for records and reports (${String(RESERVE_BYTES / 1024)} KiB kept for the reports): ${describe(e as Error)}`,
+          },
+        ]);
       }
-      this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) => this.fail(`records.ndjson: ${describe(e)}`));
+      this.writer = new RecordsWriter(join(out, 'records.ndjson'), (e) =>
+        this.fail(`records.ndjson: ${describe(e)}`),
+      );
     }
   }
 

@@ -15,7 +15,9 @@ export interface ReportsWritten {
  * exit can call it from its signal handler.
  */
 export function writeReportsSafely(summary: Summary, dir: string, stepSummaryPath?: string): ReportsWritten {
-  const chosen = reporterNames().map(getReporter).filter((r) => r.fileName !== undefined);
+  const chosen = reporterNames()
+    .map(getReporter)
+    .filter((r) => r.fileName !== undefined);
   chosen.sort((a, b) => Number(b.fileName === 'summary.json') - Number(a.fileName === 'summary.json'));
   const result: ReportsWritten = { written: [], failed: [] };
   for (const r of chosen) {

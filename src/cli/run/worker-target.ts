@@ -13,28 +13,65 @@ import { onForcedExit } from './forced-exit.js';
  */
 
 /** The worker processes of this run: the flag's command over the scenario's section, or none. */
-export function workerSpecFor(scenario: Scenario, flag: string | undefined, issues: ConfigIssue[], hasTarget: boolean): WorkerSpec | undefined {
-  if (flag !== undefined && flag.trim() === '') issues.push({ where: '--worker', message: 'expected a command that starts one worker, e.g. --worker "python3 handler.py"' });
-  const spec = flag !== undefined && flag.trim() !== '' ? { ...(scenario.worker ?? defaults(scenario)), command: flag } : scenario.worker;
-  if (spec !== undefined && hasTarget) issues.push({ where: flag !== undefined ? '--worker' : `${scenario.source}: worker`, message: 'your worker runs behind the embedded emulator; it cannot be combined with --target' });
-  if (spec !== undefined && scenario.emulator.clock === 'manual') issues.push({ where: '--worker', message: 'real workers need emulator.clock: real' });
+export function workerSpecFor(
+  scenario: Scenario,
+  flag: string | undefined,
+  issues: ConfigIssue[],
+  hasTarget: boolean,
+): WorkerSpec | undefined {
+  if (flag !== undefined && flag.trim() === '')
+    issues.push({
+      where: '--worker',
+      message: 'expected a command that starts one worker, e.g. --worker "python3 handler.py"',
+    });
+  const spec =
+    flag !== undefined && flag.trim() !== ''
+      ? { ...(scenario.worker ?? defaults(scenario)), command: flag }
+      : scenario.worker;
+  if (spec !== undefined && hasTarget)
+    issues.push({
+      where: flag !== undefined ? '--worker' : `${scenario.source}: worker`,
+      message: 'your worker runs behind the embedded emulator; it cannot be combined with --target',
+    });
+  if (spec !== undefined && scenario.emulator.clock === 'manual')
+    issues.push({ where: '--worker', message: 'real workers need emulator.clock: real' });
   return spec;
 }
 
 function defaults(scenario: Scenario): WorkerSpec {
   const e = scenario.emulator;
-  return { command: '', env: {}, workersMin: e.workersMin, workersMax: e.workersMax, idleTimeoutMs: e.idleTimeoutMs, stopGraceMs: 10_000 };
+  return {
+    command: '',
+    env: {},
+    workersMin: e.workersMin,
+    workersMax: e.workersMax,
+    idleTimeoutMs: e.idleTimeoutMs,
+    stopGraceMs: 10_000,
+  };
 }
 
 /** Emulator options for an endpoint served by these worker processes; logs go to `<out>/workers/`. */
-export function workerEmulatorOptions(spec: WorkerSpec, env: Readonly<Record<string, string | undefined>>, out: string): EmulatorOptions {
-  const inherited = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('RUNPOD_')));
+export function workerEmulatorOptions(
+  spec: WorkerSpec,
+  env: Readonly<Record<string, string | undefined>>,
+  out: string,
+): EmulatorOptions {
+  const inherited = Object.fromEntries(
+    Object.entries(env).filter(
+      (e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('RUNPOD_'),
+    ),
+  );
   return {
     externalWorkers: true,
     workersMin: spec.workersMin,
     workersMax: spec.workersMax,
     idleTimeout: Math.max(0.001, spec.idleTimeoutMs / 1000),
-    workerProcess: { command: spec.command, env: { ...inherited, ...spec.env }, logDir: join(out, 'workers'), stopGraceMs: spec.stopGraceMs },
+    workerProcess: {
+      command: spec.command,
+      env: { ...inherited, ...spec.env },
+      logDir: join(out, 'workers'),
+      stopGraceMs: spec.stopGraceMs,
+    },
   };
 }
 
@@ -68,7 +105,9 @@ export function guardWorkerProcesses(): WorkerProcessGuard {
 export async function readWorkers(emulator: EmulatorHandle): Promise<ExternalPoolSnapshot | undefined> {
   const id = emulator.url.slice(emulator.url.lastIndexOf('/') + 1);
   try {
-    const res = await request(`${emulator.adminUrl}/endpoints/${id}`, { headers: { authorization: `Bearer ${emulator.apiKey}` } });
+    const res = await request(`${emulator.adminUrl}/endpoints/${id}`, {
+      headers: { authorization: `Bearer ${emulator.apiKey}` },
+    });
     const body = (await res.body.json()) as { externalWorkers?: ExternalPoolSnapshot };
     return body.externalWorkers;
   } catch {

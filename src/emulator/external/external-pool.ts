@@ -209,7 +209,8 @@ export class ExternalPool {
    */
   ping(workerId: string, jobIds: readonly string[] = []): void {
     const worker = this.contact(workerId);
-    for (const id of jobIds) if (worker.wasStopped(id) && !worker.pendingStops.includes(id)) worker.pendingStops.push(id);
+    for (const id of jobIds)
+      if (worker.wasStopped(id) && !worker.pendingStops.includes(id)) worker.pendingStops.push(id);
     this.deliverStops(worker);
   }
 
@@ -339,9 +340,14 @@ export class ExternalPool {
     return worker;
   }
 
-  private owner(workerId: string, job: Job | undefined, jobId: string): { ok: true; worker: ExternalWorker; job: Job } | { ok: false; answer: ResultAnswer } {
+  private owner(
+    workerId: string,
+    job: Job | undefined,
+    jobId: string,
+  ): { ok: true; worker: ExternalWorker; job: Job } | { ok: false; answer: ResultAnswer } {
     const worker = this.workers.get(workerId) ?? this.departed.find((w) => w.id === workerId);
-    const stoppedHere = (id: string): boolean => [worker, ...this.departed.filter((w) => w.id === workerId)].some((w) => w?.wasStopped(id) === true);
+    const stoppedHere = (id: string): boolean =>
+      [worker, ...this.departed.filter((w) => w.id === workerId)].some((w) => w?.wasStopped(id) === true);
     const refuse = (status: number, message: string, late = false): { ok: false; answer: ResultAnswer } => {
       if (late) {
         this.refused.late++;
@@ -356,9 +362,15 @@ export class ExternalPool {
     if (job === undefined) return refuse(404, `job ${shown} not found (unknown, expired or deleted)`);
     if (worker !== undefined && worker.gone === undefined) worker.seen(this.now());
     if (worker?.jobs.has(job) === true) return { ok: true, worker, job };
-    if (stoppedHere(job.id)) return refuse(409, `job ${shown} was stopped (cancel, executionTimeout, ttl or a lost worker); the result is ignored`, true);
+    if (stoppedHere(job.id))
+      return refuse(
+        409,
+        `job ${shown} was stopped (cancel, executionTimeout, ttl or a lost worker); the result is ignored`,
+        true,
+      );
     if (job.status === 'IN_QUEUE') return refuse(409, `job ${shown} was never taken; it is still IN_QUEUE`);
-    if (job.externalWorker === workerId) return refuse(409, `job ${shown} is already ${job.status}; a second result is refused`);
+    if (job.externalWorker === workerId)
+      return refuse(409, `job ${shown} is already ${job.status}; a second result is refused`);
     return refuse(409, `job ${shown} is not running on worker ${JSON.stringify(workerId.slice(0, 200))}`);
   }
 
@@ -382,7 +394,11 @@ export class ExternalPool {
         : this.clock.schedule(limit, () => {
             if (!worker.jobs.has(job)) return;
             this.stopJob(worker, job);
-            this.desk.end(job, 'TIMED_OUT', `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`);
+            this.desk.end(
+              job,
+              'TIMED_OUT',
+              `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`,
+            );
             this.poke();
           });
     worker.jobs.set(job, cancelTimer);
@@ -463,7 +479,8 @@ export class ExternalPool {
       this.cancelSweep = undefined;
       if (this.closed) return;
       this.sweep();
-      if (this.workers.size > 0 || this.launcher !== undefined) this.cancelSweep = this.clock.schedule(every, tick);
+      if (this.workers.size > 0 || this.launcher !== undefined)
+        this.cancelSweep = this.clock.schedule(every, tick);
     };
     this.cancelSweep = this.clock.schedule(every, tick);
   }
@@ -475,7 +492,11 @@ export class ExternalPool {
       if (w.openPolls > 0 || w.stats.firstSeenAt < 0) continue;
       if (now - w.stats.lastSeenAt >= this.settings.deadAfterMs) {
         const silent = now - w.stats.lastSeenAt;
-        this.depart(w, 'dead', `worker ${w.id} was lost: no heartbeat or request for ${String(silent)} ms while it ran the job`);
+        this.depart(
+          w,
+          'dead',
+          `worker ${w.id} was lost: no heartbeat or request for ${String(silent)} ms while it ran the job`,
+        );
         if (w.launched) this.launcher?.stop(w.id);
       }
     }
@@ -488,7 +509,8 @@ export class ExternalPool {
     for (const w of this.workers.values()) if (!w.stopping && w.gone === undefined) live++;
     for (const w of this.workers.values()) {
       if (live <= this.settings.workersMin) return;
-      if (!w.launched || w.stopping || w.state !== 'idle' || now - w.idleSince < this.settings.idleTimeoutMs) continue;
+      if (!w.launched || w.stopping || w.state !== 'idle' || now - w.idleSince < this.settings.idleTimeoutMs)
+        continue;
       w.stopping = true;
       live--;
       for (const t of this.takers.filter((t) => t.worker === w)) this.answerTake(t, []);

@@ -12,13 +12,22 @@ export type ResultVerdict =
  */
 export function judgeResult(body: unknown): ResultVerdict {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { kind: 'invalid', message: 'a result is a JSON object: {"output": …}, {"error": "…"} or {"status": "IN_PROGRESS", "output": …}' };
+    return {
+      kind: 'invalid',
+      message:
+        'a result is a JSON object: {"output": …}, {"error": "…"} or {"status": "IN_PROGRESS", "output": …}',
+    };
   }
   const fields = body as Record<string, unknown>;
   const stopPod = fields.stopPod === true;
   if (fields.status !== undefined) {
-    if (fields.status !== 'IN_PROGRESS') return { kind: 'invalid', message: `status in a result may only be "IN_PROGRESS" (a progress update), got ${JSON.stringify(fields.status)}` };
-    if (!('output' in fields)) return { kind: 'invalid', message: 'a progress update {"status":"IN_PROGRESS"} needs an "output"' };
+    if (fields.status !== 'IN_PROGRESS')
+      return {
+        kind: 'invalid',
+        message: `status in a result may only be "IN_PROGRESS" (a progress update), got ${JSON.stringify(fields.status)}`,
+      };
+    if (!('output' in fields))
+      return { kind: 'invalid', message: 'a progress update {"status":"IN_PROGRESS"} needs an "output"' };
     return { kind: 'progress', output: fields.output };
   }
   const error = fields.error;

@@ -3,7 +3,11 @@
  * §1). `$ID` and `$RUNPOD_POD_ID` stay literal: the worker library replaces them. Every URL ends in
  * `?` because the worker appends `&k=v` as plain text.
  */
-export function workerEnvironment(endpointUrl: string, apiKey: string, pingIntervalMs: number): Record<string, string> {
+export function workerEnvironment(
+  endpointUrl: string,
+  apiKey: string,
+  pingIntervalMs: number,
+): Record<string, string> {
   return {
     RUNPOD_WEBHOOK_GET_JOB: `${endpointUrl}/job-take/$ID?`,
     RUNPOD_WEBHOOK_POST_OUTPUT: `${endpointUrl}/job-done/$RUNPOD_POD_ID/$ID?`,
@@ -18,6 +22,8 @@ export function workerEnvironment(endpointUrl: string, apiKey: string, pingInter
 
 /** The environment as one shell `export` statement, single-quoted so `$ID` is not expanded. */
 export function exportBlock(env: Record<string, string>, podIdHint: string): string {
-  const lines = Object.entries({ ...env, RUNPOD_POD_ID: podIdHint }).map(([k, v]) => `  ${k}='${v.replace(/'/g, `'\\''`)}'`);
+  const lines = Object.entries({ ...env, RUNPOD_POD_ID: podIdHint }).map(
+    ([k, v]) => `  ${k}='${v.replace(/'/g, `'\\''`)}'`,
+  );
   return `export \\\n${lines.join(' \\\n')}`;
 }

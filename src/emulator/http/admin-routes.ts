@@ -10,7 +10,12 @@ import { decodeSegment, describeIssues } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
 const ADMIN_BODY_LIMIT = 1024 * 1024;
-const AdvanceSchema = z.strictObject({ ms: z.number().nonnegative().max(400 * 24 * 3600 * 1000) });
+const AdvanceSchema = z.strictObject({
+  ms: z
+    .number()
+    .nonnegative()
+    .max(400 * 24 * 3600 * 1000),
+});
 
 /** One line per route, served at GET /_emulator/ so the API describes itself. */
 export const ADMIN_ROUTES = [
@@ -85,7 +90,10 @@ export class AdminRoutes {
     }
     if (m === 'GET' && a === 'webhooks' && b === undefined) {
       const jobId = query === '' ? null : new URLSearchParams(query).get('jobId');
-      return sendJson(res, 200, { pending: this.core.webhooks.pending, deliveries: this.core.webhooks.deliveries(jobId ?? undefined) });
+      return sendJson(res, 200, {
+        pending: this.core.webhooks.pending,
+        deliveries: this.core.webhooks.deliveries(jobId ?? undefined),
+      });
     }
     sendError(res, 404, `no admin route ${m ?? ''} ${path.slice(0, 200)}; see GET /_emulator/`);
   }
@@ -99,7 +107,11 @@ export class AdminRoutes {
       profile: this.core.profile(),
       streamShape: this.core.config.streamShape,
       pods: [...this.core.pods],
-      endpoints: [...this.core.endpoints.values()].map((ep) => ({ id: ep.id, publicModel: ep.settings.publicModel, health: ep.health() })),
+      endpoints: [...this.core.endpoints.values()].map((ep) => ({
+        id: ep.id,
+        publicModel: ep.settings.publicModel,
+        health: ep.health(),
+      })),
       webhooksPending: this.core.webhooks.pending,
       bugs: this.core.bugs,
     };
@@ -107,7 +119,8 @@ export class AdminRoutes {
 
   private async advance(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const clock = this.core.clock;
-    if (!(clock instanceof ManualClock)) return sendError(res, 409, 'the clock is real; start the emulator with clock "manual" to advance it');
+    if (!(clock instanceof ManualClock))
+      return sendError(res, 409, 'the clock is real; start the emulator with clock "manual" to advance it');
     const body = await this.body(req, res, AdvanceSchema);
     if (body === undefined) return;
     clock.advance(body.ms);
@@ -116,7 +129,13 @@ export class AdminRoutes {
     sendJson(res, 200, { now });
   }
 
-  private async faults(req: IncomingMessage, res: ServerResponse, m: string | undefined, name: string | undefined, depth: number): Promise<void> {
+  private async faults(
+    req: IncomingMessage,
+    res: ServerResponse,
+    m: string | undefined,
+    name: string | undefined,
+    depth: number,
+  ): Promise<void> {
     const faults = this.core.faults;
     if (m === 'GET' && depth === 1) return sendJson(res, 200, { faults: faults.list() });
     if (m === 'DELETE' && depth === 1) {
@@ -124,7 +143,12 @@ export class AdminRoutes {
       return sendJson(res, 200, { faults: faults.enabled() });
     }
     if (m === 'DELETE' && depth === 2 && name !== undefined) {
-      if (!isFaultName(name)) return sendError(res, 404, `unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`);
+      if (!isFaultName(name))
+        return sendError(
+          res,
+          404,
+          `unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`,
+        );
       faults.clear(name);
       return sendJson(res, 200, { faults: faults.enabled() });
     }
@@ -132,7 +156,8 @@ export class AdminRoutes {
       const input = await this.body(req, res, FaultsInputSchema);
       if (input === undefined) return;
       const parsed = parseFaults(input, 'faults');
-      if (parsed.issues.length > 0) return sendError(res, 400, parsed.issues.map((i) => i.message).join('; '));
+      if (parsed.issues.length > 0)
+        return sendError(res, 400, parsed.issues.map((i) => i.message).join('; '));
       for (const [n, v] of parsed.faults) faults.set(n, v);
       return sendJson(res, 200, { faults: faults.enabled() });
     }
@@ -146,7 +171,11 @@ export class AdminRoutes {
     sendJson(res, 200, this.core.profile());
   }
 
-  private async body<T>(req: IncomingMessage, res: ServerResponse, schema: z.ZodType<T>): Promise<T | undefined> {
+  private async body<T>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    schema: z.ZodType<T>,
+  ): Promise<T | undefined> {
     const body = await readJson(req, ADMIN_BODY_LIMIT, this.core.config.bodyTimeoutMs);
     if (body.kind === 'aborted') return undefined;
     if (body.kind === 'stalled') {

@@ -57,7 +57,10 @@ export function readBody(req: IncomingMessage, limit: number, stallMs: number): 
     };
     const onEnd = (): void => {
       cleanup();
-      resolve({ kind: 'ok', data: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+      resolve({
+        kind: 'ok',
+        data: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+      });
     };
     const onGone = (): void => {
       cleanup();

@@ -15,12 +15,20 @@ export type JsonBodyResult =
  * scan), so no value that reaches the rest of the emulator is deeper than MAX_JSON_DEPTH. A body
  * that sends nothing for `stallMs` is 'stalled' (answer 408 with `connection: close`).
  */
-export async function readJson(req: IncomingMessage, limit: number, stallMs = BODY_TIMEOUT_MS): Promise<JsonBodyResult> {
+export async function readJson(
+  req: IncomingMessage,
+  limit: number,
+  stallMs = BODY_TIMEOUT_MS,
+): Promise<JsonBodyResult> {
   const body = await readBody(req, limit, stallMs);
   if (body.kind !== 'ok') return body;
-  if (body.data.length === 0) return { kind: 'invalid', message: 'request body is empty; expected a JSON object' };
+  if (body.data.length === 0)
+    return { kind: 'invalid', message: 'request body is empty; expected a JSON object' };
   if (nestedDeeperThan(body.data, MAX_JSON_DEPTH)) {
-    return { kind: 'invalid', message: `request body is JSON nested deeper than ${String(MAX_JSON_DEPTH)} levels (the emulator's limit on arrays and objects inside each other)` };
+    return {
+      kind: 'invalid',
+      message: `request body is JSON nested deeper than ${String(MAX_JSON_DEPTH)} levels (the emulator's limit on arrays and objects inside each other)`,
+    };
   }
   try {
     return { kind: 'ok', value: JSON.parse(body.data.toString('utf8')) as unknown, bytes: body.data.length };

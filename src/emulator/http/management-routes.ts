@@ -11,7 +11,15 @@ import { sendJson, sendMessage } from './reply.js';
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
 
 /** REST v1 defaults of EndpointCreateInput (reference/rest-v1-openapi.json). */
-const CREATE_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 5, gpuCount: 1, computeType: 'GPU', scalerType: 'QUEUE_DELAY', scalerValue: 4 } as const;
+const CREATE_DEFAULTS = {
+  workersMin: 0,
+  workersMax: 3,
+  idleTimeout: 5,
+  gpuCount: 1,
+  computeType: 'GPU',
+  scalerType: 'QUEUE_DELAY',
+  scalerValue: 4,
+} as const;
 
 /**
  * `/v1/...`: the two management operations of SPEC "Management REST API", shaped as the REST v1
@@ -32,7 +40,11 @@ export class ManagementRoutes {
     if (req.method === 'POST' && parts.length === 3 && parts[2] === 'endpoints') {
       return this.createEndpoint(req, res);
     }
-    sendMessage(res, 404, `${req.method ?? ''} ${path.slice(0, 200)} is not emulated (only POST /v1/pods/{podId}/start and POST /v1/endpoints)`);
+    sendMessage(
+      res,
+      404,
+      `${req.method ?? ''} ${path.slice(0, 200)} is not emulated (only POST /v1/pods/{podId}/start and POST /v1/endpoints)`,
+    );
   }
 
   /** A 200 answer (the odd-status fault sends it as 202). */
@@ -84,10 +96,13 @@ export class ManagementRoutes {
     if (input.workersMin > input.workersMax) problems.push('workersMin must not exceed workersMax');
     // Every simulated worker is an object with timers: an unbounded count would be a request that
     // exhausts the emulator's memory.
-    if (input.workersMax > MAX_WORKERS) problems.push(`workersMax must be at most ${String(MAX_WORKERS)} in the emulator`);
+    if (input.workersMax > MAX_WORKERS)
+      problems.push(`workersMax must be at most ${String(MAX_WORKERS)} in the emulator`);
     const timeout = input.executionTimeoutMs ?? LIMITS.executionTimeout.default;
     if (timeout < LIMITS.executionTimeout.min || timeout > LIMITS.executionTimeout.max) {
-      problems.push(`executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`);
+      problems.push(
+        `executionTimeoutMs must be from ${String(LIMITS.executionTimeout.min)} to ${String(LIMITS.executionTimeout.max)}`,
+      );
     }
     if (problems.length > 0) {
       this.refuse(res, 400, `invalid EndpointCreateInput: ${problems.join('; ')}`);
@@ -122,10 +137,19 @@ export class ManagementRoutes {
       workers: [],
     };
     // Fields the REST v1 Endpoint also carries are echoed when given.
-    for (const key of ['allowedCudaVersions', 'dataCenterIds', 'minCudaVersion', 'networkVolumeId', 'networkVolumeIds'] as const) {
+    for (const key of [
+      'allowedCudaVersions',
+      'dataCenterIds',
+      'minCudaVersion',
+      'networkVolumeId',
+      'networkVolumeIds',
+    ] as const) {
       if (input[key] !== undefined) record[key] = input[key];
     }
     this.core.records.set(id, record);
-    this.ok(res, this.core.faults.malformedBodies ? { ...record, workersMax: String(input.workersMax) } : record);
+    this.ok(
+      res,
+      this.core.faults.malformedBodies ? { ...record, workersMax: String(input.workersMax) } : record,
+    );
   }
 }

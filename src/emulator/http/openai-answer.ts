@@ -48,7 +48,10 @@ export class OpenAiAnswer {
   start(): void {
     this.res.on('close', this.onClose);
     if (this.o.stream) {
-      this.res.writeHead(this.core.faults.oddStatus ? 202 : 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      this.res.writeHead(this.core.faults.oddStatus ? 202 : 200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+      });
       this.res.flushHeaders();
     }
     if (isFinalStatus(this.job.status)) {
@@ -94,7 +97,10 @@ export class OpenAiAnswer {
     if (this.finished) return;
     this.finish();
     const completed = j !== undefined && j.status === 'COMPLETED';
-    const failure = j === undefined ? 'the request was deleted (ttl expired) before it finished' : `the request ended ${j.status}${j.error === undefined ? '' : `: ${j.error}`}`;
+    const failure =
+      j === undefined
+        ? 'the request was deleted (ttl expired) before it finished'
+        : `the request ended ${j.status}${j.error === undefined ? '' : `: ${j.error}`}`;
     if (!this.o.stream) {
       if (completed) sendJson(this.res, this.core.faults.oddStatus ? 202 : 200, this.completion());
       else sendOpenAiError(this.res, this.core.faults, 500, failure, { code: 'server_error' });
@@ -107,7 +113,8 @@ export class OpenAiAnswer {
         this.event(openAiError(500, failure, { code: 'server_error' }));
       }
       if (!faults.openaiNoDone) this.res.write('data: [DONE]\n\n');
-      if (faults.openaiAfterDone) this.event(this.chunk(this.o.kind === 'chat' ? { content: '' } : '', 'stop'));
+      if (faults.openaiAfterDone)
+        this.event(this.chunk(this.o.kind === 'chat' ? { content: '' } : '', 'stop'));
       this.res.end();
     }
     this.done();
@@ -134,21 +141,37 @@ export class OpenAiAnswer {
   }
 
   private chunk(delta: Record<string, unknown> | string, finish: string | null): Record<string, unknown> {
-    const choice = typeof delta === 'string' ? { index: 0, text: delta, finish_reason: finish } : { index: 0, delta, finish_reason: finish };
-    return { id: this.id, object: this.o.kind === 'chat' ? 'chat.completion.chunk' : 'text_completion', created: this.created, model: this.o.model, choices: [choice] };
+    const choice =
+      typeof delta === 'string'
+        ? { index: 0, text: delta, finish_reason: finish }
+        : { index: 0, delta, finish_reason: finish };
+    return {
+      id: this.id,
+      object: this.o.kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
+      created: this.created,
+      model: this.o.model,
+      choices: [choice],
+    };
   }
 
   private completion(): Record<string, unknown> {
     let text = '';
     for (let i = 0; i < this.o.tokens; i++) text += tokenText(i);
-    const choice = this.o.kind === 'chat' ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' } : { index: 0, text, finish_reason: 'stop' };
+    const choice =
+      this.o.kind === 'chat'
+        ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }
+        : { index: 0, text, finish_reason: 'stop' };
     return {
       id: this.id,
       object: this.o.kind === 'chat' ? 'chat.completion' : 'text_completion',
       created: this.created,
       model: this.o.model,
       choices: [choice],
-      usage: { prompt_tokens: this.o.promptTokens, completion_tokens: this.o.tokens, total_tokens: this.o.promptTokens + this.o.tokens },
+      usage: {
+        prompt_tokens: this.o.promptTokens,
+        completion_tokens: this.o.tokens,
+        total_tokens: this.o.promptTokens + this.o.tokens,
+      },
     };
   }
 }

@@ -19,12 +19,30 @@ export interface OpenAiErrorDetail {
 }
 
 /** The error object as OpenAI sends it: `{"error":{"message","type","param","code"}}`. */
-export function openAiError(status: number, message: string, detail: OpenAiErrorDetail = {}): { error: Record<string, unknown> } {
-  return { error: { message, type: TYPES[status] ?? 'invalid_request_error', param: detail.param ?? null, code: detail.code ?? null } };
+export function openAiError(
+  status: number,
+  message: string,
+  detail: OpenAiErrorDetail = {},
+): { error: Record<string, unknown> } {
+  return {
+    error: {
+      message,
+      type: TYPES[status] ?? 'invalid_request_error',
+      param: detail.param ?? null,
+      code: detail.code ?? null,
+    },
+  };
 }
 
 /** Answers an /openai/* error; the openai-error-shape fault sends the queue API's `{"error": "..."}` instead. */
-export function sendOpenAiError(res: ServerResponse, faults: FaultSet, status: number, message: string, detail?: OpenAiErrorDetail, extra?: Record<string, string>): void {
+export function sendOpenAiError(
+  res: ServerResponse,
+  faults: FaultSet,
+  status: number,
+  message: string,
+  detail?: OpenAiErrorDetail,
+  extra?: Record<string, string>,
+): void {
   if (faults.openaiErrorShape) sendError(res, status, message, extra);
   else sendJson(res, status, openAiError(status, message, detail), extra);
 }

@@ -41,17 +41,28 @@ export class OpenAiRoutes {
     const faults = this.core.faults;
     const route = ROUTES[rest];
     if (route === undefined || route.method !== req.method) {
-      sendOpenAiError(res, faults, 404, `no route ${req.method ?? ''} /openai/${rest.slice(0, 200)} (routes: ${ROUTE_LIST})`, { code: 'unknown_url' });
+      sendOpenAiError(
+        res,
+        faults,
+        404,
+        `no route ${req.method ?? ''} /openai/${rest.slice(0, 200)} (routes: ${ROUTE_LIST})`,
+        { code: 'unknown_url' },
+      );
       req.resume();
       return;
     }
     if (faults.serverErrorRate > 0 && this.core.rng.next() < faults.serverErrorRate) {
-      sendOpenAiError(res, faults, 500, 'internal server error (emulator fault server-errors)', { code: 'server_error' });
+      sendOpenAiError(res, faults, 500, 'internal server error (emulator fault server-errors)', {
+        code: 'server_error',
+      });
       req.resume();
       return;
     }
     if (route.kind === undefined) {
-      sendJson(res, faults.oddStatus ? 202 : 200, { object: 'list', data: [{ id: ep.id, object: 'model', created: 0, owned_by: 'jobstorm-emulator' }] });
+      sendJson(res, faults.oddStatus ? 202 : 200, {
+        object: 'list',
+        data: [{ id: ep.id, object: 'model', created: 0, owned_by: 'jobstorm-emulator' }],
+      });
       return;
     }
     // Counted in the window now; the concurrency slot is taken once the body is in, as for /run.
@@ -68,15 +79,34 @@ export class OpenAiRoutes {
     return { off: faults.no429, early: faults.early429, scale: faults.rateScale('openai') };
   }
 
-  private refuse(req: IncomingMessage, res: ServerResponse, admission: Exclude<Admission, { ok: true }>): void {
+  private refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    admission: Exclude<Admission, { ok: true }>,
+  ): void {
     const faults = this.core.faults;
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
-    const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
-    sendOpenAiError(res, faults, 429, `rate limit of /openai/* exceeded (${what} for this endpoint); retry after ${retryAfter} s`, { code: 'rate_limit_exceeded' }, faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
+    const what =
+      admission.reason === 'rate'
+        ? `${String(admission.limit)} requests per 10 s`
+        : `${String(admission.limit)} concurrent requests`;
+    sendOpenAiError(
+      res,
+      faults,
+      429,
+      `rate limit of /openai/* exceeded (${what} for this endpoint); retry after ${retryAfter} s`,
+      { code: 'rate_limit_exceeded' },
+      faults.badRetryAfter ? undefined : { 'retry-after': retryAfter },
+    );
     req.resume();
   }
 
-  private async complete(req: IncomingMessage, res: ServerResponse, ep: Endpoint, kind: 'chat' | 'text'): Promise<void> {
+  private async complete(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: Endpoint,
+    kind: 'chat' | 'text',
+  ): Promise<void> {
     const faults = this.core.faults;
     const release = (): void => ep.limiter.release('openai');
     let occupied = false;
@@ -87,7 +117,14 @@ export class OpenAiRoutes {
       const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
       if (body.kind === 'aborted') return;
       if (body.kind === 'stalled') {
-        sendOpenAiError(res, faults, 408, stalledMessage(body.ms), { code: 'timeout' }, { connection: 'close' });
+        sendOpenAiError(
+          res,
+          faults,
+          408,
+          stalledMessage(body.ms),
+          { code: 'timeout' },
+          { connection: 'close' },
+        );
         return;
       }
       const slot = ep.limiter.occupy('openai', this.mode());
@@ -97,7 +134,12 @@ export class OpenAiRoutes {
       }
       occupied = true;
       if (body.kind === 'too-large') {
-        sendOpenAiError(res, faults, 413, `request body of ${String(body.bytes)} bytes exceeds the limit of ${String(limit)} bytes`);
+        sendOpenAiError(
+          res,
+          faults,
+          413,
+          `request body of ${String(body.bytes)} bytes exceeds the limit of ${String(limit)} bytes`,
+        );
         return;
       }
       if (body.kind === 'invalid') {
@@ -107,15 +149,40 @@ export class OpenAiRoutes {
       const parsed = (kind === 'chat' ? ChatRequestSchema : CompletionRequestSchema).safeParse(body.value);
       if (!parsed.success) {
         const first = parsed.error.issues[0];
-        sendOpenAiError(res, faults, 400, `invalid request: ${describeIssues(parsed.error.issues)}`, { param: first && first.path.length > 0 ? first.path.map(String).join('.') : null });
+        sendOpenAiError(res, faults, 400, `invalid request: ${describeIssues(parsed.error.issues)}`, {
+          param: first && first.path.length > 0 ? first.path.map(String).join('.') : null,
+        });
         return;
       }
-      const data = parsed.data as { model: string; stream?: boolean; max_tokens?: number; max_completion_tokens?: number };
+      const data = parsed.data as {
+        model: string;
+        stream?: boolean;
+        max_tokens?: number;
+        max_completion_tokens?: number;
+      };
       const tokens = Math.min(MAX_TOKENS, data.max_tokens ?? data.max_completion_tokens ?? DEFAULT_TOKENS);
-      const promptChars = JSON.stringify('messages' in parsed.data ? parsed.data.messages : (parsed.data as { prompt: unknown }).prompt).length;
-      const job = ep.submit({ input: { openai: kind === 'chat' ? 'chat/completions' : 'completions', max_tokens: tokens } }, true);
+      const promptChars = JSON.stringify(
+        'messages' in parsed.data ? parsed.data.messages : (parsed.data as { prompt: unknown }).prompt,
+      ).length;
+      const job = ep.submit(
+        { input: { openai: kind === 'chat' ? 'chat/completions' : 'completions', max_tokens: tokens } },
+        true,
+      );
       // About four characters a token, as OpenAI's own rule of thumb says.
-      const answer = new OpenAiAnswer(this.core, ep, job, res, { kind, model: data.model, tokens, promptTokens: Math.ceil(promptChars / 4), stream: data.stream === true }, release);
+      const answer = new OpenAiAnswer(
+        this.core,
+        ep,
+        job,
+        res,
+        {
+          kind,
+          model: data.model,
+          tokens,
+          promptTokens: Math.ceil(promptChars / 4),
+          stream: data.stream === true,
+        },
+        release,
+      );
       answer.start();
       handedOver = true;
     } finally {

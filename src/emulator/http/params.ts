@@ -12,7 +12,8 @@ export function intParam(query: string, name: string, range: IntRange, clamp: bo
   const raw = new URLSearchParams(query).get(name);
   if (raw === null) return { ok: true, value: undefined };
   const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-  if (clamp && Number.isSafeInteger(value)) return { ok: true, value: Math.min(range.max, Math.max(range.min, value)) };
+  if (clamp && Number.isSafeInteger(value))
+    return { ok: true, value: Math.min(range.max, Math.max(range.min, value)) };
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     return {
       ok: false,

@@ -81,8 +81,17 @@ export class QueueRoutes {
       }
       if (method === 'POST') method = 'GET';
     }
-    if (route === undefined || route.method !== method || idCount !== (route.withId ? 1 : 0) || (ep.settings.publicModel && !route.publicModel)) {
-      sendError(res, 404, `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health, requests, openai/v1/...)`);
+    if (
+      route === undefined ||
+      route.method !== method ||
+      idCount !== (route.withId ? 1 : 0) ||
+      (ep.settings.publicModel && !route.publicModel)
+    ) {
+      sendError(
+        res,
+        404,
+        `no operation ${req.method ?? ''} ${path.slice(0, 200)} (operations: run, runsync, status/<id>, status-sync/<id>, stream/<id>, cancel/<id>, retry/<id>, purge-queue, health, requests, openai/v1/...)`,
+      );
       return;
     }
     const faults = this.core.faults;
@@ -93,7 +102,13 @@ export class QueueRoutes {
     }
     // A submission takes its concurrency slot only once its body is in (see submit).
     const uploads = route.op === 'run' || route.op === 'runsync';
-    const admission = ep.limiter.admit(route.op, this.core.now(), ep.runningWorkers(), this.limiterMode(), !uploads);
+    const admission = ep.limiter.admit(
+      route.op,
+      this.core.now(),
+      ep.runningWorkers(),
+      this.limiterMode(),
+      !uploads,
+    );
     if (!admission.ok) {
       this.refuseRate(res, route.op, admission);
       return;
@@ -128,9 +143,16 @@ export class QueueRoutes {
     return { off: this.core.faults.no429, early: this.core.faults.early429 };
   }
 
-  private refuseRate(res: ServerResponse, op: QueueOperation, admission: Extract<Admission, { ok: false }>): void {
+  private refuseRate(
+    res: ServerResponse,
+    op: QueueOperation,
+    admission: Extract<Admission, { ok: false }>,
+  ): void {
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
-    const what = admission.reason === 'rate' ? `${String(admission.limit)} requests per 10 s` : `${String(admission.limit)} concurrent requests`;
+    const what =
+      admission.reason === 'rate'
+        ? `${String(admission.limit)} requests per 10 s`
+        : `${String(admission.limit)} concurrent requests`;
     const message = `rate limit of /${op} exceeded (${what} for this endpoint); retry after ${retryAfter} s`;
     sendError(res, 429, message, this.core.faults.badRetryAfter ? undefined : { 'retry-after': retryAfter });
   }
@@ -146,14 +168,23 @@ export class QueueRoutes {
   }
 
   /** Operations answered at once. */
-  private immediate(res: ServerResponse, ep: Endpoint, op: QueueOperation, jobId: string, query: string): void {
+  private immediate(
+    res: ServerResponse,
+    ep: Endpoint,
+    op: QueueOperation,
+    jobId: string,
+    query: string,
+  ): void {
     if (op === 'health') {
       this.ok(res, ep.healthAnswer());
       return;
     }
     if (op === 'purge-queue') {
       const removed = ep.purge();
-      this.ok(res, { removed: this.core.faults.malformedBodies ? String(removed) : removed, status: 'completed' });
+      this.ok(res, {
+        removed: this.core.faults.malformedBodies ? String(removed) : removed,
+        status: 'completed',
+      });
       return;
     }
     let ttl: number | undefined;
@@ -166,12 +197,21 @@ export class QueueRoutes {
       ttl = p.value;
     }
     const job = ep.get(jobId);
-    if (job === undefined && op === 'status' && this.core.faults.has('unknown-job-found') && !isJobId(jobId)) {
+    if (
+      job === undefined &&
+      op === 'status' &&
+      this.core.faults.has('unknown-job-found') &&
+      !isJobId(jobId)
+    ) {
       this.ok(res, { id: jobId, status: 'FAILED', error: 'job not found' });
       return;
     }
     if (job === undefined) {
-      sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
+      sendError(
+        res,
+        404,
+        `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`,
+      );
       return;
     }
     switch (op) {
@@ -187,7 +227,8 @@ export class QueueRoutes {
         return;
       case 'retry':
         if (ep.retry(job)) this.ok(res, { id: job.id, status: this.statusField('IN_QUEUE') });
-        else sendError(res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
+        else
+          sendError(res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
         return;
       default:
         sendError(res, 404, `no operation ${op}`);
@@ -213,7 +254,13 @@ export class QueueRoutes {
   }
 
   /** POST /run and /runsync. */
-  private async submit(req: IncomingMessage, res: ServerResponse, ep: Endpoint, op: 'run' | 'runsync', query: string): Promise<void> {
+  private async submit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: Endpoint,
+    op: 'run' | 'runsync',
+    query: string,
+  ): Promise<void> {
     // The concurrency slot is taken once the body is in (a stalled upload holds none) and is ours
     // until we answer; a waiting /runsync hands it to the waiter.
     let occupied = false;
@@ -246,7 +293,11 @@ export class QueueRoutes {
       if (body.kind === 'too-large') {
         // No `Connection: close`: the rest of the upload is still being read and dropped, and a
         // closed socket would meet the client's next write with EPIPE instead of this answer.
-        sendError(res, 413, `request body of ${String(body.bytes)} bytes exceeds the /${op} limit of ${String(limit)} bytes`);
+        sendError(
+          res,
+          413,
+          `request body of ${String(body.bytes)} bytes exceeds the /${op} limit of ${String(limit)} bytes`,
+        );
         return;
       }
       if (body.kind === 'invalid') {
@@ -254,7 +305,9 @@ export class QueueRoutes {
         return;
       }
       const value = this.core.faults.has('input-optional') ? withInput(body.value) : body.value;
-      const parsed = SubmissionBodySchema.safeParse(this.core.faults.paramsUnchecked ? clampPolicy(value) : value);
+      const parsed = SubmissionBodySchema.safeParse(
+        this.core.faults.paramsUnchecked ? clampPolicy(value) : value,
+      );
       if (!parsed.success) {
         sendError(res, 400, `invalid job submission: ${describeIssues(parsed.error.issues)}`);
         return;
@@ -282,7 +335,11 @@ export class QueueRoutes {
     }
     const job = ep.get(jobId);
     if (job === undefined) {
-      sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
+      sendError(
+        res,
+        404,
+        `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`,
+      );
       release();
       return;
     }
@@ -341,9 +398,13 @@ function clampPolicy(body: unknown): unknown {
   const policy = body.policy;
   if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) return body;
   const clamped: Record<string, unknown> = { ...policy };
-  for (const [key, range] of [['ttl', LIMITS.ttl], ['executionTimeout', LIMITS.executionTimeout]] as const) {
+  for (const [key, range] of [
+    ['ttl', LIMITS.ttl],
+    ['executionTimeout', LIMITS.executionTimeout],
+  ] as const) {
     const v = clamped[key];
-    if (typeof v === 'number' && Number.isInteger(v)) clamped[key] = Math.min(range.max, Math.max(range.min, v));
+    if (typeof v === 'number' && Number.isInteger(v))
+      clamped[key] = Math.min(range.max, Math.max(range.min, v));
   }
   return { ...body, policy: clamped };
 }

@@ -6,7 +6,12 @@ import { payloadChunks, serializePayload, type JsonPayload } from '../json-paylo
  * for a body with generated output, its pieces with backpressure. Never throws: a body that cannot
  * be serialized is an emulator bug, answered as such.
  */
-export function sendJson(res: ServerResponse, status: number, body: unknown, extra?: Record<string, string>): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra?: Record<string, string>,
+): void {
   if (res.headersSent || res.destroyed) return;
   let payload: JsonPayload;
   try {
@@ -15,7 +20,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, ext
     lastResort(res, err);
     return;
   }
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': payload.bytes };
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    'content-length': payload.bytes,
+  };
   if (extra !== undefined) Object.assign(headers, extra);
   res.writeHead(status, headers);
   if (payload.gaps.length === 0) res.end(payload.texts[0]);
@@ -42,7 +50,12 @@ function pump(res: ServerResponse, chunks: Iterator<string | Buffer>): void {
 }
 
 /** Queue API errors: `{"error": "..."}` saying what is wrong, naming the field or parameter. */
-export function sendError(res: ServerResponse, status: number, message: string, extra?: Record<string, string>): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  extra?: Record<string, string>,
+): void {
   sendJson(res, status, { error: message }, extra);
 }
 
@@ -64,7 +77,11 @@ export function lastResort(res: ServerResponse, err: unknown): void {
     }
     const message = err instanceof Error ? err.message : String(err);
     const text = JSON.stringify({ error: `emulator bug: ${message.slice(0, 500)}` });
-    res.writeHead(500, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' });
+    res.writeHead(500, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      connection: 'close',
+    });
     res.end(text);
   } catch {
     res.destroy();

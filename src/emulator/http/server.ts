@@ -84,9 +84,22 @@ export class EmulatorServer {
     // Real workers send the bare key; the API's auth faults are not about them.
     const isWorker = path.startsWith('/v2/') && isWorkerPath(path);
     if (!this.authorized(req.headers.authorization, isAdmin || isWorker)) {
-      if (isManagement) sendMessage(res, 401, 'unauthorized: missing or wrong API key in the Authorization header');
-      else if (OPENAI_PATH.test(path)) sendOpenAiError(res, this.core.faults, 401, 'unauthorized: missing or wrong API key in the Authorization header', { code: 'invalid_api_key' });
-      else sendError(res, 401, 'unauthorized: missing or wrong API key in the Authorization header (Bearer <key> or the bare key)');
+      if (isManagement)
+        sendMessage(res, 401, 'unauthorized: missing or wrong API key in the Authorization header');
+      else if (OPENAI_PATH.test(path))
+        sendOpenAiError(
+          res,
+          this.core.faults,
+          401,
+          'unauthorized: missing or wrong API key in the Authorization header',
+          { code: 'invalid_api_key' },
+        );
+      else
+        sendError(
+          res,
+          401,
+          'unauthorized: missing or wrong API key in the Authorization header (Bearer <key> or the bare key)',
+        );
       return;
     }
     if (isWorker) {
@@ -101,7 +114,12 @@ export class EmulatorServer {
       }
       return this.management.handle(req, res, path);
     } else if (isAdmin) return this.admin.handle(req, res, path, query);
-    else sendError(res, 404, `no route ${path.slice(0, 200)}: the queue API is under /v2/<endpointId>/, management under /v1/, control under /_emulator/`);
+    else
+      sendError(
+        res,
+        404,
+        `no route ${path.slice(0, 200)}: the queue API is under /v2/<endpointId>/, management under /v1/, control under /_emulator/`,
+      );
     return undefined;
   }
 
@@ -109,7 +127,8 @@ export class EmulatorServer {
     if (header === this.bearer) return true;
     // bare-key-rejected refuses the bare form on the API under test, never on the control plane.
     if (header === this.bare) return isAdmin || !this.core.faults.bareKeyRejected;
-    if (header !== undefined && /^bearer\s+/i.test(header) && header.replace(/^bearer\s+/i, '') === this.bare) return true;
+    if (header !== undefined && /^bearer\s+/i.test(header) && header.replace(/^bearer\s+/i, '') === this.bare)
+      return true;
     // auth-open opens the API under test, never the control plane.
     return !isAdmin && this.core.faults.authOpen;
   }

@@ -11,13 +11,21 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
  * A body with generated output is streamed from its pieces, never built whole.
  */
 export function createWebhookPoster(): { post: WebhookPoster; close: () => Promise<void> } {
-  const agent = new Agent({ connections: 32, headersTimeout: ATTEMPT_TIMEOUT_MS, bodyTimeout: ATTEMPT_TIMEOUT_MS });
+  const agent = new Agent({
+    connections: 32,
+    headersTimeout: ATTEMPT_TIMEOUT_MS,
+    bodyTimeout: ATTEMPT_TIMEOUT_MS,
+  });
   const post: WebhookPoster = async (url, payload) => {
     const streamed = payload.gaps.length > 0;
     const res = await request(url, {
       method: 'POST',
       body: streamed ? Readable.from(payloadChunks(payload), { objectMode: false }) : payload.texts[0],
-      headers: { 'content-type': 'application/json', 'user-agent': 'jobstorm-emulator', ...(streamed ? { 'content-length': String(payload.bytes) } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'jobstorm-emulator',
+        ...(streamed ? { 'content-length': String(payload.bytes) } : {}),
+      },
       dispatcher: agent,
     });
     await res.body.dump();

@@ -52,7 +52,11 @@ export class WorkerRoutes {
     const op = parts[3] ?? '';
     const ids = parts.slice(4).map((p) => decodeSegment(p));
     if (ids.length !== WORKER_OPS[op]) {
-      sendError(res, 404, `no worker operation ${req.method ?? ''} ${path.slice(0, 200)} (job-take/<worker>, job-take-batch/<worker>, job-stop/<worker>, ping/<worker>, job-done/<worker>/<job>, job-stream/<worker>/<job>)`);
+      sendError(
+        res,
+        404,
+        `no worker operation ${req.method ?? ''} ${path.slice(0, 200)} (job-take/<worker>, job-take-batch/<worker>, job-stop/<worker>, ping/<worker>, job-done/<worker>/<job>, job-stream/<worker>/<job>)`,
+      );
       return;
     }
     const workerId = ids[0];
@@ -80,10 +84,13 @@ export class WorkerRoutes {
       return;
     }
     if (op === 'job-stop') {
-      this.hold(res, ep.external.stopPoll(workerId, (jobIds) => {
-        if (jobIds.length === 0) noContent(res);
-        else sendJson(res, 200, { jobsToStop: jobIds });
-      }));
+      this.hold(
+        res,
+        ep.external.stopPoll(workerId, (jobIds) => {
+          if (jobIds.length === 0) noContent(res);
+          else sendJson(res, 200, { jobsToStop: jobIds });
+        }),
+      );
       return;
     }
     let max = 1;
@@ -91,16 +98,23 @@ export class WorkerRoutes {
       const raw = new URLSearchParams(query).get('batch_size') ?? '1';
       max = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
       if (!(max >= 1 && max <= BATCH_MAX)) {
-        sendError(res, 400, `query parameter batch_size must be an integer from 1 to ${String(BATCH_MAX)}, got ${JSON.stringify(raw.slice(0, 50))}`);
+        sendError(
+          res,
+          400,
+          `query parameter batch_size must be an integer from 1 to ${String(BATCH_MAX)}, got ${JSON.stringify(raw.slice(0, 50))}`,
+        );
         return;
       }
     }
     const batch = op === 'job-take-batch';
-    this.hold(res, ep.external.take(workerId, max, (jobs) => {
-      if (jobs.length === 0) noContent(res);
-      else if (batch) sendJson(res, 200, jobs.map(takeView));
-      else sendJson(res, 200, takeView(jobs[0] as Job));
-    }));
+    this.hold(
+      res,
+      ep.external.take(workerId, max, (jobs) => {
+        if (jobs.length === 0) noContent(res);
+        else if (batch) sendJson(res, 200, jobs.map(takeView));
+        else sendJson(res, 200, takeView(jobs[0] as Job));
+      }),
+    );
   }
 
   /** A long-poll: when the worker hangs up first, its waiter is dropped. */
@@ -109,7 +123,14 @@ export class WorkerRoutes {
     res.on('close', cancel);
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, ep: Endpoint, op: string, workerId: string, jobId: string): Promise<void> {
+  private async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: Endpoint,
+    op: string,
+    workerId: string,
+    jobId: string,
+  ): Promise<void> {
     // The worker labels the body form-urlencoded, but it is raw JSON text (worker-protocol.md §5.1).
     const body = await readJson(req, RESULT_LIMIT);
     if (body.kind === 'aborted') return;
@@ -126,7 +147,10 @@ export class WorkerRoutes {
       return;
     }
     const job = ep.get(jobId);
-    const answer: ResultAnswer = op === 'job-done' ? ep.external.result(workerId, job, jobId, body.value) : ep.external.streamChunk(workerId, job, jobId, body.value);
+    const answer: ResultAnswer =
+      op === 'job-done'
+        ? ep.external.result(workerId, job, jobId, body.value)
+        : ep.external.streamChunk(workerId, job, jobId, body.value);
     if (answer.status === 200) sendJson(res, 200, { ok: true, message: answer.message });
     else sendError(res, answer.status, answer.message);
   }

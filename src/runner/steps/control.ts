@@ -15,7 +15,13 @@ export const advance: StepRunner<AdvanceStep> = async (step, it) => {
   const { ctx } = it;
   if (!ctx.emulator) throw new Error('an advance step needs the embedded emulator with a manual clock');
   // Recorded before the move: what the move sets off (deliveries, expiries) then lands after it.
-  ctx.emit({ v: RECORD_VERSION, type: 'clock', seq: ctx.nextSeq(), at: ctx.clock.now(), advancedMs: step.ms });
+  ctx.emit({
+    v: RECORD_VERSION,
+    type: 'clock',
+    seq: ctx.nextSeq(),
+    at: ctx.clock.now(),
+    advancedMs: step.ms,
+  });
   await ctx.emulator.advance(step.ms);
   it.intendedAt = ctx.clock.now();
   return true;

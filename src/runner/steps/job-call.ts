@@ -16,7 +16,11 @@ export const retry: StepRunner<RetryStep> = async (_step, it) => {
 export const status: StepRunner<StatusStep> = async (step, it) => {
   if (it.jobId === undefined || routeMissing(it, 'status')) return false;
   const ttl = step.ttlMs === undefined ? undefined : step.ttlMs;
-  const r = await it.ctx.client.status(it.jobId, ttl === undefined ? {} : { ttl }, it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }));
+  const r = await it.ctx.client.status(
+    it.jobId,
+    ttl === undefined ? {} : { ttl },
+    it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }),
+  );
   it.intendedAt = it.ctx.clock.now();
   it.see(r);
   return true;

@@ -12,7 +12,12 @@ export const openai: StepRunner<OpenAiStep> = async (step, it) => {
   if (step.body !== undefined) {
     const compiled = it.flow.inputs.get(step);
     body = compiled
-      ? compiled.render({ iteration: it.n, flow: it.flow.name, random: () => it.ctx.random(), ...(it.row ? { row: it.row } : {}) })
+      ? compiled.render({
+          iteration: it.n,
+          flow: it.flow.name,
+          random: () => it.ctx.random(),
+          ...(it.row ? { row: it.row } : {}),
+        })
       : { ...step.body };
     if (step.stream) body.stream = true;
     else delete body.stream;

@@ -5,7 +5,14 @@ import { ok, permanent, routeMissing, type IterationState, type StepRunner } fro
 /** 404s a poll takes for a job it has not yet seen through /status (a new job may not be visible at once). */
 const NOT_YET_VISIBLE_TRIES = 3;
 
-const RANK: Record<JobStatus, number> = { IN_QUEUE: 0, IN_PROGRESS: 1, COMPLETED: 2, FAILED: 2, CANCELLED: 2, TIMED_OUT: 2 };
+const RANK: Record<JobStatus, number> = {
+  IN_QUEUE: 0,
+  IN_PROGRESS: 1,
+  COMPLETED: 2,
+  FAILED: 2,
+  CANCELLED: 2,
+  TIMED_OUT: 2,
+};
 
 /** Has a job in `status` reached `target`? A poll may see a later state than the one it waits for. */
 export function reached(status: JobStatus | undefined, target: PollTarget): boolean {

@@ -22,7 +22,11 @@ export const probe: StepRunner<ProbeStep> = async (step, it) => {
 /** autocannon saturating one operation; its answers are records like any other. */
 export const blast: StepRunner<BlastStep> = async (step, it) => {
   if (step.op === 'status' && it.jobId === undefined) return false;
-  await runBlast(step, it.ctx, { flow: it.flow.name, step: `${String(it.stepIndex)}:blast`, ...(it.jobId === undefined ? {} : { jobId: it.jobId }) });
+  await runBlast(step, it.ctx, {
+    flow: it.flow.name,
+    step: `${String(it.stepIndex)}:blast`,
+    ...(it.jobId === undefined ? {} : { jobId: it.jobId }),
+  });
   it.intendedAt = it.ctx.clock.now();
   return true;
 };

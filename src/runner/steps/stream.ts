@@ -27,7 +27,8 @@ export const stream: StepRunner<StreamStep> = async (step, it) => {
     if (!Array.isArray(r.body)) it.see(r);
     if (chunks === 0) {
       // The bare-array shape carries no status: ask /status whether the job is done.
-      if (Array.isArray(r.body) && !isFinalStatus(it.status)) it.see(await client.status(it.jobId, {}, it.call('stream-status')));
+      if (Array.isArray(r.body) && !isFinalStatus(it.status))
+        it.see(await client.status(it.jobId, {}, it.call('stream-status')));
       if (isFinalStatus(it.status)) break;
     }
     it.intendedAt = clock.now() + step.intervalMs;

@@ -10,9 +10,14 @@ export const submit: StepRunner<RunStep | RunsyncStep> = async (step, it) => {
   const { client, clock } = it.ctx;
   const { body, facts } = submission(step, it);
   it.submittedAt = clock.now();
-  const r = step.kind === 'run'
-    ? await client.run(body, it.call('run', facts, false))
-    : await client.runsync(body, step.waitMs === undefined ? {} : { wait: step.waitMs }, it.call('runsync', facts, false));
+  const r =
+    step.kind === 'run'
+      ? await client.run(body, it.call('run', facts, false))
+      : await client.runsync(
+          body,
+          step.waitMs === undefined ? {} : { wait: step.waitMs },
+          it.call('runsync', facts, false),
+        );
   it.intendedAt = clock.now();
   if (r.jobId === undefined || !ok(r.status)) return false;
   it.jobId = r.jobId;
@@ -26,10 +31,18 @@ export const submit: StepRunner<RunStep | RunsyncStep> = async (step, it) => {
   return true;
 };
 
-function submission(step: RunStep | RunsyncStep, it: IterationState): { body: SubmissionBody | Buffer; facts?: RequestFacts } {
+function submission(
+  step: RunStep | RunsyncStep,
+  it: IterationState,
+): { body: SubmissionBody | Buffer; facts?: RequestFacts } {
   const compiled = it.flow.inputs.get(step);
   const input = compiled
-    ? compiled.render({ iteration: it.n, flow: it.flow.name, random: () => it.ctx.random(), ...(it.row ? { row: it.row } : {}) })
+    ? compiled.render({
+        iteration: it.n,
+        flow: it.flow.name,
+        random: () => it.ctx.random(),
+        ...(it.row ? { row: it.row } : {}),
+      })
     : { ...step.input };
   const body: SubmissionBody = { input };
   const webhook = step.webhook === true ? it.ctx.webhookUrl : step.webhook;

@@ -20,9 +20,11 @@ function fullDisk(room: number): RecordSink & { data: Buffer; closed: boolean } 
     data: Buffer.alloc(0),
     closed: false,
     write(chunk: Buffer, position: number): number {
-      if (position !== sink.data.length) throw new Error(`write at ${String(position)}, file is ${String(sink.data.length)} bytes`);
+      if (position !== sink.data.length)
+        throw new Error(`write at ${String(position)}, file is ${String(sink.data.length)} bytes`);
       const free = room - sink.data.length;
-      if (free <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      if (free <= 0)
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
       const n = Math.min(free, chunk.length);
       sink.data = Buffer.concat([sink.data, chunk.subarray(0, n)]);
       return n;
@@ -49,7 +51,10 @@ describe('RecordsWriter', () => {
     const text = sink.data.toString();
     expect(text.length).toBeGreaterThan(90_000);
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l) as DroppedRecord);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as DroppedRecord);
     expect(lines.map((r) => r.seq)).toEqual(lines.map((_, i) => i));
     expect(w.linesWritten).toBe(lines.length);
     expect(sink.closed).toBe(true);

@@ -15,7 +15,13 @@ describe('RunOutputs', () => {
     await outputs.closeRecords();
     outputs.writeReports(fixtureSummary());
     expect(outputs.reportsFailed).toBe(false);
-    expect((await readdir(out)).sort()).toEqual(['junit.xml', 'records.ndjson', 'report.html', 'summary.json', 'summary.md']);
+    expect((await readdir(out)).sort()).toEqual([
+      'junit.xml',
+      'records.ndjson',
+      'report.html',
+      'summary.json',
+      'summary.md',
+    ]);
   });
 
   it('a configuration error after the check leaves no files behind', async () => {

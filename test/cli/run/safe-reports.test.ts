@@ -17,7 +17,8 @@ describe('writeReportsSafely', () => {
     expect(result.failed.map((f) => f.path)).toEqual([join(dir, 'summary.md')]);
     expect(result.failed[0]?.reason).toMatch(/^EISDIR/);
     expect(result.written[0]).toBe(join(dir, 'summary.json'));
-    for (const f of ['summary.json', 'report.html', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['summary.json', 'report.html', 'junit.xml'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     expect(JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8'))).toMatchObject({ version: 1 });
   });
 });
