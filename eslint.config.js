@@ -210,6 +210,15 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN.md rule 7: short, plain functions, and no way around the rules from inside a file.
+    files: ['src/**/*.ts', 'contracts/**/*.ts'],
+    linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'error' },
+    rules: {
+      complexity: ['error', 20],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

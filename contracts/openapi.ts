@@ -42,67 +42,80 @@ function openApiPath(template: string): { path: string; params: JsonObject[] } {
   return { path, params };
 }
 
+const ENDPOINT_PARAM = { name: 'endpointId', in: 'path', required: true, schema: { type: 'string' } };
+
+type QueueContract = (typeof QUEUE_OPERATION_CONTRACTS)[keyof typeof QUEUE_OPERATION_CONTRACTS];
+type ManagementContract =
+  (typeof MANAGEMENT_OPERATION_CONTRACTS)[keyof typeof MANAGEMENT_OPERATION_CONTRACTS];
+
+function queueOperation(op: QueueContract, params: JsonObject[]): JsonObject {
+  const operation: JsonObject = {
+    operationId: op.name,
+    summary: op.summary,
+    description: `Encodes ${op.cite}.`,
+    tags: ['queue'],
+    parameters: [
+      ENDPOINT_PARAM,
+      ...params,
+      ...op.query.map((q) => ({
+        name: q.name,
+        in: 'query',
+        required: false,
+        description: `Encodes ${q.cite}.`,
+        schema: {
+          type: 'integer',
+          minimum: q.range.min,
+          maximum: q.range.max,
+          ...(q.range.default === undefined ? {} : { default: q.range.default }),
+        },
+      })),
+    ],
+    responses: responses(op.responses),
+  };
+  if (op.body) {
+    operation.requestBody = {
+      required: true,
+      description: op.bodyLimit
+        ? `At most ${String(op.bodyLimit.surelyAccepted)} bytes (SPEC "Limits").`
+        : undefined,
+      content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
+    };
+  }
+  return operation;
+}
+
+function managementOperation(op: ManagementContract, params: JsonObject[]): JsonObject {
+  const operation: JsonObject = {
+    operationId: op.name,
+    summary: op.summary,
+    description: `Encodes ${op.cite}.`,
+    tags: ['management'],
+    parameters: params,
+    responses: responses(op.responses),
+  };
+  if (op.body) {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
+    };
+  }
+  return operation;
+}
+
 /**
  * The contract as an OpenAPI 3.1 document, generated from the zod schemas (zod 4's JSON Schema
  * output), so that other tools (Schemathesis, editors, gateways) can read what jobstorm checks.
  */
 export function buildOpenApiDocument(version: string): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const endpointParam = { name: 'endpointId', in: 'path', required: true, schema: { type: 'string' } };
   for (const op of Object.values(QUEUE_OPERATION_CONTRACTS)) {
     const { path, params } = openApiPath(op.path);
-    const operation: JsonObject = {
-      operationId: op.name,
-      summary: op.summary,
-      description: `Encodes ${op.cite}.`,
-      tags: ['queue'],
-      parameters: [
-        endpointParam,
-        ...params,
-        ...op.query.map((q) => ({
-          name: q.name,
-          in: 'query',
-          required: false,
-          description: `Encodes ${q.cite}.`,
-          schema: {
-            type: 'integer',
-            minimum: q.range.min,
-            maximum: q.range.max,
-            ...(q.range.default === undefined ? {} : { default: q.range.default }),
-          },
-        })),
-      ],
-      responses: responses(op.responses),
-    };
-    if (op.body) {
-      operation.requestBody = {
-        required: true,
-        description: op.bodyLimit
-          ? `At most ${String(op.bodyLimit.surelyAccepted)} bytes (SPEC "Limits").`
-          : undefined,
-        content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
-      };
-    }
     const key = `/v2/{endpointId}${path}`;
-    paths[key] = { ...paths[key], [op.method.toLowerCase()]: operation };
+    paths[key] = { ...paths[key], [op.method.toLowerCase()]: queueOperation(op, params) };
   }
   for (const op of Object.values(MANAGEMENT_OPERATION_CONTRACTS)) {
     const { path, params } = openApiPath(op.path);
-    const operation: JsonObject = {
-      operationId: op.name,
-      summary: op.summary,
-      description: `Encodes ${op.cite}.`,
-      tags: ['management'],
-      parameters: params,
-      responses: responses(op.responses),
-    };
-    if (op.body) {
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: schemaOf(op.body, 'input') } },
-      };
-    }
-    paths[`/v1${path}`] = { [op.method.toLowerCase()]: operation };
+    paths[`/v1${path}`] = { [op.method.toLowerCase()]: managementOperation(op, params) };
   }
   return {
     openapi: '3.1.0',

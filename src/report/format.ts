@@ -64,16 +64,27 @@ export function markdownTable(
   return [markdownRow(header), `| ${sep.join(' | ')} |`, ...rows.map(markdownRow)];
 }
 
+/** Control characters XML 1.0 forbids: below U+0020 but tab, line feed and carriage return. */
+function forbiddenInXml(code: number): boolean {
+  return code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
+}
+
+/** The text without the characters XML 1.0 forbids; a string with none (the rule) is returned as is. */
+function withoutXmlControls(text: string): string {
+  let i = 0;
+  while (i < text.length && !forbiddenInXml(text.charCodeAt(i))) i++;
+  if (i === text.length) return text;
+  let kept = text.slice(0, i);
+  for (; i < text.length; i++) if (!forbiddenInXml(text.charCodeAt(i))) kept += text.charAt(i);
+  return kept;
+}
+
 /** Escapes text for XML and HTML content and attribute values; drops characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- removing exactly the control characters XML forbids
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-  );
+  return withoutXmlControls(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
