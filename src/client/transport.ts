@@ -163,32 +163,14 @@ export class Transport {
     }
     queue.finish(deadline);
     const endAt = clock.now();
-    const { status, firstByteAt, retryAfter, allow, declaredBytes, receivedBytes, sse } = answer;
-    let { text } = answer;
-    let error = answer.error === undefined ? undefined : this.describe(answer.error);
-
-    let body: unknown;
+    const { status, firstByteAt, retryAfter, allow, sse } = answer;
     // A server may echo the Authorization header back (401 pages do); records leave the machine.
-    if (this.o.secret.length > 0 && text.includes(this.o.secret))
-      text = text.split(this.o.secret).join('[key]');
-    if (text.length > 0) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-        // A 2xx promised JSON; an error page that is not JSON is evidence, not a failure.
-        if (error === undefined && status !== undefined && status >= 200 && status < 300) {
-          error = { kind: 'bad-json', message: `response body is not JSON (${String(text.length)} chars)` };
-        }
-      }
-    }
-    if (sse !== undefined) body = sse.first;
-    const resBytes =
-      sse !== undefined
-        ? sse.bytes
-        : declaredBytes !== undefined && error === undefined
-          ? Number(declaredBytes)
-          : (receivedBytes ?? Buffer.byteLength(text));
+    const text = this.scrub(answer.text);
+    const described = answer.error === undefined ? undefined : this.describe(answer.error);
+    const parsed = parseBody(text, status, described);
+    const error = parsed === undefined ? described : parsed.error;
+    const body = sse !== undefined ? sse.first : parsed?.body;
+    const resBytes = responseBytes(answer, text, error);
     const record: ExchangeRecord = {
       v: RECORD_VERSION,
       type: 'exchange',
@@ -237,12 +219,48 @@ export class Transport {
     return answer.done();
   }
 
+  private scrub(text: string): string {
+    const secret = this.o.secret;
+    return secret.length > 0 && text.includes(secret) ? text.split(secret).join('[key]') : text;
+  }
+
   private describe(err: unknown): RequestError {
     const e = toRequestError(err);
     const secret = this.o.secret;
     if (secret.length > 0 && e.message?.includes(secret)) e.message = e.message.split(secret).join('[key]');
     return e;
   }
+}
+
+/**
+ * The body of a non-empty answer, JSON when it parses; a 2xx that promised JSON and is not is an
+ * error (`bad-json`), an error page that is not JSON is evidence, not a failure. Undefined for an
+ * empty answer.
+ */
+function parseBody(
+  text: string,
+  status: number | undefined,
+  error: RequestError | undefined,
+): { body: unknown; error: RequestError | undefined } | undefined {
+  if (text.length === 0) return undefined;
+  try {
+    return { body: JSON.parse(text) as unknown, error };
+  } catch {
+    const promisedJson = error === undefined && status !== undefined && status >= 200 && status < 300;
+    return {
+      body: text,
+      error: promisedJson
+        ? { kind: 'bad-json', message: `response body is not JSON (${String(text.length)} chars)` }
+        : error,
+    };
+  }
+}
+
+/** Bytes of the answer: an SSE stream's own count, the declared length when whole, else what came. */
+function responseBytes(answer: Answer, text: string, error: RequestError | undefined): number {
+  if (answer.sse !== undefined) return answer.sse.bytes;
+  if (answer.declaredBytes !== undefined && error === undefined) return Number(answer.declaredBytes);
+  return answer.receivedBytes ?? Buffer.byteLength(text);
 }
 
 function idOf(body: unknown): string | undefined {

@@ -85,6 +85,11 @@ export class RouteWatch {
         'method',
       );
     if (r.status !== 404 || this.served.has(op) || this.missing.has(op)) return NONE;
+    return this.notFound(op, r);
+  }
+
+  /** A 404 from an operation not yet known to be served or missing. */
+  private notFound(op: QueueOperation, r: ExchangeRecord): MissingRoute[] {
     if (ENDPOINT_ROUTES.has(op)) {
       if (this.endpointAnswers)
         return this.found(op, r, 'answered 404 while the endpoint answered other operations');
@@ -97,24 +102,21 @@ export class RouteWatch {
       else this.suspects.set(r.jobId, [r]);
       return NONE;
     }
+    return op === 'status' ? this.status404(r) : NONE;
+  }
+
+  /** The /status rule: 404s for the first few accepted jobs, each asked for within the shortest ttl. */
+  private status404(r: ExchangeRecord): MissingRoute[] {
     const accepted = r.jobId === undefined ? undefined : this.acceptedAt.get(r.jobId);
-    if (
-      op === 'status' &&
-      r.jobId !== undefined &&
-      accepted !== undefined &&
-      r.sentAt - accepted < MIN_LIFE_MS
-    ) {
-      this.firstStatus404 ??= r;
-      this.status404Jobs.add(r.jobId);
-      if (this.status404Jobs.size >= STATUS_404_JOBS) {
-        return this.found(
-          op,
-          this.firstStatus404,
-          `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`,
-        );
-      }
-    }
-    return NONE;
+    if (r.jobId === undefined || accepted === undefined || r.sentAt - accepted >= MIN_LIFE_MS) return NONE;
+    this.firstStatus404 ??= r;
+    this.status404Jobs.add(r.jobId);
+    if (this.status404Jobs.size < STATUS_404_JOBS) return NONE;
+    return this.found(
+      'status',
+      this.firstStatus404,
+      `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`,
+    );
   }
 
   isMissing(op: string): boolean {

@@ -250,12 +250,10 @@ export function parseSummary(json: unknown, file: string): Summary {
     return { ...data, verdict: judgeVerdict(data) };
   }
   throw new ConfigError(
-    result.error.issues
-      .slice(0, 20)
-      .map((i) => ({
-        where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`,
-        message: i.message,
-      })),
+    result.error.issues.slice(0, 20).map((i) => ({
+      where: `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}`,
+      message: i.message,
+    })),
   );
 }
 

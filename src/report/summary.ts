@@ -1,6 +1,6 @@
 import type { ConnectionWait } from '../core/connection-wait.js';
 import type { WorkerRow } from './workers-section.js';
-import type { RunEnd, Verdict } from './verdict.js';
+import type { RunEnd, Verdict } from './verdict-status.js';
 import type { Violation, Severity } from '../core/violation.js';
 import type {
   FinalState,
@@ -103,7 +103,8 @@ export interface ViolationSummary {
   examples: Violation[];
 }
 
-export type ThresholdUnit = 'ms' | 'ratio' | 'count' | 'rps';
+export type { ThresholdUnit } from './threshold-unit.js';
+import type { ThresholdUnit } from './threshold-unit.js';
 
 export interface ThresholdResult {
   expression: string;

@@ -1,7 +1,7 @@
 import { OPERATIONS } from '../core/operation.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
-import type { ThresholdUnit } from './summary.js';
+import type { ThresholdUnit } from './threshold-unit.js';
 
 /**
  * The metrics a threshold can name, with the aggregations and tags each accepts. Anything not in

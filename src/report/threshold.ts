@@ -1,6 +1,6 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { closestName } from './closest-name.js';
-import type { ThresholdUnit } from './summary.js';
+import type { ThresholdUnit } from './threshold-unit.js';
 import {
   THRESHOLD_METRICS,
   VIOLATION_PREFIX,
