@@ -34,6 +34,7 @@ const advanceClock: StepRunner<AdvanceStep> = async (step, it) => {
 
 export const advance = defineStep({
   name: 'advance',
+  example: '1s',
   payload: () => AdvanceSchema,
   rules,
   run: advanceClock,

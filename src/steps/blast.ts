@@ -100,4 +100,9 @@ const runBlast: StepRunner<BlastStep> = async (step, it) => {
   return true;
 };
 
-export const blast = defineStep({ name: 'blast', payload: () => BlastSchema, run: runBlast });
+export const blast = defineStep({
+  name: 'blast',
+  example: { op: 'health', duration: '1s' },
+  payload: () => BlastSchema,
+  run: runBlast,
+});

@@ -53,6 +53,7 @@ const cancelJob: StepRunner<CancelStep> = async (step, it) => {
 
 export const cancel = defineStep({
   name: 'cancel',
+  example: { after: '1s' },
   payload: () => CancelSchema,
   needsJob: true,
   rules,

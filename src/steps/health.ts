@@ -16,6 +16,7 @@ const readHealth: StepRunner<HealthStep> = async (_step, it) => {
 
 export const health = defineStep({
   name: 'health',
+  example: null,
   payload: () => noOptions('health', 'GET /health.'),
   run: readHealth,
 });

@@ -38,4 +38,12 @@ const repeat: StepRunner<LoopStep> = async (step, it) => {
   return true;
 };
 
-export const loop = defineStep({ name: 'loop', payload: loopSchema, rules, nests: 'steps', run: repeat });
+export const loop = defineStep({
+  name: 'loop',
+  example: { times: 2, steps: [{ health: {} }] },
+  payload: loopSchema,
+  rules,
+  nests: 'steps',
+  run: repeat,
+  children: (step) => step.steps,
+});

@@ -80,4 +80,11 @@ const complete: StepRunner<OpenAiStep> = async (step, it) => {
   return true;
 };
 
-export const openai = defineStep({ name: 'openai', payload: () => OpenAiSchema, rules, run: complete });
+export const openai = defineStep({
+  name: 'openai',
+  example: { body: { model: 'm', messages: [] } },
+  payload: () => OpenAiSchema,
+  rules,
+  run: complete,
+  template: (step) => step.body,
+});

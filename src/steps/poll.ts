@@ -61,6 +61,7 @@ const PollSchema = Fields.nullable()
 /** Polls /status until the flow's job reaches a state. */
 export const poll = defineStep({
   name: 'poll',
+  example: {},
   payload: () => PollSchema,
   needsJob: true,
   run: (step, it) => pollUntil(step, it, 'poll'),

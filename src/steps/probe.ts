@@ -31,4 +31,9 @@ const runProbe: StepRunner<ProbeStep> = async (step, it) => {
   return true;
 };
 
-export const probe = defineStep({ name: 'probe', payload: () => ProbeSchema, run: runProbe });
+export const probe = defineStep({
+  name: 'probe',
+  example: 'limits',
+  payload: () => ProbeSchema,
+  run: runProbe,
+});

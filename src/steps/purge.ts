@@ -16,6 +16,7 @@ const purgeQueue: StepRunner<PurgeStep> = async (_step, it) => {
 
 export const purge = defineStep({
   name: 'purge',
+  example: {},
   payload: () => noOptions('purge', 'POST /purge-queue.'),
   run: purgeQueue,
 });

@@ -15,6 +15,7 @@ const listRequests: StepRunner<RequestsStep> = async (_step, it) => {
 
 export const requests = defineStep({
   name: 'requests',
+  example: {},
   payload: () => noOptions('requests', "GET /requests: the endpoint's recent requests."),
   run: listRequests,
 });

@@ -19,4 +19,10 @@ const retryJob: StepRunner<RetryStep> = async (_step, it) => {
   return true;
 };
 
-export const retry = defineStep({ name: 'retry', payload: () => RetrySchema, needsJob: true, run: retryJob });
+export const retry = defineStep({
+  name: 'retry',
+  example: {},
+  payload: () => RetrySchema,
+  needsJob: true,
+  run: retryJob,
+});

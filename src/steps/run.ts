@@ -12,7 +12,9 @@ const RunSchema = Fields.nullable()
 /** POST /run: an asynchronous job that the flow's later steps act on. */
 export const run = defineStep({
   name: 'run',
+  example: {},
   payload: () => RunSchema,
   rules: submissionRules,
   run: submit,
+  template: (step) => step.input,
 });

@@ -20,7 +20,9 @@ const RunsyncSchema = Fields.nullable()
 /** POST /runsync: a job waited for in the request, then followed by /status-sync if still running. */
 export const runsync = defineStep({
   name: 'runsync',
+  example: { wait: '1s' },
   payload: () => RunsyncSchema,
   rules: submissionRules,
   run: submit,
+  template: (step) => step.input,
 });

@@ -42,4 +42,10 @@ const think: StepRunner<SleepStep> = (step, it) => {
   return it.sleepUntil(it.intendedAt);
 };
 
-export const sleep = defineStep({ name: 'sleep', payload: () => SleepSchema, rules, run: think });
+export const sleep = defineStep({
+  name: 'sleep',
+  example: '1s',
+  payload: () => SleepSchema,
+  rules,
+  run: think,
+});

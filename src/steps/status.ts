@@ -35,6 +35,7 @@ const statusOnce: StepRunner<StatusStep> = async (step, it) => {
 
 export const status = defineStep({
   name: 'status',
+  example: {},
   payload: () => StatusSchema,
   needsJob: true,
   run: statusOnce,

@@ -38,6 +38,8 @@ export interface StepKind<
   Payload extends z.ZodType<{ readonly kind: Name }> = z.ZodType<{ readonly kind: Name }>,
 > {
   readonly name: Name;
+  /** A minimal valid payload: the table's test parses it, so every listed kind is proven to load. */
+  readonly example: unknown;
   /** The payload schema, its output the normalized step; `nested()` is the schema of any step. */
   payload(nested: () => NestedStepSchema): Payload;
   /** The step acts on the flow's job: a run or runsync must come before it. */
@@ -45,6 +47,10 @@ export interface StepKind<
   readonly rules?: StepRules;
   /** The payload key that holds nested steps (validated one by one, like a flow's steps). */
   readonly nests?: string;
+  /** The step's template (its input or body), compiled once per flow before the run. */
+  readonly template?: (step: z.output<Payload>) => Readonly<Record<string, unknown>> | undefined;
+  /** The normalized steps it nests, whose templates are compiled too. */
+  readonly children?: (step: z.output<Payload>) => readonly StepBase[];
   readonly run: StepRunner<z.output<Payload>>;
 }
 

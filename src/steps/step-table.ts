@@ -30,10 +30,13 @@ export const STEP_NAMES: readonly StepName[] = STEP_KINDS.map((k) => k.name);
 /** A kind with its type erased, as the tables hold it. */
 export interface ListedKind {
   readonly name: StepName;
+  readonly example: unknown;
   readonly payload: NestedStepSchema;
   readonly needsJob: boolean;
   readonly rules: StepRules | undefined;
   readonly nests: string | undefined;
+  readonly template: ((step: StepBase) => Readonly<Record<string, unknown>> | undefined) | undefined;
+  readonly children: ((step: StepBase) => readonly StepBase[]) | undefined;
   readonly run: StepRunner<StepBase>;
 }
 
@@ -44,11 +47,14 @@ const KINDS = new Map<string, ListedKind>(
     k.name,
     {
       name: k.name,
+      example: k.example,
       payload: k.payload(nested),
       needsJob: k.needsJob === true,
       rules: k.rules,
       nests: k.nests,
-      // Each runner is filed under its own kind; TypeScript cannot follow that through the union.
+      // Each function is filed under its own kind; TypeScript cannot follow that through the union.
+      template: k.template as ListedKind['template'],
+      children: k.children as ListedKind['children'],
       run: k.run as StepRunner<StepBase>,
     },
   ]),

@@ -65,6 +65,7 @@ function chunkCount(body: unknown): number {
 
 export const stream = defineStep({
   name: 'stream',
+  example: null,
   payload: () => StreamSchema,
   needsJob: true,
   run: readStream,
