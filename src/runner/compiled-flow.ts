@@ -1,25 +1,29 @@
 import { compileInput, type CompiledInput } from '../scenario/input-template.js';
 import type { Flow, Step } from '../scenario/scenario.js';
+import { stepKind, type StepBase } from '../steps/index.js';
 
 /** A flow whose input templates are compiled once, so each arrival only renders. */
 export interface CompiledFlow {
   name: string;
   weight: number;
   steps: readonly Step[];
-  inputs: Map<Step, CompiledInput>;
+  inputs: ReadonlyMap<object, CompiledInput>;
 }
 
-function collect(steps: readonly Step[], into: Map<Step, CompiledInput>): void {
+/** Each step kind says which template it renders and which steps it nests (src/steps/). */
+function collect(steps: readonly StepBase[], into: Map<StepBase, CompiledInput>): void {
   for (const step of steps) {
-    if (step.kind === 'run' || step.kind === 'runsync') into.set(step, compileInput(step.input));
-    if (step.kind === 'openai' && step.body !== undefined) into.set(step, compileInput(step.body));
-    if (step.kind === 'loop') collect(step.steps, into);
+    const kind = stepKind(step.kind);
+    const template = kind?.template?.(step);
+    if (template !== undefined) into.set(step, compileInput(template));
+    const children = kind?.children?.(step);
+    if (children !== undefined) collect(children, into);
   }
 }
 
 export function compileFlows(flows: readonly Flow[]): CompiledFlow[] {
   return flows.map((f) => {
-    const inputs = new Map<Step, CompiledInput>();
+    const inputs = new Map<StepBase, CompiledInput>();
     collect(f.steps, inputs);
     return { name: f.name, weight: f.weight, steps: f.steps, inputs };
   });

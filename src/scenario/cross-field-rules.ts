@@ -1,33 +1,15 @@
-import { formatDuration, parseDuration } from './duration.js';
-import { inspectInput } from './input-template.js';
+import { flowStepRules } from '../steps/index.js';
+import { formatDuration } from './duration.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { formatPath } from './path-format.js';
+import { isRecord, list, ms, type Raw } from './raw-value.js';
 
 /*
  * Rules that involve more than one field. They read the raw document (not the schema's output)
  * so that they run even when the schema found other problems: the user gets every error at once.
- * Each rule looks only at values of the expected type and leaves wrong types to the schema.
+ * Each rule looks only at values of the expected type and leaves wrong types to the schema. The
+ * rules of each step kind live in its own file (src/steps/).
  */
-
-/** Loops inside loops inside loops is the most a readable flow needs. */
-export const MAX_LOOP_DEPTH = 3;
-
-const JOB_STEPS = new Set(['poll', 'stream', 'cancel', 'retry', 'status']);
-
-type Raw = Readonly<Record<string, unknown>>;
-
-function isRecord(v: unknown): v is Raw {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function ms(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  return typeof v === 'string' ? parseDuration(v) : undefined;
-}
-
-function list(v: unknown): readonly unknown[] {
-  return Array.isArray(v) ? v : [];
-}
 
 function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
   if (!isRecord(phase)) return [];
@@ -66,104 +48,6 @@ function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
   return issues;
 }
 
-interface FlowState {
-  readonly manualClock: boolean;
-  readonly hasData: boolean;
-  /** Columns of the loaded data feed, when there is one. */
-  readonly columns: ReadonlySet<string> | undefined;
-  /** A run or runsync came earlier in the flow, so job steps have a job to act on. */
-  hasJob: boolean;
-}
-
-/** Placeholders of a templated object (a job's input, an openai body) at `path`. */
-function templateRules(template: Record<string, unknown>, path: KeyPath, state: FlowState): PathIssue[] {
-  const issues: PathIssue[] = [];
-  const { problems, rowUses } = inspectInput(template);
-  for (const p of problems) issues.push({ path: [...path, ...p.path], message: p.message });
-  const { columns } = state;
-  for (const use of rowUses) {
-    const at = [...path, ...use.path];
-    if (!state.hasData) {
-      issues.push({
-        path: at,
-        message: `uses {{row.${use.field}}} but the scenario has no data feed (add data.file)`,
-      });
-    } else if (columns !== undefined && !columns.has(use.field)) {
-      issues.push({
-        path: at,
-        message: `uses {{row.${use.field}}} but the data feed has no column "${use.field}" (it has ${[...columns].join(', ')})`,
-      });
-    }
-  }
-  return issues;
-}
-
-function submissionRules(payload: unknown, path: KeyPath, state: FlowState): PathIssue[] {
-  if (!isRecord(payload)) return [];
-  const issues: PathIssue[] = [];
-  if (isRecord(payload.input)) issues.push(...templateRules(payload.input, [...path, 'input'], state));
-  if (typeof payload.webhook === 'string' && !URL.canParse(payload.webhook)) {
-    issues.push({ path: [...path, 'webhook'], message: `expected a URL or true, got "${payload.webhook}"` });
-  }
-  return issues;
-}
-
-function stepRules(step: unknown, path: KeyPath, state: FlowState, depth: number): PathIssue[] {
-  if (!isRecord(step)) return [];
-  const keys = Object.keys(step);
-  if (keys.length !== 1) return [];
-  const name = keys[0] ?? '';
-  const payload = step[name];
-  const at = [...path, name];
-  const issues: PathIssue[] = [];
-  if (JOB_STEPS.has(name) && !state.hasJob) {
-    issues.push({
-      path: at,
-      message: `${name} acts on the flow's job: put a run or runsync step before it`,
-      atKey: true,
-    });
-  }
-  switch (name) {
-    case 'run':
-    case 'runsync':
-      issues.push(...submissionRules(payload, at, state));
-      state.hasJob = true;
-      break;
-    case 'openai':
-      if (isRecord(payload) && isRecord(payload.body))
-        issues.push(...templateRules(payload.body, [...at, 'body'], state));
-      break;
-    case 'advance':
-      if (!state.manualClock)
-        issues.push({ path: at, message: 'advance needs emulator.clock: manual', atKey: true });
-      break;
-    case 'cancel':
-      if (isRecord(payload) && payload.after !== undefined && payload.when !== undefined) {
-        issues.push({ path: [...at, 'when'], message: 'cancel takes after or when, not both', atKey: true });
-      }
-      break;
-    case 'sleep':
-      if (isRecord(payload)) {
-        const [min, max] = [ms(payload.min), ms(payload.max)];
-        if (min !== undefined && max !== undefined && max < min)
-          issues.push({ path: [...at, 'max'], message: 'must not be less than min' });
-      }
-      break;
-    case 'loop':
-      if (depth >= MAX_LOOP_DEPTH) {
-        issues.push({ path: at, message: `loops nest at most ${MAX_LOOP_DEPTH} deep`, atKey: true });
-        break;
-      }
-      if (isRecord(payload)) {
-        list(payload.steps).forEach((s, i) =>
-          issues.push(...stepRules(s, [...at, 'steps', i], state, depth + 1)),
-        );
-      }
-      break;
-  }
-  return issues;
-}
-
 function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssue[] {
   const emulator = isRecord(doc.emulator) ? doc.emulator : {};
   const issues: PathIssue[] = [];
@@ -179,13 +63,8 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
         });
       else seen.set(flow.name, i);
     }
-    const state: FlowState = {
-      manualClock: emulator.clock === 'manual',
-      hasData: doc.data !== undefined,
-      columns,
-      hasJob: false,
-    };
-    list(flow.steps).forEach((s, j) => issues.push(...stepRules(s, ['flows', i, 'steps', j], state, 0)));
+    const settings = { manualClock: emulator.clock === 'manual', hasData: doc.data !== undefined, columns };
+    issues.push(...flowStepRules(flow.steps, ['flows', i, 'steps'], settings));
   });
   return issues;
 }

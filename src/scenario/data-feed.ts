@@ -1,7 +1,17 @@
 import { extname } from 'node:path';
 import type { ConfigIssue } from '../core/index.js';
 import { parseCsv } from './csv.js';
-import type { DataRow } from './scenario.js';
+
+/** One row of a data feed: CSV values are strings, JSON lines keep their types. */
+export type DataRow = Readonly<Record<string, unknown>>;
+
+export interface DataFeed {
+  /** Absolute path of the feed file. */
+  readonly file: string;
+  readonly order: 'sequential' | 'random';
+  readonly columns: readonly string[];
+  readonly rows: readonly DataRow[];
+}
 
 /**
  * Data feeds: CSV with a header row (values stay strings) or JSON lines (one object per line,

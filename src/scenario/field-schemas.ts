@@ -12,11 +12,9 @@ export const DurationSchema = z
   .union(
     [
       z.number().nonnegative(),
-      z
-        .string()
-        .regex(DURATION_PATTERN, {
-          error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}`,
-        }),
+      z.string().regex(DURATION_PATTERN, {
+        error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}`,
+      }),
     ],
     { error: (iss) => `expected ${DURATION_HINT}, got ${describeValue(iss.input)}` },
   )
@@ -35,11 +33,9 @@ export const ByteSizeSchema = z
   .union(
     [
       z.number().int().nonnegative(),
-      z
-        .string()
-        .regex(BYTE_SIZE_PATTERN, {
-          error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}`,
-        }),
+      z.string().regex(BYTE_SIZE_PATTERN, {
+        error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}`,
+      }),
     ],
     { error: (iss) => `expected ${SIZE_HINT}, got ${describeValue(iss.input)}` },
   )

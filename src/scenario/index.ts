@@ -20,8 +20,7 @@ export {
   withWarmup,
 } from './phase-scaling.js';
 export { ARRIVAL_PROCESS_NAMES, type ScenarioInput } from './scenario-schema.js';
-export { STEP_NAMES, type StepInput, type StepName } from './step-schema.js';
-export { MAX_LOOP_DEPTH } from './cross-field-rules.js';
+export { MAX_LOOP_DEPTH, STEP_NAMES, type StepInput, type StepName } from '../steps/index.js';
 export {
   defineScenario,
   loadScenario,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { StepSchema } from '../steps/index.js';
 import { DurationSchema, PositiveDurationSchema } from './field-schemas.js';
 import { PhaseSchema } from './phase-schema.js';
-import { StepSchema } from './step-schema.js';
 import { WorkerSchema } from './worker-schema.js';
 
 /*

@@ -1,6 +1,6 @@
+import type { NestingLoopStep, Step } from '../steps/index.js';
+import type { DataFeed } from './data-feed.js';
 import type { WorkerSpec } from './worker-schema.js';
-import type { JobStatus } from '../core/index.js';
-import type { PROBE_NAMES } from './step-schema.js';
 
 /*
  * The typed, normalized scenario the runner consumes: every default filled in, every duration in
@@ -79,127 +79,30 @@ export interface VusPhase {
 
 export type Phase = ConstantPhase | RampPhase | CountPhase | VusPhase;
 
-export interface Policy {
-  readonly executionTimeout?: number;
-  readonly ttl?: number;
-  readonly lowPriority?: boolean;
-}
+export type {
+  AdvanceStep,
+  BlastStep,
+  CancelStep,
+  HealthStep,
+  OpenAiStep,
+  Policy,
+  PollStep,
+  PollTarget,
+  ProbeStep,
+  PurgeStep,
+  RequestsStep,
+  RetryStep,
+  RunStep,
+  RunsyncStep,
+  S3Config,
+  SleepStep,
+  StatusStep,
+  Step,
+  StreamStep,
+  Submission,
+} from '../steps/index.js';
 
-export interface S3Config {
-  readonly accessId: string;
-  readonly accessSecret: string;
-  readonly bucketName: string;
-  readonly endpointUrl: string;
-}
-
-/** What /run and /runsync send. `input` is a template: render it with `renderInput`. */
-export interface Submission {
-  readonly input: Readonly<Record<string, unknown>>;
-  /** A URL, or true for the runner's own loopback receiver. */
-  readonly webhook?: true | string;
-  readonly policy?: Policy;
-  readonly s3Config?: S3Config;
-  readonly payloadBytes?: number;
-}
-
-export type PollTarget = 'final' | JobStatus;
-
-export interface RunStep extends Submission {
-  readonly kind: 'run';
-}
-export interface RunsyncStep extends Submission {
-  readonly kind: 'runsync';
-  readonly waitMs?: number;
-}
-export interface PollStep {
-  readonly kind: 'poll';
-  readonly until: PollTarget;
-  readonly intervalMs: number;
-  readonly backoff: number;
-  readonly maxIntervalMs: number;
-  readonly timeoutMs: number;
-}
-export interface StreamStep {
-  readonly kind: 'stream';
-  readonly timeoutMs: number;
-  readonly intervalMs: number;
-}
-/** Cancel at once (neither field), `afterMs` after submission, or `when` a poll sees that state. */
-export interface CancelStep {
-  readonly kind: 'cancel';
-  readonly afterMs?: number;
-  readonly when?: JobStatus;
-}
-export interface RetryStep {
-  readonly kind: 'retry';
-}
-export interface StatusStep {
-  readonly kind: 'status';
-  readonly ttlMs?: number;
-}
-export interface PurgeStep {
-  readonly kind: 'purge';
-}
-export interface HealthStep {
-  readonly kind: 'health';
-}
-/** Think time, uniform in [minMs, maxMs] (equal for a fixed sleep). */
-export interface SleepStep {
-  readonly kind: 'sleep';
-  readonly minMs: number;
-  readonly maxMs: number;
-}
-export interface AdvanceStep {
-  readonly kind: 'advance';
-  readonly ms: number;
-}
-export interface LoopStep {
-  readonly kind: 'loop';
-  readonly times: number;
-  readonly steps: readonly Step[];
-}
-export interface ProbeStep {
-  readonly kind: 'probe';
-  readonly probe: (typeof PROBE_NAMES)[number];
-}
-
-/** autocannon saturating one operation for a while. */
-export interface BlastStep {
-  readonly kind: 'blast';
-  readonly op: 'health' | 'status' | 'run';
-  readonly durationMs: number;
-  readonly rate?: number;
-  readonly connections: number;
-}
-
-/** A call of the OpenAI-compatible API; `body` absent for the GET of `models`. */
-export interface OpenAiStep {
-  readonly kind: 'openai';
-  readonly path: 'chat/completions' | 'completions' | 'models';
-  readonly body?: Readonly<Record<string, unknown>>;
-  readonly stream: boolean;
-}
-export interface RequestsStep {
-  readonly kind: 'requests';
-}
-
-export type Step =
-  | OpenAiStep
-  | RequestsStep
-  | RunStep
-  | RunsyncStep
-  | PollStep
-  | StreamStep
-  | CancelStep
-  | RetryStep
-  | StatusStep
-  | PurgeStep
-  | HealthStep
-  | SleepStep
-  | AdvanceStep
-  | LoopStep
-  | ProbeStep
-  | BlastStep;
+export type LoopStep = NestingLoopStep<Step>;
 
 export type StepKind = Step['kind'];
 
@@ -209,16 +112,7 @@ export interface Flow {
   readonly steps: readonly Step[];
 }
 
-/** One row of a data feed: CSV values are strings, JSON lines keep their types. */
-export type DataRow = Readonly<Record<string, unknown>>;
-
-export interface DataFeed {
-  /** Absolute path of the feed file. */
-  readonly file: string;
-  readonly order: 'sequential' | 'random';
-  readonly columns: readonly string[];
-  readonly rows: readonly DataRow[];
-}
+export type { DataFeed, DataRow } from './data-feed.js';
 
 export interface Scenario {
   readonly name: string;

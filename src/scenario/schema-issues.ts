@@ -1,16 +1,17 @@
 import type { z } from 'zod';
+import { STEP_NAMES, stepKind } from '../steps/index.js';
 import { describeValue } from './value-description.js';
 import { decodeUnknownKeys, scenarioErrorMap, unknownKeyMessage } from './issue-message.js';
 import type { KeyPath, PathIssue } from './path-format.js';
+import { isRecord } from './raw-value.js';
 import { didYouMean } from './suggestion.js';
-import { STEP_NAMES, STEP_PAYLOADS, type StepName } from './step-schema.js';
 
 /*
  * Zod issues turned into one located message per problem. Two things zod does not do for us:
  * an unknown-keys issue becomes one issue per key (each on its own line), and a union that failed
  * reports the branch whose type matched the input (`sleep: {min: x}` talks about `min`, not about
  * "no branch matched"). Steps are validated by `stepIssues`, which picks the step's schema by its
- * key instead of trying all thirteen.
+ * key instead of trying them all.
  */
 
 type Issue = z.core.$ZodIssue;
@@ -58,16 +59,12 @@ function isStepPath(path: KeyPath, listPath: KeyPath): boolean {
   );
 }
 
-function isStepName(name: string): name is StepName {
-  return Object.hasOwn(STEP_PAYLOADS, name);
-}
-
 const STEP_LIST = STEP_NAMES.join(', ');
 
 /** Validates one step: exactly one key, a known step name, then that step's own schema. */
 export function stepIssues(step: unknown, path: KeyPath): PathIssue[] {
   if (typeof step !== 'object' || step === null || Array.isArray(step)) {
-    if (typeof step === 'string' && isStepName(step))
+    if (typeof step === 'string' && stepKind(step) !== undefined)
       return [{ path, message: `a step is an object with one key: write "${step}: {}"` }];
     return [
       { path, message: `expected a step (an object with one key: ${STEP_LIST}), got ${describeValue(step)}` },
@@ -85,7 +82,8 @@ export function stepIssues(step: unknown, path: KeyPath): PathIssue[] {
     ];
   }
   const at = [...path, name];
-  if (!isStepName(name)) {
+  const kind = stepKind(name);
+  if (kind === undefined) {
     const hint = didYouMean(name, STEP_NAMES);
     return [
       {
@@ -96,11 +94,10 @@ export function stepIssues(step: unknown, path: KeyPath): PathIssue[] {
     ];
   }
   const payload = (step as Record<string, unknown>)[name];
-  const issues = schemaIssues(STEP_PAYLOADS[name], payload, at);
-  if (name !== 'loop') return issues;
-  const inner = [...at, 'steps'];
-  const nested =
-    typeof payload === 'object' && payload !== null && 'steps' in payload ? payload.steps : undefined;
+  const issues = schemaIssues(kind.payload, payload, at);
+  if (kind.nests === undefined) return issues;
+  const inner = [...at, kind.nests];
+  const nested = isRecord(payload) ? payload[kind.nests] : undefined;
   return [
     ...issues.filter((i) => !isStepPath(i.path, inner)),
     ...(Array.isArray(nested) ? nested.flatMap((s: unknown, i) => stepIssues(s, [...inner, i])) : []),

@@ -1,9 +1,29 @@
-import { isFinalStatus } from '../../core/job-status.js';
-import type { StreamStep } from '../../scenario/scenario.js';
+import { z } from 'zod';
+import { isFinalStatus } from '../core/job-status.js';
+import { PositiveDurationSchema } from '../scenario/field-schemas.js';
 import { confirmJob, ok, routeMissing, type StepRunner } from './iteration-state.js';
+import { defineStep } from './step-kind.js';
+
+export interface StreamStep {
+  readonly kind: 'stream';
+  readonly timeoutMs: number;
+  readonly intervalMs: number;
+}
+
+const Fields = z.strictObject({
+  timeout: PositiveDurationSchema.default(60_000).describe('Give up after this long.'),
+  interval: PositiveDurationSchema.default(100).describe('Time between two /stream calls.'),
+});
+
+const StreamSchema = Fields.nullable()
+  .describe('GET /stream until the job is final; records time to first chunk and the gaps between chunks.')
+  .transform((payload): StreamStep => {
+    const s = payload ?? Fields.parse({});
+    return { kind: 'stream', timeoutMs: s.timeout, intervalMs: s.interval };
+  });
 
 /** Reads /stream until the job is final and nothing is left (either response shape). */
-export const stream: StepRunner<StreamStep> = async (step, it) => {
+const readStream: StepRunner<StreamStep> = async (step, it) => {
   if (it.jobId === undefined) return false;
   // A target without /stream: the flow's later steps still follow the job.
   if (routeMissing(it, 'stream')) return true;
@@ -42,3 +62,11 @@ function chunkCount(body: unknown): number {
   const s = (body as { stream?: unknown } | undefined)?.stream;
   return Array.isArray(s) ? s.length : 0;
 }
+
+export const stream = defineStep({
+  name: 'stream',
+  example: null,
+  payload: () => StreamSchema,
+  needsJob: true,
+  run: readStream,
+});

@@ -4,10 +4,9 @@ import { payloadProbe } from '../client/sized-submission.js';
 import { isFinalStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
 import { statusOf, WRONG_METHOD_PROBE } from '../core/route-watch.js';
-import type { ProbeStep } from '../scenario/scenario.js';
-import type { RunContext } from './run-context.js';
+import type { StepContext } from './iteration-state.js';
 
-type CallFor = (kind: string, req?: RequestFacts) => CallContext;
+export type CallFor = (kind: string, req?: RequestFacts) => CallContext;
 
 const json = (v: unknown): string => JSON.stringify(v);
 
@@ -16,7 +15,7 @@ const json = (v: unknown): string => JSON.stringify(v);
  * judge them (`limits.*`, `auth.*`). Edges come from contracts/queue/limits.ts: exactly each bound
  * must be accepted, one unit outside must be rejected.
  */
-async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
+async function limitsProbe(ctx: StepContext, call: CallFor): Promise<void> {
   const { client } = ctx;
   for (const op of ['run', 'runsync'] as const) {
     for (const side of ['inside', 'outside'] as const) {
@@ -73,7 +72,7 @@ async function limitsProbe(ctx: RunContext, call: CallFor): Promise<void> {
 }
 
 /** Missing and wrong keys must get 401; a good key must work in both header forms. */
-async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
+async function authProbe(ctx: StepContext, call: CallFor): Promise<void> {
   // Without a key (`auth: none`) only the missing and wrong forms can be tried.
   const forms = ctx.keyless
     ? (['missing', 'wrong'] as const)
@@ -101,7 +100,7 @@ async function authProbe(ctx: RunContext, call: CallFor): Promise<void> {
  * The management calls, without side effects on a real account: StartPod of a pod that cannot
  * exist and CreateEndpoint without its required templateId must both be refused with 400.
  */
-async function managementProbe(ctx: RunContext, call: CallFor): Promise<void> {
+async function managementProbe(ctx: StepContext, call: CallFor): Promise<void> {
   await ctx.client.send(
     { op: 'StartPod', method: 'POST', path: '/pods/jobstorm-probe-no-such-pod/start', management: true },
     call('probe:management.start-pod', { probe: 'management.start-pod' }),
@@ -131,7 +130,7 @@ const NEVER_ISSUED = 'jobstorm-probe-never-issued';
  *   or 405, the same path is tried with POST: its answer tells "served with another method" from
  *   "not served at all" (the latter is `route.missing`'s, not this probe's).
  */
-async function requestsProbe(ctx: RunContext, call: CallFor): Promise<void> {
+async function requestsProbe(ctx: StepContext, call: CallFor): Promise<void> {
   const { client } = ctx;
   // A job that exists first, for the method probes: a plain submission, checked like any other. Its
   // answer also shows /run is served, so a later refusal of a body without input is about the body.
@@ -189,7 +188,7 @@ const FOLLOW_INTERVAL_MS = 100;
  * ends would be reported unfinished, and its end never checked (a slow cold start, a real
  * worker under load). Ordinary /status requests, judged like any other; the run's stop ends it.
  */
-async function followToFinal(ctx: RunContext, call: CallFor, id: string): Promise<void> {
+async function followToFinal(ctx: StepContext, call: CallFor, id: string): Promise<void> {
   const { client, clock } = ctx;
   const until = clock.now() + FOLLOW_MS;
   while (clock.now() < until && !ctx.routes.isMissing('status')) {
@@ -205,15 +204,14 @@ async function followToFinal(ctx: RunContext, call: CallFor, id: string): Promis
   }
 }
 
-export function runProbe(name: ProbeStep['probe'], ctx: RunContext, call: CallFor): Promise<void> {
-  switch (name) {
-    case 'requests':
-      return requestsProbe(ctx, call);
-    case 'limits':
-      return limitsProbe(ctx, call);
-    case 'auth':
-      return authProbe(ctx, call);
-    case 'management':
-      return managementProbe(ctx, call);
-  }
-}
+export const PROBE_NAMES = ['limits', 'auth', 'management', 'requests'] as const;
+
+export type ProbeName = (typeof PROBE_NAMES)[number];
+
+/** Each probe by name. */
+export const PROBES: Readonly<Record<ProbeName, (ctx: StepContext, call: CallFor) => Promise<void>>> = {
+  limits: limitsProbe,
+  auth: authProbe,
+  management: managementProbe,
+  requests: requestsProbe,
+};

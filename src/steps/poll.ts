@@ -1,6 +1,8 @@
-import { isFinalStatus, type JobStatus } from '../../core/job-status.js';
-import type { PollStep, PollTarget } from '../../scenario/scenario.js';
-import { ok, permanent, routeMissing, type IterationState, type StepRunner } from './iteration-state.js';
+import { z } from 'zod';
+import { isFinalStatus, JOB_STATUSES, type JobStatus } from '../core/job-status.js';
+import { PositiveDurationSchema } from '../scenario/field-schemas.js';
+import { ok, permanent, routeMissing, type IterationState } from './iteration-state.js';
+import { defineStep } from './step-kind.js';
 
 /** 404s a poll takes for a job it has not yet seen through /status (a new job may not be visible at once). */
 const NOT_YET_VISIBLE_TRIES = 3;
@@ -13,6 +15,57 @@ const RANK: Record<JobStatus, number> = {
   CANCELLED: 2,
   TIMED_OUT: 2,
 };
+
+export type PollTarget = 'final' | JobStatus;
+
+export interface PollStep {
+  readonly kind: 'poll';
+  readonly until: PollTarget;
+  readonly intervalMs: number;
+  readonly backoff: number;
+  readonly maxIntervalMs: number;
+  readonly timeoutMs: number;
+}
+
+const Fields = z.strictObject({
+  until: z
+    .enum(['final', ...JOB_STATUSES])
+    .default('final')
+    .describe('Stop polling when the job reaches a final state (final) or this state.'),
+  interval: PositiveDurationSchema.default(500).describe('Time between two /status calls.'),
+  backoff: z
+    .number()
+    .min(1)
+    .default(1)
+    .describe('Multiply the interval by this after each poll (1 = fixed interval).'),
+  maxInterval: PositiveDurationSchema.default(5000).describe('Upper bound of the interval when backing off.'),
+  timeout: PositiveDurationSchema.default(60_000).describe(
+    'Give up polling after this long (recorded as a poll timeout).',
+  ),
+});
+
+const PollSchema = Fields.nullable()
+  .describe("GET /status repeatedly until the flow's job reaches a state.")
+  .transform((payload): PollStep => {
+    const p = payload ?? Fields.parse({});
+    return {
+      kind: 'poll',
+      until: p.until,
+      intervalMs: p.interval,
+      backoff: p.backoff,
+      maxIntervalMs: p.maxInterval,
+      timeoutMs: p.timeout,
+    };
+  });
+
+/** Polls /status until the flow's job reaches a state. */
+export const poll = defineStep({
+  name: 'poll',
+  example: {},
+  payload: () => PollSchema,
+  needsJob: true,
+  run: (step, it) => pollUntil(step, it, 'poll'),
+});
 
 /** Has a job in `status` reached `target`? A poll may see a later state than the one it waits for. */
 export function reached(status: JobStatus | undefined, target: PollTarget): boolean {
@@ -28,8 +81,6 @@ export interface PollPlan {
   maxIntervalMs: number;
   timeoutMs: number;
 }
-
-export const poll: StepRunner<PollStep> = (step, it) => pollUntil(step, it, 'poll');
 
 /** Polls /status until the job reaches `plan.until`; a poll that runs out of time leaves the job to the next steps. */
 export async function pollUntil(plan: PollPlan, it: IterationState, label: string): Promise<boolean> {

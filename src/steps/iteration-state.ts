@@ -1,15 +1,53 @@
-import type { CallContext, JobResult } from '../../client/client-options.js';
-import type { JobStatus } from '../../core/job-status.js';
-import { isQueueOperation } from '../../core/operation.js';
-import type { RequestFacts } from '../../core/record.js';
-import type { DataRow, Step } from '../../scenario/scenario.js';
-import type { CompiledFlow } from '../compiled-flow.js';
-import type { RunContext } from '../run-context.js';
+import type { CallContext, JobResult } from '../client/client-options.js';
+import type { JobClient } from '../client/job-client.js';
+import type { Clock } from '../core/clock.js';
+import type { JobStatus } from '../core/job-status.js';
+import { isQueueOperation } from '../core/operation.js';
+import type { JobstormRecord, RequestFacts } from '../core/record.js';
+import type { RouteWatch } from '../core/route-watch.js';
+import type { DataRow } from '../scenario/data-feed.js';
+import type { CompiledInput } from '../scenario/input-template.js';
+
+/*
+ * What a step's runner sees of the run and of its iteration. The runner's own context and iteration
+ * satisfy these interfaces; the steps name only what they use, so they import nothing of the runner.
+ */
+
+/** The run, as the steps use it. */
+export interface StepContext {
+  readonly client: JobClient;
+  /** Zero at the run's start. */
+  readonly clock: Clock;
+  emit(record: JobstormRecord): void;
+  nextSeq(): number;
+  /** Where and how blast steps send, outside the client (autocannon has its own connections). */
+  readonly blastTarget: { readonly baseUrl: string; readonly authorization: string };
+  /** URL of the run's webhook receiver, for `webhook: true`. */
+  readonly webhookUrl?: string;
+  /** The embedded emulator's manual clock, when the run has one. */
+  readonly emulator?: { advance(ms: number): Promise<void> };
+  readonly shard?: string;
+  /** Aborted when arrivals stop for good: steps that wait give up. */
+  readonly stop: AbortSignal;
+  /** Uniform [0, 1), seeded. */
+  random(): number;
+  readonly counters: { readonly skipped: Record<string, number> };
+  /** The run sends no key: probes that need a good key are skipped. */
+  readonly keyless?: boolean;
+  /** Routes the target was found not to serve: steps stop sending those operations. */
+  readonly routes: RouteWatch;
+}
+
+/** The flow, as the steps use it: its name, and each templated step's compiled input. */
+export interface StepFlow {
+  readonly name: string;
+  readonly inputs: ReadonlyMap<object, CompiledInput>;
+}
 
 /** What one pass through a flow knows, as the step runners see it. */
 export interface IterationState {
-  readonly ctx: RunContext;
-  readonly flow: CompiledFlow;
+  readonly ctx: StepContext;
+  readonly flow: StepFlow;
   /** The iteration's number in the run (input templates read it). */
   readonly n: number;
   readonly row: DataRow | undefined;
@@ -27,11 +65,11 @@ export interface IterationState {
   /** Sleeps until `at` on the run clock; false when the run stopped meanwhile. */
   sleepUntil(at: number): Promise<boolean>;
   /** Runs nested steps (a loop's); false ends the iteration. */
-  steps(steps: readonly Step[]): Promise<boolean>;
+  steps(steps: readonly { readonly kind: string }[]): Promise<boolean>;
 }
 
 /** Runs one step of a kind; false ends the iteration (a failed submit leaves nothing to poll). */
-export type StepRunner<S extends Step> = (step: S, it: IterationState) => Promise<boolean>;
+export type StepRunner<S> = (step: S, it: IterationState) => Promise<boolean>;
 
 /**
  * True when the target was found not to serve `op` (route.missing): the request is not sent, and

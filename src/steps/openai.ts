@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { isRecord } from '../scenario/raw-value.js';
+import type { StepRunner } from './iteration-state.js';
+import { defineStep, type StepRules } from './step-kind.js';
+import { renderTemplate, templateRules } from './template-rules.js';
+
+export const OPENAI_PATHS = ['chat/completions', 'completions', 'models'] as const;
+
+/** A call of the OpenAI-compatible API; `body` absent for the GET of `models`. */
+export interface OpenAiStep {
+  readonly kind: 'openai';
+  readonly path: (typeof OPENAI_PATHS)[number];
+  readonly body?: Readonly<Record<string, unknown>>;
+  readonly stream: boolean;
+}
+
+const OpenAiSchema = z
+  .strictObject({
+    path: z
+      .enum(OPENAI_PATHS)
+      .default('chat/completions')
+      .describe(
+        'The route under /openai/v1/: chat/completions and completions are POSTed with the body; models is a GET.',
+      ),
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}.',
+      ),
+    stream: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Send stream: true and read the answer as server-sent events; records time to first token, tokens per second and the longest gap between tokens.',
+      ),
+  })
+  .superRefine((o, ctx) => {
+    if (o.path === 'models' && (o.body !== undefined || o.stream))
+      ctx.addIssue({
+        code: 'custom',
+        path: [o.body === undefined ? 'stream' : 'body'],
+        message: 'openai path models is a GET: it takes no body and does not stream',
+      });
+    if (o.path !== 'models' && o.body === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `openai path ${o.path} needs a body (at least model and ${o.path === 'completions' ? 'prompt' : 'messages'})`,
+      });
+  })
+  .describe(
+    'POST /openai/v1/<path> (the OpenAI-compatible API): a completion that runs as a job on the endpoint.',
+  )
+  .transform((o): OpenAiStep => ({
+    kind: 'openai',
+    path: o.path,
+    stream: o.stream,
+    ...(o.body === undefined ? {} : { body: o.body }),
+  }));
+
+const rules: StepRules = (payload, at, flow) =>
+  isRecord(payload) && isRecord(payload.body) ? templateRules(payload.body, [...at, 'body'], flow) : [];
+
+/**
+ * `/openai/v1/<path>`: a completion (POST, the step's `stream` setting the body's `stream`) or the
+ * model list (GET). It runs as a job on the endpoint, but its answer names no job of ours, so the
+ * flow's job is left as it was; a refused call does not end the iteration.
+ */
+const complete: StepRunner<OpenAiStep> = async (step, it) => {
+  const { client, clock } = it.ctx;
+  let body: Record<string, unknown> | undefined;
+  if (step.body !== undefined) {
+    body = renderTemplate(step.body, step, it);
+    if (step.stream) body.stream = true;
+    else delete body.stream;
+  }
+  await client.openai(step.path, body, it.call('openai', undefined, false));
+  it.intendedAt = clock.now();
+  return true;
+};
+
+export const openai = defineStep({
+  name: 'openai',
+  example: { body: { model: 'm', messages: [] } },
+  payload: () => OpenAiSchema,
+  rules,
+  run: complete,
+  template: (step) => step.body,
+});

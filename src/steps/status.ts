@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { DurationSchema } from '../scenario/field-schemas.js';
+import type { StepRunner } from './iteration-state.js';
+import { routeMissing } from './iteration-state.js';
+import { defineStep } from './step-kind.js';
+
+export interface StatusStep {
+  readonly kind: 'status';
+  readonly ttlMs?: number;
+}
+
+const StatusSchema = z
+  .strictObject({
+    ttl: DurationSchema.optional().describe(
+      '?ttl= for /status: set the job time-to-live (sent as milliseconds).',
+    ),
+  })
+  .nullable()
+  .describe("GET /status of the flow's job once.")
+  .transform((s): StatusStep => ({ kind: 'status', ...(s?.ttl === undefined ? {} : { ttlMs: s.ttl }) }));
+
+/** One GET /status of the flow's job, optionally setting its ttl. */
+const statusOnce: StepRunner<StatusStep> = async (step, it) => {
+  if (it.jobId === undefined || routeMissing(it, 'status')) return false;
+  const ttl = step.ttlMs === undefined ? undefined : step.ttlMs;
+  const r = await it.ctx.client.status(
+    it.jobId,
+    ttl === undefined ? {} : { ttl },
+    it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }),
+  );
+  it.intendedAt = it.ctx.clock.now();
+  it.see(r);
+  return true;
+};
+
+export const status = defineStep({
+  name: 'status',
+  example: {},
+  payload: () => StatusSchema,
+  needsJob: true,
+  run: statusOnce,
+});
