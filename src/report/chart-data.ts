@@ -204,23 +204,30 @@ function barsChart(id: string, title: string, encoded: string): ChartSpec | unde
 
 /**
  * Job counts per latency bin as bars, one series per `[label, bins]`; the bins are the first
- * series' (the others must share them, as `binsBetween` over one range gives).
+ * series' (the others must share them, as `binsBetween` over one range gives). With `shares`, each
+ * series is in per cent of its own total: runs of different length overlaid as counts would show
+ * the longer run taller everywhere, whatever its distribution.
  */
 export function binBars(
   id: string,
   title: string,
   axis: readonly HistogramBin[],
   series: readonly (readonly [string, readonly HistogramBin[]])[],
+  shares = false,
 ): ChartSpec {
+  const values = (bins: readonly HistogramBin[]): number[] => {
+    const total = bins.reduce((n, b) => n + b.count, 0);
+    return bins.map((b) => (shares && total > 0 ? Math.round((b.count / total) * 100_000) / 1000 : b.count));
+  };
   return {
     id,
     title,
     kind: 'bars',
-    yLabel: 'jobs',
+    yLabel: shares ? '% of jobs' : 'jobs',
     yLog: false,
     x: axis.map((_, i) => i),
     xLabels: axis.map((b) => formatMs(b.fromMs)),
-    series: series.map(([label, bins], i) => ({ label, values: bins.map((b) => b.count), color: color(i) })),
+    series: series.map(([label, bins], i) => ({ label, values: values(bins), color: color(i) })),
   };
 }
 

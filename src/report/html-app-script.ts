@@ -35,7 +35,7 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
   }
 
   function options(c, width) {
-    var unit = c.yLabel === 'ms' ? ' ms' : '';
+    var unit = c.yLabel === 'ms' ? ' ms' : c.yLabel.charAt(0) === '%' ? '%' : '';
     var hasRight = c.series.some(function (s) { return s.right; });
     var first = { label: c.kind === 'time' ? 'run time' : c.kind === 'percentile' ? 'percentile' : 'from' };
     if (c.kind === 'time') first.value = function (u, v) { return 't+' + elapsedLabel(v) + ' (' + wallClock(c.startSec + v) + ')'; };
