@@ -33,6 +33,8 @@ export interface ChartSpec {
   startSec?: number;
   yLabel: string;
   rightLabel?: string;
+  /** The right axis starts at 0: a count of things in flight, whose size is read from the axis. */
+  rightFromZero?: boolean;
   yLog: boolean;
   x: number[];
   xLabels?: string[];
@@ -71,7 +73,8 @@ function throughputChart(s: Summary): ChartSpec {
     title: 'Throughput, 429s and errors per second',
     kind: 'time',
     yLabel: 'per second',
-    rightLabel: 'in flight',
+    rightLabel: 'requests in flight',
+    rightFromZero: true,
     yLog: false,
     x: timeAxis(s),
     startSec: s.series.startSec,
@@ -81,7 +84,9 @@ function throughputChart(s: Summary): ChartSpec {
       { label: 'errors + 5xx/s', values: s.series.errors, color: color(7) },
       { label: 'dropped arrivals/s', values: s.series.dropped, color: color(4) },
       {
-        label: 'mean in flight',
+        // Requests, from their summed time in flight: not the progress line's "in flight", which
+        // counts iterations (a job being polled is one, between its requests too).
+        label: 'requests in flight (mean)',
         values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000),
         color: color(2),
         right: true,
