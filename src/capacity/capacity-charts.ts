@@ -20,7 +20,7 @@ export interface CapacitySeries {
 export interface CapacityChart {
   id: string;
   title: string;
-  /** steps: x is the offered rate (jobs/s); time: x is epoch seconds. */
+  /** steps: x is the offered rate (jobs/s); time: x is seconds since the search started (run time). */
   kind: 'steps' | 'time';
   yLabel: string;
   rightLabel?: string;
@@ -165,7 +165,7 @@ function workersChart(r: CapacityReport): CapacityChart | undefined {
     kind: 'time',
     yLabel: 'workers',
     rightLabel: 'jobs in queue',
-    x: points.map((p) => (r.startedAtMs + p.atMs) / 1000),
+    x: points.map((p) => p.atMs / 1000),
     series: [
       { label: 'workers running', values: points.map((p) => p.running), color: COLORS.achieved },
       { label: 'workers idle', values: points.map((p) => p.idle), color: COLORS.idle },

@@ -19,11 +19,17 @@ export const CAPACITY_PAGE_SCRIPT = chartPageScript(String.raw`
     return [Math.max(0, min - pad), max + pad];
   }
 
+  /** "45s", "2m30s": run time, as report.html labels it. */
+  function elapsed(sec) {
+    var t = Math.round(sec), m = Math.floor(t / 60), s = t % 60;
+    return m ? m + 'm' + (s ? s + 's' : '') : s + 's';
+  }
+
   function options(c, width) {
     var steps = c.kind === 'steps';
     var first = steps
       ? { label: 'step at', value: function (u, v) { return v == null ? '--' : v + '/s'; } }
-      : { label: 'time' };
+      : { label: 'run time', value: function (u, v) { return 't+' + elapsed(v); } };
     var series = [first].concat(
       c.series.map(function (s) {
         var o = { label: s.label, stroke: s.color, width: 1.5, scale: s.right ? 'r' : 'y' };
@@ -34,8 +40,10 @@ export const CAPACITY_PAGE_SCRIPT = chartPageScript(String.raw`
         return o;
       })
     );
-    var scales = { x: steps ? { time: false, range: padded } : { time: true }, y: { range: fromZero } };
-    var axes = [steps ? { label: 'offered rate (jobs/s)' } : {}, { scale: 'y', label: c.yLabel }];
+    // Time charts read in run time, as report.html's do: seconds since the search started.
+    var timeAxis = { label: 'run time', incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600], values: function (u, splits) { return splits.map(elapsed); } };
+    var scales = { x: steps ? { time: false, range: padded } : { time: false }, y: { range: fromZero } };
+    var axes = [steps ? { label: 'offered rate (jobs/s)' } : timeAxis, { scale: 'y', label: c.yLabel }];
     if (c.series.some(function (s) { return s.right; })) {
       scales.r = { range: fromZero };
       axes.push({ scale: 'r', side: 1, label: c.rightLabel, grid: { show: false } });

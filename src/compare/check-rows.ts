@@ -22,6 +22,8 @@ function changeOf(bv: number, cv: number, bc: number | null, cc: number | null):
   if (bv > 0) return 'still';
   if (bc !== null && cc !== null && bc > 0 && cc === 0) return 'not exercised now';
   if (bc === 0 && cc !== null && cc > 0) return 'newly exercised';
+  // Judged nothing in a run that counted, and nothing (or unknown) in the other: not a pass.
+  if ((bc ?? 0) === 0 && (cc ?? 0) === 0 && (bc === 0 || cc === 0)) return 'not exercised';
   return 'clean';
 }
 

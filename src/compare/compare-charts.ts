@@ -21,7 +21,10 @@ function e2e(s: Summary): LatencyHistogram {
   return h;
 }
 
-/** Both runs' counts in the same log-spaced bins, so their bars line up. */
+/**
+ * Both runs in the same log-spaced bins, so their bars line up, each as shares of its own jobs:
+ * two runs of different length compare by distribution, not by which ran longer.
+ */
 function overlaidBars(
   id: string,
   title: string,
@@ -33,10 +36,16 @@ function overlaidBars(
   const lo = Math.min(...present.map((h) => h.minMs));
   const hi = Math.max(...present.map((h) => h.maxMs));
   const bins = b.binsBetween(lo, hi, 30);
-  return binBars(id, title, bins, [
-    ['baseline', bins],
-    ['current', c.binsBetween(lo, hi, 30)],
-  ]);
+  return binBars(
+    id,
+    title,
+    bins,
+    [
+      ['baseline', bins],
+      ['current', c.binsBetween(lo, hi, 30)],
+    ],
+    true,
+  );
 }
 
 export function compareCharts(b: Summary, c: Summary): ChartSpec[] {
@@ -54,13 +63,13 @@ export function compareCharts(b: Summary, c: Summary): ChartSpec[] {
     ]),
     overlaidBars(
       'execution',
-      'executionTime (as reported)',
+      "executionTime (as reported), share of each run's jobs",
       LatencyHistogram.decode(b.jobs.executionTime.histogram),
       LatencyHistogram.decode(c.jobs.executionTime.histogram),
     ),
     overlaidBars(
       'delay',
-      'delayTime (time in queue, as reported)',
+      "delayTime (time in queue, as reported), share of each run's jobs",
       LatencyHistogram.decode(b.jobs.delayTime.histogram),
       LatencyHistogram.decode(c.jobs.delayTime.histogram),
     ),

@@ -61,9 +61,26 @@ export interface DeltaRow {
    * for every row tested, and at least `minEffect` of the baseline for times and rates per second.
    */
   significant: boolean;
+  /** The change is large by LARGE_CHANGE's rules (large-change.ts), whether or not it was tested. */
+  large: boolean;
+  /** Why the change was not tested, when both sides have the metric and it was not; else null. */
+  untested: Untested | null;
 }
 
-export type CheckChange = 'new' | 'vanished' | 'still' | 'clean' | 'not exercised now' | 'newly exercised';
+/** Why a row has no significance, and what would give it one. */
+export interface Untested {
+  /** One line: `too few values above p99 (135 and 166 of the 1000 needed)`, `a maximum: one value`. */
+  reason: string;
+  /** The measured length (ms) a run needs for this row to be tested; null when no length would do. */
+  runMs: number | null;
+}
+
+/**
+ * `clean`: exercised in both runs (coverage above 0, or unknown in a summary written before
+ * coverage) with no violation; `not exercised`: judged nothing in either run, so it says nothing.
+ */
+export type CheckChange =
+  'new' | 'vanished' | 'still' | 'clean' | 'not exercised' | 'not exercised now' | 'newly exercised';
 
 export interface CheckRow {
   id: string;

@@ -9,12 +9,14 @@ import {
   DELTA_HEADER,
   GATE_HEADER,
   checkCells,
+  checksLine,
   deltaCells,
   gateCells,
-  headline,
+  headlineLines,
   notableChecks,
   runLine,
 } from './compare-view.js';
+import { LARGE_RULE } from './large-change.js';
 
 /*
  * compare.html is built on report.html's shell: uPlot and the page script inlined, allowed by hash
@@ -60,7 +62,7 @@ function deltasSection(cmp: Comparison): string {
       const rows = cmp.deltas.filter((d) => d.group === group);
       const mark = (i: number): string => {
         const r = rows[i];
-        if (!r?.significant) return 'meta';
+        if (!r?.significant) return r?.large && r.untested ? 'fail' : 'meta';
         return r.direction === 'better' ? 'ok' : 'fail';
       };
       return `<h3>${esc(group)}</h3>${table(DELTA_HEADER, rows.map(deltaCells), mark)}`;
@@ -70,10 +72,17 @@ function deltasSection(cmp: Comparison): string {
 
 function checksSection(cmp: Comparison): string {
   const notable = notableChecks(cmp);
-  const clean = cmp.checks.length - notable.length;
-  const note = `<p class="meta">${clean} check${clean === 1 ? '' : 's'} clean in both runs.</p>`;
+  const note = `<p class="meta">${esc(checksLine(cmp))}</p>`;
   if (!notable.length) return note;
   return `${table(CHECK_HEADER, notable.map(checkCells), (i) => (notable[i]?.change === 'vanished' ? 'ok' : 'fail'))}${note}`;
+}
+
+function headlineSection(cmp: Comparison): string {
+  const [headline = '', ...untested] = headlineLines(cmp);
+  const list = untested.length
+    ? `<ul>${untested.map((l) => `<li class="fail">${esc(l)}</li>`).join('')}</ul>`
+    : '';
+  return `<p>${esc(headline)}</p>${list}`;
 }
 
 export function renderCompareHtml(cmp: Comparison, baseline: Summary, current: Summary): string {
@@ -88,7 +97,7 @@ export function renderCompareHtml(cmp: Comparison, baseline: Summary, current: S
 <p class="meta">baseline ${esc(runLine(cmp.baseline))}<br>current ${esc(runLine(cmp.current))}</p>
 <p class="${STATUS_CLASS[cmp.verdict.status]}">${esc(cmp.verdict.status)}: ${esc(cmp.verdict.reasons.join('; '))}</p>
 ${cmp.forced.length ? `<p class="fail">Compared with --force although: ${esc(cmp.forced.join('; '))}.</p>` : ''}
-<p>${esc(headline(cmp))}</p>
+${headlineSection(cmp)}
 <h2>Gates</h2>
 ${gatesSection(cmp)}
 <h2>Latency by percentile, baseline and current</h2>
@@ -101,6 +110,7 @@ ${has('pct-e2e') ? chartDiv('pct-e2e') : '<p class="meta">No jobs reached a fina
 <div class="grid">${['execution', 'delay'].filter(has).map(chartDiv).join('\n')}</div>
 <h2>Changes</h2>
 <p class="meta">Interval: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise.</p>
+<p class="meta">${esc(LARGE_RULE)}</p>
 ${deltasSection(cmp)}
 <h2>Checks</h2>
 ${checksSection(cmp)}

@@ -5,12 +5,14 @@ import {
   DELTA_HEADER,
   GATE_HEADER,
   checkCells,
+  checksLine,
   deltaCells,
   gateCells,
-  headline,
+  headlineLines,
   notableChecks,
   runLine,
 } from './compare-view.js';
+import { LARGE_RULE } from './large-change.js';
 
 const STATUS_MARK = {
   passed: '✅ **passed**',
@@ -33,7 +35,10 @@ export function renderCompareMarkdown(cmp: Comparison): string {
   ];
   out.push(`Baseline ${runLine(cmp.baseline)}  `, `Current ${runLine(cmp.current)}`, '');
   if (cmp.forced.length) out.push(`Compared with --force although: ${cmp.forced.join('; ')}.`, '');
-  out.push(headline(cmp), '', '### Gates', '');
+  const [headline = '', ...untested] = headlineLines(cmp);
+  out.push(headline, '');
+  if (untested.length) out.push(...untested.map((line) => `- ${line}`), '');
+  out.push('### Gates', '');
   if (cmp.gates.length) {
     out.push(
       ...markdownTable(
@@ -68,11 +73,12 @@ export function renderCompareMarkdown(cmp: Comparison): string {
   out.push(
     `_Intervals: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise._`,
     '',
+    `_${LARGE_RULE}_`,
+    '',
     '### Checks',
     '',
   );
   const notable = notableChecks(cmp);
-  const clean = cmp.checks.length - notable.length;
   if (notable.length)
     out.push(
       ...markdownTable(
@@ -85,6 +91,6 @@ export function renderCompareMarkdown(cmp: Comparison): string {
       ),
       '',
     );
-  out.push(`${clean} check${clean === 1 ? '' : 's'} clean in both runs.`);
+  out.push(checksLine(cmp));
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,8 @@
 import { formatPercent, formatValue } from '../report/format.js';
 import type { ThresholdUnit } from '../report/summary.js';
 import type { CheckRow, Comparison, CompareRun, DeltaRow, GateResult, Significance } from './compare-data.js';
+import { factorText } from './large-change.js';
+import { MAX_WINDOWS } from './windows.js';
 
 /** Text shared by compare.md and compare.html: the same words and numbers in both. */
 export const DELTA_HEADER = ['metric', 'baseline', 'current', 'change', 'interval', 'confidence', ''];
@@ -37,9 +39,9 @@ export function confidenceText(s: Significance | null): string {
   return s ? `${(100 * s.confidence).toFixed(1)}%` : '';
 }
 
-/** The mark at the end of a row: only significant changes are called anything. */
+/** The mark at the end of a row: significant changes, and large ones that could not be tested. */
 export function verdictMark(r: DeltaRow): string {
-  if (!r.significant) return '';
+  if (!r.significant) return r.large && r.untested ? 'large, not tested' : '';
   if (r.direction === 'worse') return 'regression';
   if (r.direction === 'better') return 'improvement';
   return 'changed';
@@ -77,9 +79,22 @@ export function checkCells(c: CheckRow): string[] {
   ];
 }
 
-/** Checks worth a row: those that changed or still fire; clean ones are counted below the table. */
+/** Checks worth a row: those that changed or still fire; clean and idle ones are counted below the table. */
 export function notableChecks(cmp: Comparison): CheckRow[] {
-  return cmp.checks.filter((c) => c.change !== 'clean');
+  return cmp.checks.filter((c) => c.change !== 'clean' && c.change !== 'not exercised');
+}
+
+function plural(n: number, word: string): string {
+  return `${String(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** The line under the checks table: clean means exercised and silent in both runs, nothing less. */
+export function checksLine(cmp: Comparison): string {
+  const clean = cmp.checks.filter((c) => c.change === 'clean').length;
+  const idle = cmp.checks.filter((c) => c.change === 'not exercised').map((c) => c.id);
+  const line = `${plural(clean, 'check')} clean in both runs (exercised, no violation)`;
+  if (!idle.length) return `${line}.`;
+  return `${line}; ${String(idle.length)} not exercised in either run, so not known to be clean: ${idle.join(', ')}.`;
 }
 
 export function runLine(r: CompareRun): string {
@@ -87,16 +102,56 @@ export function runLine(r: CompareRun): string {
   return `${r.id} (${r.start}, ${r.targetKind === 'emulator' ? 'embedded emulator' : r.target}, ${(r.durationMs / 1000).toFixed(1)} s, ${r.offeredRate.toFixed(1)} offered/s${shards})`;
 }
 
-export function headline(cmp: Comparison): string {
+/** Rows whose change is large by LARGE_RULE but that no resampling could test. */
+export function untestedLarge(cmp: Comparison): DeltaRow[] {
+  return cmp.deltas.filter((d) => d.large && d.untested !== null);
+}
+
+/** "24 s (24 windows of 1 s)": a measured length, in the windows the comparison would cut it into. */
+function runLengthText(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  const per = Math.max(1, Math.ceil(seconds / MAX_WINDOWS));
+  return `${String(seconds)} s (${plural(Math.ceil(seconds / per), 'window')} of ${String(per)} s)`;
+}
+
+/** `p99(status) 3.60ms → 86.7ms, ×24, not tested: too few values…; a measured run of at least 24 s…`. */
+export function untestedText(r: DeltaRow): string {
+  const factor =
+    r.unit === 'count' || r.baseline === null || r.current === null ? '' : factorText(r.baseline, r.current);
+  const size = `${r.metric} ${formatValue(r.baseline, r.unit)} → ${formatValue(r.current, r.unit)}${factor ? `, ${factor}` : ''}`;
+  const longer = r.untested?.runMs
+    ? `; a measured run of at least ${runLengthText(r.untested.runMs)} would test it`
+    : '';
+  return `${size}, not tested: ${r.untested?.reason ?? 'not resampled'}${longer}`;
+}
+
+function howText(cmp: Comparison): string {
   const tested = cmp.deltas.filter(
     (d) =>
       d.significance !== null &&
       !(d.delta === 0 && d.significance.ci?.[0] === 0 && d.significance.ci[1] === 0),
   ).length;
-  const how = `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${tested} resampled deltas; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
-  if (!cmp.regressions.length && !cmp.improvements.length) return `No significant change (${how}).`;
+  return `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${tested} resampled deltas; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
+}
+
+/** The first line of every rendering: "No significant change" only when every large change was tested. */
+export function headline(cmp: Comparison): string {
+  const how = howText(cmp);
+  const untested = untestedLarge(cmp);
   const parts: string[] = [];
   if (cmp.regressions.length) parts.push(`significant regressions: ${cmp.regressions.join(', ')}`);
   if (cmp.improvements.length) parts.push(`significant improvements: ${cmp.improvements.join(', ')}`);
-  return `${parts.join('; ')} (${how}).`;
+  if (!untested.length)
+    return parts.length ? `${parts.join('; ')} (${how}).` : `No significant change (${how}).`;
+  const lead = parts.length ? parts.join('; ') : 'No tested change is significant';
+  const lengths = untested.map((r) => r.untested?.runMs ?? 0);
+  const longest = Math.max(0, ...lengths);
+  const which = lengths.every((ms) => ms > 0) ? 'them' : 'those a longer run can';
+  const run = longest ? `; a measured run of at least ${runLengthText(longest)} would test ${which}` : '';
+  return `${lead} (${how}); ${plural(untested.length, 'large change')} could not be tested, and untested is not "no change"${run}:`;
+}
+
+/** The headline, then one line per large change that could not be tested. */
+export function headlineLines(cmp: Comparison): string[] {
+  return [headline(cmp), ...untestedLarge(cmp).map(untestedText)];
 }

@@ -4,6 +4,9 @@ import type { Summary, ThresholdUnit } from '../report/summary.js';
 import { parseThresholds, type Threshold } from '../report/threshold.js';
 import { measure, type BootstrapSettings } from './bootstrap.js';
 import type { DeltaRow, Direction } from './compare-data.js';
+import { measuredMs } from '../report/measured-time.js';
+import { isLarge } from './large-change.js';
+import { untestedReason } from './untested.js';
 
 /**
  * The rows of the deltas table, each named by the threshold expression a gate would use, so a
@@ -95,6 +98,15 @@ export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o:
   const m = measure(t, b, c, o);
   const delta = m.baseline === null || m.current === null ? null : m.current - m.baseline;
   const relative = delta === null || !m.baseline ? null : delta / m.baseline;
+  const both = m.baseline !== null && m.current !== null;
+  const large =
+    m.baseline !== null &&
+    m.current !== null &&
+    isLarge(
+      t.unit,
+      { value: m.baseline, seconds: measuredMs(b) / 1000 },
+      { value: m.current, seconds: measuredMs(c) / 1000 },
+    );
   return {
     group,
     metric: t.expression,
@@ -106,6 +118,8 @@ export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o:
     direction: delta === null ? null : directionOf(t, delta),
     significance: m.significance,
     significant: false,
+    large,
+    untested: both && m.significance === null ? untestedReason(t, b, c, o.jobNoise) : null,
   };
 }
 

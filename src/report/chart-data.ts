@@ -33,6 +33,8 @@ export interface ChartSpec {
   startSec?: number;
   yLabel: string;
   rightLabel?: string;
+  /** The right axis starts at 0: a count of things in flight, whose size is read from the axis. */
+  rightFromZero?: boolean;
   yLog: boolean;
   x: number[];
   xLabels?: string[];
@@ -71,7 +73,8 @@ function throughputChart(s: Summary): ChartSpec {
     title: 'Throughput, 429s and errors per second',
     kind: 'time',
     yLabel: 'per second',
-    rightLabel: 'in flight',
+    rightLabel: 'requests in flight',
+    rightFromZero: true,
     yLog: false,
     x: timeAxis(s),
     startSec: s.series.startSec,
@@ -81,7 +84,9 @@ function throughputChart(s: Summary): ChartSpec {
       { label: 'errors + 5xx/s', values: s.series.errors, color: color(7) },
       { label: 'dropped arrivals/s', values: s.series.dropped, color: color(4) },
       {
-        label: 'mean in flight',
+        // Requests, from their summed time in flight: not the progress line's "in flight", which
+        // counts iterations (a job being polled is one, between its requests too).
+        label: 'requests in flight (mean)',
         values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000),
         color: color(2),
         right: true,
@@ -204,23 +209,30 @@ function barsChart(id: string, title: string, encoded: string): ChartSpec | unde
 
 /**
  * Job counts per latency bin as bars, one series per `[label, bins]`; the bins are the first
- * series' (the others must share them, as `binsBetween` over one range gives).
+ * series' (the others must share them, as `binsBetween` over one range gives). With `shares`, each
+ * series is in per cent of its own total: runs of different length overlaid as counts would show
+ * the longer run taller everywhere, whatever its distribution.
  */
 export function binBars(
   id: string,
   title: string,
   axis: readonly HistogramBin[],
   series: readonly (readonly [string, readonly HistogramBin[]])[],
+  shares = false,
 ): ChartSpec {
+  const values = (bins: readonly HistogramBin[]): number[] => {
+    const total = bins.reduce((n, b) => n + b.count, 0);
+    return bins.map((b) => (shares && total > 0 ? Math.round((b.count / total) * 100_000) / 1000 : b.count));
+  };
   return {
     id,
     title,
     kind: 'bars',
-    yLabel: 'jobs',
+    yLabel: shares ? '% of jobs' : 'jobs',
     yLog: false,
     x: axis.map((_, i) => i),
     xLabels: axis.map((b) => formatMs(b.fromMs)),
-    series: series.map(([label, bins], i) => ({ label, values: bins.map((b) => b.count), color: color(i) })),
+    series: series.map(([label, bins], i) => ({ label, values: values(bins), color: color(i) })),
   };
 }
 

@@ -35,7 +35,7 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
   }
 
   function options(c, width) {
-    var unit = c.yLabel === 'ms' ? ' ms' : '';
+    var unit = c.yLabel === 'ms' ? ' ms' : c.yLabel.charAt(0) === '%' ? '%' : '';
     var hasRight = c.series.some(function (s) { return s.right; });
     var first = { label: c.kind === 'time' ? 'run time' : c.kind === 'percentile' ? 'percentile' : 'from' };
     if (c.kind === 'time') first.value = function (u, v) { return 't+' + elapsedLabel(v) + ' (' + wallClock(c.startSec + v) + ')'; };
@@ -72,7 +72,7 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
     }
     var axes = [xAxis, { scale: 'y', label: c.yLabel }];
     if (hasRight) {
-      scales.r = {};
+      scales.r = c.rightFromZero ? { range: function (u, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } : {};
       axes.push({ scale: 'r', side: 1, label: c.rightLabel, grid: { show: false } });
     }
     // uPlot's legend markers are solid squares of one width by default, so a p50 and a p99 of the
@@ -92,7 +92,7 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
 h1 { font-size: 22px; margin: 8px 0; } h2 { font-size: 18px; margin-top: 28px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
 table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
 th, td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; vertical-align: top; }
-th:first-child, td:first-child, td.text { text-align: left; }
+th:first-child, td:first-child, td.text, th.text { text-align: left; }
 th { background: #f6f8fa; }
 .ok { color: #1a7f37; font-weight: 600; } .fail { color: #cf222e; font-weight: 600; }
 .meta { color: #57606a; }

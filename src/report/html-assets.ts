@@ -29,6 +29,17 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
+/**
+ * uPlot's legend starts with its x series ("run time", "percentile"), which has no swatch: it is
+ * the cursor's position, not a series. Hidden while the cursor is off the chart, so a legend lists
+ * only what it draws; on hover it is shown as a bare readout (the value, without its label).
+ */
+const LEGEND_STYLE = `
+.u-legend .u-series:first-child { display: none; }
+.u-hovering .u-legend .u-series:first-child { display: inline-block; font-style: italic; }
+.u-legend .u-series:first-child th { display: none; }
+`;
+
 export interface ChartPage {
   title: string;
   /** The page's own chart script (see `chartPageScript`); uPlot is put before it. */
@@ -48,7 +59,7 @@ export interface ChartPage {
 export function chartPage(p: ChartPage): string {
   const assets = uplotAssets();
   const script = `${assets.script}\n${p.script}`;
-  const style = `${assets.style}\n${p.style}`;
+  const style = `${assets.style}\n${LEGEND_STYLE}\n${p.style}`;
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(script)}`,
@@ -99,6 +110,11 @@ ${helpers}
         var t = own ? own(u, v, si, di) : i === 0 && timeX ? new Date(v * 1000).toISOString().slice(11, 19) + ' UTC' : uPlot.fmtNum(v);
         return t == null || t === '--' ? '' : t;
       };
+    });
+    // Marks the chart while the cursor is on it, for the legend's x readout (LEGEND_STYLE).
+    opts.hooks = opts.hooks || {};
+    opts.hooks.setLegend = (opts.hooks.setLegend || []).concat(function (u) {
+      u.root.classList.toggle('u-hovering', u.cursor.idx != null);
     });
     return opts;
   }

@@ -25,10 +25,12 @@ import type { Summary, ViolationSummary } from './summary.js';
 /** A cell is trusted HTML (already escaped), optionally with a class. */
 type Cell = string | { html: string; className: string };
 
-function table(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+function table(header: readonly Cell[], rows: readonly (readonly Cell[])[]): string {
   const td = (c: Cell): string =>
     typeof c === 'string' ? `<td>${c}</td>` : `<td class="${c.className}">${c.html}</td>`;
-  return `<table><thead><tr>${header.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+  const th = (c: Cell): string =>
+    typeof c === 'string' ? `<th>${esc(c)}</th>` : `<th class="${c.className}">${c.html}</th>`;
+  return `<table><thead><tr>${header.map(th).join('')}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map(td).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
@@ -85,14 +87,20 @@ function jobsSection(s: Summary): string {
     ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles] as const),
   ] as const;
   const tokens = tokenRows(s);
+  const empty = rows.some(([, p]) => p.count === 0)
+    ? '<p class="meta">—: no samples of that timing.</p>'
+    : '';
   return `<p>${esc(jobCountsLine(s))}</p>${table(
     ['timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
     rows.map(([label, p]) => [
       esc(label),
       String(p.count),
-      ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => esc(formatMs(v))),
+      // No samples: no time at all, not 0µs.
+      ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) =>
+        p.count > 0 ? esc(formatMs(v)) : { html: '—', className: 'meta' },
+      ),
     ]),
-  )}${
+  )}${empty}${
     tokens.length
       ? `<p>Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.</p>${table(
           TOKEN_HEADER,
@@ -124,12 +132,19 @@ function coverageSection(s: Summary): string {
   const ids = Object.keys(s.coverage);
   if (ids.length === 0) return '<p class="meta">Checks were off.</p>';
   const idle = notExercised(s).length;
-  const rows = coverageRows(s).map(([id, n, r]) => [
-    `<code>${esc(id ?? '')}</code>`,
+  const described = s.checkDescriptions;
+  const rows = coverageRows(s).map(([id = '', n, r]) => [
+    `<code>${esc(id)}</code>`,
+    ...(described ? [{ html: esc(described[id] ?? ''), className: 'text' }] : []),
     n ?? '',
     `<span class="${r === 'passed' ? 'ok' : r === 'not exercised' ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
   ]);
-  return `<p>${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.</p>${table(COVERAGE_HEADER, rows)}`;
+  // Summaries written before they carried descriptions have none: the column is left out then.
+  const [first = '', ...rest] = COVERAGE_HEADER;
+  const header = described
+    ? [first, { html: 'what it catches', className: 'text' }, ...rest]
+    : COVERAGE_HEADER;
+  return `<p>${String(ids.length - idle)} of ${String(ids.length)} checks exercised; a check that judged nothing is not a pass.</p>${table(header, rows)}`;
 }
 
 function violationsSection(s: Summary): string {

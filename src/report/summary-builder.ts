@@ -35,6 +35,8 @@ export interface BuildSummaryInput {
   violations?: Iterable<Violation>;
   /** Ids of every check that ran, passing or not (for JUnit). */
   checks?: readonly string[];
+  /** What each check id catches, for the reports (the report layer cannot read the check catalog). */
+  checkDescriptions?: Record<string, string>;
   thresholds?: readonly Threshold[];
   /** The run's own duration when known; otherwise start to last record. */
   durationMs?: number;
@@ -249,5 +251,6 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   if (input.generator) info.generator = input.generator;
   if (input.failure !== undefined) info.failure = input.failure;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
+  if (input.checkDescriptions) summary.checkDescriptions = input.checkDescriptions;
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

@@ -193,7 +193,8 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
   const unique = carried.filter((c) => !seen.has(c.expression) && seen.add(c.expression));
   const thresholds = [...parseThresholds(unique), ...(options.thresholds ?? [])];
   const checks = summaries.flatMap((s) => s.checks);
-  return summarize(
+  const described = summaries.find((s) => s.checkDescriptions)?.checkDescriptions;
+  const summary = summarize(
     merged.toJSON(),
     mergedRun(
       summaries,
@@ -203,4 +204,5 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
     thresholds,
     mergedCoverage(summaries),
   );
+  return described ? { ...summary, checkDescriptions: described } : summary;
 }

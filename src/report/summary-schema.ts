@@ -170,6 +170,7 @@ export const summarySchema = z.object({
     z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) }),
   ),
   checks: z.array(z.string()),
+  checkDescriptions: z.record(z.string(), z.string()).optional(),
   thresholds: z.array(
     z.object({
       expression: z.string(),

@@ -179,6 +179,8 @@ export interface Summary {
   violations: ViolationSummary[];
   /** Ids of every check that ran, so passing checks show as passing JUnit test cases. */
   checks: string[];
+  /** What each check id catches (the check catalog's words), so reports can say it; absent in older summaries. */
+  checkDescriptions?: Record<string, string>;
   thresholds: ThresholdResult[];
   series: SeriesSummary;
   /** Per check id: how many observations it judged; 0 is "not exercised", never "passed". */

@@ -54,7 +54,9 @@ describe('jobstorm compare', () => {
     expect(json).toMatchObject({ version: 1, verdict: { status: 'failed' } });
     const summary = await readFile(stepSummary, 'utf8');
     expect(summary.startsWith('before\n## jobstorm compare')).toBe(true);
-    expect(r.out).toContain('| ❌ | `delta(p50(executionTime)) < 10%` |');
+    // The console gets plain text (issue 34): compare.md, not the terminal, carries the Markdown.
+    expect(r.out).toContain('✗ FAILED  delta(p50(executionTime)) < 10%');
+    expect(r.out).not.toMatch(/\*\*|^\s*\|/m);
   });
 
   it('two copies of one run: no significant change, gates pass, exit 0; a summary.json path works as well as its folder', async () => {

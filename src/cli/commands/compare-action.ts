@@ -3,7 +3,7 @@ import { compareRuns } from '../../compare/comparison.js';
 import { writeComparison } from '../../compare/compare-writer.js';
 import { parseGates, type GateSource } from '../../compare/gate.js';
 import { readRun, summaryPath } from '../../compare/run-input.js';
-import { renderCompareMarkdown } from '../../compare/compare-markdown.js';
+import { renderCompareText } from '../../compare/compare-text.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { Summary } from '../../report/summary.js';
@@ -87,7 +87,7 @@ export const compareAction: Pick<JobstormCommand<CompareArgs>, 'run'> = {
     const written = await writeComparison(cmp, baseline, current, out, {
       stepSummaryPath: io.env.GITHUB_STEP_SUMMARY || undefined,
     });
-    io.out(renderCompareMarkdown(cmp).trimEnd());
+    io.out(renderCompareText(cmp).trimEnd());
     io.out(`\ncompare reports: ${written.join(', ')}`);
     return EXIT[cmp.verdict.status];
   },

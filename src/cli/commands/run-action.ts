@@ -338,6 +338,9 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     run: runRecord,
     metrics,
     checks: checker ? CHECK_CATALOG.map((c) => c.id) : [],
+    ...(checker
+      ? { checkDescriptions: Object.fromEntries(CHECK_CATALOG.map((c) => [c.id, c.description])) }
+      : {}),
     thresholds,
     durationMs: outcome.durationMs,
     end,
