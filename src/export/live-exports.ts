@@ -1,5 +1,6 @@
 import type { JobstormRecord, RecordSink } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
+import type { JobEvents } from '../metrics/job-events.js';
 import { LiveAggregate } from './live-aggregate.js';
 import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';
 import type { MetricSnapshot } from './metric-snapshot.js';
@@ -139,8 +140,12 @@ export class LiveExports implements RecordSink {
     this.timer.unref();
   }
 
-  add(record: JobstormRecord): void {
-    this.aggregate.add(record);
+  /**
+   * `jobs`: what a JobFold made of this record, when the caller folds each record once for several
+   * consumers (metrics and exports); without it the exports fold the record themselves.
+   */
+  add(record: JobstormRecord, jobs?: JobEvents): void {
+    this.aggregate.add(record, jobs);
   }
 
   addViolation(violation: Violation): void {
