@@ -1,5 +1,6 @@
 import type { WorkerSpec } from './worker-schema.js';
 import type { JobStatus } from '../core/index.js';
+import type { ExportKind } from '../core/export-kind.js';
 import type { PROBE_NAMES } from './step-schema.js';
 
 /*
@@ -249,6 +250,6 @@ export interface Scenario {
 }
 
 export interface ExportOutput {
-  readonly kind: 'prometheus' | 'otlp';
+  readonly kind: ExportKind;
   readonly url: string;
 }
