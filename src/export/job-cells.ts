@@ -21,7 +21,7 @@ export class JobCells {
   readonly execution = new BucketHistogram(JOB_BUCKETS_S);
   readonly duration: Record<FinalState, BucketHistogram> = byState(() => new BucketHistogram(JOB_BUCKETS_S));
 
-  /** What one record of this shard did to its job (`evicted` is the evicted job's shard's: see `evicted`). */
+  /** What one record of this shard did to its job; a job given up on is its own shard's (`evicted`). */
   add(ev: JobEvents): void {
     // A warm-up job opened again after it was open all along: nothing new here.
     if (ev.opened !== undefined && !ev.reopened) {

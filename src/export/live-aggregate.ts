@@ -53,6 +53,13 @@ class ShardCells {
 /**
  * The live exports' one aggregate: counters and fixed buckets updated per record (a few map lookups,
  * a binary search, no allocation once a series exists), read by every output at flush time.
+ *
+ * Job figures come from the JobFold that RunMetrics reads too. Request figures are counted here
+ * beside RunMetrics' own because they are other figures, not copies: remote write and OTLP carry
+ * fixed `le` buckets with an exact sum, which an HDR histogram cannot give back exactly; series are
+ * per shard label and per status code or error kind, where the report merges shards and keys on
+ * outcome; the warm-up is exported, where the report leaves it out; and the mean in flight is per
+ * flush interval, where the report spreads each request over wall-clock seconds.
  */
 export class LiveAggregate implements RecordSink {
   private readonly shards = new Map<string, ShardCells>();
