@@ -17,7 +17,9 @@ import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from '../core/seeded-random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
 import type { WebhookScheduler } from './webhooks.js';
-import { WorkerPool, type ScalingSettings, type SimWorker } from './worker-pool.js';
+import { Autoscaler, type ScalingSettings } from './autoscaler.js';
+import type { JobDesk, JobRun, WorkerCounts, WorkerKind } from './worker-kind.js';
+import { WorkerPool } from './worker-pool.js';
 
 export interface EndpointSettings extends ScalingSettings {
   id: string;
@@ -57,9 +59,12 @@ export type JobWaiter = (job: Job | undefined) => void;
 export class Endpoint {
   readonly jobs = new Map<string, Job>();
   readonly limiter: EndpointRateLimiter;
-  readonly pool: WorkerPool;
   /** Real workers taking jobs through the worker protocol (reference/worker-protocol.md). */
   readonly external: ExternalPool;
+  /** Simulated workers; none on an endpoint served only by real workers. */
+  private readonly simulated: WorkerPool | undefined;
+  /** Every kind of worker that takes this endpoint's jobs. */
+  private readonly kinds: readonly WorkerKind[];
   private readonly queue = new JobQueue();
   private readonly expiry: ExpiryQueue;
   private readonly waiters = new Map<Job, Set<JobWaiter>>();
@@ -84,29 +89,18 @@ export class Endpoint {
       () => ctx.now(),
       (job) => this.expire(job),
     );
-    const simulated = settings.externalOnly ? { ...settings, workersMin: 0, workersMax: 0 } : settings;
-    this.pool = new WorkerPool(ctx.timers, simulated, {
-      nextJob: () => this.nextJob(),
-      scalingDemand: () => this.queuedNormal,
-      start: (job, worker) => this.start(job, worker),
-    });
-    const external = {
-      holdMs: settings.workerHoldMs,
-      deadAfterMs: settings.workerDeadAfterMs,
-      workersMin: settings.workersMin,
-      workersMax: settings.workersMax,
-      idleTimeoutMs: settings.idleTimeoutMs,
-    };
-    this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, {
-      next: () => this.nextJob(),
-      scalingDemand: () => this.queuedNormal,
-      begin: (job, workerId, stop) => this.beginExternal(job, workerId, stop),
-      end: (job, status, error) => {
-        job.run = undefined;
-        this.finish(job, status, error);
-      },
-      timeoutOf: (job) => this.ctx.policy.executionLimit(job),
-    });
+    const scaler = new Autoscaler(settings, () => this.queuedNormal);
+    const desk = this.desk();
+    const external = { holdMs: settings.workerHoldMs, deadAfterMs: settings.workerDeadAfterMs };
+    this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, scaler, desk);
+    this.simulated = settings.externalOnly
+      ? undefined
+      : new WorkerPool(ctx.timers, scaler, desk, (job) => {
+          const plan = planJob(job.input, ctx.profile(), ctx.rng);
+          plan.durationMs = ctx.policy.runDuration(plan.durationMs);
+          return plan;
+        });
+    this.kinds = this.simulated === undefined ? [this.external] : [this.simulated, this.external];
   }
 
   get id(): string {
@@ -170,9 +164,9 @@ export class Endpoint {
   cancel(job: Job): JobStatus {
     if (isFinalStatus(job.status)) return job.status;
     if (!this.ctx.policy.honoursCancel(job)) return 'CANCELLED';
-    const worker = this.stop(job);
+    const run = this.stop(job);
     this.finish(job, 'CANCELLED', undefined);
-    this.release(worker);
+    run?.release();
     return job.status;
   }
 
@@ -207,9 +201,9 @@ export class Endpoint {
     if (policy.purgesRunning()) {
       for (const job of [...this.jobs.values()]) {
         if (job.status !== 'IN_PROGRESS') continue;
-        const worker = this.stop(job);
+        const run = this.stop(job);
         this.finish(job, 'CANCELLED', undefined);
-        this.release(worker);
+        run?.release();
         count++;
       }
     }
@@ -232,15 +226,16 @@ export class Endpoint {
     };
   }
 
-  /** Simulated and real workers together, as /health counts them. */
-  private workerCounts(): { idle: number; running: number; initializing: number } {
-    const a = this.pool.counts;
-    const b = this.external.counts;
-    return {
-      idle: a.idle + b.idle,
-      running: a.running + b.running,
-      initializing: a.initializing + b.initializing,
-    };
+  /** Every kind of worker together, as /health counts them. */
+  private workerCounts(): WorkerCounts {
+    const all = { idle: 0, running: 0, initializing: 0 };
+    for (const kind of this.kinds) {
+      const c = kind.counts;
+      all.idle += c.idle;
+      all.running += c.running;
+      all.initializing += c.initializing;
+    }
+    return all;
   }
 
   /** Calls `fn` once a worker starts the job (not at all if it ends first); returns a function that stops waiting. */
@@ -292,7 +287,9 @@ export class Endpoint {
 
   /** Workers busy with a job: the dynamic rate limit's "running workers" (as /health reports them). */
   runningWorkers(): number {
-    return this.pool.counts.running + this.external.counts.running;
+    let running = 0;
+    for (const kind of this.kinds) running += kind.counts.running;
+    return running;
   }
 
   snapshot(): Record<string, unknown> {
@@ -303,26 +300,24 @@ export class Endpoint {
       jobsRetained: this.jobs.size,
       waiting: this.waiters.size,
       queueEntries: this.queue.entries,
-      workers: this.pool.snapshot(),
+      workers: this.simulated?.snapshot() ?? [],
       externalWorkers: this.external.snapshot(),
       rateLimits: this.limiter.snapshot(this.ctx.now(), this.runningWorkers()),
     };
   }
 
   close(): Promise<void> {
-    const external = this.external.close();
-    this.pool.close();
+    const closed = this.kinds.map((kind) => kind.close());
     this.expiry.close();
     for (const job of this.jobs.values()) job.run?.cancel();
-    return external;
+    return Promise.all(closed).then(() => undefined);
   }
 
   private enqueue(job: Job): void {
     this.queue.push(job);
     this.queued++;
     if (!job.lowPriority) this.queuedNormal++;
-    this.pool.poke();
-    this.external.poke();
+    for (const kind of this.kinds) kind.poke();
   }
 
   private nextJob(): Job | undefined {
@@ -334,70 +329,46 @@ export class Endpoint {
     }
   }
 
-  /** A worker takes the job: IN_QUEUE → IN_PROGRESS, and the handler's end is scheduled. */
-  private start(job: Job, worker: SimWorker): void {
-    this.leaveQueue(job);
-    this.inProgress++;
-    job.status = 'IN_PROGRESS';
-    job.startedAt = this.ctx.now();
-    job.workerId = worker.id;
-    job.externalWorker = undefined;
-    const policy = this.ctx.policy;
-    const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
-    plan.durationMs = policy.runDuration(plan.durationMs);
-    job.durationMs = plan.durationMs;
-    const limit = policy.executionLimit(job);
-    const timesOut = limit !== undefined && limit < plan.durationMs;
-    const endsIn = timesOut ? limit : plan.durationMs;
-    const cancel = this.ctx.timers.schedule(endsIn, () => {
-      if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
-      job.run = undefined;
-      if (timesOut)
-        this.finish(
-          job,
-          'TIMED_OUT',
-          `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`,
-        );
-      else if (plan.error !== undefined) this.finish(job, 'FAILED', plan.error);
-      else {
-        job.outputBytes = plan.outputBytes;
-        this.finish(job, 'COMPLETED', undefined);
-      }
-      this.pool.release(worker);
-    });
-    job.run = { worker, cancel };
-    const started = this.starters.get(job);
-    if (started !== undefined) {
-      this.starters.delete(job);
-      started();
-    }
+  /** How every kind of worker moves this endpoint's jobs. */
+  private desk(): JobDesk {
+    return {
+      next: () => this.nextJob(),
+      begin: (job, worker, run) => this.begin(job, worker, run),
+      started: (job) => {
+        const started = this.starters.get(job);
+        if (started === undefined) return;
+        this.starters.delete(job);
+        started();
+      },
+      end: (job, status, error) => {
+        job.run = undefined;
+        this.finish(job, status, error);
+      },
+      timeoutOf: (job) => this.ctx.policy.executionLimit(job),
+    };
   }
 
-  /** A real worker took the job: IN_QUEUE → IN_PROGRESS; its end comes as a result post (or a stop). */
-  private beginExternal(job: Job, workerId: string, stop: () => void): void {
+  /** A worker took the job: IN_QUEUE → IN_PROGRESS; its end comes from the worker (or a stop). */
+  private begin(job: Job, worker: number | string, run: JobRun): void {
     this.leaveQueue(job);
     this.inProgress++;
     job.status = 'IN_PROGRESS';
     job.startedAt = this.ctx.now();
-    job.workerId = 0;
-    job.externalWorker = workerId;
+    job.workerId = typeof worker === 'number' ? worker : 0;
+    job.externalWorker = typeof worker === 'string' ? worker : undefined;
     job.output = undefined;
     job.chunks = undefined;
     job.durationMs = 0;
-    job.run = { worker: undefined, cancel: stop };
+    job.run = run;
   }
 
-  /** Stops a running job's handler; returns its worker, to release once the job's state is set. */
-  private stop(job: Job): SimWorker | undefined {
+  /** Stops a running job's handler; returns its run, to release once the job's state is set. */
+  private stop(job: Job): JobRun | undefined {
     const run = job.run;
     if (run === undefined) return undefined;
     run.cancel();
     job.run = undefined;
-    return run.worker;
-  }
-
-  private release(worker: SimWorker | undefined): void {
-    if (worker !== undefined) this.pool.release(worker);
+    return run;
   }
 
   private leaveQueue(job: Job): void {
@@ -441,17 +412,17 @@ export class Endpoint {
       this.expiry.update(job);
       return;
     }
-    let worker: SimWorker | undefined;
+    let run: JobRun | undefined;
     if (job.status === 'IN_QUEUE') this.leaveQueue(job);
     else if (job.status === 'IN_PROGRESS') {
       this.inProgress--;
-      worker = this.stop(job);
+      run = this.stop(job);
     }
     job.gone = true;
     this.jobs.delete(job.id);
     sharedInputs.drop(job.input);
     this.notify(job, undefined);
-    this.release(worker);
+    run?.release();
   }
 
   private notify(job: Job, value: Job | undefined): void {

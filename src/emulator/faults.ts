@@ -37,10 +37,6 @@ export class FaultSet {
   /** The faithful policy with the switched-on faults applied; rebuilt when they change, never per request. */
   policy: EmulatorPolicy = FAITHFUL_POLICY;
 
-  has(name: FaultName): boolean {
-    return this.on.has(name);
-  }
-
   set(name: FaultName, value: number): void {
     if (value <= 0) this.on.delete(name);
     else this.on.set(name, value);
@@ -79,7 +75,7 @@ export class FaultSet {
 
 /**
  * Turns the input forms into (name, value) pairs, collecting every problem (unknown name, a
- * server-errors fraction outside (0, 1]) instead of stopping at the first.
+ * fraction fault's value outside (0, 1]) instead of stopping at the first.
  */
 export function parseFaults(
   input: FaultsInput,
