@@ -14,15 +14,21 @@ import { answerRequests } from './requests-route.js';
 import { decodeSegment, describeIssues, intParam } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
-/** One request to an operation, once its route, admission and job id are settled. */
-interface Call {
-  req: IncomingMessage;
-  res: ServerResponse;
-  ep: Endpoint;
-  /** The decoded job id segment ('' for operations without one). */
-  jobId: string;
-  query: string;
-}
+/**
+ * Answers a request to an operation once its route, admission and job id (decoded; '' for
+ * operations without one) are settled. Positional, so that a request allocates nothing more for
+ * being routed by table.
+ */
+type Answer = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ep: Endpoint,
+  jobId: string,
+  query: string,
+) => Promise<void> | undefined;
+
+/** An operation answered at once, whose limiter slot is released right after. */
+type AtOnce = (res: ServerResponse, ep: Endpoint, jobId: string, query: string) => void;
 
 interface Route {
   op: QueueOperation;
@@ -34,7 +40,7 @@ interface Route {
   /** Reads a body before it takes its concurrency slot. */
   uploads: boolean;
   /** Answers, and releases the operation's limiter slot when the answer is over. */
-  answer: (c: Call) => Promise<void> | undefined;
+  answer: Answer;
 }
 
 type Submission = 'run' | 'runsync';
@@ -54,63 +60,71 @@ export class QueueRoutes {
 
   constructor(private readonly core: EmulatorCore) {
     this.openai = new OpenAiRoutes(core);
-    const at = (op: QueueOperation, answer: (c: Call) => void) => (c: Call) => {
-      answer(c);
-      c.ep.limiter.release(op);
-      return undefined;
-    };
+    const at =
+      (op: QueueOperation, answer: AtOnce): Answer =>
+      (_req, res, ep, jobId, query) => {
+        answer(res, ep, jobId, query);
+        ep.limiter.release(op);
+        return undefined;
+      };
     const route = (
       op: QueueOperation,
       method: 'GET' | 'POST',
       withId: boolean,
       publicModel: boolean,
-      answer: (c: Call) => Promise<void> | undefined,
+      answer: Answer,
     ): Route => ({ op, method, withId, publicModel, uploads: op === 'run' || op === 'runsync', answer });
+    const submit =
+      (op: Submission): Answer =>
+      (req, res, ep, _jobId, query) =>
+        this.submit(req, res, ep, query, op);
     this.routes = Object.assign(Object.create(null) as Record<string, Route | undefined>, {
-      run: route('run', 'POST', false, false, (c) => this.submit(c, 'run')),
-      runsync: route('runsync', 'POST', false, true, (c) => this.submit(c, 'runsync')),
+      run: route('run', 'POST', false, false, submit('run')),
+      runsync: route('runsync', 'POST', false, true, submit('runsync')),
       status: route(
         'status',
         'GET',
         true,
         true,
-        at('status', (c) => this.status(c)),
+        at('status', (res, ep, id, query) => this.status(res, ep, id, query)),
       ),
-      'status-sync': route('status-sync', 'GET', true, true, (c) => this.statusSync(c)),
+      'status-sync': route('status-sync', 'GET', true, true, (_req, res, ep, id, query) =>
+        this.statusSync(res, ep, id, query),
+      ),
       stream: route(
         'stream',
         'GET',
         true,
         false,
-        at('stream', (c) => this.withJob(c, (job) => this.stream(c, job))),
+        at('stream', (res, ep, id) => this.stream(res, ep, id)),
       ),
       cancel: route(
         'cancel',
         'POST',
         true,
         false,
-        at('cancel', (c) => this.withJob(c, (job) => this.cancel(c, job))),
+        at('cancel', (res, ep, id) => this.cancel(res, ep, id)),
       ),
       retry: route(
         'retry',
         'POST',
         true,
         false,
-        at('retry', (c) => this.withJob(c, (job) => this.retry(c, job))),
+        at('retry', (res, ep, id) => this.retry(res, ep, id)),
       ),
       'purge-queue': route(
         'purge-queue',
         'POST',
         false,
         false,
-        at('purge-queue', (c) => this.purge(c)),
+        at('purge-queue', (res, ep) => this.purge(res, ep)),
       ),
       health: route(
         'health',
         'GET',
         false,
         false,
-        at('health', (c) => this.ok(c.res, c.ep.healthAnswer())),
+        at('health', (res, ep) => this.ok(res, ep.healthAnswer())),
       ),
     });
   }
@@ -138,7 +152,7 @@ export class QueueRoutes {
       sendError(res, 400, 'job id in the path is not valid percent-encoding');
       return;
     }
-    return route.answer({ req, res, ep, jobId, query });
+    return route.answer(req, res, ep, jobId, query);
   }
 
   /** The route the request names, or undefined once a 404 or 405 is answered. */
@@ -217,49 +231,53 @@ export class QueueRoutes {
     sendError(res, 404, `job ${JSON.stringify(jobId.slice(0, 200))} not found (unknown, expired or deleted)`);
   }
 
-  /** Answers with the job, or 404 when there is none. */
-  private withJob(c: Call, answer: (job: Job) => void): void {
-    const job = c.ep.get(c.jobId);
-    if (job === undefined) this.notFound(c.res, c.jobId);
-    else answer(job);
+  /** The job, or undefined once a 404 is answered. */
+  private job(res: ServerResponse, ep: Endpoint, jobId: string): Job | undefined {
+    const job = ep.get(jobId);
+    if (job === undefined) this.notFound(res, jobId);
+    return job;
   }
 
-  private purge(c: Call): void {
-    this.ok(c.res, { removed: this.core.policy.countField(c.ep.purge()), status: 'completed' });
+  private purge(res: ServerResponse, ep: Endpoint): void {
+    this.ok(res, { removed: this.core.policy.countField(ep.purge()), status: 'completed' });
   }
 
-  private status(c: Call): void {
-    const ttl = intParam(c.query, 'ttl', LIMITS.statusTtl, false);
+  private status(res: ServerResponse, ep: Endpoint, jobId: string, query: string): void {
+    const ttl = intParam(query, 'ttl', LIMITS.statusTtl, false);
     if (!ttl.ok) {
-      sendError(c.res, 400, ttl.message);
+      sendError(res, 400, ttl.message);
       return;
     }
-    const job = c.ep.get(c.jobId);
+    const job = ep.get(jobId);
     if (job === undefined) {
-      const shown = this.core.policy.unknownJob(c.jobId);
-      if (shown === undefined) this.notFound(c.res, c.jobId);
-      else this.ok(c.res, shown);
+      const shown = this.core.policy.unknownJob(jobId);
+      if (shown === undefined) this.notFound(res, jobId);
+      else this.ok(res, shown);
       return;
     }
-    if (ttl.value !== undefined) c.ep.setTtl(job, ttl.value);
-    this.ok(c.res, c.ep.statusView(job));
+    if (ttl.value !== undefined) ep.setTtl(job, ttl.value);
+    this.ok(res, ep.statusView(job));
   }
 
-  private cancel(c: Call, job: Job): void {
-    this.ok(c.res, { id: job.id, status: this.core.policy.statusField(c.ep.cancel(job)) });
+  private cancel(res: ServerResponse, ep: Endpoint, jobId: string): void {
+    const job = this.job(res, ep, jobId);
+    if (job !== undefined) this.ok(res, { id: job.id, status: this.core.policy.statusField(ep.cancel(job)) });
   }
 
-  private retry(c: Call, job: Job): void {
-    if (c.ep.retry(job)) this.ok(c.res, { id: job.id, status: this.core.policy.statusField('IN_QUEUE') });
-    else
-      sendError(c.res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
+  private retry(res: ServerResponse, ep: Endpoint, jobId: string): void {
+    const job = this.job(res, ep, jobId);
+    if (job === undefined) return;
+    if (ep.retry(job)) this.ok(res, { id: job.id, status: this.core.policy.statusField('IN_QUEUE') });
+    else sendError(res, 400, `job ${job.id} is ${job.status}; only FAILED or TIMED_OUT jobs can be retried`);
   }
 
-  private stream(c: Call, job: Job): void {
+  private stream(res: ServerResponse, ep: Endpoint, jobId: string): void {
+    const job = this.job(res, ep, jobId);
+    if (job === undefined) return;
     const policy = this.core.policy;
-    const stream = c.ep.takeStream(job);
+    const stream = ep.takeStream(job);
     if (this.core.config.streamShape === 'array') {
-      this.ok(c.res, policy.arrayStream(stream));
+      this.ok(res, policy.arrayStream(stream));
       return;
     }
     const body: Record<string, unknown> = { id: job.id, status: policy.statusField(job.status), stream };
@@ -269,12 +287,17 @@ export class QueueRoutes {
       body.executionTime = job.finishedAt - job.startedAt;
       if (job.error !== undefined) body.error = job.error;
     }
-    this.ok(c.res, body);
+    this.ok(res, body);
   }
 
   /** POST /run and /runsync. */
-  private async submit(c: Call, op: Submission): Promise<void> {
-    const { req, res, ep } = c;
+  private async submit(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: Endpoint,
+    query: string,
+    op: Submission,
+  ): Promise<void> {
     // The concurrency slot is taken once the body is in (a stalled upload holds none) and is ours
     // until we answer; a waiting /runsync hands it to the waiter.
     const held = { slot: false };
@@ -282,7 +305,7 @@ export class QueueRoutes {
     try {
       let wait = LIMITS.wait.default;
       if (op === 'runsync') {
-        const p = this.core.policy.waitParam(c.query);
+        const p = this.core.policy.waitParam(query);
         if (!p.ok) {
           sendError(res, 400, p.message, { connection: 'close' });
           req.resume();
@@ -290,7 +313,7 @@ export class QueueRoutes {
         }
         wait = p.value ?? LIMITS.wait.default;
       }
-      const body = await this.submission(c, op, held);
+      const body = await this.submission(req, res, ep, op, held);
       if (body === undefined) return;
       const job = ep.submit(body.value, op === 'runsync', body.bytes);
       if (op === 'run') {
@@ -309,11 +332,12 @@ export class QueueRoutes {
    * is in; undefined once a refusal is answered.
    */
   private async submission(
-    c: Call,
+    req: IncomingMessage,
+    res: ServerResponse,
+    ep: Endpoint,
     op: Submission,
     held: { slot: boolean },
   ): Promise<{ value: SubmissionBody; bytes: number } | undefined> {
-    const { req, res, ep } = c;
     const policy = this.core.policy;
     const limit = policy.bodyLimit(op === 'run' ? LIMITS.runPayload : LIMITS.runsyncPayload);
     const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
@@ -348,18 +372,17 @@ export class QueueRoutes {
   }
 
   /** GET /status-sync/<id>?wait=: waits like /runsync for an existing job. */
-  private statusSync(c: Call): undefined {
-    const { res, ep } = c;
+  private statusSync(res: ServerResponse, ep: Endpoint, jobId: string, query: string): undefined {
     const release = (): void => ep.limiter.release('status-sync');
-    const p = this.core.policy.waitParam(c.query);
+    const p = this.core.policy.waitParam(query);
     if (!p.ok) {
       sendError(res, 400, p.message);
       release();
       return;
     }
-    const job = ep.get(c.jobId);
+    const job = ep.get(jobId);
     if (job === undefined) {
-      this.notFound(res, c.jobId);
+      this.notFound(res, jobId);
       release();
       return;
     }
