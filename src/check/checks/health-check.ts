@@ -82,9 +82,18 @@ function judgeNegative(
     ctx.emit(v, { record: r, message: `/health reported ${negative[0]} = ${String(negative[1])}` });
 }
 
+/** The counters that only grow. */
+const MONOTONIC = ['completed', 'failed', 'retried'] as const;
+
 /** Completed, failed and retried never go down between two samples that did not overlap in flight. */
 function judgeDecrease(r: ExchangeRecord, jobs: Counters, previous: Sample, ctx: CheckContext): void {
-  const key = (['completed', 'failed', 'retried'] as const).find((k) => jobs[k] < previous.jobs[k]);
+  let key: (typeof MONOTONIC)[number] | undefined;
+  for (const k of MONOTONIC) {
+    if (jobs[k] < previous.jobs[k]) {
+      key = k;
+      break;
+    }
+  }
   const v = ctx.judge('health.counter-decreased', key !== undefined);
   if (v && key)
     ctx.emit(v, {

@@ -17,6 +17,14 @@ function isQueue(op: Operation): op is QueueOperation {
   return op !== 'StartPod' && op !== 'CreateEndpoint';
 }
 
+/** Each operation's ids, made once: a template per answer would build a new string per record. */
+const STATUS_ID = Object.fromEntries(OPERATIONS.map((op) => [op, `status.${op}` as const])) as {
+  [O in Operation]: `status.${O}`;
+};
+const SCHEMA_ID = Object.fromEntries(OPERATIONS.map((op) => [op, `schema.${op}` as const])) as {
+  [O in Operation]: `schema.${O}`;
+};
+
 function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -38,7 +46,7 @@ function routeAnswer(r: ExchangeRecord, status: number, ctx: CheckContext): bool
 
 /** `schema.<op>`: the body of an answer whose status code the contract allows. */
 function judgeBody(r: ExchangeRecord, status: number, schema: z.ZodType, ctx: CheckContext): void {
-  const id = `schema.${r.op}` as const;
+  const id = SCHEMA_ID[r.op];
   if (r.body === undefined) {
     // StartPod's 200 has no body schema; everything else answers JSON, unless we chose not to read it.
     const v = ctx.judge(id, r.op !== 'StartPod' || status !== 200);
@@ -67,18 +75,14 @@ function judgeBody(r: ExchangeRecord, status: number, schema: z.ZodType, ctx: Ch
  */
 export const responseCheck: Check = {
   name: 'response',
-  ids: [
-    'server.error',
-    ...OPERATIONS.map((op) => `status.${op}` as const),
-    ...OPERATIONS.map((op) => `schema.${op}` as const),
-  ],
+  ids: ['server.error', ...Object.values(STATUS_ID), ...Object.values(SCHEMA_ID)],
   add(r: JobstormRecord, ctx) {
     if (r.type !== 'exchange' || r.status === undefined) return;
     const error = ctx.judge('server.error', r.status >= 500);
     if (error) ctx.emit(error, { record: r, message: `${r.op} answered ${String(r.status)}` });
     if (r.status >= 500 || routeAnswer(r, r.status, ctx)) return;
     const schema = responsesOf(r.op)[r.status];
-    const v = ctx.judge(`status.${r.op}`, !schema);
+    const v = ctx.judge(STATUS_ID[r.op], !schema);
     if (v)
       ctx.emit(v, {
         record: r,
