@@ -4,6 +4,7 @@ import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { CapacityStep } from './capacity-report.js';
+import type { SearchMode } from './search-mode.js';
 
 /** Which offered rates to try: geometric (`factor`) or arithmetic (`increment`) steps up to `max`. */
 export interface RatePlan {
@@ -24,11 +25,7 @@ export interface StepPlan extends RatePlan {
   warmupMs: number;
 }
 
-/**
- * step: raise the rate until a step fails. binary: the same, then halve the interval between the
- * last passing and the first failing rate until it is narrower than `resolution`.
- */
-export type SearchMode = 'step' | 'binary';
+export type { SearchMode } from './search-mode.js';
 
 export interface CapacityOptions {
   scenario: Scenario;

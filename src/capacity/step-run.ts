@@ -13,7 +13,7 @@ import type { CapacityStep, HealthPoint } from './capacity-report.js';
 import { healthSampleOf, type HealthSample } from './health-sample.js';
 import { littleCheck } from './little-law.js';
 import { QueueWatch, queueTrend, type QueueTrend } from './queue-trend.js';
-import type { SearchStage } from './rate-search.js';
+import type { SearchStage } from './search-mode.js';
 import { stepScenario } from './step-scenario.js';
 
 export interface StepSettings {

@@ -11,7 +11,7 @@ import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { parseDuration } from '../../scenario/duration.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import type { CapacityArgs } from './capacity.js';
+import type { CapacityArgs } from './capacity-args.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 import { parseExportSettings, type ExportSettings } from '../run/export-settings.js';

@@ -35,7 +35,7 @@ import type { WorkerSpec } from '../../scenario/worker-schema.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import type { RunArgs } from './run.js';
+import type { RunArgs } from './run-args.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { progressLine } from '../run/progress-line.js';
 import { parseExportSettings, type ExportSettings } from '../run/export-settings.js';
