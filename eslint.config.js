@@ -19,6 +19,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   contracts: [
     'src/scenario',
@@ -31,6 +32,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/scenario': [
     'contracts',
@@ -43,6 +45,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/schedule': [
     'contracts',
@@ -55,6 +58,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/client': [
     'src/scenario',
@@ -66,6 +70,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/blast': [
     'contracts',
@@ -78,6 +83,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/check': [
     'src/scenario',
@@ -89,6 +95,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/metrics': [
     'contracts',
@@ -101,6 +108,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/report': [
     'contracts',
@@ -112,6 +120,7 @@ const layers = {
     'src/check',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   'src/emulator': [
     'src/scenario',
@@ -123,7 +132,9 @@ const layers = {
     'src/metrics',
     'src/report',
     'src/capacity',
+    'src/session',
   ],
+  'src/session': ['src/capacity', 'src/compare', 'src/emulator'],
   'src/compare': [
     'contracts',
     'src/scenario',
@@ -134,6 +145,7 @@ const layers = {
     'src/check',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
 };
 

@@ -3,6 +3,7 @@ import type { JobstormRecord } from '../core/record.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { ExportSink } from '../session/session-options.js';
 import type { CapacityStep } from './capacity-report.js';
 import type { SearchMode } from './search-mode.js';
 
@@ -41,6 +42,11 @@ export interface CapacityOptions {
    * of their own, each with its run record and times relative to its start.
    */
   onRecord?: (record: JobstormRecord) => void;
+  /**
+   * Live exports, started by the caller and stopped by it after the search: every step's records,
+   * warm-ups included, so a dashboard follows the search as it climbs.
+   */
+  exports?: ExportSink;
   /** Aborting it stops the current step (it is reported) and the search. */
   interrupt?: AbortSignal;
   runId?: string;
