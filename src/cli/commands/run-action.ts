@@ -22,7 +22,7 @@ import {
 } from '../../runner/run-options.js';
 import { runScenario } from '../../runner/runner.js';
 import { runScenarioThreaded } from '../../runner/threaded-run.js';
-import { formatDuration, parseDuration } from '../../scenario/duration.js';
+import { durationIssue, formatDuration, parseDuration } from '../../scenario/duration.js';
 import {
   capStepTimeouts,
   fitDuration,
@@ -91,7 +91,9 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
     if (gracefulStopMs === undefined || gracefulStopMs < 0)
       issues.push({
         where: '--graceful-stop',
-        message: `expected a duration like 10s or 0s, got "${args['graceful-stop']}"`,
+        message:
+          durationIssue(args['graceful-stop']) ??
+          `expected a duration like 10s or 0s, got "${args['graceful-stop']}"`,
       });
   }
   let durationMs: number | undefined;
@@ -100,14 +102,18 @@ async function settle(args: RunArgs, io: CliIo): Promise<Settings> {
     if (durationMs === undefined || durationMs <= 0)
       issues.push({
         where: '--duration',
-        message: `expected a duration like 30s, 2m or 500ms, got "${args.duration}"`,
+        message:
+          durationIssue(args.duration) ?? `expected a duration like 30s, 2m or 500ms, got "${args.duration}"`,
       });
   }
   let warmupMs: number | undefined;
   if (args.warmup !== undefined) {
     warmupMs = parseDuration(args.warmup);
     if (warmupMs === undefined || warmupMs < 0)
-      issues.push({ where: '--warmup', message: `expected a duration like 5s or 0s, got "${args.warmup}"` });
+      issues.push({
+        where: '--warmup',
+        message: durationIssue(args.warmup) ?? `expected a duration like 5s or 0s, got "${args.warmup}"`,
+      });
   }
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale)))

@@ -1,7 +1,7 @@
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { DEFAULT_EXPORT_INTERVAL_MS } from '../../export/live-exports.js';
 import { EXPORT_KINDS, type ExportKind, type ExportTarget } from '../../export/metric-sender.js';
-import { parseDuration } from '../../scenario/duration.js';
+import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import type { Scenario } from '../../scenario/scenario.js';
 
 export interface ExportArgs {
@@ -135,7 +135,9 @@ export function parseExportSettings(
     if (ms === undefined || ms < MIN_INTERVAL_MS)
       issues.push({
         where: '--export-interval',
-        message: `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"`,
+        message:
+          durationIssue(interval) ??
+          `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"`,
       });
     else intervalMs = ms;
   }
