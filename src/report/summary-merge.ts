@@ -187,6 +187,7 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
     s.thresholds.map((t, j) => ({
       expression: t.expression,
       where: `${options.names?.[i] ?? `summary ${i + 1}`} thresholds[${j}]`,
+      stored: true,
     })),
   );
   const seen = new Set((options.thresholds ?? []).map((t) => t.expression));

@@ -17,7 +17,7 @@ export function withThresholds(
   const stored = parseThresholds(
     summary.thresholds
       .filter((t) => !extraExpressions.has(t.expression))
-      .map((t, i) => ({ expression: t.expression, where: `${file}: thresholds.${i}` })),
+      .map((t, i) => ({ expression: t.expression, where: `${file}: thresholds.${i}`, stored: true })),
   );
   const all = [...stored, ...extra];
   const judged = { ...summary, thresholds: evaluateThresholds(all, summary) };

@@ -34,6 +34,11 @@ export interface Threshold {
 export interface ThresholdSource {
   expression: string;
   where?: string;
+  /**
+   * Read back from a summary.json rather than written by a person now: a bare time there is
+   * milliseconds, as it meant when an older jobstorm wrote it down, so old summaries still load.
+   */
+  stored?: boolean;
 }
 
 const AGGREGATION_NAMES = [
@@ -140,10 +145,23 @@ function checkTags(metric: string, spec: MetricSpec, tags: Record<string, string
   }
 }
 
-/** A parsed number with its unit text, converted into the metric's unit (ms, fraction, count). */
-export function toTarget(value: number, unitText: string, unit: ThresholdUnit): number {
+/**
+ * A time written without its unit: `p99(run) < 500` once meant 500 ms, silently. Both readings are
+ * offered, as for durations in a scenario; 0 reads the same in every unit and needs none.
+ */
+function bareTime(value: number): string {
+  const plural = Math.abs(value) === 1 ? '' : 's';
+  return `${value} has no unit: write "${value}s" (${value} second${plural}) or "${value}ms" (${value} millisecond${plural})`;
+}
+
+/**
+ * A parsed number with its unit text, converted into the metric's unit (ms, fraction, count).
+ * `stored` reads a bare time as milliseconds (see ThresholdSource.stored).
+ */
+export function toTarget(value: number, unitText: string, unit: ThresholdUnit, stored = false): number {
   if (unit === 'ms') {
-    if (unitText === '') return value;
+    if (unitText === '' && (value === 0 || stored)) return value;
+    if (unitText === '') fail(bareTime(value));
     const factor = MS_PER_UNIT[unitText];
     if (factor === undefined) fail(`unit "${unitText}" is not a time unit; use us (or µs), ms, s or m`);
     return value * factor;
@@ -160,7 +178,7 @@ export function toTarget(value: number, unitText: string, unit: ThresholdUnit): 
   return value;
 }
 
-function parseOne(expression: string, where: string): Threshold {
+function parseOne(expression: string, where: string, stored: boolean): Threshold {
   const parts = expression.split(COMPARATOR);
   if (parts.length !== 3)
     fail('expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms');
@@ -176,7 +194,7 @@ function parseOne(expression: string, where: string): Threshold {
   const number = NUMBER_WITH_UNIT.exec(right);
   if (!number?.[1]) fail(`cannot read the value "${right.trim()}"; write e.g. 500ms, 30s, 1% or 0`);
   const unit = unitOf(spec, aggregation.kind);
-  const target = toTarget(Number(number[1]), number[2] ?? '', unit);
+  const target = toTarget(Number(number[1]), number[2] ?? '', unit, stored);
   return {
     expression: expression.trim(),
     where,
@@ -197,9 +215,10 @@ export function parseThresholds(inputs: readonly (string | ThresholdSource)[]): 
   const issues: ConfigIssue[] = [];
   const parsed: Threshold[] = [];
   for (const input of inputs) {
-    const { expression, where = 'threshold' } = typeof input === 'string' ? { expression: input } : input;
+    const source = typeof input === 'string' ? { expression: input } : input;
+    const { expression, where = 'threshold', stored = false } = source;
     try {
-      parsed.push(parseOne(expression, where));
+      parsed.push(parseOne(expression, where, stored));
     } catch (err) {
       if (!(err instanceof ThresholdSyntaxError)) throw err;
       issues.push({ where, message: `"${expression.trim()}": ${err.message}` });

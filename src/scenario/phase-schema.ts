@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PositiveDurationSchema, RateSchema } from './field-schemas.js';
+import { PositiveDurationSchema, RateSchema, durationText } from './field-schemas.js';
 
 /*
  * One phase of load. Every field is optional in the schema so editors offer all of them; which
@@ -10,7 +10,7 @@ export const PhaseSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('Label shown in reports.'),
     duration: PositiveDurationSchema.optional().describe(
-      'How long the phase lasts (with rate, ramp or vus).',
+      durationText('How long the phase lasts (with rate, ramp or vus).', '30s'),
     ),
     rate: RateSchema.optional().describe(
       'Constant arrival rate per second; with count, the rate the count arrives at.',

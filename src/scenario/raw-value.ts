@@ -11,9 +11,9 @@ export function isRecord(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A duration as written (number of ms or a duration string), in ms. */
+/** A duration as written (a duration string, or 0), in ms; a bare number has no reading here. */
 export function ms(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
+  if (typeof v === 'number') return v === 0 ? 0 : undefined;
   return typeof v === 'string' ? parseDuration(v) : undefined;
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StepSchema } from '../steps/index.js';
 import { EXPORT_KINDS, exportKindHelp, exportUrlHelp } from '../core/export-kind.js';
-import { DurationSchema, PositiveDurationSchema } from './field-schemas.js';
+import { DurationSchema, PositiveDurationSchema, durationText } from './field-schemas.js';
 import { PhaseSchema } from './phase-schema.js';
 import { WorkerSchema } from './worker-schema.js';
 
@@ -21,10 +21,16 @@ const TargetSchema = z
       ),
     connections: z.number().int().min(1).default(64).describe('Keep-alive connection pool size.'),
     timeout: PositiveDurationSchema.optional().describe(
-      'One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.',
+      durationText(
+        'One request timeout for every operation. Left out: 10s for quick calls (/status, /cancel, /health...), 30s for /run, the wait plus 10s for /runsync and /status-sync.',
+        '30s',
+      ),
     ),
-    stallAfter: PositiveDurationSchema.default(5000).describe(
-      'Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).',
+    stallAfter: PositiveDurationSchema.prefault('5s').describe(
+      durationText(
+        'Requests waiting this long with no answer from the target at all: reported as a stall (and the wind-down does not wait on it).',
+        '5s',
+      ),
     ),
     maxInFlight: z
       .number()
@@ -37,11 +43,11 @@ const TargetSchema = z
     retry429: z
       .strictObject({
         attempts: z.number().int().min(1).default(3).describe('Extra attempts after a 429.'),
-        base: PositiveDurationSchema.default(100).describe(
-          'First backoff; doubles each attempt, with jitter.',
+        base: PositiveDurationSchema.prefault('100ms').describe(
+          durationText('First backoff; doubles each attempt, with jitter.', '100ms'),
         ),
-        max: PositiveDurationSchema.default(5000).describe(
-          'Longest backoff (a longer Retry-After still wins).',
+        max: PositiveDurationSchema.prefault('5s').describe(
+          durationText('Longest backoff (a longer Retry-After still wins).', '5s'),
         ),
       })
       .optional()
@@ -62,8 +68,12 @@ const EmulatorSchema = z
       .min(1)
       .default(10)
       .describe('Dynamic rate limit: running workers × this.'),
-    idleTimeout: DurationSchema.default(5000).describe('Idle time before a worker scales down.'),
-    coldStart: DurationSchema.default(200).describe('Delay before a new worker takes jobs.'),
+    idleTimeout: DurationSchema.prefault('5s').describe(
+      durationText('Idle time before a worker scales down.', '5s'),
+    ),
+    coldStart: DurationSchema.prefault('200ms').describe(
+      durationText('Delay before a new worker takes jobs.', '200ms'),
+    ),
     clock: z.enum(['real', 'manual']).default('real').describe('manual: time moves only with advance steps.'),
     streamShape: z
       .enum(['envelope', 'array'])
@@ -179,8 +189,11 @@ export const ScenarioSchema = z
     worker: WorkerSchema,
     arrivals: ArrivalsSchema,
     phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
-    warmup: DurationSchema.default(0).describe(
-      'The start of the schedule that is sent and checked but not measured, e.g. 5s: requests intended then are left out of the latencies, counts, rates and thresholds (connection set-up, JIT, cold starts), and jobs submitted then are not followed. Contract violations in it still count. Must be shorter than the phases.',
+    warmup: DurationSchema.prefault('0s').describe(
+      durationText(
+        'The start of the schedule that is sent and checked but not measured, e.g. 5s: requests intended then are left out of the latencies, counts, rates and thresholds (connection set-up, JIT, cold starts), and jobs submitted then are not followed. Contract violations in it still count. Must be shorter than the phases.',
+        '5s',
+      ),
     ),
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
     data: DataSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DurationSchema } from './field-schemas.js';
+import { DurationSchema, durationText } from './field-schemas.js';
 
 /**
  * `worker:`: real worker processes behind the embedded emulator. Its endpoint then has no
@@ -32,10 +32,10 @@ export const WorkerSchema = z
       .optional()
       .describe('Most worker processes at once (default: emulator.workersMax).'),
     idleTimeout: DurationSchema.optional().describe(
-      'Idle time before a worker is stopped (default: emulator.idleTimeout).',
+      durationText('Idle time before a worker is stopped (default: emulator.idleTimeout).', '5s'),
     ),
-    stopGrace: DurationSchema.default(10_000).describe(
-      'After SIGTERM, how long a worker may take to exit before SIGKILL.',
+    stopGrace: DurationSchema.prefault('10s').describe(
+      durationText('After SIGTERM, how long a worker may take to exit before SIGKILL.', '10s'),
     ),
   })
   .optional()

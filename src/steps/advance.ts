@@ -1,5 +1,5 @@
 import { RECORD_VERSION } from '../core/record.js';
-import { PositiveDurationSchema } from '../scenario/field-schemas.js';
+import { PositiveDurationSchema, durationText } from '../scenario/field-schemas.js';
 import type { StepRunner } from './iteration-state.js';
 import { defineStep, type StepRules } from './step-kind.js';
 
@@ -9,7 +9,7 @@ export interface AdvanceStep {
 }
 
 const AdvanceSchema = PositiveDurationSchema.describe(
-  "Advance the emulator's manual clock (needs emulator.clock: manual).",
+  durationText("Advance the emulator's manual clock (needs emulator.clock: manual).", '1s'),
 ).transform((ms): AdvanceStep => ({ kind: 'advance', ms }));
 
 const rules: StepRules = (_payload, at, flow) =>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { blast as autocannon } from '../blast/blast.js';
-import { PositiveDurationSchema } from '../scenario/field-schemas.js';
+import { PositiveDurationSchema, durationText } from '../scenario/field-schemas.js';
 import type { StepContext, StepRunner } from './iteration-state.js';
 import { defineStep } from './step-kind.js';
 
@@ -20,7 +20,7 @@ const BlastSchema = z
       .describe(
         "The one operation to saturate: /health, /status of the flow's job, or /run with an empty input.",
       ),
-    duration: PositiveDurationSchema.describe('How long to blast.'),
+    duration: PositiveDurationSchema.describe(durationText('How long to blast.', '30s')),
     rate: z
       .number()
       .positive()

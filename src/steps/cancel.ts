@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JOB_STATUSES, type JobStatus } from '../core/job-status.js';
-import { DurationSchema } from '../scenario/field-schemas.js';
+import { DurationSchema, durationText } from '../scenario/field-schemas.js';
 import { isRecord } from '../scenario/raw-value.js';
 import { confirmJob, routeMissing, type StepRunner } from './iteration-state.js';
 import { pollUntil } from './poll.js';
@@ -15,7 +15,9 @@ export interface CancelStep {
 
 const CancelSchema = z
   .strictObject({
-    after: DurationSchema.optional().describe('Cancel this long after the job was submitted.'),
+    after: DurationSchema.optional().describe(
+      durationText('Cancel this long after the job was submitted.', '2s'),
+    ),
     when: z.enum(JOB_STATUSES).optional().describe('Cancel once a /status poll sees this state.'),
   })
   .nullable()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isFinalStatus, JOB_STATUSES, type JobStatus } from '../core/job-status.js';
-import { PositiveDurationSchema } from '../scenario/field-schemas.js';
+import { PositiveDurationSchema, durationText } from '../scenario/field-schemas.js';
 import { ok, permanent, routeMissing, type IterationState } from './iteration-state.js';
 import { defineStep } from './step-kind.js';
 
@@ -32,15 +32,19 @@ const Fields = z.strictObject({
     .enum(['final', ...JOB_STATUSES])
     .default('final')
     .describe('Stop polling when the job reaches a final state (final) or this state.'),
-  interval: PositiveDurationSchema.default(500).describe('Time between two /status calls.'),
+  interval: PositiveDurationSchema.prefault('500ms').describe(
+    durationText('Time between two /status calls.', '500ms'),
+  ),
   backoff: z
     .number()
     .min(1)
     .default(1)
     .describe('Multiply the interval by this after each poll (1 = fixed interval).'),
-  maxInterval: PositiveDurationSchema.default(5000).describe('Upper bound of the interval when backing off.'),
-  timeout: PositiveDurationSchema.default(60_000).describe(
-    'Give up polling after this long (recorded as a poll timeout).',
+  maxInterval: PositiveDurationSchema.prefault('5s').describe(
+    durationText('Upper bound of the interval when backing off.', '5s'),
+  ),
+  timeout: PositiveDurationSchema.prefault('1m').describe(
+    durationText('Give up polling after this long (recorded as a poll timeout).', '2m'),
   ),
 });
 

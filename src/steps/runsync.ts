@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DurationSchema } from '../scenario/field-schemas.js';
+import { DurationSchema, durationText } from '../scenario/field-schemas.js';
 import { defineStep } from './step-kind.js';
 import { submission, SUBMISSION_FIELDS, submissionRules, submit, type RunsyncStep } from './submission.js';
 
 const Fields = z.strictObject({
   ...SUBMISSION_FIELDS,
   wait: DurationSchema.optional().describe(
-    '?wait= for /runsync (sent as milliseconds; the service defaults to 90s).',
+    durationText('?wait= for /runsync (sent as milliseconds; the service defaults to 90s).', '30s'),
   ),
 });
 

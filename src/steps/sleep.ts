@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DurationSchema } from '../scenario/field-schemas.js';
+import { DurationSchema, bareDurationError, durationText } from '../scenario/field-schemas.js';
 import { isRecord, ms } from '../scenario/raw-value.js';
 import type { StepRunner } from './iteration-state.js';
 import { defineStep, type StepRules } from './step-kind.js';
@@ -12,14 +12,17 @@ export interface SleepStep {
 }
 
 const SleepSchema = z
-  .union([
-    DurationSchema,
-    z.strictObject({
-      min: DurationSchema.describe('Shortest think time.'),
-      max: DurationSchema.describe('Longest think time.'),
-    }),
-  ])
-  .describe('Think time: a fixed duration or a uniform range {min, max}.')
+  .union(
+    [
+      DurationSchema,
+      z.strictObject({
+        min: DurationSchema.describe(durationText('Shortest think time.', '500ms')),
+        max: DurationSchema.describe(durationText('Longest think time.', '2s')),
+      }),
+    ],
+    { error: (iss) => bareDurationError(iss.input) },
+  )
+  .describe(durationText('Think time: a fixed duration or a uniform range {min, max}.', '1s'))
   .transform((s): SleepStep =>
     typeof s === 'number'
       ? { kind: 'sleep', minMs: s, maxMs: s }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DurationSchema } from '../scenario/field-schemas.js';
+import { DurationSchema, durationText } from '../scenario/field-schemas.js';
 import type { StepRunner } from './iteration-state.js';
 import { routeMissing } from './iteration-state.js';
 import { defineStep } from './step-kind.js';
@@ -12,7 +12,7 @@ export interface StatusStep {
 const StatusSchema = z
   .strictObject({
     ttl: DurationSchema.optional().describe(
-      '?ttl= for /status: set the job time-to-live (sent as milliseconds).',
+      durationText('?ttl= for /status: set the job time-to-live (sent as milliseconds).', '1h'),
     ),
   })
   .nullable()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isFinalStatus } from '../core/job-status.js';
-import { PositiveDurationSchema } from '../scenario/field-schemas.js';
+import { PositiveDurationSchema, durationText } from '../scenario/field-schemas.js';
 import { confirmJob, ok, routeMissing, type StepRunner } from './iteration-state.js';
 import { defineStep } from './step-kind.js';
 
@@ -11,8 +11,10 @@ export interface StreamStep {
 }
 
 const Fields = z.strictObject({
-  timeout: PositiveDurationSchema.default(60_000).describe('Give up after this long.'),
-  interval: PositiveDurationSchema.default(100).describe('Time between two /stream calls.'),
+  timeout: PositiveDurationSchema.prefault('1m').describe(durationText('Give up after this long.', '1m')),
+  interval: PositiveDurationSchema.prefault('100ms').describe(
+    durationText('Time between two /stream calls.', '100ms'),
+  ),
 });
 
 const StreamSchema = Fields.nullable()

@@ -3,7 +3,7 @@ import type { SubmissionBody } from '../../contracts/queue/schemas.js';
 import { sizedSubmission } from '../client/sized-submission.js';
 import { isFinalStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
-import { ByteSizeSchema, DurationSchema } from '../scenario/field-schemas.js';
+import { ByteSizeSchema, DurationSchema, durationText, sizeText } from '../scenario/field-schemas.js';
 import type { KeyPath, PathIssue } from '../scenario/path-format.js';
 import { isRecord } from '../scenario/raw-value.js';
 import { ok, type IterationState, type StepRunner } from './iteration-state.js';
@@ -19,10 +19,10 @@ import { renderTemplate, templateRules } from './template-rules.js';
 const PolicySchema = z
   .strictObject({
     executionTimeout: DurationSchema.optional().describe(
-      'policy.executionTimeout: how long the job may execute (sent as milliseconds).',
+      durationText('policy.executionTimeout: how long the job may execute (sent as milliseconds).', '10m'),
     ),
     ttl: DurationSchema.optional().describe(
-      'policy.ttl: total lifespan of the job from submission (sent as milliseconds).',
+      durationText('policy.ttl: total lifespan of the job from submission (sent as milliseconds).', '24h'),
     ),
     lowPriority: z
       .boolean()
@@ -58,7 +58,7 @@ export const SUBMISSION_FIELDS = {
   policy: PolicySchema.optional(),
   s3Config: S3ConfigSchema.optional(),
   payloadBytes: ByteSizeSchema.optional().describe(
-    'Pad the request body to about this many bytes (a padding string in input).',
+    sizeText('Pad the request body to about this many bytes (a padding string in input).', '1MB'),
   ),
 };
 

@@ -25,7 +25,7 @@ describe('scenarioJsonSchema', () => {
     const target = schema.properties?.target?.properties ?? {};
     // No default timeout: unset, each operation gets its own (issue 12); stalls are seen after 5 s.
     expect(target.timeout?.default).toBeUndefined();
-    expect(target.stallAfter?.default).toBe(5000);
+    expect(target.stallAfter?.default).toBe('5s');
     expect(target.auth?.default).toBe('bearer');
     expect(target.timeout?.anyOf?.map((n) => (n as { type?: string }).type)).toEqual(['number', 'string']);
   });

@@ -22,13 +22,13 @@ flows:
     weight: 2.5
     steps:
       - run:
-      - runsync: { input: { a: 1 }, webhook: true, policy: { ttl: 1m, executionTimeout: 5000, lowPriority: true }, payloadBytes: 10MB, wait: 5s }
+      - runsync: { input: { a: 1 }, webhook: true, policy: { ttl: 1m, executionTimeout: 5s, lowPriority: true }, payloadBytes: 10MB, wait: 5s }
       - poll:
       - stream: {}
       - cancel: { after: 100ms }
       - cancel: { when: IN_PROGRESS }
       - retry: {}
-      - status: { ttl: 6000 }
+      - status: { ttl: 6s }
       - purge:
       - health: {}
       - sleep: 200ms
@@ -248,9 +248,11 @@ describe('loadScenario by file type', () => {
     const ok = defineScenario({
       name: 'x',
       phases: [{ duration: '1s', rate: 1 }],
-      flows: [{ name: 'f', steps: [{ sleep: { min: 1, max: '2s' } }] }],
+      flows: [{ name: 'f', steps: [{ sleep: { min: '1ms', max: '2s' } }] }],
     });
     expect(ok.name).toBe('x');
+    // @ts-expect-error a duration is a string with its unit: a bare 10 could mean 10 s or 10 ms
+    defineScenario({ name: 'x', phases: [{ duration: 10, rate: 1 }], flows: [] });
     // @ts-expect-error rate is a number of arrivals per second, not a string
     defineScenario({ name: 'x', phases: [{ duration: '1s', rate: 'fast' }], flows: [] });
     // @ts-expect-error "pol" is not a step

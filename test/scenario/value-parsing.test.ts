@@ -11,7 +11,7 @@ describe('durations', () => {
     ['1h30m', 5_400_000],
     ['2d', 172_800_000],
     ['1m30s250ms', 90_250],
-    ['250', 250],
+    ['0', 0],
     [' 10s ', 10_000],
     ['250us', 0.25],
     ['250µs', 0.25],
@@ -21,7 +21,7 @@ describe('durations', () => {
     expect(parseDuration(text)).toBe(ms);
   });
 
-  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x', '5ns', 'us', '5 us'])(
+  it.each(['', 'fast', '-5s', '5 s', '1y', 's', '1.s', '10x', '5ns', 'us', '5 us', '250', '0.5'])(
     '%j is not a duration',
     (text) => {
       expect(parseDuration(text)).toBeUndefined();
@@ -42,7 +42,8 @@ describe('durations', () => {
 
 describe('byte sizes', () => {
   it.each([
-    ['1000', 1000],
+    ['0', 0],
+    ['1000B', 1000],
     ['512B', 512],
     ['10kB', 10_000],
     ['10KB', 10_000],
@@ -54,7 +55,7 @@ describe('byte sizes', () => {
     expect(parseByteSize(text)).toBe(bytes);
   });
 
-  it.each(['', 'big', '10 parsecs', '-1MB', '10Mb'])('%j is not a size', (text) => {
+  it.each(['', 'big', '10 parsecs', '-1MB', '10Mb', '1000'])('%j is not a size', (text) => {
     expect(parseByteSize(text)).toBeUndefined();
   });
 });

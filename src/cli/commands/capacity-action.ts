@@ -9,7 +9,7 @@ import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
-import { parseDuration } from '../../scenario/duration.js';
+import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import type { CapacityArgs } from './capacity-args.js';
@@ -67,7 +67,10 @@ function positive(issues: ConfigIssue[], where: string, v: number | undefined, m
 function duration(issues: ConfigIssue[], where: string, text: string, allowZero: boolean): number {
   const ms = parseDuration(text);
   if (ms === undefined || ms < 0 || (!allowZero && ms === 0)) {
-    issues.push({ where, message: `expected a duration like 20s, 1m or 500ms, got "${text}"` });
+    issues.push({
+      where,
+      message: durationIssue(text) ?? `expected a duration like 20s, 1m or 500ms, got "${text}"`,
+    });
     return 0;
   }
   return ms;

@@ -3,7 +3,7 @@ import { EXPORT_KINDS, isExportKind, type ExportKind } from '../../core/export-k
 import { DEFAULT_EXPORT_INTERVAL_MS } from '../../export/live-exports.js';
 import type { ExportTarget } from '../../export/metric-sender.js';
 import { KIND_PREFIXES } from './export-options.js';
-import { parseDuration } from '../../scenario/duration.js';
+import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import type { Scenario } from '../../scenario/scenario.js';
 
 export interface ExportArgs {
@@ -136,7 +136,9 @@ export function parseExportSettings(
     if (ms === undefined || ms < MIN_INTERVAL_MS)
       issues.push({
         where: '--export-interval',
-        message: `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"`,
+        message:
+          durationIssue(interval) ??
+          `expected a duration of at least ${String(MIN_INTERVAL_MS)}ms, like 5s, got "${interval}"`,
       });
     else intervalMs = ms;
   }

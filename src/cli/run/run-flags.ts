@@ -1,6 +1,6 @@
 import type { ConfigIssue } from '../../core/config-error.js';
 import type { ShardSpec } from '../../runner/run-options.js';
-import { parseDuration } from '../../scenario/duration.js';
+import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { RunArgs } from '../commands/run-args.js';
 
@@ -25,7 +25,10 @@ function durationFlag(
   if (text === undefined) return undefined;
   const ms = parseDuration(text);
   if (ms === undefined || ms < 0 || (zero === 'refused' && ms === 0)) {
-    issues.push({ where, message: `expected a duration like ${example}, got "${text}"` });
+    issues.push({
+      where,
+      message: durationIssue(text) ?? `expected a duration like ${example}, got "${text}"`,
+    });
   }
   return ms;
 }
