@@ -20,6 +20,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   contracts: [
     'src/scenario',
@@ -33,6 +34,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/scenario': [
     'contracts',
@@ -45,6 +47,7 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/emulator',
+    'src/session',
   ],
   // The step kinds: each file holds a kind's schema, rules and runner. A step reaches the run only
   // through the interfaces in steps/iteration-state.ts, so it never imports the runner.
@@ -72,6 +75,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/client': [
     'src/scenario',
@@ -84,6 +88,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/blast': [
     'contracts',
@@ -97,6 +102,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/check': [
     'src/scenario',
@@ -109,6 +115,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/metrics': [
     'contracts',
@@ -122,6 +129,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/report': [
     'contracts',
@@ -134,6 +142,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
   'src/emulator': [
     'src/scenario',
@@ -146,7 +155,9 @@ const layers = {
     'src/report',
     'src/capacity',
     'src/steps',
+    'src/session',
   ],
+  'src/session': ['src/capacity', 'src/compare', 'src/emulator'],
   'src/compare': [
     'contracts',
     'src/scenario',
@@ -158,6 +169,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/steps',
+    'src/session',
   ],
 };
 

@@ -1,6 +1,25 @@
 /**
- * jobstorm's programmatic API: everything the CLI does, as functions (DESIGN "Layout").
+ * jobstorm's programmatic API: everything the CLI does, as functions (DESIGN "Layout"). Start with
+ * `runJobstorm` (docs/library.md); `RunSession` is the one run it and the CLI are built on.
  */
+export {
+  runJobstorm,
+  startEmbeddedTarget,
+  type JobstormRun,
+  type RunJobstormOptions,
+  type EmbeddedTarget,
+  type EmbeddedOptions,
+} from './library/index.js';
+export {
+  RunSession,
+  type RunSessionOptions,
+  type SessionSinks,
+  type SessionExports,
+  type ExportSink,
+  type CheckSettings,
+  type LiveView,
+  type FinishOptions,
+} from './session/index.js';
 export * from './core/index.js';
 export * from '../contracts/index.js';
 export {
@@ -17,7 +36,7 @@ export { JobClient, createJobClient, type JobClientOptions } from './client/inde
 export { blast, type BlastOptions, type BlastResult } from './blast/index.js';
 export { runScenario } from './runner/runner.js';
 export { runScenarioThreaded } from './runner/threaded-run.js';
-export type { RunOptions, RunOutcome, Target, ShardSpec } from './runner/run-options.js';
+export type { RunOptions, RunOutcome, Target, ShardSpec, ProgressSnapshot } from './runner/run-options.js';
 export {
   Checker,
   checkRecordsFile,

@@ -65,95 +65,109 @@ function failedMarks(steps: readonly CapacityStep[], values: readonly (number | 
   };
 }
 
+function ratesChart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
+  const achieved = steps.map((s) => s.achievedRate);
+  return {
+    id: 'rates',
+    title: 'Offered vs achieved rate per step',
+    kind: 'steps',
+    yLabel: 'jobs/s',
+    x,
+    series: [
+      { label: 'offered (arrivals/s)', values: x, color: COLORS.offered, dash: true },
+      {
+        label: 'submitted (jobs/s)',
+        values: steps.map((s) => s.submittedRate),
+        color: COLORS.idle,
+        dash: true,
+      },
+      { label: 'achieved (jobs/s)', values: achieved, color: COLORS.achieved },
+      failedMarks(steps, achieved),
+    ],
+  };
+}
+
+function e2eChart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
+  const e2e95 = timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p95 }));
+  return {
+    id: 'e2e',
+    title: 'End-to-end job time per step (p50, p95, p99)',
+    kind: 'steps',
+    yLabel: 'ms',
+    x,
+    series: [
+      {
+        label: 'e2e p50',
+        values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p50 })),
+        color: COLORS.p50,
+        dash: true,
+      },
+      { label: 'e2e p95', values: e2e95, color: COLORS.p95 },
+      {
+        label: 'e2e p99',
+        values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p99 })),
+        color: COLORS.p99,
+      },
+      failedMarks(steps, e2e95),
+    ],
+  };
+}
+
+function timingChart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
+  const delay95 = timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p95 }));
+  return {
+    id: 'timing',
+    title: 'delayTime and executionTime per step (p50, p95; as the endpoint reported them)',
+    kind: 'steps',
+    yLabel: 'ms',
+    x,
+    series: [
+      {
+        label: 'delayTime p50',
+        values: timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p50 })),
+        color: COLORS.delay,
+        dash: true,
+      },
+      { label: 'delayTime p95', values: delay95, color: COLORS.delay },
+      {
+        label: 'executionTime p50',
+        values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p50 })),
+        color: COLORS.exec,
+        dash: true,
+      },
+      {
+        label: 'executionTime p95',
+        values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p95 })),
+        color: COLORS.exec,
+      },
+      failedMarks(steps, delay95),
+    ],
+  };
+}
+
+function r429Chart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
+  return {
+    id: 'r429',
+    title: '429 answers per step (% of requests)',
+    kind: 'steps',
+    yLabel: '% of requests',
+    x,
+    series: [
+      {
+        label: '429 %',
+        values: steps.map((s) => (s.rate429 === null ? null : Math.round(s.rate429 * 100_000) / 1000)),
+        color: COLORS.failed,
+      },
+    ],
+  };
+}
+
+/** The charts over steps, in page order. */
+const STEP_CHARTS = [ratesChart, e2eChart, timingChart, r429Chart];
+
 function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
   const x = steps.map((s) => s.offeredRate);
-  const achieved = steps.map((s) => s.achievedRate);
-  const e2e95 = timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p95 }));
-  const delay95 = timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p95 }));
-  return [
-    {
-      id: 'rates',
-      title: 'Offered vs achieved rate per step',
-      kind: 'steps',
-      yLabel: 'jobs/s',
-      x,
-      series: [
-        { label: 'offered (arrivals/s)', values: x, color: COLORS.offered, dash: true },
-        {
-          label: 'submitted (jobs/s)',
-          values: steps.map((s) => s.submittedRate),
-          color: COLORS.idle,
-          dash: true,
-        },
-        { label: 'achieved (jobs/s)', values: achieved, color: COLORS.achieved },
-        failedMarks(steps, achieved),
-      ],
-    },
-    {
-      id: 'e2e',
-      title: 'End-to-end job time per step (p50, p95, p99)',
-      kind: 'steps',
-      yLabel: 'ms',
-      x,
-      series: [
-        {
-          label: 'e2e p50',
-          values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p50 })),
-          color: COLORS.p50,
-          dash: true,
-        },
-        { label: 'e2e p95', values: e2e95, color: COLORS.p95 },
-        {
-          label: 'e2e p99',
-          values: timing(steps, (s) => ({ count: s.e2e.count, value: s.e2e.p99 })),
-          color: COLORS.p99,
-        },
-        failedMarks(steps, e2e95),
-      ],
-    },
-    {
-      id: 'timing',
-      title: 'delayTime and executionTime per step (p50, p95; as the endpoint reported them)',
-      kind: 'steps',
-      yLabel: 'ms',
-      x,
-      series: [
-        {
-          label: 'delayTime p50',
-          values: timing(steps, (s) => ({ count: s.delayTime.count, value: s.delayTime.p50 })),
-          color: COLORS.delay,
-          dash: true,
-        },
-        { label: 'delayTime p95', values: delay95, color: COLORS.delay },
-        {
-          label: 'executionTime p50',
-          values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p50 })),
-          color: COLORS.exec,
-          dash: true,
-        },
-        {
-          label: 'executionTime p95',
-          values: timing(steps, (s) => ({ count: s.executionTime.count, value: s.executionTime.p95 })),
-          color: COLORS.exec,
-        },
-        failedMarks(steps, delay95),
-      ],
-    },
-    {
-      id: 'r429',
-      title: '429 answers per step (% of requests)',
-      kind: 'steps',
-      yLabel: '% of requests',
-      x,
-      series: [
-        {
-          label: '429 %',
-          values: steps.map((s) => (s.rate429 === null ? null : Math.round(s.rate429 * 100_000) / 1000)),
-          color: COLORS.failed,
-        },
-      ],
-    },
-  ];
+  return STEP_CHARTS.map((chart) => chart(steps, x));
 }
 
 function workersChart(r: CapacityReport): CapacityChart | undefined {

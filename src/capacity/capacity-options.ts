@@ -3,7 +3,9 @@ import type { JobstormRecord } from '../core/record.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { ExportSink } from '../session/session-options.js';
 import type { CapacityStep } from './capacity-report.js';
+import type { SearchMode } from './search-mode.js';
 
 /** Which offered rates to try: geometric (`factor`) or arithmetic (`increment`) steps up to `max`. */
 export interface RatePlan {
@@ -24,11 +26,7 @@ export interface StepPlan extends RatePlan {
   warmupMs: number;
 }
 
-/**
- * step: raise the rate until a step fails. binary: the same, then halve the interval between the
- * last passing and the first failing rate until it is narrower than `resolution`.
- */
-export type SearchMode = 'step' | 'binary';
+export type { SearchMode } from './search-mode.js';
 
 export interface CapacityOptions {
   scenario: Scenario;
@@ -44,6 +42,11 @@ export interface CapacityOptions {
    * of their own, each with its run record and times relative to its start.
    */
   onRecord?: (record: JobstormRecord) => void;
+  /**
+   * Live exports, started by the caller and stopped by it after the search: every step's records,
+   * warm-ups included, so a dashboard follows the search as it climbs.
+   */
+  exports?: ExportSink;
   /** Aborting it stops the current step (it is reported) and the search. */
   interrupt?: AbortSignal;
   runId?: string;

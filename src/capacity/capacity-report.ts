@@ -1,8 +1,7 @@
 import type { ExportSummary, Percentiles, ThresholdResult } from '../report/summary.js';
-import type { SearchMode } from './capacity-options.js';
 import type { LittleCheck } from './little-law.js';
 import type { QueueTrend } from './queue-trend.js';
-import type { SearchStage } from './rate-search.js';
+import type { SearchMode, SearchStage } from './search-mode.js';
 
 /**
  * capacity.json: the result of a capacity search, for people (capacity.md, capacity.html) and

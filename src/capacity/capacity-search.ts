@@ -11,7 +11,7 @@ import {
   type CapacityStep,
   type HealthPoint,
 } from './capacity-report.js';
-import { settleQueue } from './queue-settle.js';
+import { settleQueue, type SettleResult } from './queue-settle.js';
 import { RateSearch } from './rate-search.js';
 import { runStep, type StepSettings } from './step-run.js';
 
@@ -20,6 +20,81 @@ function verdictOf(search: RateSearch, unreachable: boolean): CapacityReport['ve
   if (unreachable) return 'unknown';
   if (lastPassing !== null) return firstFailing !== null ? 'found' : 'at-least';
   return firstFailing !== null ? 'none' : 'unknown';
+}
+
+function stepSettingsOf(o: CapacityOptions, runId: string, originMs: number): StepSettings {
+  const { stepDurationMs, warmupMs } = o.steps;
+  return {
+    scenario: o.scenario,
+    target: o.target,
+    slo: o.slo,
+    warmupMs,
+    stepDurationMs,
+    gracefulStopMs: o.gracefulStopMs ?? Math.min(30_000, Math.max(5_000, stepDurationMs)),
+    queueGrowthTolerance: o.queueGrowthTolerance ?? DEFAULT_QUEUE_GROWTH_TOLERANCE,
+    unboundedQueueSeconds: o.unboundedQueueSeconds ?? DEFAULT_UNBOUNDED_QUEUE_SECONDS,
+    runId,
+    originMs,
+    ...(o.interrupt ? { interrupt: o.interrupt } : {}),
+    ...(o.cpu ? { cpu: o.cpu } : {}),
+    ...(o.onRecord ? { onRecord: o.onRecord } : {}),
+    ...(o.exports ? { exports: o.exports } : {}),
+  };
+}
+
+/** What the steps found, for the report. */
+interface Climb {
+  steps: CapacityStep[];
+  health: HealthPoint[];
+  unreachable: boolean;
+  interrupted: boolean;
+  generatorLimitedAt: number | undefined;
+}
+
+/** Steps up (and in binary mode narrows) the rate, draining the queue between steps. */
+async function climb(
+  o: CapacityOptions,
+  search: RateSearch,
+  settings: StepSettings,
+  settle: (baseline: number | undefined, n: number) => Promise<SettleResult>,
+): Promise<Climb> {
+  // The depth before the first step is the baseline every later step drains back to.
+  const first = await settle(undefined, 0);
+  const c: Climb = {
+    steps: [],
+    health: [],
+    unreachable: first.targetUnreachable,
+    interrupted: o.interrupt?.aborted ?? false,
+    generatorLimitedAt: undefined,
+  };
+  const baseline = first.depth ?? 0;
+  const going = (): boolean => !c.unreachable && !c.interrupted && c.generatorLimitedAt === undefined;
+  for (let next = search.next(); next && going(); next = search.next()) {
+    if (c.steps.length > 0) await settle(baseline, c.steps.length);
+    const r = await runStep(settings, c.steps.length + 1, next.rate, next.stage);
+    c.interrupted = r.interrupted;
+    c.unreachable = r.outcome.targetUnreachable;
+    c.health.push(...r.health);
+    c.steps.push(r.step);
+    o.onStep?.(r.step);
+    // A step failed while jobstorm itself was the bottleneck says nothing the target can be held
+    // to: the search ends there (a rate that passed regardless still counts).
+    if (!r.step.passed && r.step.generatorLimited) c.generatorLimitedAt = next.rate;
+    // An interrupted step says nothing about the rate, so it does not move the search.
+    else if (!c.interrupted && !c.unreachable) search.report(next.rate, r.step.passed);
+  }
+  return c;
+}
+
+function planOf(o: CapacityOptions): CapacityReport['plan'] {
+  return {
+    start: o.steps.start,
+    factor: o.steps.increment !== undefined ? null : (o.steps.factor ?? DEFAULT_FACTOR),
+    increment: o.steps.increment ?? null,
+    max: o.steps.max,
+    stepDurationMs: o.steps.stepDurationMs,
+    warmupMs: o.steps.warmupMs,
+  };
 }
 
 /**
@@ -38,28 +113,11 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
       `findCapacity: step duration must be positive and warm-up not negative, got ${String(stepDurationMs)} and ${String(warmupMs)} ms`,
     );
   const settleTimeoutMs = o.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
-  const settings: StepSettings = {
-    scenario: o.scenario,
-    target: o.target,
-    slo: o.slo,
-    warmupMs,
-    stepDurationMs,
-    gracefulStopMs: o.gracefulStopMs ?? Math.min(30_000, Math.max(5_000, stepDurationMs)),
-    queueGrowthTolerance: o.queueGrowthTolerance ?? DEFAULT_QUEUE_GROWTH_TOLERANCE,
-    unboundedQueueSeconds: o.unboundedQueueSeconds ?? DEFAULT_UNBOUNDED_QUEUE_SECONDS,
-    runId,
-    originMs,
-    ...(o.interrupt ? { interrupt: o.interrupt } : {}),
-    ...(o.cpu ? { cpu: o.cpu } : {}),
-    ...(o.onRecord ? { onRecord: o.onRecord } : {}),
-  };
   const search = new RateSearch(o.steps, o.mode, {
     ...(o.resolution !== undefined ? { resolution: o.resolution } : {}),
     ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}),
   });
-  const steps: CapacityStep[] = [];
-  const health: HealthPoint[] = [];
-  const settle = (baseline: number | undefined, n: number) =>
+  const settle = (baseline: number | undefined, n: number): Promise<SettleResult> =>
     settleQueue({
       scenario: o.scenario,
       target: o.target,
@@ -68,31 +126,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
       ...(baseline !== undefined ? { baseline } : {}),
       ...(o.interrupt ? { interrupt: o.interrupt } : {}),
     });
-
-  // The depth before the first step is the baseline every later step drains back to.
-  const first = await settle(undefined, 0);
-  let unreachable = first.targetUnreachable;
-  const baseline = first.depth ?? 0;
-  let interrupted = o.interrupt?.aborted ?? false;
-  let generatorLimitedAt: number | undefined;
-  for (
-    let next = search.next();
-    next && !unreachable && !interrupted && generatorLimitedAt === undefined;
-    next = search.next()
-  ) {
-    if (steps.length > 0) await settle(baseline, steps.length);
-    const r = await runStep(settings, steps.length + 1, next.rate, next.stage);
-    interrupted = r.interrupted;
-    unreachable = r.outcome.targetUnreachable;
-    health.push(...r.health);
-    steps.push(r.step);
-    o.onStep?.(r.step);
-    // A step failed while jobstorm itself was the bottleneck says nothing the target can be held
-    // to: the search ends there (a rate that passed regardless still counts).
-    if (!r.step.passed && r.step.generatorLimited) generatorLimitedAt = next.rate;
-    // An interrupted step says nothing about the rate, so it does not move the search.
-    else if (!interrupted && !unreachable) search.report(next.rate, r.step.passed);
-  }
+  const c = await climb(o, search, stepSettingsOf(o, runId, originMs), settle);
   const { lastPassing, firstFailing } = search.bounds;
   return {
     version: CAPACITY_VERSION,
@@ -103,22 +137,15 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     startedAtMs: originMs,
     durationMs: Date.now() - originMs,
     mode: o.mode,
-    plan: {
-      start: o.steps.start,
-      factor: o.steps.increment !== undefined ? null : (o.steps.factor ?? DEFAULT_FACTOR),
-      increment: o.steps.increment ?? null,
-      max: o.steps.max,
-      stepDurationMs,
-      warmupMs,
-    },
+    plan: planOf(o),
     slo: o.slo.map((t) => t.expression),
-    verdict: verdictOf(search, unreachable),
+    verdict: verdictOf(search, c.unreachable),
     capacity: lastPassing,
     confidence: { lastPassing, firstFailing },
-    steps,
-    health,
-    targetUnreachable: unreachable,
-    interrupted,
-    ...(generatorLimitedAt === undefined ? {} : { generatorLimitedAt }),
+    steps: c.steps,
+    health: c.health,
+    targetUnreachable: c.unreachable,
+    interrupted: c.interrupted,
+    ...(c.generatorLimitedAt === undefined ? {} : { generatorLimitedAt: c.generatorLimitedAt }),
   };
 }

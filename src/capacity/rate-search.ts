@@ -3,10 +3,10 @@ import {
   DEFAULT_MAX_REFINEMENTS,
   DEFAULT_RESOLUTION,
   type RatePlan,
-  type SearchMode,
 } from './capacity-options.js';
+import type { SearchMode, SearchStage } from './search-mode.js';
 
-export type SearchStage = 'step' | 'refine';
+export type { SearchStage } from './search-mode.js';
 
 export interface NextRate {
   rate: number;

@@ -1,19 +1,18 @@
 import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorRecord, JobstormRecord, RunRecord } from '../core/record.js';
-import { RunMetrics } from '../metrics/run-metrics.js';
 import { formatValue } from '../report/format.js';
-import { buildSummary } from '../report/summary-builder.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { unansweredReason } from '../report/verdict.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
-import { runScenario } from '../runner/runner.js';
+import type { ExportSink } from '../session/session-options.js';
+import { RunSession } from '../session/run-session.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { CapacityStep, HealthPoint } from './capacity-report.js';
 import { healthSampleOf, type HealthSample } from './health-sample.js';
 import { littleCheck } from './little-law.js';
 import { QueueWatch, queueTrend, type QueueTrend } from './queue-trend.js';
-import type { SearchStage } from './rate-search.js';
+import type { SearchStage } from './search-mode.js';
 import { stepScenario } from './step-scenario.js';
 
 export interface StepSettings {
@@ -32,6 +31,8 @@ export interface StepSettings {
   cpu?: () => CpuReading;
   /** Every record of the step too, as it comes (CapacityOptions.onRecord). */
   onRecord?: (record: JobstormRecord) => void;
+  /** The search's live exports, started by its owner: each step feeds them every record. */
+  exports?: ExportSink;
 }
 
 export interface StepRun {
@@ -46,13 +47,11 @@ const SHORTFALL = 0.1;
 /** Unfinished jobs or dropped arrivals above this share of the step's jobs fail it. */
 const LEFTOVER = 0.01;
 
-/** The records one step keeps: metrics of the measured window, every /health sample. */
+/** What one step judges besides the session's metrics: every /health sample, the generator's stretches. */
 class StepRecorder {
-  readonly metrics = new RunMetrics();
   readonly samples: HealthSample[] = [];
   /** Stretches where jobstorm itself was the bottleneck (run-relative, as every record). */
   readonly generator: GeneratorRecord[] = [];
-  run: RunRecord | undefined;
   unboundedAt: number | undefined;
   /** Why the step was stopped before its jobs could finish, if it was. */
   stoppedBy: string | undefined;
@@ -67,20 +66,13 @@ class StepRecorder {
   ) {}
 
   add(r: JobstormRecord): void {
-    if (r.type === 'run') {
-      this.run = r;
-      this.metrics.add(r);
-      return;
-    }
     if (r.type === 'generator') {
       this.generator.push(r);
       return;
     }
-    if (r.type === 'exchange') {
-      const sample = healthSampleOf(r);
-      if (sample) this.addSample(sample);
-    }
-    if (this.inWindow(r)) this.metrics.add(r);
+    if (r.type !== 'exchange') return;
+    const sample = healthSampleOf(r);
+    if (sample) this.addSample(sample);
   }
 
   private addSample(sample: HealthSample): void {
@@ -102,20 +94,6 @@ class StepRecorder {
   private halt(why: string): void {
     this.stoppedBy ??= why;
     this.stop(why);
-  }
-
-  /** Warm-up traffic is left out: jobs submitted then are not followed, their polls not counted. */
-  private inWindow(r: JobstormRecord): boolean {
-    const { warmupMs } = this.settings;
-    switch (r.type) {
-      case 'exchange':
-      case 'dropped':
-        return r.intendedAt >= warmupMs;
-      case 'webhook':
-        return r.at >= warmupMs;
-      default:
-        return false;
-    }
   }
 }
 
@@ -228,52 +206,71 @@ function generatorLimitIn(
   return durationMs > 0 ? { durationMs: Math.round(durationMs), starved } : undefined;
 }
 
-/** The step's figures and verdict over its measured window, and its /health samples for the timeline. */
-function judge(
+/** Where the step's measured window ends: its plan, cut short by an unbounded queue or an interrupt. */
+function measuredEndOf(settings: StepSettings, recorder: StepRecorder, ran: Ran): number {
+  const plannedEnd = settings.warmupMs + settings.stepDurationMs;
+  return Math.min(
+    plannedEnd,
+    recorder.unboundedAt ?? plannedEnd,
+    ran.interrupted ? ran.outcome.durationMs : plannedEnd,
+  );
+}
+
+interface Judged {
+  run: RunRecord;
+  summary: Summary;
+  measuredEnd: number;
+}
+
+/** Every reason the step failed, jobstorm's own bottleneck said first; and that bottleneck. */
+function verdictOf(
   settings: StepSettings,
   recorder: StepRecorder,
   ran: Ran,
-): { step: CapacityStep; health: HealthPoint[] } {
-  const { index, rate, stage, outcome, interrupted } = ran;
-  const run = recorder.run;
-  if (!run) throw new Error('the runner emitted no run record');
-  const plannedEnd = settings.warmupMs + settings.stepDurationMs;
-  const measuredEnd = Math.min(
-    plannedEnd,
-    recorder.unboundedAt ?? plannedEnd,
-    interrupted ? outcome.durationMs : plannedEnd,
-  );
-  const measuredMs = Math.max(0, measuredEnd - settings.warmupMs);
-  const summary = buildSummary({
-    run,
-    metrics: recorder.metrics,
-    thresholds: settings.slo,
-    durationMs: measuredMs,
-  });
-  const window = recorder.samples.filter((s) => s.atMs >= settings.warmupMs && s.atMs <= measuredEnd);
-  const trend = queueTrend(window, rate, settings.queueGrowthTolerance);
-  const achieved = achievedRate(window, summary, measuredMs);
-  const unboundedDepth =
-    recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue;
-  const stoppedEarly = recorder.stoppedBy !== undefined || interrupted;
+  j: Judged & { measuredMs: number; trend: QueueTrend; achieved: number | null },
+): { reasons: string[]; limited: CapacityStep['generatorLimited']; stoppedEarly: boolean } {
+  const stoppedEarly = recorder.stoppedBy !== undefined || ran.interrupted;
   const reasons = reasonsOf({
-    rate,
-    summary,
-    trend,
-    achieved: achieved.rate,
-    measuredMs,
-    unboundedDepth,
-    interrupted,
+    rate: ran.rate,
+    summary: j.summary,
+    trend: j.trend,
+    achieved: j.achieved,
+    measuredMs: j.measuredMs,
+    unboundedDepth:
+      recorder.unboundedAt === undefined ? undefined : recorder.samples[recorder.samples.length - 1]?.inQueue,
+    interrupted: ran.interrupted,
     stoppedEarly,
     settings,
   });
-  const limited = generatorLimitIn(recorder.generator, settings.warmupMs, measuredEnd);
+  const limited = generatorLimitIn(recorder.generator, settings.warmupMs, j.measuredEnd);
   // A failure while jobstorm was the bottleneck may be jobstorm's own: said first, where it is read.
   if (limited && reasons.length > 0) {
     reasons.unshift(
       `jobstorm itself was the bottleneck for ${(limited.durationMs / 1000).toFixed(1)} s of the measured window (${limited.starved ? 'starved of CPU' : 'its event loop saturated'}): this failure may be jobstorm's, not the target's`,
     );
   }
+  return { reasons, limited, stoppedEarly };
+}
+
+/** The step's figures and verdict over its measured window, and its /health samples for the timeline. */
+function judge(
+  settings: StepSettings,
+  recorder: StepRecorder,
+  ran: Ran,
+  j: Judged,
+): { step: CapacityStep; health: HealthPoint[] } {
+  const { index, rate, stage, outcome } = ran;
+  const { run, summary, measuredEnd } = j;
+  const measuredMs = Math.max(0, measuredEnd - settings.warmupMs);
+  const window = recorder.samples.filter((s) => s.atMs >= settings.warmupMs && s.atMs <= measuredEnd);
+  const trend = queueTrend(window, rate, settings.queueGrowthTolerance);
+  const achieved = achievedRate(window, summary, measuredMs);
+  const { reasons, limited, stoppedEarly } = verdictOf(settings, recorder, ran, {
+    ...j,
+    measuredMs,
+    trend,
+    achieved: achieved.rate,
+  });
   const requests = Object.values(summary.operations).reduce((n, o) => n + o.requests, 0);
   const count429 = Object.values(summary.operations).reduce((n, o) => n + o.count429, 0);
   const startMs = run.startedAtMs - settings.originMs;
@@ -306,7 +303,11 @@ function judge(
     thresholds: summary.thresholds,
     ...(limited ? { generatorLimited: limited } : {}),
   };
-  const health = recorder.samples.map((s) => ({
+  return { step, health: healthOf(recorder.samples, startMs, index) };
+}
+
+function healthOf(samples: readonly HealthSample[], startMs: number, index: number): HealthPoint[] {
+  return samples.map((s) => ({
     atMs: round(startMs + s.atMs, 1),
     step: index,
     running: s.running,
@@ -314,13 +315,13 @@ function judge(
     inQueue: s.inQueue,
     inProgress: s.inProgress,
   }));
-  return { step, health };
 }
 
 /**
  * Runs one step: the flows at a constant `rate` for warm-up + duration, then judges the measured
  * window (after the warm-up) against the SLO, the queue's steadiness and the achieved throughput.
- * A queue growing without bound stops the step early through the runner's interrupt.
+ * A queue growing without bound stops the step early through the runner's interrupt. The step is
+ * a run session of its own (no checks; the search's live exports, which outlive it, see it all).
  */
 export async function runStep(
   settings: StepSettings,
@@ -339,25 +340,38 @@ export async function runStep(
     new QueueWatch(rate, settings.unboundedQueueSeconds),
     (why) => stop.abort(new Error(why)),
   );
-  let outcome: RunOutcome;
-  try {
-    outcome = await runScenario({
-      scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
-      target: settings.target,
-      runId: `${settings.runId}-step${String(index)}`,
-      onRecord: (r) => {
+  const session = new RunSession({
+    scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
+    target: settings.target,
+    runId: `${settings.runId}-step${String(index)}`,
+    thresholds: settings.slo,
+    checks: false,
+    ...(settings.exports ? { exports: { sink: settings.exports, stopAtFinish: false } } : {}),
+    sinks: {
+      record: (r) => {
         recorder.add(r);
         settings.onRecord?.(r);
       },
-      interrupt: stop.signal,
-      gracefulStopMs: settings.gracefulStopMs,
-      drainMs: 1000,
-      ...(settings.cpu ? { cpu: settings.cpu } : {}),
-    });
+    },
+    interrupt: stop.signal,
+    gracefulStopMs: settings.gracefulStopMs,
+    drainMs: 1000,
+    ...(settings.cpu ? { cpu: settings.cpu } : {}),
+  });
+  let outcome: RunOutcome;
+  try {
+    outcome = await session.run();
   } finally {
     settings.interrupt?.removeEventListener('abort', onOuter);
   }
   const interrupted = settings.interrupt?.aborted ?? false;
-  const { step, health } = judge(settings, recorder, { index, rate, stage, outcome, interrupted });
+  const ran: Ran = { index, rate, stage, outcome, interrupted };
+  const run = session.runRecord;
+  if (!run) throw new Error('the runner emitted no run record');
+  const measuredEnd = measuredEndOf(settings, recorder, ran);
+  // The window's summary: up to the window's end, of which the metrics leave the warm-up out (as
+  // in a run); how the step ended is the step's own verdict, not the summary's.
+  const summary = await session.finish({ durationMs: measuredEnd, end: 'completed' });
+  const { step, health } = judge(settings, recorder, ran, { run, summary, measuredEnd });
   return { step, health, outcome, interrupted };
 }

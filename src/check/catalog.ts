@@ -2,8 +2,8 @@ import type { Operation } from '../core/operation.js';
 import { OPERATIONS } from '../core/operation.js';
 import type { Severity } from '../core/violation.js';
 
-/** One check id: what it means and the emulator fault that proves it fires. */
-export interface CheckInfo {
+/** A row of the catalog as written: what an id means and the emulator fault that proves it fires. */
+interface CheckRow {
   id: string;
   severity: Severity;
   description: string;
@@ -23,9 +23,12 @@ const SCHEMA_SPECIAL: Partial<Record<Operation, { description: string; provenBy:
   },
 };
 
-const perOperation = (family: 'schema' | 'status', ops: readonly Operation[]): CheckInfo[] =>
+/** The families with one id per operation: a response's status code, and its body. */
+type PerOperationFamily = 'schema' | 'status';
+
+const perOperation = (family: PerOperationFamily, ops: readonly Operation[]): CheckInfo[] =>
   ops.map((op) => ({
-    id: `${family}.${op}`,
+    id: `${family}.${op}` as const,
     severity: 'error',
     description:
       (family === 'schema' ? SCHEMA_SPECIAL[op]?.description : undefined) ??
@@ -38,10 +41,8 @@ const perOperation = (family: 'schema' | 'status', ops: readonly Operation[]): C
         : (SCHEMA_SPECIAL[op]?.provenBy ?? (JOB_BODY_OPS.has(op) ? 'wrong-types' : 'malformed-bodies')),
   }));
 
-/** Every check id jobstorm can report. The README's check table is generated from this list. */
-export const CHECK_CATALOG: readonly CheckInfo[] = [
-  ...perOperation('schema', OPERATIONS),
-  ...perOperation('status', OPERATIONS),
+/** The ids that are not one per operation, in the order reports list them. */
+const FIXED_CHECKS = [
   {
     id: 'schema.openai-stream',
     severity: 'error',
@@ -308,9 +309,31 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
     description: 'a management response that the given OpenAPI document does not allow (status code or body)',
     provenBy: 'odd-status',
   },
+] as const satisfies readonly CheckRow[];
+
+/**
+ * Every id a check can report: a finding or a count under any other id is a compile error, so the
+ * catalog, the checks and the reports cannot disagree about which ids exist.
+ */
+export type CheckId = `${PerOperationFamily}.${Operation}` | (typeof FIXED_CHECKS)[number]['id'];
+
+/** One check id: what it means and the emulator fault that proves it fires. */
+export interface CheckInfo extends CheckRow {
+  id: CheckId;
+}
+
+/** Every check id jobstorm can report. The README's check table is generated from this list. */
+export const CHECK_CATALOG: readonly CheckInfo[] = [
+  ...perOperation('schema', OPERATIONS),
+  ...perOperation('status', OPERATIONS),
+  ...FIXED_CHECKS,
 ];
 
-const BY_ID = new Map(CHECK_CATALOG.map((c) => [c.id, c]));
+const BY_ID = new Map<string, CheckInfo>(CHECK_CATALOG.map((c) => [c.id, c]));
+
+export function isCheckId(id: string): id is CheckId {
+  return BY_ID.has(id);
+}
 
 export function checkInfo(id: string): CheckInfo {
   const info = BY_ID.get(id);

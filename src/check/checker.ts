@@ -1,13 +1,13 @@
-import { isFinalStatus } from '../core/job-status.js';
-import type { ExchangeRecord, JobstormRecord, RunRecord } from '../core/record.js';
+import type { JobstormRecord, RunRecord } from '../core/record.js';
 import { recordTime } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
 import type { Violation } from '../core/violation.js';
-import { CHECK_CATALOG, checkInfo } from './catalog.js';
-import type { Check, CheckContext, Finding } from './check.js';
+import { applyToBook } from './book-records.js';
+import { CHECK_CATALOG, checkInfo, type CheckId } from './catalog.js';
+import type { Check, CheckContext, Finding, Verdict } from './check.js';
 import { defaultChecks } from './checks/registry.js';
+import { routeCheck } from './checks/route-check.js';
 import { evidenceOf } from './evidence.js';
-import { jobIdOf } from './job-id.js';
 import { JobBook, type JobState } from './job-book.js';
 import type { OpenApiRules } from './openapi-rules.js';
 import { curlRepro } from './repro.js';
@@ -43,6 +43,11 @@ export interface CheckerOptions {
   openapi?: OpenApiRules;
 }
 
+/** The verdict of rule `id`: its catalog row, which only the checker hands out as one. */
+function verdictOf<Id extends CheckId>(id: Id): Verdict<Id> {
+  return checkInfo(id) as Verdict<Id>;
+}
+
 /**
  * Runs every check over a record stream. The same class serves live runs and `jobstorm check`
  * on a saved file; both feed records in the same order, so the results are identical.
@@ -60,7 +65,7 @@ export class Checker {
   private readonly time: TargetTime;
   private finished = false;
   private readonly routes = new RouteWatch();
-  private readonly coverage = new Map<string, number>();
+  private readonly coverage = new Map<CheckId, number>();
 
   constructor(
     private readonly run: RunRecord,
@@ -85,8 +90,12 @@ export class Checker {
       tolerances: this.tolerances,
       jobs: this.book,
       routes: this.routes,
-      emit: (f) => this.emit(f),
-      judged: (id) => this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1),
+      judge: <Id extends CheckId>(id: Id, violated: boolean): Verdict<Id> | undefined => {
+        this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1);
+        return violated ? verdictOf(id) : undefined;
+      },
+      settle: verdictOf,
+      emit: (verdict, f) => this.emit(verdict, f),
     };
   }
 
@@ -97,9 +106,9 @@ export class Checker {
       return;
     }
     const record = this.time.map(original);
-    if (record.type === 'exchange') this.watchRoutes(record);
+    routeCheck.add(record, this.ctx);
     for (const check of this.adders) check.add(record, this.ctx);
-    this.applyToBook(record);
+    applyToBook(this.book, record);
     this.book.advance(recordTime(record), this.foldJob);
   }
 
@@ -121,45 +130,17 @@ export class Checker {
     };
   }
 
-  /**
-   * `route.missing` and `request.method`: judged before the checks, so they can leave a missing
-   * route's answers to them. Every answered request could have shown either.
-   */
-  private watchRoutes(r: ExchangeRecord): void {
-    if (r.status === undefined || r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
-    const probe = r.req?.probe;
-    if (probe === undefined || probe.startsWith('request.method')) {
-      this.ctx.judged('route.missing');
-      this.ctx.judged('request.method');
-    }
-    for (const m of this.routes.add(r)) {
-      if (m.kind === 'method') {
-        this.emit({
-          id: 'request.method',
-          record: m.record,
-          message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run`,
-        });
-      } else {
-        this.emit({
-          id: 'route.missing',
-          record: m.record,
-          message: `this target does not serve ${m.op}: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run`,
-        });
-      }
-    }
-  }
-
   private readonly foldJob = (job: JobState): void => {
     for (const check of this.checks) check.jobDone?.(job, this.ctx);
   };
 
-  private emit(f: Finding): void {
-    const info = checkInfo(f.id);
+  private emit(verdict: Verdict, f: Finding): void {
+    const id = verdict.id;
     const r = f.record;
     const job = f.jobId ?? r.jobId;
-    const severity = f.severity ?? info.severity;
+    const severity = f.severity ?? verdict.severity;
     const violation: Violation = {
-      id: f.id,
+      id,
       severity,
       at: f.at ?? recordTime(r),
       message: f.message,
@@ -170,75 +151,13 @@ export class Checker {
       ...(r.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
     };
     this.total++;
-    let group = this.groups.get(f.id);
+    let group = this.groups.get(id);
     if (!group) {
-      group = { id: f.id, severity, count: 0, examples: [] };
-      this.groups.set(f.id, group);
+      group = { id, severity, count: 0, examples: [] };
+      this.groups.set(id, group);
     } else if (severity === 'error') group.severity = 'error';
     group.count++;
     if (group.examples.length < this.maxExamples) group.examples.push(violation);
     this.options.onViolation?.(violation);
-  }
-
-  private applyToBook(r: JobstormRecord): void {
-    if (r.type === 'webhook') {
-      if (r.jobId === undefined) return;
-      const job = this.book.touch(r.jobId);
-      this.book.deliver(job, {
-        at: r.at,
-        answered: r.answered,
-        status: (r.body as { status?: unknown } | undefined)?.status,
-        record: r,
-      });
-      return;
-    }
-    if (r.type !== 'exchange' || r.status === undefined) return;
-    // Their answers name no job of ours (an OpenAI completion id, a list of requests).
-    if (r.op === 'openai' || r.op === 'requests') return;
-    if (r.op === 'purge-queue') {
-      if (r.status === 200) this.markPurge(r);
-      return;
-    }
-    const id = jobIdOf(r);
-    if (id === undefined) return;
-    const job = this.book.touch(id);
-    const body = r.body as { status?: unknown } | undefined;
-    if (r.op === 'status' && r.req?.statusTtl !== undefined && r.status === 200)
-      job.ttlDeadline = r.sentAt + r.req.statusTtl;
-    if (r.status !== 200) return;
-    // Seen again: a 404 before this was not the job being lost.
-    if (r.op !== 'run' && r.op !== 'runsync') job.lostCandidate = undefined;
-    switch (r.op) {
-      case 'run':
-      case 'runsync':
-        if (job.submittedAt === undefined) {
-          job.via = r.op;
-          job.submittedAt = r.sentAt;
-          job.acceptedAt = r.endAt;
-          job.ttl = r.req?.ttl;
-          job.executionTimeout = r.req?.executionTimeout;
-          job.webhook = r.req?.webhook !== undefined;
-        }
-        break;
-      case 'cancel':
-        this.book.action(job, r, 'cancel');
-        if (body?.status === 'CANCELLED') job.cancelAnsweredCancelled = true;
-        break;
-      case 'retry':
-        this.book.action(job, r, 'retry');
-        break;
-      default:
-        break;
-    }
-    const status = r.op === 'stream' && Array.isArray(r.body) ? undefined : body?.status;
-    this.book.observe(job, r, status);
-    if (isFinalStatus(job.last) && job.finalAt !== undefined) this.book.holdUntilFinal(job, r.endAt);
-  }
-
-  /** A purge may have cancelled any job not yet final when it was sent. */
-  private markPurge(r: ExchangeRecord): void {
-    for (const job of this.book.drainView()) {
-      if (!isFinalStatus(job.last)) this.book.action(job, r, 'purge');
-    }
   }
 }

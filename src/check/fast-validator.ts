@@ -1,3 +1,4 @@
+import { compileFunction } from 'node:vm';
 import type { z } from 'zod';
 import { util } from 'zod/v4/core';
 
@@ -92,14 +93,13 @@ function compile(node: ZodNode): FastValidator | undefined {
   const code = new Code();
   const body = statements(node, 'v0', code);
   if (body === undefined) return undefined;
-  // Our own contracts only (never user input) go into this code; every key is JSON-quoted.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const make = new Function(
+  // Our own contracts only (never user input) go into this code; every key is JSON-quoted. Compiled
+  // in this context, as a plain function of it: V8 optimizes it like any other.
+  const make = compileFunction(`return function fastValidator(v0) {\n${body}\nreturn true;\n};`, [
     'k',
     'passes',
     'isPlainObject',
-    `return function fastValidator(v0) {\n${body}\nreturn true;\n};`,
-  ) as (k: unknown[], p: typeof passes, i: (v: unknown) => boolean) => FastValidator;
+  ]) as (k: unknown[], p: typeof passes, i: (v: unknown) => boolean) => FastValidator;
   return make(code.constants, passes, util.isPlainObject);
 }
 
@@ -160,77 +160,94 @@ function checkStatement(check: ZodCheckNode, v: string, code: Code): string | un
   }
 }
 
+type Statements = (node: ZodNode, v: string, code: Code) => string | undefined;
+
+function literalStatements(node: ZodNode, v: string, code: Code): string | undefined {
+  const values = node._zod.values;
+  if (!values) return undefined;
+  const [only] = values;
+  // One string or boolean: an equality (Set.has and === agree on these).
+  if (values.size === 1 && (typeof only === 'string' || typeof only === 'boolean'))
+    return `if (${v} !== ${JSON.stringify(only)}) return false;`;
+  return `if (!${code.constant(values)}.has(${v})) return false;`;
+}
+
+function optionalStatements(node: ZodNode, v: string, code: Code): string | undefined {
+  const def = node._zod.def;
+  // A defaulted inner schema substitutes a value for undefined, and checks on the optional
+  // itself would see undefined: both are zod's business.
+  if (!def.innerType || def.innerType._zod.optin === 'defaulted' || (def.checks?.length ?? 0) > 0)
+    return undefined;
+  const inner = statements(def.innerType, v, code);
+  return inner === undefined ? undefined : `if (${v} !== undefined) {\n${inner}\n}`;
+}
+
+function nullableStatements(node: ZodNode, v: string, code: Code): string | undefined {
+  const inner = node._zod.def.innerType && statements(node._zod.def.innerType, v, code);
+  return inner === undefined ? undefined : `if (${v} !== null) {\n${inner}\n}`;
+}
+
+function arrayStatements(node: ZodNode, v: string, code: Code): string | undefined {
+  const item = code.name();
+  const i = code.name();
+  const element = node._zod.def.element;
+  const inner = element && statements(element, item, code);
+  return inner === undefined
+    ? undefined
+    : `if (!Array.isArray(${v})) return false;\nfor (let ${i} = 0; ${i} < ${v}.length; ${i}++) {\nconst ${item} = ${v}[${i}];\n${inner}\n}`;
+}
+
+function unionStatements(node: ZodNode, v: string, code: Code): string | undefined {
+  const def = node._zod.def;
+  // "Exactly one" unions and discriminated ones pick options by rules of their own.
+  if (def.inclusive === false || def.discriminator !== undefined) return undefined;
+  const options = (def.options ?? []).map(compile).filter((o): o is FastValidator => o !== undefined);
+  if (options.length === 0) return undefined;
+  return `if (!(${options.map((o) => `${code.constant(o)}(${v})`).join(' || ')})) return false;`;
+}
+
+/** The node kinds the validator knows, by zod's `def.type`; any other gets no validator. */
+const BASE = new Map<string, Statements>([
+  ['string', (_n, v) => `if (typeof ${v} !== 'string') return false;`],
+  ['number', (_n, v) => `if (typeof ${v} !== 'number' || !Number.isFinite(${v})) return false;`],
+  ['boolean', (_n, v) => `if (typeof ${v} !== 'boolean') return false;`],
+  ['null', (_n, v) => `if (${v} !== null) return false;`],
+  ['unknown', () => ''],
+  ['any', () => ''],
+  ['literal', literalStatements],
+  ['enum', literalStatements],
+  ['optional', optionalStatements],
+  ['nullable', nullableStatements],
+  ['array', arrayStatements],
+  ['union', unionStatements],
+  ['object', objectStatements],
+  ['record', recordStatements],
+]);
+
 function baseStatements(node: ZodNode, v: string, code: Code): string | undefined {
   const def = node._zod.def;
   if (def.coerce === true) return undefined;
-  switch (def.type) {
-    case 'string':
-      return `if (typeof ${v} !== 'string') return false;`;
-    case 'number':
-      return `if (typeof ${v} !== 'number' || !Number.isFinite(${v})) return false;`;
-    case 'boolean':
-      return `if (typeof ${v} !== 'boolean') return false;`;
-    case 'null':
-      return `if (${v} !== null) return false;`;
-    case 'unknown':
-    case 'any':
-      return '';
-    case 'literal':
-    case 'enum': {
-      const values = node._zod.values;
-      if (!values) return undefined;
-      const [only] = values;
-      // One string or boolean: an equality (Set.has and === agree on these).
-      if (values.size === 1 && (typeof only === 'string' || typeof only === 'boolean'))
-        return `if (${v} !== ${JSON.stringify(only)}) return false;`;
-      return `if (!${code.constant(values)}.has(${v})) return false;`;
-    }
-    case 'optional': {
-      // A defaulted inner schema substitutes a value for undefined, and checks on the optional
-      // itself would see undefined: both are zod's business.
-      if (!def.innerType || def.innerType._zod.optin === 'defaulted' || (def.checks?.length ?? 0) > 0)
-        return undefined;
-      const inner = statements(def.innerType, v, code);
-      return inner === undefined ? undefined : `if (${v} !== undefined) {\n${inner}\n}`;
-    }
-    case 'nullable': {
-      const inner = def.innerType && statements(def.innerType, v, code);
-      return inner === undefined ? undefined : `if (${v} !== null) {\n${inner}\n}`;
-    }
-    case 'array': {
-      const item = code.name();
-      const i = code.name();
-      const inner = def.element && statements(def.element, item, code);
-      return inner === undefined
-        ? undefined
-        : `if (!Array.isArray(${v})) return false;\nfor (let ${i} = 0; ${i} < ${v}.length; ${i}++) {\nconst ${item} = ${v}[${i}];\n${inner}\n}`;
-    }
-    case 'union': {
-      // "Exactly one" unions and discriminated ones pick options by rules of their own.
-      if (def.inclusive === false || def.discriminator !== undefined) return undefined;
-      const options = (def.options ?? []).map(compile).filter((o): o is FastValidator => o !== undefined);
-      if (options.length === 0) return undefined;
-      return `if (!(${options.map((o) => `${code.constant(o)}(${v})`).join(' || ')})) return false;`;
-    }
-    case 'object':
-      return objectStatements(node, v, code);
-    case 'record':
-      return recordStatements(node, v, code);
-    default:
-      return undefined;
-  }
+  return BASE.get(def.type)?.(node, v, code);
+}
+
+/**
+ * Whether an object node needs zod rather than this. Loose objects take
+ * any other key; strict ones none. A stripping object hands its checks a copy without the other
+ * keys, which this would not reproduce, so it needs zod when it has checks.
+ */
+function objectNeedsZod(def: ZodNode['_zod']['def']): boolean {
+  if (Object.getOwnPropertySymbols(def.shape ?? {}).length > 0) return true;
+  if ((def.catchall?._zod.def.checks?.length ?? 0) > 0) return true;
+  const extra = def.catchall?._zod.def.type;
+  if (extra !== undefined && extra !== 'unknown' && extra !== 'never') return true;
+  return extra === undefined && (def.checks?.length ?? 0) > 0;
 }
 
 function objectStatements(node: ZodNode, v: string, code: Code): string | undefined {
   const def = node._zod.def;
   const shape = def.shape ?? {};
-  if (Object.getOwnPropertySymbols(shape).length > 0) return undefined;
-  if ((def.catchall?._zod.def.checks?.length ?? 0) > 0) return undefined;
+  if (objectNeedsZod(def)) return undefined;
   const extra = def.catchall?._zod.def.type;
-  // Loose objects take any other key; strict ones none. A stripping object hands its checks a copy
-  // without the other keys, which this would not reproduce, so it needs zod when it has checks.
-  if (extra !== undefined && extra !== 'unknown' && extra !== 'never') return undefined;
-  if (extra === undefined && (def.checks?.length ?? 0) > 0) return undefined;
   const out = [`if (typeof ${v} !== 'object' || ${v} === null || Array.isArray(${v})) return false;`];
   for (const key of Object.keys(shape)) {
     const field = shape[key];

@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { Endpoint, type EndpointContext, type EndpointSettings } from './endpoint.js';
 import { FaultSet } from './faults.js';
 import { guardedClock } from './guarded-clock.js';
+import type { EmulatorPolicy } from './policy/policy.js';
 import type { EmulatorConfig } from './options.js';
 import type { HandlerProfile } from './profile.js';
 import { SeededRandom } from '../core/seeded-random.js';
@@ -44,6 +45,11 @@ export class EmulatorCore implements EndpointContext {
     for (const id of config.endpoints) this.addEndpoint(this.defaultSettings(id, false));
     for (const id of config.models)
       if (!this.endpoints.has(id)) this.addEndpoint(this.defaultSettings(id, true));
+  }
+
+  /** The rule decisions: the faithful policy with the switched-on faults applied. */
+  get policy(): EmulatorPolicy {
+    return this.faults.policy;
   }
 
   /** Emulator time: integer milliseconds since start (job timings are integers, SPEC "Job"). */

@@ -1,24 +1,25 @@
 import { LIMITS } from '../../contracts/queue/limits.js';
 import { REQUESTS_LIST_MAX } from '../../contracts/queue/openai-schemas.js';
 import type { SubmissionBody } from '../../contracts/queue/schemas.js';
-import { RETRYABLE } from '../../contracts/queue/states.js';
 import type { Clock } from '../core/clock.js';
 import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { ExpiryQueue } from './expiry-queue.js';
 import { ExternalPool } from './external/external-pool.js';
-import type { FaultSet } from './faults.js';
 import { planJob } from './handler-plan.js';
 import { Job } from './job.js';
 import { newJobId } from './job-id.js';
 import { JobQueue } from './job-queue.js';
 import { RecentJobs } from './recent-jobs.js';
-import { echoedInput, jobView, sharedInputs, takeStream, type StreamFaultMemo } from './job-view.js';
+import { echoedInput, jobView, sharedInputs, takeStream } from './job-view.js';
 import { serializePayload } from './json-payload.js';
+import type { EmulatorPolicy } from './policy/policy.js';
 import type { HandlerProfile } from './profile.js';
 import type { SeededRandom } from '../core/seeded-random.js';
 import { EndpointRateLimiter } from './rate-limiter.js';
 import type { WebhookScheduler } from './webhooks.js';
-import { WorkerPool, type ScalingSettings, type SimWorker } from './worker-pool.js';
+import { Autoscaler, type ScalingSettings } from './autoscaler.js';
+import type { JobDesk, JobRun, WorkerCounts, WorkerKind } from './worker-kind.js';
+import { WorkerPool } from './worker-pool.js';
 
 export interface EndpointSettings extends ScalingSettings {
   id: string;
@@ -41,7 +42,8 @@ export interface EndpointContext {
   timers: Clock;
   /** Emulator time: integer ms since start. */
   now(): number;
-  faults: FaultSet;
+  /** The rule decisions, read anew for every request or job (they change when faults do). */
+  readonly policy: EmulatorPolicy;
   profile(): HandlerProfile;
   rng: SeededRandom;
   webhooks: WebhookScheduler;
@@ -50,11 +52,6 @@ export interface EndpointContext {
 /** Called when a job reaches a final state or is deleted (then with `undefined`). */
 export type JobWaiter = (job: Job | undefined) => void;
 
-/** How long a job lost by the lose-jobs fault survives its final state. */
-const LOST_AFTER_MS = 5000;
-/** How much higher than the truth the purge-miscount fault reports `removed`. */
-const PURGE_MISCOUNT = 5;
-
 /**
  * One queue-based endpoint: its jobs, FIFO queue, workers, rate limits and health counters, and
  * every state change of SPEC "States and transitions". Time comes only from the context's clock.
@@ -62,9 +59,12 @@ const PURGE_MISCOUNT = 5;
 export class Endpoint {
   readonly jobs = new Map<string, Job>();
   readonly limiter: EndpointRateLimiter;
-  readonly pool: WorkerPool;
   /** Real workers taking jobs through the worker protocol (reference/worker-protocol.md). */
   readonly external: ExternalPool;
+  /** Simulated workers; none on an endpoint served only by real workers. */
+  private readonly simulated: WorkerPool | undefined;
+  /** Every kind of worker that takes this endpoint's jobs. */
+  private readonly kinds: readonly WorkerKind[];
   private readonly queue = new JobQueue();
   private readonly expiry: ExpiryQueue;
   private readonly waiters = new Map<Job, Set<JobWaiter>>();
@@ -72,19 +72,6 @@ export class Endpoint {
   private readonly starters = new Map<Job, () => void>();
   /** The latest submissions, for GET /requests. */
   private readonly recent = new RecentJobs(REQUESTS_LIST_MAX);
-  /**
-   * /status reads of a job while a backwards fault applies to it: every second one goes backwards
-   * (backwards-status while COMPLETED, backwards-queue while IN_PROGRESS).
-   */
-  private readonly reads = new WeakMap<Job, number>();
-  /** Jobs the spurious-cancel fault will cancel when a worker would start them. */
-  private readonly doomed = new WeakSet<Job>();
-  /** Submissions counted while spurious-cancel is on (every second one is doomed). */
-  private spuriousCount = 0;
-  /** What the stream faults remember between /stream answers. */
-  private readonly streamMemo: StreamFaultMemo = { lastFrom: new WeakMap(), finalDrained: new WeakSet() };
-  /** /health reads with jobs.completed above 0 while health-decrease is on. */
-  private healthReads = 0;
   private queued = 0;
   private queuedNormal = 0;
   private inProgress = 0;
@@ -102,34 +89,18 @@ export class Endpoint {
       () => ctx.now(),
       (job) => this.expire(job),
     );
-    const simulated = settings.externalOnly ? { ...settings, workersMin: 0, workersMax: 0 } : settings;
-    this.pool = new WorkerPool(ctx.timers, simulated, {
-      nextJob: () => this.nextJob(),
-      scalingDemand: () => this.queuedNormal,
-      start: (job, worker) => this.start(job, worker),
-    });
-    const external = {
-      holdMs: settings.workerHoldMs,
-      deadAfterMs: settings.workerDeadAfterMs,
-      workersMin: settings.workersMin,
-      workersMax: settings.workersMax,
-      idleTimeoutMs: settings.idleTimeoutMs,
-    };
-    this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, {
-      next: () => this.nextJob(),
-      scalingDemand: () => this.queuedNormal,
-      begin: (job, workerId, stop) => this.beginExternal(job, workerId, stop),
-      end: (job, status, error) => {
-        job.run = undefined;
-        this.finish(job, status, error);
-      },
-      timeoutOf: (job) =>
-        this.ctx.faults.has('timeout-ignored')
-          ? undefined
-          : this.ctx.faults.timeoutEarly
-            ? Math.floor(job.executionTimeout / 2)
-            : job.executionTimeout,
-    });
+    const scaler = new Autoscaler(settings, () => this.queuedNormal);
+    const desk = this.desk();
+    const external = { holdMs: settings.workerHoldMs, deadAfterMs: settings.workerDeadAfterMs };
+    this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, scaler, desk);
+    this.simulated = settings.externalOnly
+      ? undefined
+      : new WorkerPool(ctx.timers, scaler, desk, (job) => {
+          const plan = planJob(job.input, ctx.profile(), ctx.rng);
+          plan.durationMs = ctx.policy.runDuration(plan.durationMs);
+          return plan;
+        });
+    this.kinds = this.simulated === undefined ? [this.external] : [this.simulated, this.external];
   }
 
   get id(): string {
@@ -154,7 +125,7 @@ export class Endpoint {
     this.jobs.set(job.id, job);
     this.recent.push(job);
     this.expiry.update(job);
-    if (this.ctx.faults.spuriousCancel && ++this.spuriousCount % 2 === 0) this.doomed.add(job);
+    this.ctx.policy.submitted(job, this.queue);
     this.enqueue(job);
     return job;
   }
@@ -171,20 +142,15 @@ export class Endpoint {
     return job;
   }
 
-  /** GET /status: the view, with the backwards-status and backwards-queue faults applied. */
+  /** GET /status: the view, showing the status this read shows. */
   statusView(job: Job): Record<string, unknown> {
-    const faults = this.ctx.faults;
-    if (job.status === 'COMPLETED' && faults.backwardsStatus) {
-      if (this.countRead(job) % 2 === 0) return jobView(job, faults, 'IN_PROGRESS');
-    } else if (job.status === 'IN_PROGRESS' && faults.backwardsQueue) {
-      if (this.countRead(job) % 2 === 0) return jobView(job, faults, 'IN_QUEUE');
-    }
-    return jobView(job, faults);
+    const policy = this.ctx.policy;
+    return jobView(job, policy, policy.shownStatus(job));
   }
 
-  /** GET /stream: the chunks to answer with (the stream faults remember what they need here). */
+  /** GET /stream: the chunks to answer with. */
   takeStream(job: Job): { output: unknown }[] {
-    return takeStream(job, this.ctx.faults, this.ctx.now(), this.streamMemo);
+    return takeStream(job, this.ctx.policy, this.ctx.now());
   }
 
   /** /status?ttl=: the job now lives `ttlMs` more, whatever its state. */
@@ -197,18 +163,16 @@ export class Endpoint {
   /** POST /cancel: the status to answer. A final job is left alone and answers its own status. */
   cancel(job: Job): JobStatus {
     if (isFinalStatus(job.status)) return job.status;
-    if (this.ctx.faults.has('cancel-ignored')) return 'CANCELLED';
-    const worker = this.stop(job);
+    if (!this.ctx.policy.honoursCancel(job)) return 'CANCELLED';
+    const run = this.stop(job);
     this.finish(job, 'CANCELLED', undefined);
-    this.release(worker);
+    run?.release();
     return job.status;
   }
 
   /** POST /retry: false when the job may not be retried. */
   retry(job: Job): boolean {
-    const allowed =
-      RETRYABLE.includes(job.status) || (this.ctx.faults.has('retry-any') && isFinalStatus(job.status));
-    if (!allowed) return false;
+    if (!this.ctx.policy.retryable(job.status)) return false;
     const now = this.ctx.now();
     job.retries++;
     job.status = 'IN_QUEUE';
@@ -232,18 +196,18 @@ export class Endpoint {
   purge(): number {
     const removed = this.queue.drain();
     for (const job of removed) this.finish(job, 'CANCELLED', undefined);
+    const policy = this.ctx.policy;
     let count = removed.length;
-    if (this.ctx.faults.purgeMiscount) count += PURGE_MISCOUNT;
-    if (this.ctx.faults.has('purge-running')) {
+    if (policy.purgesRunning()) {
       for (const job of [...this.jobs.values()]) {
         if (job.status !== 'IN_PROGRESS') continue;
-        const worker = this.stop(job);
+        const run = this.stop(job);
         this.finish(job, 'CANCELLED', undefined);
-        this.release(worker);
+        run?.release();
         count++;
       }
     }
-    return count;
+    return policy.purgeCount(count);
   }
 
   /** Calls `waiter` when the job is final or deleted; returns a function that stops waiting. */
@@ -262,15 +226,16 @@ export class Endpoint {
     };
   }
 
-  /** Simulated and real workers together, as /health counts them. */
-  private workerCounts(): { idle: number; running: number; initializing: number } {
-    const a = this.pool.counts;
-    const b = this.external.counts;
-    return {
-      idle: a.idle + b.idle,
-      running: a.running + b.running,
-      initializing: a.initializing + b.initializing,
-    };
+  /** Every kind of worker together, as /health counts them. */
+  private workerCounts(): WorkerCounts {
+    const all = { idle: 0, running: 0, initializing: 0 };
+    for (let i = 0; i < this.kinds.length; i++) {
+      const c = (this.kinds[i] as WorkerKind).counts;
+      all.idle += c.idle;
+      all.running += c.running;
+      all.initializing += c.initializing;
+    }
+    return all;
   }
 
   /** Calls `fn` once a worker starts the job (not at all if it ends first); returns a function that stops waiting. */
@@ -293,7 +258,7 @@ export class Endpoint {
 
   health(): Record<string, unknown> {
     const w = this.workerCounts();
-    const completed = this.ctx.faults.healthDrift ? this.completed * 2 : this.completed;
+    const completed = this.ctx.policy.healthCompleted(this.completed);
     return {
       jobs: {
         completed,
@@ -306,17 +271,14 @@ export class Endpoint {
     };
   }
 
-  /**
-   * GET /health as answered: `health()` with the faults that shape the answer (and count reads)
-   * applied; the admin API shows `health()` itself.
-   */
+  /** GET /health as one read answers it; the admin API shows `health()`, which counts no read. */
   healthAnswer(): Record<string, unknown> {
-    const faults = this.ctx.faults;
+    const policy = this.ctx.policy;
     const w = this.workerCounts();
-    let completed: number | string = faults.healthDrift ? this.completed * 2 : this.completed;
-    if (faults.healthDecrease && completed > 0 && ++this.healthReads % 2 === 0) completed--;
-    if (faults.malformedBodies) completed = String(completed);
-    const inQueue = faults.healthNegative && this.queued === 0 ? -1 : this.queued;
+    const completed = policy.countField(
+      policy.healthCompletedRead(policy.healthCompleted(this.completed), this),
+    );
+    const inQueue = policy.healthInQueue(this.queued);
     return {
       jobs: { completed, failed: this.failed, inProgress: this.inProgress, inQueue, retried: this.retried },
       workers: { idle: w.idle, initializing: w.initializing, running: w.running, throttled: 0, unhealthy: 0 },
@@ -325,7 +287,10 @@ export class Endpoint {
 
   /** Workers busy with a job: the dynamic rate limit's "running workers" (as /health reports them). */
   runningWorkers(): number {
-    return this.pool.counts.running + this.external.counts.running;
+    // Every admitted request asks: an indexed loop allocates no iterator.
+    let running = 0;
+    for (let i = 0; i < this.kinds.length; i++) running += (this.kinds[i] as WorkerKind).counts.running;
+    return running;
   }
 
   snapshot(): Record<string, unknown> {
@@ -336,102 +301,75 @@ export class Endpoint {
       jobsRetained: this.jobs.size,
       waiting: this.waiters.size,
       queueEntries: this.queue.entries,
-      workers: this.pool.snapshot(),
+      workers: this.simulated?.snapshot() ?? [],
       externalWorkers: this.external.snapshot(),
       rateLimits: this.limiter.snapshot(this.ctx.now(), this.runningWorkers()),
     };
   }
 
   close(): Promise<void> {
-    const external = this.external.close();
-    this.pool.close();
+    const closed = this.kinds.map((kind) => kind.close());
     this.expiry.close();
     for (const job of this.jobs.values()) job.run?.cancel();
-    return external;
+    return Promise.all(closed).then(() => undefined);
   }
 
   private enqueue(job: Job): void {
     this.queue.push(job);
     this.queued++;
     if (!job.lowPriority) this.queuedNormal++;
-    this.pool.poke();
-    this.external.poke();
+    for (let i = 0; i < this.kinds.length; i++) (this.kinds[i] as WorkerKind).poke();
   }
 
   private nextJob(): Job | undefined {
     for (;;) {
       const job = this.queue.shift();
-      // spurious-cancel: a doomed job is cancelled instead of started, and the worker takes the next.
-      if (job === undefined || !this.ctx.faults.spuriousCancel || !this.doomed.has(job)) return job;
-      this.doomed.delete(job);
+      // A job the service cancels itself is not started; the worker takes the next.
+      if (job === undefined || !this.ctx.policy.cancelsAtStart(job)) return job;
       this.finish(job, 'CANCELLED', undefined);
     }
   }
 
-  /** A worker takes the job: IN_QUEUE → IN_PROGRESS, and the handler's end is scheduled. */
-  private start(job: Job, worker: SimWorker): void {
-    this.leaveQueue(job);
-    this.inProgress++;
-    job.status = 'IN_PROGRESS';
-    job.startedAt = this.ctx.now();
-    job.workerId = worker.id;
-    job.externalWorker = undefined;
-    const plan = planJob(job.input, this.ctx.profile(), this.ctx.rng);
-    if (this.ctx.faults.executionFactor !== 1)
-      plan.durationMs = Math.round(plan.durationMs * this.ctx.faults.executionFactor);
-    job.durationMs = plan.durationMs;
-    const limit = this.ctx.faults.timeoutEarly ? Math.floor(job.executionTimeout / 2) : job.executionTimeout;
-    const timesOut = limit < plan.durationMs && !this.ctx.faults.has('timeout-ignored');
-    const endsIn = timesOut ? limit : plan.durationMs;
-    const cancel = this.ctx.timers.schedule(endsIn, () => {
-      if (job.gone || job.status !== 'IN_PROGRESS' || job.run?.cancel !== cancel) return;
-      job.run = undefined;
-      if (timesOut)
-        this.finish(
-          job,
-          'TIMED_OUT',
-          `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`,
-        );
-      else if (plan.error !== undefined) this.finish(job, 'FAILED', plan.error);
-      else {
-        job.outputBytes = plan.outputBytes;
-        this.finish(job, 'COMPLETED', undefined);
-      }
-      this.pool.release(worker);
-    });
-    job.run = { worker, cancel };
-    const started = this.starters.get(job);
-    if (started !== undefined) {
-      this.starters.delete(job);
-      started();
-    }
+  /** How every kind of worker moves this endpoint's jobs. */
+  private desk(): JobDesk {
+    return {
+      next: () => this.nextJob(),
+      begin: (job, worker, run) => this.begin(job, worker, run),
+      started: (job) => {
+        const started = this.starters.get(job);
+        if (started === undefined) return;
+        this.starters.delete(job);
+        started();
+      },
+      end: (job, status, error) => {
+        job.run = undefined;
+        this.finish(job, status, error);
+      },
+      timeoutOf: (job) => this.ctx.policy.executionLimit(job),
+    };
   }
 
-  /** A real worker took the job: IN_QUEUE → IN_PROGRESS; its end comes as a result post (or a stop). */
-  private beginExternal(job: Job, workerId: string, stop: () => void): void {
+  /** A worker took the job: IN_QUEUE → IN_PROGRESS; its end comes from the worker (or a stop). */
+  private begin(job: Job, worker: number | string, run: JobRun): void {
     this.leaveQueue(job);
     this.inProgress++;
     job.status = 'IN_PROGRESS';
     job.startedAt = this.ctx.now();
-    job.workerId = 0;
-    job.externalWorker = workerId;
+    job.workerId = typeof worker === 'number' ? worker : 0;
+    job.externalWorker = typeof worker === 'string' ? worker : undefined;
     job.output = undefined;
     job.chunks = undefined;
     job.durationMs = 0;
-    job.run = { worker: undefined, cancel: stop };
+    job.run = run;
   }
 
-  /** Stops a running job's handler; returns its worker, to release once the job's state is set. */
-  private stop(job: Job): SimWorker | undefined {
+  /** Stops a running job's handler; returns its run, to release once the job's state is set. */
+  private stop(job: Job): JobRun | undefined {
     const run = job.run;
     if (run === undefined) return undefined;
     run.cancel();
     job.run = undefined;
-    return run.worker;
-  }
-
-  private release(worker: SimWorker | undefined): void {
-    if (worker !== undefined) this.pool.release(worker);
+    return run;
   }
 
   private leaveQueue(job: Job): void {
@@ -440,9 +378,7 @@ export class Endpoint {
   }
 
   private retentionEnd(job: Job): number {
-    if (this.ctx.faults.has('lose-jobs')) return job.finishedAt + LOST_AFTER_MS;
-    if (this.ctx.faults.retentionIgnored) return Infinity;
-    return job.finishedAt + (job.sync ? LIMITS.retentionRunsync : LIMITS.retentionRun);
+    return this.ctx.policy.retentionEnd(job);
   }
 
   private finish(job: Job, status: JobStatus, error: string | undefined): void {
@@ -456,9 +392,10 @@ export class Endpoint {
     job.expiresAt = Math.min(job.ttlAt, this.retentionEnd(job));
     this.expiry.update(job);
     this.notify(job, job);
-    if (job.webhook !== undefined && !this.ctx.faults.noWebhook) {
+    const policy = this.ctx.policy;
+    if (job.webhook !== undefined && policy.sendsWebhook(job)) {
       const body = serializePayload({
-        ...this.webhookView(job),
+        ...policy.webhookView(job, policy),
         input: echoedInput(job),
         webhook: job.webhook,
       });
@@ -466,53 +403,27 @@ export class Endpoint {
     }
   }
 
-  /** The job as its webhook shows it; webhook-wrong-status swaps COMPLETED and FAILED. */
-  private webhookView(job: Job): Record<string, unknown> {
-    const faults = this.ctx.faults;
-    if (faults.webhookWrongStatus && job.status === 'COMPLETED') {
-      return {
-        ...jobView(job, faults, 'FAILED'),
-        error: 'handler failed (emulator fault webhook-wrong-status)',
-      };
-    }
-    if (faults.webhookWrongStatus && job.status === 'FAILED') {
-      const view = jobView(job, faults, 'COMPLETED');
-      delete view.error;
-      return view;
-    }
-    return jobView(job, faults);
-  }
-
   /** ttl or retention ran out: the job is deleted whatever its state (SPEC "policy object" rule 2). */
   private expire(job: Job): void {
     if (job.gone) return;
     const now = this.ctx.now();
-    if (this.ctx.faults.has('ttl-ignored') && job.expiresAt === job.ttlAt) {
-      const final = isFinalStatus(job.status);
-      const retention = final ? this.retentionEnd(job) : Infinity;
-      if (retention > now) {
-        job.expiresAt = retention;
-        this.expiry.update(job);
-        return;
-      }
+    const later = this.ctx.policy.ttlExtension(job, now, this.retentionEnd(job));
+    if (later > now) {
+      job.expiresAt = later;
+      this.expiry.update(job);
+      return;
     }
-    let worker: SimWorker | undefined;
+    let run: JobRun | undefined;
     if (job.status === 'IN_QUEUE') this.leaveQueue(job);
     else if (job.status === 'IN_PROGRESS') {
       this.inProgress--;
-      worker = this.stop(job);
+      run = this.stop(job);
     }
     job.gone = true;
     this.jobs.delete(job.id);
     sharedInputs.drop(job.input);
     this.notify(job, undefined);
-    this.release(worker);
-  }
-
-  private countRead(job: Job): number {
-    const n = (this.reads.get(job) ?? 0) + 1;
-    this.reads.set(job, n);
-    return n;
+    run?.release();
   }
 
   private notify(job: Job, value: Job | undefined): void {

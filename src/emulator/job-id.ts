@@ -37,7 +37,7 @@ export function newJobId(sync: boolean): string {
 
 const ID_SHAPE = /^(?:sync-)?[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-u1$/;
 
-/** Whether `id` has the shape of the ids newJobId issues (the unknown-job-found fault spares those). */
+/** Whether `id` has the shape of the ids newJobId issues. */
 export function isJobId(id: string): boolean {
   return ID_SHAPE.test(id);
 }

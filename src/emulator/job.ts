@@ -1,11 +1,13 @@
 import type { JobStatus } from '../core/job-status.js';
-import type { SimWorker } from './worker-pool.js';
 
-/** What a job holds while a worker runs it; dropped when it ends. */
+/**
+ * What a job holds while a worker runs it; dropped when it ends. The endpoint calls `cancel` when
+ * the job leaves its worker without ending there (cancel, ttl, purge), then `release` once the
+ * job's new state is set, so that the worker can take the next one.
+ */
 export interface JobRun {
-  /** The simulated worker running it; undefined when an external (real) worker runs it. */
-  worker: SimWorker | undefined;
-  cancel: () => void;
+  cancel(): void;
+  release(): void;
 }
 
 /**

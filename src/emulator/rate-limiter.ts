@@ -67,13 +67,13 @@ interface OperationLimiter {
   inFlight: number;
 }
 
-/** Modes a fault may put the limiter in. */
+/** How the policy has the limiter treat a row (the faithful policy: the table as it is). */
 export interface LimiterMode {
-  /** Never refuse (fault no-429). */
+  /** Never refuse. */
   off: boolean;
-  /** Refuse at half the effective per-window limit (fault early-429). */
+  /** Refuse at half the effective per-window limit. */
   early: boolean;
-  /** Multiplies the table's row, rate and concurrency (the rate-table faults); 1 when absent. */
+  /** Multiplies the table's row, rate and concurrency; 1 when absent. */
   scale?: number;
 }
 

@@ -1,6 +1,5 @@
-import { LIMITS } from '../../contracts/queue/limits.js';
 import type { Clock } from '../core/clock.js';
-import type { FaultSet } from './faults.js';
+import type { EmulatorPolicy } from './policy/policy.js';
 import type { JsonPayload } from './json-payload.js';
 
 /** Sends one POST; resolves with the receiver's status code, rejects on a network error. */
@@ -18,16 +17,12 @@ export interface WebhookDelivery {
   url: string;
   state: 'in-flight' | 'waiting' | 'delivered' | 'failed';
   attempts: WebhookAttempt[];
-  /** Set once the webhook-duplicate fault has sent (or scheduled) the second delivery. */
+  /** Set once a delivered webhook has been sent (or scheduled) again. */
   duplicate?: true;
 }
 
 /** Deliveries kept for the admin API; older ones are dropped. */
 const LOG_SIZE = 2000;
-/** Retry spacing under the webhook-fast-retry fault. */
-const FAST_RETRY_SPACING_MS = 1000;
-/** When the webhook-duplicate fault sends a delivered webhook again. */
-const DUPLICATE_AFTER_MS = 1000;
 
 /**
  * SPEC "Events": on a final state, POST the status body to the job's webhook; a receiver that does
@@ -44,7 +39,7 @@ export class WebhookScheduler {
     private readonly clock: Clock,
     private readonly now: () => number,
     private readonly post: WebhookPoster,
-    private readonly faults: FaultSet,
+    private readonly rules: { readonly policy: EmulatorPolicy },
   ) {}
 
   deliver(jobId: string, url: string, body: JsonPayload): void {
@@ -96,22 +91,23 @@ export class WebhookScheduler {
 
   private settle(d: WebhookDelivery, body: JsonPayload, ok: boolean): void {
     this.inFlight--;
+    const policy = this.rules.policy;
     if (ok || d.duplicate === true) {
-      // webhook-duplicate: a delivered webhook is sent once more, 1 s later (never retried).
+      // A delivered webhook the policy repeats is sent once more (never retried).
       d.state = 'delivered';
-      if (ok && d.duplicate === undefined && this.faults.webhookDuplicate && !this.closed) {
+      const repeatAfter = policy.webhookRepeatAfter();
+      if (ok && d.duplicate === undefined && repeatAfter !== undefined && !this.closed) {
         d.duplicate = true;
-        this.later(DUPLICATE_AFTER_MS, d, body);
+        this.later(repeatAfter, d, body);
       }
       return;
     }
-    const allowed = this.faults.has('no-webhook-retry') ? 1 : 1 + LIMITS.webhookRetries;
-    if (d.attempts.length >= allowed || this.closed) {
+    if (d.attempts.length >= policy.webhookAttempts() || this.closed) {
       d.state = 'failed';
       return;
     }
     d.state = 'waiting';
-    this.later(this.faults.webhookFastRetry ? FAST_RETRY_SPACING_MS : LIMITS.webhookRetrySpacing, d, body);
+    this.later(policy.webhookRetrySpacing(), d, body);
   }
 
   private later(ms: number, d: WebhookDelivery, body: JsonPayload): void {

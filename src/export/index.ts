@@ -1,4 +1,5 @@
 export * from './bucket-histogram.js';
+export * from './exporters.js';
 export * from './live-aggregate.js';
 export * from './live-exports.js';
 export * from './metric-catalog.js';

@@ -1,66 +1,49 @@
-import { CappedMap } from '../core/capped-map.js';
-import type { ExchangeRecord } from '../core/record.js';
-import { bodyFinalStatus, bodyJobId, bodyMs } from '../metrics/job-body.js';
+import type { JobEvents } from '../metrics/job-events.js';
 import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
 import { BucketHistogram, JOB_BUCKETS_S } from './bucket-histogram.js';
-
-const SUBMIT_OPS = new Set<string>(['run', 'runsync']);
-const LOOKUP_OPS = new Set<string>(['status', 'status-sync', 'stream']);
 
 function byState<T>(make: () => T): Record<FinalState, T> {
   return { COMPLETED: make(), FAILED: make(), CANCELLED: make(), TIMED_OUT: make() };
 }
 
 /**
- * One shard's job counts, in the buckets the exports send. It follows jobs the way the report's
- * JobTracker does (submit or retry opens a job, the first final status or a 404 closes it), so the
- * exported counts equal the report's; it keeps only the submit time of jobs in flight.
+ * One shard's job counts, in the buckets the exports send, from the same JobFold events as the
+ * report's JobTracker, so the exported counts are the report's. Unlike the report, the exports
+ * count the warm-up's jobs too: a live dashboard shows everything that was sent.
  */
 export class JobCells {
   submitted = 0;
   lost = 0;
+  /** Jobs of this shard the fold has open. */
+  open = 0;
   readonly final: Record<FinalState, number> = byState(() => 0);
   readonly delay = new BucketHistogram(JOB_BUCKETS_S);
   readonly execution = new BucketHistogram(JOB_BUCKETS_S);
   readonly duration: Record<FinalState, BucketHistogram> = byState(() => new BucketHistogram(JOB_BUCKETS_S));
-  private readonly inFlight: CappedMap<string, number>;
 
-  constructor(maxTracked: number) {
-    this.inFlight = new CappedMap(maxTracked);
-  }
-
-  get open(): number {
-    return this.inFlight.size;
-  }
-
-  add(r: ExchangeRecord): void {
-    const jobId = r.jobId ?? bodyJobId(r.body);
-    if (jobId === undefined) return;
-    const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && r.error === undefined;
-    if (ok && !this.inFlight.has(jobId)) {
-      if (SUBMIT_OPS.has(r.op)) {
-        this.submitted++;
-        this.inFlight.set(jobId, r.sentAt);
-      } else if (r.op === 'retry') {
-        this.inFlight.set(jobId, r.sentAt);
-      }
+  /** What one record of this shard did to its job; a job given up on is its own shard's (`evicted`). */
+  add(ev: JobEvents): void {
+    // A warm-up job opened again after it was open all along: nothing new here.
+    if (ev.opened !== undefined && !ev.reopened) {
+      if (ev.opened === 'submit') this.submitted++;
+      this.open++;
     }
-    const submitAt = this.inFlight.get(jobId);
-    if (submitAt === undefined) return;
-    if (r.status === 404 && LOOKUP_OPS.has(r.op)) {
+    if (ev.lost) {
       this.lost++;
-      this.inFlight.delete(jobId);
-      return;
+      this.open--;
     }
-    const state = ok ? (bodyFinalStatus(r.body) as FinalState | undefined) : undefined;
+    const state = ev.final;
     if (state === undefined) return;
     this.final[state]++;
-    this.duration[state].record((r.endAt - submitAt) / 1000);
-    const delay = bodyMs(r.body, 'delayTime');
-    const execution = bodyMs(r.body, 'executionTime');
-    if (delay !== undefined) this.delay.record(delay / 1000);
-    if (execution !== undefined) this.execution.record(execution / 1000);
-    this.inFlight.delete(jobId);
+    this.duration[state].record(ev.sinceOpenMs / 1000);
+    if (ev.delayMs !== undefined) this.delay.record(ev.delayMs / 1000);
+    if (ev.executionMs !== undefined) this.execution.record(ev.executionMs / 1000);
+    this.open--;
+  }
+
+  /** The fold gave up on one of this shard's jobs (its cap). */
+  evicted(): void {
+    this.open--;
   }
 
   static readonly states = FINAL_STATES;

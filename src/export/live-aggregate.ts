@@ -1,6 +1,8 @@
 import type { ExchangeRecord, JobstormRecord, RecordSink } from '../core/record.js';
 import type { Severity, Violation } from '../core/violation.js';
 import { healthGauge } from '../metrics/job-body.js';
+import type { JobEvents } from '../metrics/job-events.js';
+import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../metrics/job-fold.js';
 import { BucketHistogram, REQUEST_BUCKETS_S } from './bucket-histogram.js';
 import { JobCells } from './job-cells.js';
 import { METRICS, type MetricSpec } from './metric-catalog.js';
@@ -41,22 +43,23 @@ class ShardCells {
   /** op → status code or error kind → cell: nested maps so a lookup builds no key string. */
   readonly requests = new Map<string, Map<number | string, RequestCell>>();
   readonly dropped = new Map<string, number>();
-  readonly jobs: JobCells;
+  readonly jobs = new JobCells();
   health: HealthGauges = {};
   /** Sum of request durations (ms), for the mean number in flight between two snapshots. */
   busyMs = 0;
   busyMsAtSnapshot = 0;
-
-  constructor(maxTrackedJobs: number) {
-    this.jobs = new JobCells(maxTrackedJobs);
-  }
 }
-
-const DEFAULT_MAX_TRACKED_JOBS = 200_000;
 
 /**
  * The live exports' one aggregate: counters and fixed buckets updated per record (a few map lookups,
  * a binary search, no allocation once a series exists), read by every output at flush time.
+ *
+ * Job figures come from the JobFold that RunMetrics reads too. Request figures are counted here
+ * beside RunMetrics' own because they are other figures, not copies: remote write and OTLP carry
+ * fixed `le` buckets with an exact sum, which an HDR histogram cannot give back exactly; series are
+ * per shard label and per status code or error kind, where the report merges shards and keys on
+ * outcome; the warm-up is exported, where the report leaves it out; and the mean in flight is per
+ * flush interval, where the report spreads each request over wall-clock seconds.
  */
 export class LiveAggregate implements RecordSink {
   private readonly shards = new Map<string, ShardCells>();
@@ -64,13 +67,17 @@ export class LiveAggregate implements RecordSink {
   private lastShardName: string | undefined;
   private lastShard: ShardCells | undefined;
   private lastSnapshotMs: number;
+  /** Folds the records into job progress when the caller hands no fold result of its own. */
+  private readonly fold: JobFold;
 
   constructor(private readonly o: LiveAggregateOptions) {
     this.lastSnapshotMs = o.startMs;
+    this.fold = new JobFold({ maxTracked: o.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS });
   }
 
-  add(record: JobstormRecord): void {
-    if (record.type === 'exchange') this.addExchange(record);
+  /** `jobs`: what a JobFold made of this record, when the caller folds each record once for several consumers. */
+  add(record: JobstormRecord, jobs?: JobEvents): void {
+    if (record.type === 'exchange') this.addExchange(record, jobs ?? this.fold.add(record));
     else if (record.type === 'dropped') {
       const cells = this.cells(record.shard ?? this.o.shard);
       cells.dropped.set(record.flow, (cells.dropped.get(record.flow) ?? 0) + 1);
@@ -93,7 +100,7 @@ export class LiveAggregate implements RecordSink {
     return { atMs, startMs: this.o.startMs, common: this.o.common, families: Object.values(f) };
   }
 
-  private addExchange(r: ExchangeRecord): void {
+  private addExchange(r: ExchangeRecord, jobs: JobEvents): void {
     const cells = this.cells(r.shard ?? this.o.shard);
     let byStatus = cells.requests.get(r.op);
     if (!byStatus) {
@@ -114,7 +121,8 @@ export class LiveAggregate implements RecordSink {
     }
     cell.latency.record((r.endAt - r.intendedAt) / 1000);
     cells.busyMs += r.endAt - r.sentAt;
-    cells.jobs.add(r);
+    cells.jobs.add(jobs);
+    if (jobs.evicted) this.cells(jobs.evictedShard ?? this.o.shard).jobs.evicted();
     if (r.op === 'health' && r.status === 200) this.addHealth(cells, r.body);
   }
 
@@ -131,7 +139,7 @@ export class LiveAggregate implements RecordSink {
     if (shard === this.lastShardName && this.lastShard) return this.lastShard;
     let cells = this.shards.get(shard);
     if (!cells) {
-      cells = new ShardCells(this.o.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS);
+      cells = new ShardCells();
       this.shards.set(shard, cells);
     }
     this.lastShardName = shard;

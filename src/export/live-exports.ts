@@ -1,5 +1,7 @@
 import type { JobstormRecord, RecordSink } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
+import type { JobEvents } from '../metrics/job-events.js';
+import { EXPORTERS } from './exporters.js';
 import { LiveAggregate } from './live-aggregate.js';
 import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';
 import type { MetricSnapshot } from './metric-snapshot.js';
@@ -55,17 +57,10 @@ export function displayUrl(url: string): string {
 }
 
 function senderFor(target: ExportTarget, timeoutMs: number): MetricSender {
-  return new LazySender(target.kind, async () =>
-    target.kind === 'prometheus'
-      ? new (await import('./prometheus-sender.js')).PrometheusSender(target)
-      : new (await import('./otlp-sender.js')).OtlpSender(target, timeoutMs),
-  );
+  return new LazySender(target.kind, () => EXPORTERS[target.kind].create(target, timeoutMs));
 }
 
-/**
- * A sender whose library loads on its first flush: the OpenTelemetry SDK and the remote-write
- * encoder cost every `jobstorm` start about a tenth of a second of CPU, and most runs export nothing.
- */
+/** A sender made on its first flush (see Exporter.create: most runs export nothing). */
 class LazySender implements MetricSender {
   private inner: Promise<MetricSender> | undefined;
 
@@ -139,8 +134,12 @@ export class LiveExports implements RecordSink {
     this.timer.unref();
   }
 
-  add(record: JobstormRecord): void {
-    this.aggregate.add(record);
+  /**
+   * `jobs`: what a JobFold made of this record, when the caller folds each record once for several
+   * consumers (metrics and exports); without it the exports fold the record themselves.
+   */
+  add(record: JobstormRecord, jobs?: JobEvents): void {
+    this.aggregate.add(record, jobs);
   }
 
   addViolation(violation: Violation): void {

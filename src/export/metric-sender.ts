@@ -1,7 +1,7 @@
+import type { ExportKind } from '../core/export-kind.js';
 import type { MetricSnapshot } from './metric-snapshot.js';
 
-export const EXPORT_KINDS = ['prometheus', 'otlp'] as const;
-export type ExportKind = (typeof EXPORT_KINDS)[number];
+export { EXPORT_KINDS, type ExportKind } from '../core/export-kind.js';
 
 /** Where one live export goes. Headers (auth) come from the environment and are never reported. */
 export interface ExportTarget {

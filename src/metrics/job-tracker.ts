@@ -1,98 +1,60 @@
-import { CappedMap } from '../core/capped-map.js';
-import type { ExchangeRecord } from '../core/record.js';
-import { bodyFinalStatus, bodyJobId, bodyMs, streamChunkCount } from './job-body.js';
+import type { JobEvents } from './job-events.js';
 import { LatencyHistogram } from './histogram.js';
 import { FINAL_STATES, type FinalState, type JobsData } from './metrics-data.js';
-
-/** What one record did to the job counts, so the per-second series can follow. */
-export interface JobEvent {
-  submitted: boolean;
-  final?: FinalState;
-}
-
-const SUBMIT_OPS = new Set(['run', 'runsync']);
-const LOOKUP_OPS = new Set(['status', 'status-sync', 'stream']);
 
 function byState<T>(make: () => T): Record<FinalState, T> {
   return { COMPLETED: make(), FAILED: make(), CANCELLED: make(), TIMED_OUT: make() };
 }
 
 /**
- * Job-level metrics. It keeps state only for jobs in flight and forgets a job once it is final, so
- * memory follows concurrency rather than run length; a job's final timings are counted once because
- * later observations of a forgotten job are ignored. Jobs live within one shard, so per-job state
- * never needs to cross a merge.
+ * Job-level metrics, from what JobFold made of each record: only jobs opened outside the warm-up
+ * count (a `warm` event is left out), and a job's final timings are counted once because the fold
+ * closes a job at its first final state. Jobs live within one shard, so per-job state never needs
+ * to cross a merge: the jobs another tracker had in flight join this one's `unfinished`.
  */
 export class JobTracker {
   submitted = 0;
   retried = 0;
   lost = 0;
   untracked = 0;
-  /** Jobs a decoded summary said were unfinished; live ones are those in flight. */
+  /** Jobs a decoded summary or a merged tracker had unfinished; this one's own are `open`. */
   private unfinishedCarried = 0;
   readonly byState: Record<FinalState, number> = byState(() => 0);
   readonly delayTime = LatencyHistogram.create();
   readonly executionTime = LatencyHistogram.create();
   readonly firstChunk = LatencyHistogram.create();
   readonly e2e: Record<FinalState, LatencyHistogram> = byState(() => LatencyHistogram.create());
-  /**
-   * A run that submits and never polls would otherwise grow this map for ever: past the cap the
-   * oldest job is given up on and counted, never silently lost.
-   */
-  private readonly inFlight: CappedMap<string, number>;
-  /** What the tracker keeps of each job in flight, at the slot the map gives it. */
-  private readonly slots = new InFlightSlots();
-
-  constructor(maxTracked: number) {
-    this.inFlight = new CappedMap(maxTracked, (_, slot) => {
-      this.untracked++;
-      this.slots.release(slot);
-    });
-  }
+  /** Measured jobs the fold has open. */
+  private open = 0;
 
   get unfinished(): number {
-    // One slot per job in flight: counted from the slots, a slot never given back shows here.
-    return this.unfinishedCarried + this.slots.inUse;
+    return this.unfinishedCarried + this.open;
   }
 
-  add(r: ExchangeRecord): JobEvent {
-    const event: JobEvent = { submitted: false };
-    const jobId = r.jobId ?? bodyJobId(r.body);
-    if (jobId === undefined) return event;
-    const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && r.error === undefined;
-    if (ok && SUBMIT_OPS.has(r.op) && !this.inFlight.has(jobId)) {
-      this.submitted++;
-      event.submitted = true;
-      this.track(jobId, r.sentAt);
-    } else if (ok && r.op === 'retry' && !this.inFlight.has(jobId)) {
-      this.retried++;
-      this.track(jobId, r.sentAt);
+  add(ev: JobEvents): void {
+    if (ev.evicted && !ev.evictedWarm) {
+      // Given up on for the fold's cap: counted, never silently lost.
+      this.untracked++;
+      this.open--;
     }
-    const slot = this.inFlight.get(jobId);
-    if (slot === undefined) return event;
-    const submitAt = this.slots.submitAt(slot);
-    if (ok && r.op === 'stream' && !this.slots.chunkSeen(slot) && streamChunkCount(r.body) > 0) {
-      this.slots.sawChunk(slot);
-      this.firstChunk.recordMs(r.endAt - submitAt);
+    if (ev.warm) return;
+    if (ev.opened !== undefined) {
+      if (ev.opened === 'submit') this.submitted++;
+      else this.retried++;
+      this.open++;
     }
-    if (r.status === 404 && LOOKUP_OPS.has(r.op)) {
+    if (ev.firstChunk) this.firstChunk.recordMs(ev.sinceOpenMs);
+    if (ev.lost) {
       this.lost++;
-      this.forget(jobId);
-      return event;
+      this.open--;
     }
-    const final = ok ? bodyFinalStatus(r.body) : undefined;
-    if (final !== undefined) {
-      const state = final as FinalState;
-      this.byState[state]++;
-      this.e2e[state].recordMs(r.endAt - submitAt);
-      const delay = bodyMs(r.body, 'delayTime');
-      const execution = bodyMs(r.body, 'executionTime');
-      if (delay !== undefined) this.delayTime.recordMs(delay);
-      if (execution !== undefined) this.executionTime.recordMs(execution);
-      this.forget(jobId);
-      event.final = state;
-    }
-    return event;
+    const state = ev.final;
+    if (state === undefined) return;
+    this.byState[state]++;
+    this.e2e[state].recordMs(ev.sinceOpenMs);
+    if (ev.delayMs !== undefined) this.delayTime.recordMs(ev.delayMs);
+    if (ev.executionMs !== undefined) this.executionTime.recordMs(ev.executionMs);
+    this.open--;
   }
 
   merge(other: JobTracker): void {
@@ -100,7 +62,7 @@ export class JobTracker {
     this.retried += other.retried;
     this.lost += other.lost;
     this.untracked += other.untracked;
-    this.unfinishedCarried += other.unfinishedCarried;
+    this.unfinishedCarried += other.unfinished;
     for (const s of FINAL_STATES) {
       this.byState[s] += other.byState[s];
       this.e2e[s].merge(other.e2e[s]);
@@ -108,9 +70,6 @@ export class JobTracker {
     this.delayTime.merge(other.delayTime);
     this.executionTime.merge(other.executionTime);
     this.firstChunk.merge(other.firstChunk);
-    for (const [id, slot] of other.inFlight.entries()) {
-      if (!this.inFlight.has(id)) this.track(id, other.slots.submitAt(slot), other.slots.chunkSeen(slot));
-    }
   }
 
   toJSON(): JobsData {
@@ -130,8 +89,8 @@ export class JobTracker {
     };
   }
 
-  static fromJSON(data: JobsData, maxTracked: number): JobTracker {
-    const t = new JobTracker(maxTracked);
+  static fromJSON(data: JobsData): JobTracker {
+    const t = new JobTracker();
     t.submitted = data.submitted;
     t.retried = data.retried;
     t.lost = data.lost;
@@ -146,71 +105,4 @@ export class JobTracker {
     t.firstChunk.merge(LatencyHistogram.decode(data.firstChunk));
     return t;
   }
-
-  private track(jobId: string, submitAt: number, chunkSeen = false): void {
-    this.inFlight.set(jobId, this.slots.take(submitAt, chunkSeen));
-  }
-
-  private forget(jobId: string): void {
-    const slot = this.inFlight.get(jobId);
-    if (slot === undefined) return;
-    this.inFlight.delete(jobId);
-    this.slots.release(slot);
-  }
 }
-
-/**
- * Per job in flight: `sentAt` of its submission (or of the retry that re-opened it, on the run's
- * monotonic clock) and whether its first stream chunk was counted, in typed arrays by slot. The
- * map holds only the slot, a small integer: a time there, or an object holding one, is a heap
- * object per job in flight for every mark-compact to trace, and a run whose jobs stay queued has
- * thousands in flight.
- */
-class InFlightSlots {
-  private at = new Float64Array(SLOTS_AT_FIRST);
-  private chunk = new Uint8Array(SLOTS_AT_FIRST);
-  private readonly free: number[] = [];
-  private used = 0;
-
-  take(submitAt: number, chunkSeen: boolean): number {
-    let slot = this.free.pop();
-    if (slot === undefined) {
-      slot = this.used++;
-      if (slot >= this.at.length) this.grow();
-    }
-    this.at[slot] = submitAt;
-    this.chunk[slot] = chunkSeen ? 1 : 0;
-    return slot;
-  }
-
-  release(slot: number): void {
-    this.free.push(slot);
-  }
-
-  get inUse(): number {
-    return this.used - this.free.length;
-  }
-
-  submitAt(slot: number): number {
-    return this.at[slot] ?? Number.NaN;
-  }
-
-  chunkSeen(slot: number): boolean {
-    return this.chunk[slot] === 1;
-  }
-
-  sawChunk(slot: number): void {
-    this.chunk[slot] = 1;
-  }
-
-  private grow(): void {
-    const at = new Float64Array(this.at.length * 2);
-    at.set(this.at);
-    this.at = at;
-    const chunk = new Uint8Array(this.chunk.length * 2);
-    chunk.set(this.chunk);
-    this.chunk = chunk;
-  }
-}
-
-const SLOTS_AT_FIRST = 256;

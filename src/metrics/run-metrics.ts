@@ -9,6 +9,8 @@ import type {
 } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
+import type { JobEvents } from './job-events.js';
+import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from './job-fold.js';
 import { JobTracker } from './job-tracker.js';
 import {
   METRICS_DATA_VERSION,
@@ -35,17 +37,18 @@ export interface RunMetricsOptions {
    * added first.
    */
   startedAtMs?: number;
-  /** Jobs followed at once before the oldest is given up on (counted as `untracked`). */
+  /**
+   * Jobs followed at once before the oldest is given up on (counted as `untracked`), by the metrics'
+   * own fold: a caller that hands `add` its fold's results sets the cap on that fold.
+   */
   maxTrackedJobs?: number;
   /**
    * The scenario's warm-up: exchanges and drops intended before it go to the per-second series
    * only (the timeline stays whole); every other metric, and so every threshold, is of the rest.
-   * Jobs submitted in it are not followed, so their later polls add no job timings.
+   * Jobs submitted in it are not counted, so their later polls add no job timings.
    */
   warmupMs?: number;
 }
-
-const DEFAULT_MAX_TRACKED_JOBS = 200_000;
 
 /**
  * Every metric of a run, fed one record at a time. `add` and `merge` are order-independent (sums,
@@ -67,26 +70,34 @@ export class RunMetrics implements RecordSink {
   private readonly webhooksByAnswer: Counts = {};
   private readonly violations = new ViolationTally();
   private readonly series = new SecondSeries();
-  private readonly jobs: JobTracker;
+  private readonly jobs = new JobTracker();
+  /** Folds the records into job progress when the caller hands no fold result of its own. */
+  private readonly fold: JobFold;
   private readonly tokens = new TokenStats();
-  private readonly maxTrackedJobs: number;
   private warmup: WarmupData | undefined;
 
   constructor(options: RunMetricsOptions = {}) {
-    this.maxTrackedJobs = options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS;
     if (options.warmupMs !== undefined && options.warmupMs > 0)
       this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
-    this.jobs = new JobTracker(this.maxTrackedJobs);
+    this.fold = new JobFold({
+      maxTracked: options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS,
+      warmupMs: this.warmup?.ms ?? 0,
+    });
     if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
   }
 
-  add(record: JobstormRecord): void {
+  /**
+   * `jobs`: what a JobFold made of this record, when the caller folds each record once for several
+   * consumers; that fold must have this metrics' warm-up. Without it the metrics fold the record
+   * themselves.
+   */
+  add(record: JobstormRecord, jobs?: JobEvents): void {
     switch (record.type) {
       case 'run':
         this.setAnchor(record.startedAtMs);
         return;
       case 'exchange':
-        this.addExchange(record);
+        this.addExchange(record, jobs === undefined ? this.fold.add(record) : this.checked(jobs));
         return;
       case 'webhook':
         this.addWebhook(record);
@@ -183,7 +194,7 @@ export class RunMetrics implements RecordSink {
     mergeCounts(m.webhooksByAnswer, data.webhooks.byAnswer);
     m.violations.merge(ViolationTally.fromJSON(data.violations));
     m.series.merge(SecondSeries.fromJSON(data.series));
-    m.jobs.merge(JobTracker.fromJSON(data.jobs, m.maxTrackedJobs));
+    m.jobs.merge(JobTracker.fromJSON(data.jobs));
     if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
     m.stalls = sortedStalls(data.stalls ?? []);
     m.generatorLimited = byStart((data.generatorLimited ?? []).map((x) => ({ ...x })));
@@ -205,8 +216,23 @@ export class RunMetrics implements RecordSink {
     return this.anchorMs;
   }
 
-  private addExchange(r: ExchangeRecord): void {
+  private checked(jobs: JobEvents): JobEvents {
+    const warmupMs = this.warmup?.ms ?? 0;
+    if (jobs.warmupMs !== warmupMs)
+      throw new Error(
+        `RunMetrics: the job fold's warm-up (${jobs.warmupMs} ms) is not the metrics' (${warmupMs} ms)`,
+      );
+    return jobs;
+  }
+
+  private addExchange(r: ExchangeRecord, jobs: JobEvents): void {
     const anchor = this.anchor();
+    // Job events go by the job, not the record: a job opened in the warm-up is `warm` throughout.
+    this.jobs.add(jobs);
+    if (!jobs.warm) {
+      if (jobs.opened === 'submit') this.series.addSubmitted(anchor + r.endAt);
+      if (jobs.final) this.series.addFinal(anchor + r.endAt, jobs.final);
+    }
     if (this.warmup && r.intendedAt < this.warmup.ms) {
       this.warmup.requests++;
       this.series.addExchange(anchor, r);
@@ -217,9 +243,6 @@ export class RunMetrics implements RecordSink {
     if (r.sse) this.tokens.add(r);
     if (r.error) increment(this.errors, r.error.kind);
     this.series.addExchange(anchor, r);
-    const event = this.jobs.add(r);
-    if (event.submitted) this.series.addSubmitted(anchor + r.endAt);
-    if (event.final) this.series.addFinal(anchor + r.endAt, event.final);
     this.seen(anchor + r.endAt);
   }
 

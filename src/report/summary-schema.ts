@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ConfigError } from '../core/config-error.js';
+import { EXPORT_KINDS } from '../core/export-kind.js';
 import { JOB_STATUSES } from '../core/job-status.js';
 import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
 import { OUTCOMES } from '../metrics/outcome.js';
@@ -213,7 +214,7 @@ export const summarySchema = z.object({
   exports: z
     .array(
       z.object({
-        kind: z.enum(['prometheus', 'otlp']),
+        kind: z.enum(EXPORT_KINDS),
         url: z.string(),
         sent: count,
         dropped: count,

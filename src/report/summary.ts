@@ -1,4 +1,5 @@
 import type { ConnectionWait } from '../core/connection-wait.js';
+import type { ExportKind } from '../core/export-kind.js';
 import type { WorkerRow } from './workers-section.js';
 import type { RunEnd, Verdict } from './verdict-status.js';
 import type { Violation, Severity } from '../core/violation.js';
@@ -138,7 +139,7 @@ export interface TokensSummary {
 
 /** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
 export interface ExportSummary {
-  kind: 'prometheus' | 'otlp';
+  kind: ExportKind;
   /** Origin and path only, never credentials or query. */
   url: string;
   sent: number;

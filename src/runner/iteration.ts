@@ -64,11 +64,7 @@ class Iteration implements IterationState {
   }
 
   see(r: JobResult): void {
-    if (r.jobStatus === undefined) return;
-    const counts = this.ctx.counters.jobs;
-    if (this.status !== undefined) counts[this.status] = (counts[this.status] ?? 1) - 1;
-    counts[r.jobStatus] = (counts[r.jobStatus] ?? 0) + 1;
-    this.status = r.jobStatus;
+    if (r.jobStatus !== undefined) this.status = r.jobStatus;
   }
 
   async sleepUntil(at: number): Promise<boolean> {

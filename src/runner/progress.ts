@@ -13,7 +13,6 @@ export function startProgress(o: RunOptions, clock: Clock, counters: LiveCounter
     const now = clock.now();
     const snapshot: ProgressSnapshot = {
       ...counters,
-      jobs: { ...counters.jobs },
       elapsedMs: now,
       rate: ((counters.arrivals - lastArrivals) * 1000) / Math.max(1, now - lastAt),
     };

@@ -41,7 +41,10 @@ export interface RunContext {
   arrived(lateMs: number): void;
 }
 
-/** What the progress line shows; updated on the hot path, so plain numbers only. */
+/**
+ * What the progress line shows; updated on the hot path, so plain numbers only. Job counts are not
+ * here: the line reads them from the run's metrics (RunMetrics.jobCounts), the summary's own.
+ */
 export interface LiveCounters {
   arrivals: number;
   dropped: number;
@@ -49,8 +52,6 @@ export interface LiveCounters {
   requests: number;
   throttled: number;
   errors: number;
-  /** Jobs by the last status a flow saw. */
-  jobs: Record<string, number>;
   /** Requests not sent because their route was found missing, by operation. */
   skipped: Record<string, number>;
 }
@@ -63,7 +64,6 @@ export function newCounters(): LiveCounters {
     requests: 0,
     throttled: 0,
     errors: 0,
-    jobs: {},
     skipped: {},
   };
 }

@@ -20,6 +20,71 @@ import { StallWatch } from './stall-watch.js';
 import { eventLoopProbe, GeneratorWatch } from './generator-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
 
+type RunClock = ReturnType<typeof runClock>;
+
+/** The run's watches, made once time 0 is set (requests can only go out after that). */
+interface Watches {
+  stall?: StallWatch;
+  generator?: GeneratorWatch;
+  heartbeat?: LoopHeartbeat;
+  /** Made with the context, which the client is part of; a request can only end after that. */
+  dispatcher?: Dispatcher;
+}
+
+/** The watches that start at time 0 need the time base; time 0 is the end of the set-up. */
+async function startAtZero(
+  o: RunOptions,
+  clock: RunClock,
+  ctx: RunContext,
+  w: Watches,
+): Promise<{ startedAtMs: number; stall: StallWatch; generator: GeneratorWatch; heartbeat: LoopHeartbeat }> {
+  // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
+  // threads of one run are told a common time 0 instead, once every shard is set up).
+  const epochZeroMs =
+    o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
+  clock.start(epochZeroMs);
+  const startedAtMs = Math.round(epochZeroMs);
+  o.onRecord(runRecord(o, startedAtMs, ctx.shard));
+  const heartbeat = new LoopHeartbeat(clock);
+  w.heartbeat = heartbeat;
+  const stall = new StallWatch(
+    clock,
+    o.scenario.target.stallAfterMs,
+    (r) => o.onRecord(r),
+    () => ctx.nextSeq(),
+    (now) => heartbeat.gapAt(now),
+  );
+  w.stall = stall;
+  const generator = new GeneratorWatch(
+    clock,
+    eventLoopProbe(o.cpu),
+    (r) => o.onRecord(r),
+    () => ctx.nextSeq(),
+    (message) => o.onGeneratorLimited?.(message),
+    o.scenario.warmupMs ?? 0,
+  );
+  w.generator = generator;
+  return { startedAtMs, stall, generator, heartbeat };
+}
+
+/** The first Ctrl-C (the owner's interrupt) stops the run as its end would. */
+function listenForInterrupt(
+  o: RunOptions,
+  stop: AbortController,
+): { interrupted: () => boolean; release: () => void } {
+  let interrupted = false;
+  const onInterrupt = (): void => {
+    interrupted = true;
+    stop.abort(new Error('interrupted'));
+  };
+  o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  if (o.interrupt?.aborted) onInterrupt();
+  return {
+    interrupted: () => interrupted,
+    release: () => o.interrupt?.removeEventListener('abort', onInterrupt),
+  };
+}
+
 /**
  * Runs a scenario against a target: arrivals on the schedule (open model, or closed VUs), each
  * arrival one pass through a weighted flow, every HTTP exchange a record. Never throws for what
@@ -37,15 +102,12 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   setMaxListeners(0, stop.signal, abort.signal);
   const lateness = new Lateness();
   const routes = new RouteWatch();
-  // Made once time 0 is set, like the stall watch.
-  const generator: { watch?: GeneratorWatch } = {};
+  const w: Watches = {};
   const warmupMs = o.scenario.warmupMs ?? 0;
-  const arrivals = {
-    add: (ms: number): void => {
-      // The warm-up is not measured: its lateness (JIT, connection set-up) is not the run's figure.
-      if (warmupMs === 0 || clock.now() - ms >= warmupMs) lateness.add(ms);
-      generator.watch?.arrival(ms);
-    },
+  const arrived = (ms: number): void => {
+    // The warm-up is not measured: its lateness (JIT, connection set-up) is not the run's figure.
+    if (warmupMs === 0 || clock.now() - ms >= warmupMs) lateness.add(ms);
+    w.generator?.arrival(ms);
   };
   const tap = new RecordTap(
     counters,
@@ -53,74 +115,36 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     () => stop.abort(new Error('target unreachable')),
     routes,
   );
-  // Made once time 0 is set; requests can only go out after that.
-  const stalls: { watch?: StallWatch } = {};
   const emit = (r: JobstormRecord): void => {
     if (r.type === 'exchange') {
       tap.exchange(r);
-      stalls.watch?.exchange(r);
+      w.stall?.exchange(r);
     }
     o.onRecord(r);
   };
-  // Made once time 0 is set, like the stall watch.
-  const loop: { heartbeat?: LoopHeartbeat } = {};
-  // Made with the context, which the client is part of; a request can only end after that.
-  const dispatch: { to?: Dispatcher } = {};
   const hooks: ClientHooks = {
-    onSend: () => stalls.watch?.sent(),
-    onSettled: () => dispatch.to?.admit(),
-    loopGapAt: (now) => loop.heartbeat?.gapAt(now) ?? 0,
+    onSend: () => w.stall?.sent(),
+    onSettled: () => w.dispatcher?.admit(),
+    loopGapAt: (now) => w.heartbeat?.gapAt(now) ?? 0,
   };
   const { ctx, client, closeReceiver } = await setUp(
     o,
     clock,
     emit,
-    { counters, routes, arrived: arrivals.add },
+    { counters, routes, arrived },
     stop.signal,
     abort.signal,
     hooks,
   );
   const dispatcher = new Dispatcher(o.scenario, ctx);
-  dispatch.to = dispatcher;
+  w.dispatcher = dispatcher;
   const schedule = arrivalSchedule(o.scenario.phases, {
     process: o.scenario.arrivals.process,
     seed: o.scenario.arrivals.seed,
     ...(o.shard ? { shard: o.shard } : {}),
   });
-
-  // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
-  // threads of one run are told a common time 0 instead, once every shard is set up).
-  const epochZeroMs =
-    o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
-  clock.start(epochZeroMs);
-  const startedAtMs = Math.round(epochZeroMs);
-  o.onRecord(runRecord(o, startedAtMs, ctx.shard));
-  const heartbeat = new LoopHeartbeat(clock);
-  loop.heartbeat = heartbeat;
-  const watch = new StallWatch(
-    clock,
-    o.scenario.target.stallAfterMs,
-    (r) => o.onRecord(r),
-    () => ctx.nextSeq(),
-    (now) => heartbeat.gapAt(now),
-  );
-  stalls.watch = watch;
-  generator.watch = new GeneratorWatch(
-    clock,
-    eventLoopProbe(o.cpu),
-    (r) => o.onRecord(r),
-    () => ctx.nextSeq(),
-    (message) => o.onGeneratorLimited?.(message),
-    warmupMs,
-  );
-
-  let interrupted = false;
-  const onInterrupt = (): void => {
-    interrupted = true;
-    stop.abort(new Error('interrupted'));
-  };
-  o.interrupt?.addEventListener('abort', onInterrupt, { once: true });
-  if (o.interrupt?.aborted) onInterrupt();
+  const zero = await startAtZero(o, clock, ctx, w);
+  const interrupt = listenForInterrupt(o, stop);
 
   const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
   if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
@@ -128,21 +152,21 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
   await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
-  const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, watch);
-  watch.close();
-  const generatorFigures = generator.watch.close();
+  const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, zero.stall);
+  zero.stall.close();
+  const generatorFigures = zero.generator.close();
   stopProgress();
-  o.interrupt?.removeEventListener('abort', onInterrupt);
+  interrupt.release();
   await closeReceiver();
   await client.destroy();
   // Last: an answer or a delivery read before this is judged against a loop that kept its beat.
-  heartbeat.close();
+  zero.heartbeat.close();
 
   return {
     runId: o.runId,
-    startedAtMs,
+    startedAtMs: zero.startedAtMs,
     durationMs: clock.now(),
-    interrupted,
+    interrupted: interrupt.interrupted(),
     targetUnreachable: (!tap.connected && counters.requests > 0) || checked?.fatal?.kind === 'unreachable',
     counters,
     latenessP99Ms: lateness.p99(),

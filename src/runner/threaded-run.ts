@@ -80,7 +80,6 @@ async function runShards(
   for (const x of outcomes) {
     for (const key of ['arrivals', 'dropped', 'inFlight', 'requests', 'throttled', 'errors'] as const)
       counters[key] += x.counters[key];
-    for (const [s, n] of Object.entries(x.counters.jobs)) counters.jobs[s] = (counters.jobs[s] ?? 0) + n;
   }
   // Math.max of nothing is -Infinity: when every shard failed, the figures are zeros.
   const most = (of: (x: RunOutcome) => number): number => Math.max(0, ...outcomes.map(of));

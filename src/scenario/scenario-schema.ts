@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { StepSchema } from '../steps/index.js';
+import { EXPORT_KINDS, exportKindHelp, exportUrlHelp } from '../core/export-kind.js';
 import { DurationSchema, PositiveDurationSchema } from './field-schemas.js';
 import { PhaseSchema } from './phase-schema.js';
 import { WorkerSchema } from './worker-schema.js';
@@ -161,10 +162,8 @@ const TagsSchema = z.record(z.string(), z.string()).superRefine((tags, ctx) => {
 
 const ExportSchema = z
   .strictObject({
-    kind: z.enum(['prometheus', 'otlp']).describe('prometheus: remote write; otlp: OTLP/HTTP metrics.'),
-    url: z
-      .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
-      .describe('Remote-write URL (…/api/v1/write) or OTLP/HTTP metrics URL (…/v1/metrics).'),
+    kind: z.enum(EXPORT_KINDS).describe(exportKindHelp()),
+    url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).describe(exportUrlHelp()),
   })
   .describe(
     'A live metrics output; auth headers come from the environment (--export-header), never from this file.',

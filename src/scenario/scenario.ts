@@ -1,6 +1,7 @@
 import type { NestingLoopStep, Step } from '../steps/index.js';
 import type { DataFeed } from './data-feed.js';
 import type { WorkerSpec } from './worker-schema.js';
+import type { ExportKind } from '../core/export-kind.js';
 
 /*
  * The typed, normalized scenario the runner consumes: every default filled in, every duration in
@@ -143,6 +144,6 @@ export interface Scenario {
 }
 
 export interface ExportOutput {
-  readonly kind: 'prometheus' | 'otlp';
+  readonly kind: ExportKind;
   readonly url: string;
 }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSummary, root, tempDir } from './helpers.js';
@@ -94,6 +94,25 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
+});
+
+/** The first code block of docs/library.md: the example a user saves as a file and runs. */
+async function libraryExample(): Promise<string> {
+  const page = await readFile(join(root, 'docs', 'library.md'), 'utf8');
+  const block = /```js\n([\s\S]*?)```/.exec(page)?.[1];
+  expect(block, 'docs/library.md opens with a js code block').toBeDefined();
+  return block ?? '';
+}
+
+describe('the library example of docs/library.md in a fresh project with the packed tarball', () => {
+  it('runs as written: the smoke scenario against the embedded emulator, its verdict printed', async () => {
+    commonjs ??= project('commonjs', undefined);
+    const dir = await commonjs;
+    await writeFile(join(dir, 'smoke.mjs'), await libraryExample());
+    const exit = await sh('node', ['smoke.mjs'], dir);
+    expect(exit.code, exit.stderr).toBe(0);
+    expect(exit.stdout.trim()).toBe('verdict: passed');
+  }, 300_000);
 });
 
 describe('a TypeScript scenario in a fresh project with the packed tarball', () => {

@@ -42,8 +42,7 @@ function judgeLost(job: JobState, ctx: CheckContext): void {
     return;
   if (!firstTime(job, 'lifecycle.lost')) return;
   const until = mustExistUntil(job, job.submittedAt);
-  ctx.emit({
-    id: 'lifecycle.lost',
+  ctx.emit(ctx.settle('lifecycle.lost'), {
     record: r,
     jobId: job.id,
     timeline: entriesOf(job.timeline),
@@ -55,10 +54,10 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   if (job.acceptedAt === undefined) return;
   const grace = ctx.tolerances.expiryGraceMs + ctx.tolerances.clockSkewMs;
   const ttlEnd = job.ttlDeadline ?? job.acceptedAt + (job.ttl ?? LIMITS.ttl.default);
-  if (r.sentAt > ttlEnd + grace) ctx.judged('lifecycle.ttl-ignored');
-  if (r.sentAt > ttlEnd + grace && firstTime(job, 'lifecycle.ttl-ignored')) {
-    ctx.emit({
-      id: 'lifecycle.ttl-ignored',
+  const ttl =
+    r.sentAt > ttlEnd + grace && ctx.judge('lifecycle.ttl-ignored', firstTime(job, 'lifecycle.ttl-ignored'));
+  if (ttl) {
+    ctx.emit(ttl, {
       record: r,
       jobId: job.id,
       timeline: entriesOf(job.timeline),
@@ -69,10 +68,11 @@ function stillServed(r: ExchangeRecord, job: JobState, ctx: CheckContext): void 
   const finalBy = job.finalAt;
   if (finalBy === undefined || !isFinalStatus(job.last)) return;
   const retentionEnd = finalBy + retentionOf(job).max;
-  if (r.sentAt > retentionEnd + grace) ctx.judged('lifecycle.retention-ignored');
-  if (r.sentAt > retentionEnd + grace && firstTime(job, 'lifecycle.retention-ignored')) {
-    ctx.emit({
-      id: 'lifecycle.retention-ignored',
+  const retention =
+    r.sentAt > retentionEnd + grace &&
+    ctx.judge('lifecycle.retention-ignored', firstTime(job, 'lifecycle.retention-ignored'));
+  if (retention) {
+    ctx.emit(retention, {
       record: r,
       jobId: job.id,
       timeline: entriesOf(job.timeline),
@@ -88,12 +88,14 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   const status = body?.status;
   const { clockSkewMs, timeoutGraceMs } = ctx.tolerances;
   if (status === 'TIMED_OUT') {
-    ctx.judged('lifecycle.timeout-early');
     // Upper bound of how long it could have run: from the last time it was seen queued.
     const ranAtMost = reported ?? r.endAt - (job.queuedAt ?? job.submittedAt ?? r.endAt);
-    if (ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early')) {
-      ctx.emit({
-        id: 'lifecycle.timeout-early',
+    const early = ctx.judge(
+      'lifecycle.timeout-early',
+      ranAtMost + clockSkewMs < limit && firstTime(job, 'lifecycle.timeout-early'),
+    );
+    if (early) {
+      ctx.emit(early, {
         record: r,
         jobId: job.id,
         timeline: entriesOf(job.timeline),
@@ -106,10 +108,15 @@ function timeouts(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if (status === 'IN_PROGRESS' && job.startedBy !== undefined)
     ranAtLeast = Math.max(ranAtLeast, r.sentAt - job.startedBy);
   // Exercised once a job was seen running (or done) long enough that a timeout could be due.
-  if (ranAtLeast > limit) ctx.judged('lifecycle.timeout-ignored');
-  if (ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored')) {
-    ctx.emit({
-      id: 'lifecycle.timeout-ignored',
+  // (The tolerances are never negative: a job past the grace is past its limit.)
+  const ignored =
+    ranAtLeast > limit &&
+    ctx.judge(
+      'lifecycle.timeout-ignored',
+      ranAtLeast > limit + timeoutGraceMs + clockSkewMs && firstTime(job, 'lifecycle.timeout-ignored'),
+    );
+  if (ignored) {
+    ctx.emit(ignored, {
       record: r,
       jobId: job.id,
       timeline: entriesOf(job.timeline),
@@ -124,14 +131,13 @@ function waitExceeded(r: ExchangeRecord, ctx: CheckContext): void {
   // The service's wait starts when it reads the request: not before it went onto a connection.
   // And its answer may have come in before a held-up loop of ours read it.
   const took = earliestEndAt(r) - writtenAt(r);
-  ctx.judged('lifecycle.runsync-wait-exceeded');
-  if (took > wait + ctx.tolerances.waitGraceMs) {
+  const v = ctx.judge('lifecycle.runsync-wait-exceeded', took > wait + ctx.tolerances.waitGraceMs);
+  if (v) {
     const queued =
       (r.queuedMs ?? 0) < 100
         ? ''
         : ` (counted from when it went onto a connection, after ${String(Math.round(r.queuedMs ?? 0))} ms waiting for a free one)`;
-    ctx.emit({
-      id: 'lifecycle.runsync-wait-exceeded',
+    ctx.emit(v, {
       record: r,
       message: `${r.op} answered after ${String(Math.round(took))} ms${queued}; wait was ${String(wait)} ms`,
     });
@@ -144,13 +150,12 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   if (typeof body.delayTime !== 'number' || typeof body.executionTime !== 'number') return;
   const observedLife = r.endAt - job.submittedAt;
   const reported = body.delayTime + body.executionTime;
-  ctx.judged('lifecycle.timing-inconsistent');
-  if (
-    reported > observedLife + ctx.tolerances.timingSlackMs &&
-    firstTime(job, 'lifecycle.timing-inconsistent')
-  ) {
-    ctx.emit({
-      id: 'lifecycle.timing-inconsistent',
+  const v = ctx.judge(
+    'lifecycle.timing-inconsistent',
+    reported > observedLife + ctx.tolerances.timingSlackMs && firstTime(job, 'lifecycle.timing-inconsistent'),
+  );
+  if (v) {
+    ctx.emit(v, {
       record: r,
       jobId: job.id,
       timeline: entriesOf(job.timeline),
@@ -165,25 +170,33 @@ function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void
   for (const o of observationsIn(job.timeline)) {
     if (o.kind === 'action' && o.action === 'cancel') return;
     if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
-    if (o.kind === 'action' && o.action === 'purge') ctx.judged('lifecycle.purge-running');
-    if (o.kind === 'action' && o.action === 'purge' && sawRunning) {
-      if (firstTime(job, 'lifecycle.purge-running')) {
-        ctx.emit({
-          id: 'lifecycle.purge-running',
-          record: r,
-          jobId: job.id,
-          timeline: entriesOf(job.timeline),
-          message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone`,
-        });
-      }
-      return;
+    if (o.kind !== 'action' || o.action !== 'purge') continue;
+    const v = ctx.judge('lifecycle.purge-running', sawRunning && firstTime(job, 'lifecycle.purge-running'));
+    if (v) {
+      ctx.emit(v, {
+        record: r,
+        jobId: job.id,
+        timeline: entriesOf(job.timeline),
+        message: `job ${job.id} was IN_PROGRESS when we purged the queue, and came out CANCELLED: purge must leave running jobs alone`,
+      });
     }
+    if (sawRunning) return;
   }
 }
 
 /** `lifecycle.*`: ttl, retention, executionTimeout, runsync wait, purge and timing rules. */
 export const lifecycleCheck: Check = {
   name: 'lifecycle',
+  ids: [
+    'lifecycle.lost',
+    'lifecycle.ttl-ignored',
+    'lifecycle.retention-ignored',
+    'lifecycle.timeout-ignored',
+    'lifecycle.timeout-early',
+    'lifecycle.runsync-wait-exceeded',
+    'lifecycle.timing-inconsistent',
+    'lifecycle.purge-running',
+  ],
   add(r: JobstormRecord, ctx) {
     if (r.type !== 'exchange' || r.status === undefined) return;
     if (r.status === 200) waitExceeded(r, ctx);
@@ -191,8 +204,9 @@ export const lifecycleCheck: Check = {
     const id = jobIdOf(r);
     const job = id === undefined ? undefined : ctx.jobs.get(id);
     if (!job) return;
-    // Every lookup of a job we submitted could have found it gone.
-    if (job.submittedAt !== undefined && LOOKUP_OPS.has(r.op)) ctx.judged('lifecycle.lost');
+    // Every lookup of a job we submitted could have found it gone. Whether a 404 did is settled
+    // when the job is folded (a later answer may show it again): see `judgeLost`.
+    if (job.submittedAt !== undefined && LOOKUP_OPS.has(r.op)) ctx.judge('lifecycle.lost', false);
     if (r.status === 404) {
       lostCandidate(r, job, ctx);
       return;

@@ -10,32 +10,26 @@ import { untrim } from '../untrim.js';
 export function managementCheck(rules: OpenApiRules): Check {
   return {
     name: 'management',
+    ids: ['management.openapi'],
     add(r: JobstormRecord, ctx) {
       if (r.type !== 'exchange' || r.status === undefined) return;
       if (r.op !== 'StartPod' && r.op !== 'CreateEndpoint') return;
       const op = rules.get(r.op);
       if (!op) return;
       const code = String(r.status);
-      ctx.judged('management.openapi');
-      if (!op.responses.has(code) && !op.responses.has('default')) {
-        ctx.emit({
-          id: 'management.openapi',
-          record: r,
-          message: `${r.op} answered ${code}, which the OpenAPI document does not declare (declared: ${[...op.responses.keys()].join(', ')})`,
-        });
-        return;
-      }
+      const declared = op.responses.has(code) || op.responses.has('default');
       const schema = op.responses.get(code) ?? op.responses.get('default');
-      if (!schema || r.body === undefined) return;
-      const parsed = schema.safeParse(untrim(r.body));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        ctx.emit({
-          id: 'management.openapi',
-          record: r,
-          message: `${r.op} ${code} body does not match the OpenAPI document: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
-        });
-      }
+      const parsed =
+        declared && schema && r.body !== undefined ? schema.safeParse(untrim(r.body)) : undefined;
+      const v = ctx.judge('management.openapi', !declared || parsed?.success === false);
+      if (!v) return;
+      const issue = parsed?.error?.issues[0];
+      ctx.emit(v, {
+        record: r,
+        message: !declared
+          ? `${r.op} answered ${code}, which the OpenAPI document does not declare (declared: ${[...op.responses.keys()].join(', ')})`
+          : `${r.op} ${code} body does not match the OpenAPI document: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
+      });
     },
   };
 }

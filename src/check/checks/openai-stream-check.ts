@@ -10,9 +10,9 @@ import type { Check } from '../check.js';
  */
 export const openAiStreamCheck: Check = {
   name: 'openai-stream',
+  ids: ['schema.openai-stream'],
   add(r: JobstormRecord, ctx) {
     if (r.type !== 'exchange' || r.op !== 'openai' || r.sse === undefined) return;
-    ctx.judged('schema.openai-stream');
     const s = r.sse;
     const problems: string[] = [];
     if (s.badEvents > 0)
@@ -29,9 +29,9 @@ export const openAiStreamCheck: Check = {
     if (r.error === undefined && !s.done)
       problems.push(`the stream ended after ${String(s.events)} events without data: [DONE]`);
     if (s.afterDone > 0) problems.push(`${String(s.afterDone)} events came after data: [DONE]`);
-    if (problems.length > 0)
-      ctx.emit({
-        id: 'schema.openai-stream',
+    const v = ctx.judge('schema.openai-stream', problems.length > 0);
+    if (v)
+      ctx.emit(v, {
         record: r,
         message: `streamed ${r.path}: ${problems.join('; ')}`,
       });

@@ -33,10 +33,9 @@ export function purgeCheck(): Check {
       const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
-    ctx.judged('lifecycle.purge-count');
-    if (p.removed > couldWait) {
-      ctx.emit({
-        id: 'lifecycle.purge-count',
+    const v = ctx.judge('lifecycle.purge-count', p.removed > couldWait);
+    if (v) {
+      ctx.emit(v, {
         record: p.record,
         message: `purge-queue reported removed=${String(p.removed)}, but at most ${String(couldWait)} jobs could have been waiting on this endpoint`,
       });
@@ -45,6 +44,7 @@ export function purgeCheck(): Check {
 
   return {
     name: 'purge',
+    ids: ['lifecycle.purge-count'],
     add(r, ctx) {
       if (r.type !== 'exchange' || r.status !== 200) return;
       if (r.op === 'purge-queue') {
@@ -53,25 +53,7 @@ export function purgeCheck(): Check {
         if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && typeof removed === 'number')
           pending.push({ record: r, removed });
       } else if (lastPurge.record && (r.op === 'status' || r.op === 'status-sync')) {
-        const purge = lastPurge.record;
-        const id = jobIdOf(r);
-        const job = id === undefined ? undefined : ctx.jobs.get(id);
-        const status = (r.body as { status?: unknown } | undefined)?.status;
-        const queuedBefore =
-          job?.acceptedAt !== undefined &&
-          job.acceptedAt < purge.sentAt &&
-          r.sentAt > purge.endAt &&
-          job.retries === 0;
-        if (queuedBefore) ctx.judged('lifecycle.purge-count');
-        if (job?.acceptedAt !== undefined && status === 'IN_QUEUE' && queuedBefore) {
-          ctx.emit({
-            id: 'lifecycle.purge-count',
-            record: r,
-            jobId: job.id,
-            timeline: entriesOf(job.timeline),
-            message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job`,
-          });
-        }
+        judgeLeftBehind(r, lastPurge.record, ctx);
       }
       while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {
         const p = pending.shift();
@@ -82,4 +64,23 @@ export function purgeCheck(): Check {
       for (const p of pending.splice(0)) judgeCount(p, ctx);
     },
   };
+}
+
+/** A job of ours, accepted before the purge was sent, seen IN_QUEUE after it answered: left behind. */
+function judgeLeftBehind(r: ExchangeRecord, purge: ExchangeRecord, ctx: CheckContext): void {
+  const id = jobIdOf(r);
+  const job = id === undefined ? undefined : ctx.jobs.get(id);
+  if (job?.acceptedAt === undefined) return;
+  const queuedBefore = job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0;
+  if (!queuedBefore) return;
+  const status = (r.body as { status?: unknown } | undefined)?.status;
+  const v = ctx.judge('lifecycle.purge-count', status === 'IN_QUEUE');
+  if (v) {
+    ctx.emit(v, {
+      record: r,
+      jobId: job.id,
+      timeline: entriesOf(job.timeline),
+      message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job`,
+    });
+  }
 }

@@ -7,7 +7,7 @@ import {
 } from '../../../contracts/queue/rate-limits.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
-import type { Check, CheckContext } from '../check.js';
+import type { Check, CheckContext, Verdict } from '../check.js';
 import { MinHeap } from '../min-heap.js';
 import { SendLog, SendOutcome } from '../send-log.js';
 
@@ -83,41 +83,10 @@ class OperationWindow {
     while (this.next < log.length) {
       const sentAt = log.sentAt(this.next);
       if (sentAt > until) break;
-      // Accepted count in [sentAt - window + edge, sentAt]: strict, for not-enforced.
-      while (this.lo < this.next && log.sentAt(this.lo) < sentAt - RATE_WINDOW_MS + edge) {
-        if (log.accepted(this.lo)) this.acceptedInWindow--;
-        this.lo++;
-      }
-      // All requests that may have reached the service in (sentAt - window - edge, sentAt]: generous, for early.
-      const bound = sentAt - RATE_WINDOW_MS - edge;
-      while (this.allLo < this.next && log.sentAt(this.allLo) <= bound) {
-        if (log.endAt(this.allLo) > bound) this.lingering.push(log.endAt(this.allLo));
-        this.allLo++;
-      }
-      while (this.lingering.size > 0 && (this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
-      while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
+      this.slide(sentAt, edge);
       const rpw = ctx.run.requestsPerWorker;
-      const detail = log.detail(this.next);
-      if (log.throttled(this.next)) {
-        this.ceiling.throttled++;
-        ctx.judged('ratelimit.early');
-        const ahead = this.sentDuring(this.next);
-        const allInWindow = this.next - this.allLo + this.lingering.size + ahead.all;
-        const concurrent = this.inFlight.size + ahead.accepted;
-        const low = effectiveRateLimit(
-          this.row.perWindow,
-          running.min(sentAt - RATE_WINDOW_MS, sentAt),
-          rpw ?? 0,
-        );
-        const under = 1 - ctx.tolerances.rateUnderrun;
-        const windowFree = allInWindow < low * under - 1;
-        const concurrencyFree =
-          this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
-        if (detail) {
-          if (windowFree && concurrencyFree) this.early(detail, allInWindow, low, concurrent, ctx);
-          this.retryAfterTooLong(detail, concurrent, ctx);
-        }
-      } else if (log.accepted(this.next)) {
+      if (log.throttled(this.next)) this.judgeThrottled(sentAt, ctx, running, rpw);
+      else if (log.accepted(this.next)) {
         this.ceiling.accepted++;
         this.acceptedInWindow++;
         this.inFlight.push(log.endAt(this.next));
@@ -132,6 +101,50 @@ class OperationWindow {
     }
     // Entries before both window starts are out of every later window.
     log.release(Math.min(this.lo, this.allLo));
+  }
+
+  /** Moves both windows' starts up to the entry sent at `sentAt`, the one judged next. */
+  private slide(sentAt: number, edge: number): void {
+    const log = this.log;
+    // Accepted count in [sentAt - window + edge, sentAt]: strict, for not-enforced.
+    while (this.lo < this.next && log.sentAt(this.lo) < sentAt - RATE_WINDOW_MS + edge) {
+      if (log.accepted(this.lo)) this.acceptedInWindow--;
+      this.lo++;
+    }
+    // All requests that may have reached the service in (sentAt - window - edge, sentAt]: generous, for early.
+    const bound = sentAt - RATE_WINDOW_MS - edge;
+    while (this.allLo < this.next && log.sentAt(this.allLo) <= bound) {
+      if (log.endAt(this.allLo) > bound) this.lingering.push(log.endAt(this.allLo));
+      this.allLo++;
+    }
+    while (this.lingering.size > 0 && (this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
+    while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
+  }
+
+  /** `ratelimit.early` and a Retry-After too long, for the throttled entry judged now. */
+  private judgeThrottled(
+    sentAt: number,
+    ctx: CheckContext,
+    running: RunningSamples,
+    rpw: number | undefined,
+  ): void {
+    this.ceiling.throttled++;
+    const ahead = this.sentDuring(this.next);
+    const allInWindow = this.next - this.allLo + this.lingering.size + ahead.all;
+    const concurrent = this.inFlight.size + ahead.accepted;
+    const low = effectiveRateLimit(
+      this.row.perWindow,
+      running.min(sentAt - RATE_WINDOW_MS, sentAt),
+      rpw ?? 0,
+    );
+    const under = 1 - ctx.tolerances.rateUnderrun;
+    const windowFree = allInWindow < low * under - 1;
+    const concurrencyFree = this.row.concurrent === undefined || concurrent < this.row.concurrent * under - 1;
+    // Every throttled entry keeps its exchange as its detail.
+    const detail = this.log.detail(this.next);
+    const v = ctx.judge('ratelimit.early', detail !== undefined && windowFree && concurrencyFree);
+    if (v && detail) this.early(v, detail, allInWindow, low, concurrent, ctx);
+    if (detail) this.retryAfterTooLong(detail, concurrent, ctx);
   }
 
   /**
@@ -171,6 +184,7 @@ class OperationWindow {
    * warning that says so.
    */
   private early(
+    v: Verdict<'ratelimit.early'>,
     r: ExchangeRecord,
     allInWindow: number,
     low: number,
@@ -179,10 +193,9 @@ class OperationWindow {
   ): void {
     const exclusive = ctx.run.exclusiveEndpoint ?? ctx.run.ownsEndpoint;
     const message = `${this.op} got 429 with at most ${String(allInWindow)} requests that can have reached the service in its 10 s window (effective limit ${String(low)}) and at most ${String(concurrent)} in flight${this.row.concurrent === undefined ? '' : ` (cap ${String(this.row.concurrent)})`}`;
-    if (exclusive) ctx.emit({ id: 'ratelimit.early', record: r, message });
+    if (exclusive) ctx.emit(v, { record: r, message });
     else
-      ctx.emit({
-        id: 'ratelimit.early',
+      ctx.emit(v, {
         record: r,
         severity: 'warning',
         message: `${message}; the limit may be shared with other clients of this endpoint (run with --exclusive-endpoint if it is not)`,
@@ -200,15 +213,16 @@ class OperationWindow {
     const maxRunning = running.max(sentAt - RATE_WINDOW_MS, sentAt);
     // Without requestsPerWorker the dynamic limit is unknown once workers run: nothing to judge.
     if (rpw === undefined && maxRunning > 0) return;
-    ctx.judged('ratelimit.not-enforced');
     const high = effectiveRateLimit(this.row.perWindow, maxRunning, rpw ?? 0);
     const over = 1 + ctx.tolerances.rateOverrun;
-    if (acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS) {
-      const record = this.keptAcceptedNear(i);
-      if (!record) return;
+    const record =
+      acceptedInWindow > high * over + 1 && sentAt - this.lastNotEnforced >= RATE_WINDOW_MS
+        ? this.keptAcceptedNear(i)
+        : undefined;
+    const v = ctx.judge('ratelimit.not-enforced', record !== undefined);
+    if (v && record) {
       this.lastNotEnforced = sentAt;
-      ctx.emit({
-        id: 'ratelimit.not-enforced',
+      ctx.emit(v, {
         record,
         message: `${this.op} accepted ${String(acceptedInWindow)} requests (2xx) within the 10 s before ${String(Math.round(sentAt))} ms; the effective limit is ${String(high)}. The evidence is one of them`,
       });
@@ -224,16 +238,24 @@ class OperationWindow {
     return undefined;
   }
 
+  /**
+   * `ratelimit.retry-after` for a 429 whose Retry-After reads as a time (one without, or unreadable,
+   * was judged when it came): whether it can be true depends on the requests in flight.
+   */
   private retryAfterTooLong(r: ExchangeRecord, concurrent: number, ctx: CheckContext): void {
     if (!r.retryAfter) return;
     const seconds = retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt);
+    if (seconds === undefined) return;
     const atCap =
       this.row.concurrent !== undefined &&
       concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
-    if (seconds !== undefined && !atCap && seconds * 1000 > RATE_WINDOW_MS + ctx.tolerances.clockSkewMs) {
-      ctx.emit({
-        id: 'ratelimit.retry-after',
+    const v = ctx.judge(
+      'ratelimit.retry-after',
+      !atCap && seconds * 1000 > RATE_WINDOW_MS + ctx.tolerances.clockSkewMs,
+    );
+    if (v) {
+      ctx.emit(v, {
         record: r,
         message: `Retry-After: ${r.retryAfter} (${String(seconds)} s) cannot be true: a 10 s window frees a slot within 10 s`,
       });
@@ -330,6 +352,37 @@ export function retryAfterSeconds(value: string, nowWallMs: number): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, (date - nowWallMs) / 1000);
 }
 
+/** Whether a request of a rate-limited operation counts against its limit. */
+function counted(r: ExchangeRecord, op: QueueOperation): boolean {
+  if (r.status === undefined && !mayHaveArrived(r)) return false;
+  // Probes with missing or wrong keys are refused before any limit is counted.
+  if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return false;
+  // A row covers its operation's method only: GET /openai/v1/models is not in the table.
+  return r.method === QUEUE_OPERATION_CONTRACTS[op].method;
+}
+
+function outcomeOf(status: number | undefined): SendOutcome {
+  if (status === 429) return SendOutcome.Throttled;
+  return status !== undefined && status >= 200 && status < 300 ? SendOutcome.Accepted : SendOutcome.Other;
+}
+
+/**
+ * `ratelimit.retry-after` for a 429 without a Retry-After, or with one that is neither seconds nor
+ * an HTTP date. A readable one is judged with the window (`retryAfterTooLong`): each 429 once.
+ */
+function judgeRetryAfterForm(r: ExchangeRecord, ctx: CheckContext): void {
+  if (r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) !== undefined) return;
+  const v = ctx.judge('ratelimit.retry-after', true);
+  if (v) {
+    ctx.emit(v, {
+      record: r,
+      message: r.retryAfter
+        ? `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date`
+        : `${r.op} answered 429 without a Retry-After header`,
+    });
+  }
+}
+
 /**
  * `ratelimit.*`: judges each request of a rate-limited operation from the send times of accepted
  * and throttled requests (DESIGN "Checks"), once every earlier send has had time to answer.
@@ -350,6 +403,7 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
   };
   return {
     name: 'ratelimit',
+    ids: ['ratelimit.early', 'ratelimit.not-enforced', 'ratelimit.retry-after'],
     add(r: JobstormRecord, ctx) {
       if (r.type !== 'exchange') return;
       latest = Math.max(latest, r.endAt);
@@ -357,41 +411,12 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
         const workers = (r.body as { workers?: { running?: unknown } } | undefined)?.workers;
         if (typeof workers?.running === 'number') running.add(r.sentAt, workers.running);
       }
-      if (r.op === 'StartPod' || r.op === 'CreateEndpoint') return;
-      if (r.status === undefined && !mayHaveArrived(r)) return;
-      // Probes with missing or wrong keys are refused before any limit is counted.
-      if (r.req?.auth === 'missing' || r.req?.auth === 'wrong') return;
-      // A row covers its operation's method only: GET /openai/v1/models is not in the table.
-      if (r.method !== QUEUE_OPERATION_CONTRACTS[r.op].method) return;
+      if (r.op === 'StartPod' || r.op === 'CreateEndpoint' || !counted(r, r.op)) return;
       const w = windowFor(r.op);
       if (!w) return;
       const throttled = r.status === 429;
-      if (throttled) ctx.judged('ratelimit.retry-after');
-      if (throttled && !r.retryAfter) {
-        ctx.emit({
-          id: 'ratelimit.retry-after',
-          record: r,
-          message: `${r.op} answered 429 without a Retry-After header`,
-        });
-      } else if (
-        throttled &&
-        r.retryAfter &&
-        retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) === undefined
-      ) {
-        ctx.emit({
-          id: 'ratelimit.retry-after',
-          record: r,
-          message: `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date`,
-        });
-      }
-      w.push(
-        r,
-        throttled
-          ? SendOutcome.Throttled
-          : r.status !== undefined && r.status >= 200 && r.status < 300
-            ? SendOutcome.Accepted
-            : SendOutcome.Other,
-      );
+      if (throttled) judgeRetryAfterForm(r, ctx);
+      w.push(r, outcomeOf(r.status));
       w.judgeUpTo(latest - SETTLE_MS, ctx, running);
     },
     finish(ctx) {

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { findCapacity } from '../../capacity/capacity-search.js';
+import type { CapacityReport } from '../../capacity/capacity-report.js';
 import type { StepPlan } from '../../capacity/capacity-options.js';
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
 import { lostStep } from '../../capacity/capacity-view.js';
@@ -11,7 +12,7 @@ import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { parseDuration } from '../../scenario/duration.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import type { CapacityArgs } from './capacity.js';
+import type { CapacityArgs } from './capacity-args.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget, type ResolvedTarget } from '../run/target.js';
 import { parseExportSettings, type ExportSettings } from '../run/export-settings.js';
@@ -26,7 +27,6 @@ import {
 } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
-import type { JobstormRecord } from '../../core/record.js';
 import type { ExportSummary } from '../../report/summary.js';
 
 interface Settings {
@@ -121,12 +121,8 @@ function sloOf(
   return slo;
 }
 
-/** Validates every flag, the scenario and the SLO at once; nothing is sent before this passes. */
-async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
-  const issues: ConfigIssue[] = [];
-  const notes: string[] = [];
-  const scenario = await loadScenarioInto(issues, args.scenario, io.env);
-  const slo = sloOf(args, scenario, issues, notes);
+/** --start, --factor, --increment, --max, --step-duration and --warmup: the steps to climb. */
+function stepPlanOf(args: CapacityArgs, scenario: Scenario | undefined, issues: ConfigIssue[]): StepPlan {
   positive(issues, '--start', args.start);
   positive(issues, '--factor', args.factor, 1);
   positive(issues, '--increment', args.increment);
@@ -143,32 +139,51 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
     });
   const stepDurationMs = duration(issues, '--step-duration', args['step-duration'] ?? '20s', false);
   const warmupMs = duration(issues, '--warmup', args.warmup ?? '5s', true);
-  let remote: ResolvedTarget | undefined;
-  if (scenario && args.target !== undefined) {
-    const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
-    try {
-      remote = await resolveTarget({
-        scenario,
-        target: args.target,
-        ...(apiKey ? { apiKey } : {}),
-        ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      issues.push(...err.issues);
-    }
+  const growth =
+    args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
+  return { start, max, ...growth, stepDurationMs, warmupMs };
+}
+
+/** --target, validated with everything else; the embedded emulator starts later. */
+async function remoteOf(
+  args: CapacityArgs,
+  io: CliIo,
+  scenario: Scenario | undefined,
+  issues: ConfigIssue[],
+): Promise<ResolvedTarget | undefined> {
+  if (!scenario || args.target === undefined) return undefined;
+  const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
+  try {
+    return await resolveTarget({
+      scenario,
+      target: args.target,
+      ...(apiKey ? { apiKey } : {}),
+      ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues);
+    return undefined;
   }
+}
+
+/** Validates every flag, the scenario and the SLO at once; nothing is sent before this passes. */
+async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
+  const issues: ConfigIssue[] = [];
+  const notes: string[] = [];
+  const scenario = await loadScenarioInto(issues, args.scenario, io.env);
+  const slo = sloOf(args, scenario, issues, notes);
+  const steps = stepPlanOf(args, scenario, issues);
+  const remote = await remoteOf(args, io, scenario, issues);
   const worker = scenario
     ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined)
     : undefined;
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
   if (issues.length > 0 || !scenario || !exports) throw new ConfigError(issues);
-  const growth =
-    args.increment !== undefined ? { increment: args.increment } : { factor: args.factor ?? 1.5 };
   return {
     scenario,
     slo,
-    steps: { start, max, ...growth, stepDurationMs, warmupMs },
+    steps,
     exports,
     notes,
     ...(remote ? { remote } : {}),
@@ -183,23 +198,45 @@ function stamp(): string {
     .replace(/\.\d+Z$/, 'Z');
 }
 
+/** The remote target, or the embedded emulator (with its worker processes' guard). */
+async function reach(s: Settings, io: CliIo, out: string): Promise<ResolvedTarget & { release: () => void }> {
+  if (s.remote) return { ...s.remote, release: () => undefined };
+  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
+  const guard = s.worker ? guardWorkerProcesses() : undefined;
+  const release = (): void => guard?.release();
+  const resolved = await resolveTarget({
+    scenario: s.scenario,
+    ...(emulatorOptions ? { emulatorOptions } : {}),
+    ...(guard ? { processGroups: guard.groups } : {}),
+  }).catch((err: unknown) => {
+    release();
+    throw err;
+  });
+  return { ...resolved, release };
+}
+
+/** The exit code of a finished search, its reasons said on stderr. */
+function exitOf(report: CapacityReport, baseUrl: string, io: CliIo): ExitCode {
+  if (report.targetUnreachable) {
+    const lost = lostStep(report);
+    io.err(
+      `jobstorm capacity: the target ${baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`,
+    );
+    return ExitCode.Aborted;
+  }
+  if (report.interrupted) return ExitCode.Interrupted;
+  // Stopped by jobstorm's own limit before any rate passed: nothing was learnt about the target.
+  if (report.verdict === 'unknown' && report.generatorLimitedAt !== undefined) return ExitCode.Inconclusive;
+  return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
+}
+
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
   const runId = `capacity-${s.scenario.name}-${stamp()}`;
   const out = resolve(args.out ?? join('reports', runId));
-  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
-  const guard = s.worker && !s.remote ? guardWorkerProcesses() : undefined;
-  const { target, emulator } =
-    s.remote ??
-    (await resolveTarget({
-      scenario: s.scenario,
-      ...(emulatorOptions ? { emulatorOptions } : {}),
-      ...(guard ? { processGroups: guard.groups } : {}),
-    }).catch((err: unknown) => {
-      guard?.release();
-      throw err;
-    }));
+  const reached = await reach(s, io, out);
+  const { target, emulator } = reached;
   let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet)
     io.err(
@@ -207,7 +244,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     );
   // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
   const live = startLiveExports(s.exports, { runId, scenario: s.scenario, io });
-  let report;
+  let report: CapacityReport;
   let exportStats: ExportSummary[] | undefined;
   try {
     report = await findCapacity({
@@ -219,7 +256,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       runId,
       interrupt: io.interrupt,
       cpu: readProcessCpu,
-      ...(live ? { onRecord: (r: JobstormRecord) => live.add(r) } : {}),
+      ...(live ? { exports: live } : {}),
       ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
       ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
     });
@@ -228,7 +265,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     exportStats = await live?.stop();
     if (s.worker && emulator) workerStats = await readWorkers(emulator);
     await emulator?.close();
-    guard?.release();
+    reached.release();
   }
   if (exportStats) report.exports = exportStats;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
@@ -236,17 +273,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   if (workerStats) await writeWorkersJson(out, workerStats);
   if (!args.quiet) io.out(renderCapacityText(report));
   io.out(`reports: ${out}`);
-  if (report.targetUnreachable) {
-    const lost = lostStep(report);
-    io.err(
-      `jobstorm capacity: the target ${target.baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`,
-    );
-    return ExitCode.Aborted;
-  }
-  if (report.interrupted) return ExitCode.Interrupted;
-  // Stopped by jobstorm's own limit before any rate passed: nothing was learnt about the target.
-  if (report.verdict === 'unknown' && report.generatorLimitedAt !== undefined) return ExitCode.Inconclusive;
-  return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
+  return exitOf(report, target.baseUrl, io);
 }
 
 /** What `capacity` does once its arguments parsed; loaded only when the command runs. */

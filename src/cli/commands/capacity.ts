@@ -1,28 +1,8 @@
 import type { Argv } from 'yargs';
-import type { SearchMode } from '../../capacity/capacity-options.js';
 import type { JobstormCommand } from '../command.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
-import type { ExportArgs } from '../run/export-settings.js';
 import { withTargetOptions } from '../run/target-options.js';
-
-export interface CapacityArgs extends ExportArgs {
-  scenario: string;
-  target?: string;
-  'api-key'?: string;
-  'management-url'?: string;
-  slo?: string[];
-  start?: number;
-  factor?: number;
-  increment?: number;
-  max?: number;
-  'step-duration'?: string;
-  warmup?: string;
-  mode?: SearchMode;
-  resolution?: number;
-  out?: string;
-  quiet?: boolean;
-  worker?: string;
-}
+import type { CapacityArgs } from './capacity-args.js';
 
 /** The `capacity` command's flags; what it does (capacity-action.ts) loads only when it runs, so start-up pays for one command. */
 export const capacityCommand: JobstormCommand<CapacityArgs> = {

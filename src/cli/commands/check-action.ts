@@ -4,7 +4,7 @@ import { parseTolerances } from '../../check/tolerance-options.js';
 import { ExitCode } from '../../core/exit-code.js';
 import { coverageLine } from '../../report/verdict.js';
 import type { JobstormCommand } from '../command.js';
-import type { CheckArgs } from './check.js';
+import type { CheckArgs } from './check-args.js';
 
 /**
  * `jobstorm check <records.ndjson>`: the same checks as a live run, over a saved records file.

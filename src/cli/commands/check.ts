@@ -1,12 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
-
-export interface CheckArgs {
-  records: string;
-  openapi?: string;
-  json?: boolean;
-  tolerance?: string[];
-}
+import type { CheckArgs } from './check-args.js';
 
 /** The `check` command's flags; what it does (check-action.ts) loads only when it runs, so start-up pays for one command. */
 export const checkCommand: JobstormCommand<CheckArgs> = {

@@ -9,7 +9,7 @@ import { ExitCode } from '../../core/exit-code.js';
 import type { Summary } from '../../report/summary.js';
 import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { JobstormCommand } from '../command.js';
-import type { CompareArgs } from './compare.js';
+import type { CompareArgs } from './compare-args.js';
 
 const EXIT = { passed: ExitCode.Ok, failed: ExitCode.Failed, inconclusive: ExitCode.Inconclusive } as const;
 

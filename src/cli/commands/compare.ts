@@ -1,17 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
-
-export interface CompareArgs {
-  baseline?: string;
-  current?: string;
-  gate?: string[];
-  scenario?: string;
-  significance?: number;
-  force?: boolean;
-  out?: string;
-  seed?: number;
-  'job-noise'?: number;
-}
+import type { CompareArgs } from './compare-args.js';
 
 /** The `compare` command's flags; what it does (compare-action.ts) loads only when it runs, so start-up pays for one command. */
 export const compareCommand: JobstormCommand<CompareArgs> = {

@@ -5,7 +5,7 @@ import { ExitCode } from '../../core/exit-code.js';
 import { scenarioJsonSchema } from '../../scenario/json-schema.js';
 import { JOBSTORM_VERSION } from '../../version.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import type { ContractArgs } from './contract.js';
+import type { ContractArgs } from './contract-args.js';
 
 async function exportDocs(args: ContractArgs, io: CliIo): Promise<ExitCode> {
   if (!args.openapi && !args['json-schema']) {

@@ -1,12 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
-
-export interface ContractArgs {
-  action?: string;
-  file?: string;
-  openapi?: string;
-  'json-schema'?: string;
-}
+import type { ContractArgs } from './contract-args.js';
 
 /** The `contract` command's flags; what it does (contract-action.ts) loads only when it runs, so start-up pays for one command. */
 export const contractCommand: JobstormCommand<ContractArgs> = {

@@ -12,7 +12,7 @@ import {
   type EmulatorOptions,
 } from '../../emulator/index.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import type { EmulateArgs } from './emulate.js';
+import type { EmulateArgs } from './emulate-args.js';
 
 /** Option keys of startEmulator → the flag a user typed, so errors name what they can fix. */
 const FLAGS: Record<string, string> = {

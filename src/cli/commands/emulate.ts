@@ -1,21 +1,7 @@
 import type { Argv } from 'yargs';
 import { PROFILES } from '../../emulator/profile.js';
 import type { JobstormCommand } from '../command.js';
-
-export interface EmulateArgs {
-  host: string;
-  port: number;
-  'api-key'?: string;
-  endpoint?: string[];
-  'workers-min'?: number;
-  'workers-max'?: number;
-  'requests-per-worker'?: number;
-  profile?: string;
-  clock: string;
-  fault?: string[];
-  'stream-shape': string;
-  'external-workers'?: boolean;
-}
+import type { EmulateArgs } from './emulate-args.js';
 
 /** The `emulate` command's flags; what it does (emulate-action.ts) loads only when it runs, so start-up pays for one command. */
 export const emulateCommand: JobstormCommand<EmulateArgs> = {

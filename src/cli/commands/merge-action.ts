@@ -7,7 +7,7 @@ import { mergeSummaries } from '../../report/summary-merge.js';
 import { readSummary } from '../../report/summary-schema.js';
 import { VERDICT_EXIT } from '../../report/verdict.js';
 import type { JobstormCommand } from '../command.js';
-import type { MergeArgs } from './merge.js';
+import type { MergeArgs } from './merge-args.js';
 import { thresholdFlags } from './report-action.js';
 
 /** The `version` a file declares, or undefined when it cannot be read (readSummary says why). */

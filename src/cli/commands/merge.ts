@@ -1,12 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
-
-export interface MergeArgs {
-  dirs?: string[];
-  out?: string;
-  threshold?: string[];
-  force?: boolean;
-}
+import type { MergeArgs } from './merge-args.js';
 
 /** The `merge` command's flags; what it does (merge-action.ts) loads only when it runs, so start-up pays for one command. */
 export const mergeCommand: JobstormCommand<MergeArgs> = {

@@ -7,7 +7,7 @@ import { withThresholds } from '../../report/summary-thresholds.js';
 import { VERDICT_EXIT } from '../../report/verdict.js';
 import { parseThresholds } from '../../report/threshold.js';
 import type { JobstormCommand } from '../command.js';
-import type { ReportArgs } from './report.js';
+import type { ReportArgs } from './report-args.js';
 
 /** `--threshold` values, parsed together so every bad one is reported at once. */
 export function thresholdFlags(values: readonly string[] | undefined): ReturnType<typeof parseThresholds> {

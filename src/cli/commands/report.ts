@@ -1,11 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
-
-export interface ReportArgs {
-  dir?: string;
-  out?: string;
-  threshold?: string[];
-}
+import type { ReportArgs } from './report-args.js';
 
 /** The `report` command's flags; what it does (report-action.ts) loads only when it runs, so start-up pays for one command. */
 export const reportCommand: JobstormCommand<ReportArgs> = {

@@ -1,34 +1,8 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
-import type { ExportArgs } from '../run/export-settings.js';
 import { withTargetOptions } from '../run/target-options.js';
-
-export interface RunArgs extends ExportArgs {
-  scenario: string;
-  target?: string;
-  'api-key'?: string;
-  'management-url'?: string;
-  auth?: 'bearer' | 'bare' | 'none';
-  routes?: 'v2' | 'root';
-  duration?: string;
-  warmup?: string;
-  'rate-scale'?: number;
-  shard?: string;
-  workers?: number;
-  out?: string;
-  record?: boolean;
-  threshold?: string[];
-  openapi?: string;
-  fault?: string[];
-  check?: boolean;
-  quiet?: boolean;
-  tolerance?: string[];
-  'exclusive-endpoint'?: boolean;
-  preflight?: boolean;
-  worker?: string;
-  'graceful-stop'?: string;
-}
+import type { RunArgs } from './run-args.js';
 
 /** The `run` command's flags; what it does (run-action.ts) loads only when it runs, so start-up pays for one command. */
 export const runCommand: JobstormCommand<RunArgs> = {

@@ -1,6 +1,8 @@
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
+import { EXPORT_KINDS, isExportKind, type ExportKind } from '../../core/export-kind.js';
 import { DEFAULT_EXPORT_INTERVAL_MS } from '../../export/live-exports.js';
-import { EXPORT_KINDS, type ExportKind, type ExportTarget } from '../../export/metric-sender.js';
+import type { ExportTarget } from '../../export/metric-sender.js';
+import { KIND_PREFIXES } from './export-options.js';
 import { parseDuration } from '../../scenario/duration.js';
 import type { Scenario } from '../../scenario/scenario.js';
 
@@ -17,10 +19,8 @@ export interface ExportSettings {
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MIN_INTERVAL_MS = 100;
-
-function isKind(kind: string): kind is ExportKind {
-  return (EXPORT_KINDS as readonly string[]).includes(kind);
-}
+/** `[kind:]Name=ENVVAR`; kind names are plain words, so they go into the pattern as they are. */
+const HEADER_FLAG = new RegExp(`^(?:(${EXPORT_KINDS.join('|')}):)?([^=]+)=([A-Za-z_][A-Za-z0-9_]*)$`);
 
 function httpUrl(url: string): boolean {
   try {
@@ -36,7 +36,7 @@ function parseTarget(spec: string, issues: ConfigIssue[]): { kind: ExportKind; u
   const eq = spec.indexOf('=');
   const kind = eq < 0 ? spec : spec.slice(0, eq);
   const url = eq < 0 ? '' : spec.slice(eq + 1);
-  if (!isKind(kind)) {
+  if (!isExportKind(kind)) {
     issues.push({ where: '--export', message: `expected ${EXPORT_KINDS.join('|')}=<URL>, got "${spec}"` });
     return undefined;
   }
@@ -59,11 +59,11 @@ function parseHeaderFlag(
   env: Readonly<Record<string, string | undefined>>,
   issues: ConfigIssue[],
 ): HeaderRule | undefined {
-  const m = /^(?:(prometheus|otlp):)?([^=]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(spec);
+  const m = HEADER_FLAG.exec(spec);
   if (!m?.[2] || !m[3] || !HEADER_NAME.test(m[2])) {
     issues.push({
       where: '--export-header',
-      message: `expected [prometheus:|otlp:]Header-Name=ENV_VAR (the value is read from that variable), got "${spec}"`,
+      message: `expected ${KIND_PREFIXES}Header-Name=ENV_VAR (the value is read from that variable), got "${spec}"`,
     });
     return undefined;
   }
@@ -75,7 +75,8 @@ function parseHeaderFlag(
     });
     return undefined;
   }
-  return { ...(m[1] ? { kind: m[1] as ExportKind } : {}), name: m[2], value };
+  const kind = m[1];
+  return { ...(kind !== undefined && isExportKind(kind) ? { kind } : {}), name: m[2], value };
 }
 
 function percentDecoded(value: string): string {

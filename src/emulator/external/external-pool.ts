@@ -1,6 +1,7 @@
 import type { Clock } from '../../core/clock.js';
-import type { JobStatus } from '../../core/job-status.js';
+import type { Autoscaler, Fleet } from '../autoscaler.js';
 import type { Job } from '../job.js';
+import { timedOutMessage, type JobDesk, type WorkerCounts, type WorkerKind } from '../worker-kind.js';
 import { ExternalWorker, type ExternalWorkerStats } from './external-worker.js';
 import { judgeResult, type ResultVerdict } from './result-body.js';
 
@@ -9,24 +10,6 @@ export interface ExternalSettings {
   holdMs: number;
   /** A worker with no request and no open long-poll for this long is dead. */
   deadAfterMs: number;
-  /** Scaling of launched workers (ignored without a launcher). */
-  workersMin: number;
-  workersMax: number;
-  idleTimeoutMs: number;
-}
-
-/** What the pool needs from its endpoint: the queue and the job's state changes. */
-export interface JobDesk {
-  /** The next queued job, or undefined. */
-  next(): Job | undefined;
-  /** Queued jobs that count for scaling (not lowPriority ones). */
-  scalingDemand(): number;
-  /** IN_QUEUE → IN_PROGRESS under this worker; `stop` is what cancel, ttl and purge call. */
-  begin(job: Job, workerId: string, stop: () => void): void;
-  /** A running job ends with this status. */
-  end(job: Job, status: JobStatus, error: string | undefined): void;
-  /** The job's executionTimeout as enforced (ms), undefined when it is not enforced. */
-  timeoutOf(job: Job): number | undefined;
 }
 
 /** Starts and stops real worker processes by id (see process-launcher.ts). */
@@ -78,10 +61,10 @@ const LAUNCH_FAILURES_MAX = 5;
 /**
  * The real workers of one endpoint (reference/worker-protocol.md): takes and stops as long-polls,
  * results, stream chunks, heartbeats, death after `deadAfterMs` of silence, and (with a launcher)
- * the autoscaler that starts and stops worker processes. They take from the same queue as the
- * simulated workers; every state change goes through the endpoint's JobDesk.
+ * worker processes the endpoint's autoscaler starts and stops. They take from the same queue as
+ * the simulated workers; every state change goes through the endpoint's JobDesk.
  */
-export class ExternalPool {
+export class ExternalPool implements WorkerKind, Fleet {
   private readonly workers = new Map<string, ExternalWorker>();
   private readonly departed: ExternalWorker[] = [];
   private readonly takers: TakeWaiter[] = [];
@@ -100,10 +83,11 @@ export class ExternalPool {
     private readonly clock: Clock,
     private readonly now: () => number,
     private readonly settings: ExternalSettings,
+    private readonly scaler: Autoscaler,
     private readonly desk: JobDesk,
   ) {}
 
-  get counts(): { idle: number; running: number; initializing: number } {
+  get counts(): WorkerCounts {
     let idle = 0;
     let running = 0;
     let initializing = 0;
@@ -119,7 +103,7 @@ export class ExternalPool {
   /** Starts launching worker processes: `workersMin` at once, more on demand. */
   attach(launcher: WorkerLauncher): void {
     this.launcher = launcher;
-    for (let i = 0; i < this.settings.workersMin; i++) this.launch();
+    for (let i = 0; i < this.scaler.settings.workersMin; i++) this.launch();
     this.armSweep();
   }
 
@@ -386,7 +370,7 @@ export class ExternalPool {
   }
 
   private begin(worker: ExternalWorker, job: Job): void {
-    this.desk.begin(job, worker.id, () => this.stopJob(worker, job));
+    this.desk.begin(job, worker.id, { cancel: () => this.stopJob(worker, job), release: noop });
     const limit = this.desk.timeoutOf(job);
     const cancelTimer =
       limit === undefined
@@ -394,11 +378,7 @@ export class ExternalPool {
         : this.clock.schedule(limit, () => {
             if (!worker.jobs.has(job)) return;
             this.stopJob(worker, job);
-            this.desk.end(
-              job,
-              'TIMED_OUT',
-              `job ran past its executionTimeout of ${String(job.executionTimeout)} ms`,
-            );
+            this.desk.end(job, 'TIMED_OUT', timedOutMessage(job));
             this.poke();
           });
     worker.jobs.set(job, cancelTimer);
@@ -454,22 +434,32 @@ export class ExternalPool {
     this.launcher.start(id);
   }
 
+  /** Launched workers scale; workers the user started are the user's. */
   private scaleUp(): void {
     if (this.launcher === undefined || this.closed) return;
+    this.scaler.scaleUp(this);
+  }
+
+  live(): number {
     let live = 0;
-    let initializing = 0;
-    let free = 0;
+    for (const w of this.workers.values()) if (!w.stopping && w.gone === undefined) live++;
+    return live;
+  }
+
+  coming(): number {
+    let coming = 0;
     for (const w of this.workers.values()) {
       if (w.stopping || w.gone !== undefined) continue;
-      live++;
       const s = w.state;
-      if (s === 'initializing') initializing++;
+      if (s === 'initializing') coming++;
       // Idle between two takes: it will take a queued job within a second.
-      else if (s === 'idle' && !this.takers.some((t) => t.worker === w)) free++;
+      else if (s === 'idle' && !this.takers.some((t) => t.worker === w)) coming++;
     }
-    const want = this.desk.scalingDemand() - initializing - free;
-    const room = this.settings.workersMax - live;
-    for (let i = 0; i < Math.min(want, room); i++) this.launch();
+    return coming;
+  }
+
+  startOne(): void {
+    this.launch();
   }
 
   private armSweep(): void {
@@ -505,11 +495,10 @@ export class ExternalPool {
   }
 
   private scaleDown(now: number): void {
-    let live = 0;
-    for (const w of this.workers.values()) if (!w.stopping && w.gone === undefined) live++;
+    let live = this.live();
     for (const w of this.workers.values()) {
-      if (live <= this.settings.workersMin) return;
-      if (!w.launched || w.stopping || w.state !== 'idle' || now - w.idleSince < this.settings.idleTimeoutMs)
+      if (!this.scaler.mayRetire(live)) return;
+      if (!w.launched || w.stopping || w.state !== 'idle' || !this.scaler.idledOut(now - w.idleSince))
         continue;
       w.stopping = true;
       live--;

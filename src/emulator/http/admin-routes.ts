@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ManualClock } from '../../core/manual-clock.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import { FaultsInputSchema, FAULTS, isFaultName, parseFaults } from '../faults.js';
+import type { Endpoint } from '../endpoint.js';
 import { echoedInput, jobView } from '../job-view.js';
 import { ProfileInputSchema, resolveProfile } from '../profile.js';
 import { readJson, stalledMessage } from './json-body.js';
@@ -33,69 +34,133 @@ export const ADMIN_ROUTES = [
   'GET    /_emulator/webhooks[?jobId=]           webhook deliveries and their attempts; pending = attempts awaiting an answer',
 ];
 
+/** One admin request: the path's segments after `/_emulator/`, decoded. */
+interface AdminCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  path: string;
+  segments: string[];
+  query: string;
+}
+
+type AdminHandler = (c: AdminCall) => Promise<void> | void;
+
+/** A route: methods ('*' for any) and a pattern (':x' one segment, '*' the rest). */
+interface AdminRoute {
+  methods: readonly string[];
+  pattern: readonly string[];
+  answer: AdminHandler;
+}
+
+function matches(pattern: readonly string[], segments: readonly string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i] as string;
+    if (p === '*') return true;
+    const s = segments[i];
+    if (s === undefined || (!p.startsWith(':') && p !== s)) return false;
+  }
+  return pattern.length === segments.length;
+}
+
+const FAULT_ROUTES = 'fault routes: GET|PUT|DELETE /_emulator/faults, DELETE /_emulator/faults/:name';
+
 /**
  * `/_emulator/...`: control and inspection for tests and the runner, with the same key as the API.
  * This is how ttl, retention and webhook-retry scenarios run in seconds on a manual clock.
  */
 export class AdminRoutes {
+  /** The first route that matches answers. */
+  private readonly routes: AdminRoute[];
+
   constructor(
     private readonly core: EmulatorCore,
     private readonly onAdvance: (now: number) => void,
-  ) {}
-
-  /** Answers the request; the promise settles when the answer is over (the server catches its errors). */
-  handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
-    return this.route(req, res, path, query);
+  ) {
+    const r = (methods: string, pattern: string, answer: AdminHandler): AdminRoute => ({
+      methods: methods.split('|'),
+      pattern: pattern === '' ? [] : pattern.split('/'),
+      answer,
+    });
+    this.routes = [
+      r('GET', '', (c) => sendJson(c.res, 200, { routes: ADMIN_ROUTES })),
+      r('GET', 'state', (c) => sendJson(c.res, 200, this.state())),
+      r('POST', 'clock/advance', (c) => this.advance(c.req, c.res)),
+      r('GET', 'endpoints', (c) =>
+        sendJson(c.res, 200, { endpoints: [...this.core.endpoints.values()].map((ep) => ep.snapshot()) }),
+      ),
+      r('GET', 'endpoints/:id', (c) => this.withEndpoint(c, (ep) => sendJson(c.res, 200, ep.snapshot()))),
+      r('GET', 'endpoints/:id/jobs/:job', (c) => this.withEndpoint(c, (ep) => this.job(c, ep))),
+      r('GET', 'endpoints/:id/*', (c) => this.withEndpoint(c, () => this.noRoute(c))),
+      r('GET', 'faults', (c) => sendJson(c.res, 200, { faults: this.core.faults.list() })),
+      r('DELETE', 'faults', (c) => this.clearFaults(c, undefined)),
+      r('DELETE', 'faults/:name', (c) => this.clearFaults(c, c.segments[1])),
+      r('PUT|POST', 'faults', (c) => this.setFaults(c)),
+      r('*', 'faults/*', (c) => sendError(c.res, 404, FAULT_ROUTES)),
+      r('GET', 'profile', (c) => sendJson(c.res, 200, this.core.profile())),
+      r('PUT', 'profile', (c) => this.setProfile(c.req, c.res)),
+      r('GET', 'webhooks', (c) => this.webhooks(c)),
+    ];
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
+  /** Answers the request; the promise settles when the answer is over (the server catches its errors). */
+  async handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<void> {
     const parts = path.split('/').slice(2);
     if (parts[parts.length - 1] === '') parts.pop();
-    const [a, b, c, d] = parts.map((p) => decodeSegment(p) ?? '');
-    const m = req.method;
-    if (m === 'GET' && a === undefined) return sendJson(res, 200, { routes: ADMIN_ROUTES });
-    if (m === 'GET' && a === 'state' && b === undefined) return sendJson(res, 200, this.state());
-    if (m === 'POST' && a === 'clock' && b === 'advance' && c === undefined) return this.advance(req, res);
-    if (m === 'GET' && a === 'endpoints' && b === undefined) {
-      return sendJson(res, 200, { endpoints: [...this.core.endpoints.values()].map((ep) => ep.snapshot()) });
+    const segments = parts.map((p) => decodeSegment(p) ?? '');
+    const m = req.method ?? '';
+    const route = this.routes.find(
+      (rt) => (rt.methods.includes(m) || rt.methods.includes('*')) && matches(rt.pattern, segments),
+    );
+    const c: AdminCall = { req, res, path, segments, query };
+    if (route === undefined) this.noRoute(c);
+    else await route.answer(c);
+  }
+
+  private noRoute(c: AdminCall): void {
+    sendError(
+      c.res,
+      404,
+      `no admin route ${c.req.method ?? ''} ${c.path.slice(0, 200)}; see GET /_emulator/`,
+    );
+  }
+
+  private withEndpoint(c: AdminCall, answer: (ep: Endpoint) => void): void {
+    const id = c.segments[1] ?? '';
+    const ep = this.core.endpoints.get(id);
+    if (ep === undefined) sendError(c.res, 404, `endpoint ${JSON.stringify(id)} not found`);
+    else answer(ep);
+  }
+
+  private job(c: AdminCall, ep: Endpoint): void {
+    const id = c.segments[3] ?? '';
+    const job = ep.get(id);
+    if (job === undefined) {
+      sendError(c.res, 404, `job ${JSON.stringify(id)} not found`);
+      return;
     }
-    if (m === 'GET' && a === 'endpoints' && b !== undefined) {
-      const ep = this.core.endpoints.get(b);
-      if (ep === undefined) return sendError(res, 404, `endpoint ${JSON.stringify(b)} not found`);
-      if (c === undefined) return sendJson(res, 200, ep.snapshot());
-      if (c === 'jobs' && d !== undefined && parts.length === 4) {
-        const job = ep.get(d);
-        if (job === undefined) return sendError(res, 404, `job ${JSON.stringify(d)} not found`);
-        return sendJson(res, 200, {
-          view: jobView(job, this.core.faults),
-          queuedAt: job.queuedAt,
-          startedAt: job.startedAt,
-          finishedAt: job.finishedAt,
-          ttlAt: job.ttlAt,
-          expiresAt: job.expiresAt,
-          durationMs: job.durationMs,
-          executionTimeout: job.executionTimeout,
-          sync: job.sync,
-          lowPriority: job.lowPriority,
-          input: echoedInput(job),
-          webhook: job.webhook ?? null,
-          webhooks: this.core.webhooks.deliveries(job.id),
-        });
-      }
-    }
-    if (a === 'faults') return this.faults(req, res, m, b, parts.length);
-    if (a === 'profile' && b === undefined) {
-      if (m === 'GET') return sendJson(res, 200, this.core.profile());
-      if (m === 'PUT') return this.setProfile(req, res);
-    }
-    if (m === 'GET' && a === 'webhooks' && b === undefined) {
-      const jobId = query === '' ? null : new URLSearchParams(query).get('jobId');
-      return sendJson(res, 200, {
-        pending: this.core.webhooks.pending,
-        deliveries: this.core.webhooks.deliveries(jobId ?? undefined),
-      });
-    }
-    sendError(res, 404, `no admin route ${m ?? ''} ${path.slice(0, 200)}; see GET /_emulator/`);
+    sendJson(c.res, 200, {
+      view: jobView(job, this.core.policy),
+      queuedAt: job.queuedAt,
+      startedAt: job.startedAt,
+      finishedAt: job.finishedAt,
+      ttlAt: job.ttlAt,
+      expiresAt: job.expiresAt,
+      durationMs: job.durationMs,
+      executionTimeout: job.executionTimeout,
+      sync: job.sync,
+      lowPriority: job.lowPriority,
+      input: echoedInput(job),
+      webhook: job.webhook ?? null,
+      webhooks: this.core.webhooks.deliveries(job.id),
+    });
+  }
+
+  private webhooks(c: AdminCall): void {
+    const jobId = c.query === '' ? null : new URLSearchParams(c.query).get('jobId');
+    sendJson(c.res, 200, {
+      pending: this.core.webhooks.pending,
+      deliveries: this.core.webhooks.deliveries(jobId ?? undefined),
+    });
   }
 
   private state(): Record<string, unknown> {
@@ -129,39 +194,31 @@ export class AdminRoutes {
     sendJson(res, 200, { now });
   }
 
-  private async faults(
-    req: IncomingMessage,
-    res: ServerResponse,
-    m: string | undefined,
-    name: string | undefined,
-    depth: number,
-  ): Promise<void> {
+  private clearFaults(c: AdminCall, name: string | undefined): void {
     const faults = this.core.faults;
-    if (m === 'GET' && depth === 1) return sendJson(res, 200, { faults: faults.list() });
-    if (m === 'DELETE' && depth === 1) {
-      faults.clear();
-      return sendJson(res, 200, { faults: faults.enabled() });
+    if (name !== undefined && !isFaultName(name)) {
+      sendError(
+        c.res,
+        404,
+        `unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`,
+      );
+      return;
     }
-    if (m === 'DELETE' && depth === 2 && name !== undefined) {
-      if (!isFaultName(name))
-        return sendError(
-          res,
-          404,
-          `unknown fault ${JSON.stringify(name)}; known: ${Object.keys(FAULTS).join(', ')}`,
-        );
-      faults.clear(name);
-      return sendJson(res, 200, { faults: faults.enabled() });
+    faults.clear(name);
+    sendJson(c.res, 200, { faults: faults.enabled() });
+  }
+
+  private async setFaults(c: AdminCall): Promise<void> {
+    const input = await this.body(c.req, c.res, FaultsInputSchema);
+    if (input === undefined) return;
+    const parsed = parseFaults(input, 'faults');
+    if (parsed.issues.length > 0) {
+      sendError(c.res, 400, parsed.issues.map((i) => i.message).join('; '));
+      return;
     }
-    if ((m === 'PUT' || m === 'POST') && depth === 1) {
-      const input = await this.body(req, res, FaultsInputSchema);
-      if (input === undefined) return;
-      const parsed = parseFaults(input, 'faults');
-      if (parsed.issues.length > 0)
-        return sendError(res, 400, parsed.issues.map((i) => i.message).join('; '));
-      for (const [n, v] of parsed.faults) faults.set(n, v);
-      return sendJson(res, 200, { faults: faults.enabled() });
-    }
-    sendError(res, 404, 'fault routes: GET|PUT|DELETE /_emulator/faults, DELETE /_emulator/faults/:name');
+    const faults = this.core.faults;
+    for (const [n, v] of parsed.faults) faults.set(n, v);
+    sendJson(c.res, 200, { faults: faults.enabled() });
   }
 
   private async setProfile(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -47,19 +47,15 @@ export class ManagementRoutes {
     );
   }
 
-  /** A 200 answer (the odd-status fault sends it as 202). */
   private ok(res: ServerResponse, body: unknown): void {
-    sendJson(res, this.core.faults.oddStatus ? 202 : 200, body);
+    sendJson(res, this.core.policy.answerStatus(200, 'management'), body);
   }
 
-  /**
-   * An error of StartPod or CreateEndpoint (malformed-bodies sends `message` as a number; odd-status
-   * sends a 400 as 422, a code neither operation declares).
-   */
+  /** An error of StartPod or CreateEndpoint. */
   private refuse(res: ServerResponse, declared: number, message: string): void {
-    const status = this.core.faults.oddStatus && declared === 400 ? 422 : declared;
-    if (this.core.faults.malformedBodies) sendJson(res, status, { message: status });
-    else sendMessage(res, status, message);
+    const policy = this.core.policy;
+    const status = policy.answerStatus(declared, 'management');
+    sendJson(res, status, { message: policy.messageField(message, status) });
   }
 
   private startPod(res: ServerResponse, rawId: string): void {
@@ -147,9 +143,6 @@ export class ManagementRoutes {
       if (input[key] !== undefined) record[key] = input[key];
     }
     this.core.records.set(id, record);
-    this.ok(
-      res,
-      this.core.faults.malformedBodies ? { ...record, workersMax: String(input.workersMax) } : record,
-    );
+    this.ok(res, this.core.policy.createdRecord(record));
   }
 }

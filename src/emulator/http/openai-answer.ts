@@ -48,7 +48,7 @@ export class OpenAiAnswer {
   start(): void {
     this.res.on('close', this.onClose);
     if (this.o.stream) {
-      this.res.writeHead(this.core.faults.oddStatus ? 202 : 200, {
+      this.res.writeHead(this.core.policy.answerStatus(200, 'queue'), {
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache',
       });
@@ -84,13 +84,8 @@ export class OpenAiAnswer {
     const text = tokenText(this.emitted);
     this.emitted++;
     const chunk = this.chunk(this.o.kind === 'chat' ? { content: text } : text, null);
-    // openai-bad-event: the first token's event is cut in half, so its data is not JSON.
-    if (this.emitted === 1 && this.core.faults.openaiBadEvent) {
-      const json = JSON.stringify(chunk);
-      this.res.write(`data: ${json.slice(0, json.length >> 1)}\n\n`);
-      return;
-    }
-    this.event(chunk);
+    const data = this.core.policy.tokenEvent(this.emitted, JSON.stringify(chunk));
+    if (!this.res.destroyed) this.res.write(`data: ${data}\n\n`);
   }
 
   private end(j: Job | undefined): void {
@@ -101,20 +96,20 @@ export class OpenAiAnswer {
       j === undefined
         ? 'the request was deleted (ttl expired) before it finished'
         : `the request ended ${j.status}${j.error === undefined ? '' : `: ${j.error}`}`;
+    const policy = this.core.policy;
     if (!this.o.stream) {
-      if (completed) sendJson(this.res, this.core.faults.oddStatus ? 202 : 200, this.completion());
-      else sendOpenAiError(this.res, this.core.faults, 500, failure, { code: 'server_error' });
+      if (completed) sendJson(this.res, policy.answerStatus(200, 'queue'), this.completion());
+      else sendOpenAiError(this.res, policy, 500, failure, { code: 'server_error' });
     } else {
-      const faults = this.core.faults;
+      const close = policy.streamEnd();
       if (completed) {
         while (this.emitted < this.o.tokens) this.token();
         this.event(this.chunk(this.o.kind === 'chat' ? {} : '', 'stop'));
       } else {
         this.event(openAiError(500, failure, { code: 'server_error' }));
       }
-      if (!faults.openaiNoDone) this.res.write('data: [DONE]\n\n');
-      if (faults.openaiAfterDone)
-        this.event(this.chunk(this.o.kind === 'chat' ? { content: '' } : '', 'stop'));
+      if (close.done) this.res.write('data: [DONE]\n\n');
+      if (close.chunkAfter) this.event(this.chunk(this.o.kind === 'chat' ? { content: '' } : '', 'stop'));
       this.res.end();
     }
     this.done();

@@ -3,9 +3,9 @@ import { LIMITS } from '../../../contracts/queue/limits.js';
 import { ChatRequestSchema, CompletionRequestSchema } from '../../../contracts/queue/openai-schemas.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
-import { OpenAiAnswer } from './openai-answer.js';
+import { OpenAiAnswer, type OpenAiRequest } from './openai-answer.js';
 import { sendOpenAiError } from './openai-reply.js';
-import type { Admission, LimiterMode } from '../rate-limiter.js';
+import type { Admission } from '../rate-limiter.js';
 import { readJson, stalledMessage } from './json-body.js';
 import { describeIssues } from './params.js';
 import { sendJson } from './reply.js';
@@ -38,12 +38,12 @@ export class OpenAiRoutes {
 
   /** `rest` is the path after `/openai/`; a returned promise settles when reading the body is over. */
   handle(req: IncomingMessage, res: ServerResponse, ep: Endpoint, rest: string): Promise<void> | undefined {
-    const faults = this.core.faults;
+    const policy = this.core.policy;
     const route = ROUTES[rest];
     if (route === undefined || route.method !== req.method) {
       sendOpenAiError(
         res,
-        faults,
+        policy,
         404,
         `no route ${req.method ?? ''} /openai/${rest.slice(0, 200)} (routes: ${ROUTE_LIST})`,
         { code: 'unknown_url' },
@@ -51,22 +51,22 @@ export class OpenAiRoutes {
       req.resume();
       return;
     }
-    if (faults.serverErrorRate > 0 && this.core.rng.next() < faults.serverErrorRate) {
-      sendOpenAiError(res, faults, 500, 'internal server error (emulator fault server-errors)', {
-        code: 'server_error',
-      });
+    const error = policy.serverError(this.core.rng);
+    if (error !== undefined) {
+      sendOpenAiError(res, policy, 500, error, { code: 'server_error' });
       req.resume();
       return;
     }
     if (route.kind === undefined) {
-      sendJson(res, faults.oddStatus ? 202 : 200, {
+      sendJson(res, policy.answerStatus(200, 'queue'), {
         object: 'list',
         data: [{ id: ep.id, object: 'model', created: 0, owned_by: 'jobstorm-emulator' }],
       });
       return;
     }
     // Counted in the window now; the concurrency slot is taken once the body is in, as for /run.
-    const admission = ep.limiter.admit('openai', this.core.now(), ep.runningWorkers(), this.mode(), false);
+    const mode = policy.limiterMode('openai');
+    const admission = ep.limiter.admit('openai', this.core.now(), ep.runningWorkers(), mode, false);
     if (!admission.ok) {
       this.refuse(req, res, admission);
       return;
@@ -74,17 +74,12 @@ export class OpenAiRoutes {
     return this.complete(req, res, ep, route.kind);
   }
 
-  private mode(): LimiterMode {
-    const faults = this.core.faults;
-    return { off: faults.no429, early: faults.early429, scale: faults.rateScale('openai') };
-  }
-
   private refuse(
     req: IncomingMessage,
     res: ServerResponse,
     admission: Exclude<Admission, { ok: true }>,
   ): void {
-    const faults = this.core.faults;
+    const policy = this.core.policy;
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
     const what =
       admission.reason === 'rate'
@@ -92,101 +87,97 @@ export class OpenAiRoutes {
         : `${String(admission.limit)} concurrent requests`;
     sendOpenAiError(
       res,
-      faults,
+      policy,
       429,
       `rate limit of /openai/* exceeded (${what} for this endpoint); retry after ${retryAfter} s`,
       { code: 'rate_limit_exceeded' },
-      faults.badRetryAfter ? undefined : { 'retry-after': retryAfter },
+      policy.retryAfterHeader(retryAfter),
     );
     req.resume();
   }
 
+  /** Reads the body, takes the concurrency slot and starts the answer, which then owns the slot. */
   private async complete(
     req: IncomingMessage,
     res: ServerResponse,
     ep: Endpoint,
     kind: 'chat' | 'text',
   ): Promise<void> {
-    const faults = this.core.faults;
+    const policy = this.core.policy;
     const release = (): void => ep.limiter.release('openai');
-    let occupied = false;
+    // The spec gives /openai/* no payload limit; a synchronous call gets /runsync's.
+    const limit = LIMITS.runsyncPayload.surelyRejected - 1;
+    const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
+    if (body.kind === 'aborted') return;
+    if (body.kind === 'stalled') {
+      sendOpenAiError(
+        res,
+        policy,
+        408,
+        stalledMessage(body.ms),
+        { code: 'timeout' },
+        { connection: 'close' },
+      );
+      return;
+    }
+    const slot = ep.limiter.occupy('openai', policy.limiterMode('openai'));
+    if (!slot.ok) {
+      this.refuse(req, res, slot);
+      return;
+    }
     let handedOver = false;
     try {
-      // The spec gives /openai/* no payload limit; a synchronous call gets /runsync's.
-      const limit = LIMITS.runsyncPayload.surelyRejected - 1;
-      const body = await readJson(req, limit, this.core.config.bodyTimeoutMs);
-      if (body.kind === 'aborted') return;
-      if (body.kind === 'stalled') {
-        sendOpenAiError(
-          res,
-          faults,
-          408,
-          stalledMessage(body.ms),
-          { code: 'timeout' },
-          { connection: 'close' },
-        );
-        return;
-      }
-      const slot = ep.limiter.occupy('openai', this.mode());
-      if (!slot.ok) {
-        this.refuse(req, res, slot);
-        return;
-      }
-      occupied = true;
       if (body.kind === 'too-large') {
-        sendOpenAiError(
-          res,
-          faults,
-          413,
-          `request body of ${String(body.bytes)} bytes exceeds the limit of ${String(limit)} bytes`,
-        );
+        const message = `request body of ${String(body.bytes)} bytes exceeds the limit of ${String(limit)} bytes`;
+        sendOpenAiError(res, policy, 413, message);
         return;
       }
       if (body.kind === 'invalid') {
-        sendOpenAiError(res, faults, 400, body.message);
+        sendOpenAiError(res, policy, 400, body.message);
         return;
       }
-      const parsed = (kind === 'chat' ? ChatRequestSchema : CompletionRequestSchema).safeParse(body.value);
-      if (!parsed.success) {
-        const first = parsed.error.issues[0];
-        sendOpenAiError(res, faults, 400, `invalid request: ${describeIssues(parsed.error.issues)}`, {
-          param: first && first.path.length > 0 ? first.path.map(String).join('.') : null,
-        });
-        return;
-      }
-      const data = parsed.data as {
-        model: string;
-        stream?: boolean;
-        max_tokens?: number;
-        max_completion_tokens?: number;
-      };
-      const tokens = Math.min(MAX_TOKENS, data.max_tokens ?? data.max_completion_tokens ?? DEFAULT_TOKENS);
-      const promptChars = JSON.stringify(
-        'messages' in parsed.data ? parsed.data.messages : (parsed.data as { prompt: unknown }).prompt,
-      ).length;
+      const request = this.request(res, kind, body.value);
+      if (request === undefined) return;
       const job = ep.submit(
-        { input: { openai: kind === 'chat' ? 'chat/completions' : 'completions', max_tokens: tokens } },
+        {
+          input: { openai: kind === 'chat' ? 'chat/completions' : 'completions', max_tokens: request.tokens },
+        },
         true,
       );
-      // About four characters a token, as OpenAI's own rule of thumb says.
-      const answer = new OpenAiAnswer(
-        this.core,
-        ep,
-        job,
-        res,
-        {
-          kind,
-          model: data.model,
-          tokens,
-          promptTokens: Math.ceil(promptChars / 4),
-          stream: data.stream === true,
-        },
-        release,
-      );
-      answer.start();
+      new OpenAiAnswer(this.core, ep, job, res, request, release).start();
       handedOver = true;
     } finally {
-      if (occupied && !handedOver) release();
+      if (!handedOver) release();
     }
+  }
+
+  /** The completion request the body asks for, or undefined once a 400 is answered. */
+  private request(res: ServerResponse, kind: 'chat' | 'text', value: unknown): OpenAiRequest | undefined {
+    const parsed = (kind === 'chat' ? ChatRequestSchema : CompletionRequestSchema).safeParse(value);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0];
+      sendOpenAiError(res, this.core.policy, 400, `invalid request: ${describeIssues(parsed.error.issues)}`, {
+        param: first && first.path.length > 0 ? first.path.map(String).join('.') : null,
+      });
+      return undefined;
+    }
+    const data = parsed.data as {
+      model: string;
+      stream?: boolean;
+      max_tokens?: number;
+      max_completion_tokens?: number;
+    };
+    const tokens = Math.min(MAX_TOKENS, data.max_tokens ?? data.max_completion_tokens ?? DEFAULT_TOKENS);
+    const promptChars = JSON.stringify(
+      'messages' in parsed.data ? parsed.data.messages : (parsed.data as { prompt: unknown }).prompt,
+    ).length;
+    // About four characters a token, as OpenAI's own rule of thumb says.
+    return {
+      kind,
+      model: data.model,
+      tokens,
+      promptTokens: Math.ceil(promptChars / 4),
+      stream: data.stream === true,
+    };
   }
 }

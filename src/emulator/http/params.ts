@@ -5,7 +5,7 @@ export type ParamResult = { ok: true; value: number | undefined } | { ok: false;
 /**
  * An integer query parameter within its contract range (SPEC: out-of-range parameters are 400).
  * The message names the parameter, its unit and range, and what was sent. With `clamp` (the
- * params-unchecked fault) an out-of-range integer is moved into the range instead.
+ * policy may ask for it) an out-of-range integer is moved into the range instead.
  */
 export function intParam(query: string, name: string, range: IntRange, clamp: boolean): ParamResult {
   if (query === '') return { ok: true, value: undefined };

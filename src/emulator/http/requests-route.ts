@@ -8,16 +8,18 @@ import { sendError, sendJson } from './reply.js';
  * README "GET /requests"), rate-limited per the `/requests` row of the table.
  */
 export function answerRequests(core: EmulatorCore, res: ServerResponse, ep: Endpoint): void {
-  const faults = core.faults;
-  if (faults.serverErrorRate > 0 && core.rng.next() < faults.serverErrorRate) {
-    sendError(res, 500, 'internal server error (emulator fault server-errors)');
+  const policy = core.policy;
+  const error = policy.serverError(core.rng);
+  if (error !== undefined) {
+    sendError(res, 500, error);
     return;
   }
-  const admission = ep.limiter.admit('requests', core.now(), ep.runningWorkers(), {
-    off: faults.no429,
-    early: faults.early429,
-    scale: faults.rateScale('requests'),
-  });
+  const admission = ep.limiter.admit(
+    'requests',
+    core.now(),
+    ep.runningWorkers(),
+    policy.limiterMode('requests'),
+  );
   if (!admission.ok) {
     const retryAfter = String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000)));
     const what =
@@ -28,15 +30,10 @@ export function answerRequests(core: EmulatorCore, res: ServerResponse, ep: Endp
       res,
       429,
       `rate limit of /requests exceeded (${what} for this endpoint); retry after ${retryAfter} s`,
-      faults.badRetryAfter ? undefined : { 'retry-after': retryAfter },
+      policy.retryAfterHeader(retryAfter),
     );
     return;
   }
-  const requests = ep.recentRequests();
-  // malformed-bodies: each entry's createdAt as a string.
-  const body = faults.malformedBodies
-    ? requests.map((r) => ({ ...r, createdAt: String(r.createdAt) }))
-    : requests;
-  sendJson(res, faults.oddStatus ? 202 : 200, { requests: body });
+  sendJson(res, policy.answerStatus(200, 'queue'), { requests: policy.requestsList(ep.recentRequests()) });
   ep.limiter.release('requests');
 }

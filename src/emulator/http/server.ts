@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmulatorCore } from '../emulator-core.js';
+import type { Credential } from '../policy/policy.js';
 import { AdminRoutes } from './admin-routes.js';
 import { ManagementRoutes } from './management-routes.js';
 import { QueueRoutes } from './queue-routes.js';
@@ -81,7 +82,7 @@ export class EmulatorServer {
     const query = q < 0 ? '' : url.slice(q + 1);
     const isAdmin = path.startsWith('/_emulator/') || path === '/_emulator';
     const isManagement = path.startsWith('/v1/');
-    // Real workers send the bare key; the API's auth faults are not about them.
+    // Real workers send the bare key; the API's own acceptance rule is not about them.
     const isWorker = path.startsWith('/v2/') && isWorkerPath(path);
     if (!this.authorized(req.headers.authorization, isAdmin || isWorker)) {
       if (isManagement)
@@ -89,7 +90,7 @@ export class EmulatorServer {
       else if (OPENAI_PATH.test(path))
         sendOpenAiError(
           res,
-          this.core.faults,
+          this.core.policy,
           401,
           'unauthorized: missing or wrong API key in the Authorization header',
           { code: 'invalid_api_key' },
@@ -108,8 +109,9 @@ export class EmulatorServer {
     }
     if (path.startsWith('/v2/')) return this.queue.handle(req, res, path, query);
     else if (isManagement) {
-      if (this.core.faults.serverErrorRate > 0 && this.core.rng.next() < this.core.faults.serverErrorRate) {
-        sendMessage(res, 500, 'internal server error (emulator fault server-errors)');
+      const error = this.core.policy.serverError(this.core.rng);
+      if (error !== undefined) {
+        sendMessage(res, 500, error);
         return;
       }
       return this.management.handle(req, res, path);
@@ -123,13 +125,17 @@ export class EmulatorServer {
     return undefined;
   }
 
+  /** The control plane and the workers' side take the key in either form; the API under test as the policy says. */
   private authorized(header: string | undefined, isAdmin: boolean): boolean {
-    if (header === this.bearer) return true;
-    // bare-key-rejected refuses the bare form on the API under test, never on the control plane.
-    if (header === this.bare) return isAdmin || !this.core.faults.bareKeyRejected;
+    const credential = this.credential(header);
+    return isAdmin ? credential !== 'wrong' : this.core.policy.accepts(credential);
+  }
+
+  private credential(header: string | undefined): Credential {
+    if (header === this.bearer) return 'bearer';
+    if (header === this.bare) return 'bare';
     if (header !== undefined && /^bearer\s+/i.test(header) && header.replace(/^bearer\s+/i, '') === this.bare)
-      return true;
-    // auth-open opens the API under test, never the control plane.
-    return !isAdmin && this.core.faults.authOpen;
+      return 'bearer';
+    return 'wrong';
   }
 }

@@ -7,15 +7,26 @@ import { readJson, stalledMessage } from './json-body.js';
 import { decodeSegment } from './params.js';
 import { sendError, sendJson } from './reply.js';
 
-/** The operations of the worker protocol, by path segment, and how many ids follow. */
-export const WORKER_OPS: Record<string, number | undefined> = {
-  'job-take': 1,
-  'job-take-batch': 1,
-  'job-stop': 1,
-  ping: 1,
-  'job-done': 2,
-  'job-stream': 2,
+/** How many ids follow each operation's segment, and the method it takes. */
+const WORKER_OPS: Record<string, { ids: number; method: 'GET' | 'POST' } | undefined> = {
+  'job-take': { ids: 1, method: 'GET' },
+  'job-take-batch': { ids: 1, method: 'GET' },
+  'job-stop': { ids: 1, method: 'GET' },
+  ping: { ids: 1, method: 'GET' },
+  'job-done': { ids: 2, method: 'POST' },
+  'job-stream': { ids: 2, method: 'POST' },
 };
+
+/** One worker request, its path checked: the endpoint, the worker, and the job id of a post. */
+interface WorkerCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  ep: Endpoint;
+  op: string;
+  workerId: string;
+  jobId: string | undefined;
+  query: string;
+}
 
 /** Largest result or stream chunk accepted (the /runsync payload bound). */
 const RESULT_LIMIT = 20 * 1024 * 1024;
@@ -40,6 +51,19 @@ export function isWorkerPath(path: string): boolean {
 export class WorkerRoutes {
   constructor(private readonly core: EmulatorCore) {}
 
+  /** Each operation's answer, by path segment. */
+  private readonly answers: Record<string, ((c: WorkerCall) => void) | undefined> = {
+    'job-take': (c) => this.take(c, 1, false),
+    'job-take-batch': (c) => this.takeBatch(c),
+    'job-stop': (c) => this.stop(c),
+    ping: (c) => {
+      c.ep.external.ping(c.workerId, pingedJobs(c.query));
+      sendJson(c.res, 200, { ok: true });
+    },
+    'job-done': (c) => this.posted(c),
+    'job-stream': (c) => this.posted(c),
+  };
+
   handle(req: IncomingMessage, res: ServerResponse, path: string, query: string): void {
     const parts = path.split('/');
     if (parts[parts.length - 1] === '') parts.pop();
@@ -50,8 +74,9 @@ export class WorkerRoutes {
       return;
     }
     const op = parts[3] ?? '';
+    const spec = WORKER_OPS[op];
     const ids = parts.slice(4).map((p) => decodeSegment(p));
-    if (ids.length !== WORKER_OPS[op]) {
+    if (spec === undefined || ids.length !== spec.ids) {
       sendError(
         res,
         404,
@@ -64,55 +89,52 @@ export class WorkerRoutes {
       sendError(res, 400, 'worker id in the path must be 1-128 letters, digits, "_", ".", ":" or "-"');
       return;
     }
-    const post = op === 'job-done' || op === 'job-stream';
-    if (req.method !== (post ? 'POST' : 'GET')) {
-      sendError(res, 405, `${op} takes ${post ? 'POST' : 'GET'}`, { allow: post ? 'POST' : 'GET' });
+    if (req.method !== spec.method) {
+      sendError(res, 405, `${op} takes ${spec.method}`, { allow: spec.method });
       return;
     }
-    if (post) {
-      const jobId = ids[1];
-      if (jobId === undefined || jobId === '') {
-        sendError(res, 400, 'job id in the path is missing or not valid percent-encoding');
-        return;
-      }
-      void this.post(req, res, ep, op, workerId, jobId);
+    this.answers[op]?.({ req, res, ep, op, workerId, jobId: ids[1], query });
+  }
+
+  private posted(c: WorkerCall): void {
+    if (c.jobId === undefined || c.jobId === '') {
+      sendError(c.res, 400, 'job id in the path is missing or not valid percent-encoding');
       return;
     }
-    if (op === 'ping') {
-      ep.external.ping(workerId, pingedJobs(query));
-      sendJson(res, 200, { ok: true });
-      return;
-    }
-    if (op === 'job-stop') {
-      this.hold(
-        res,
-        ep.external.stopPoll(workerId, (jobIds) => {
-          if (jobIds.length === 0) noContent(res);
-          else sendJson(res, 200, { jobsToStop: jobIds });
-        }),
+    void this.post(c.req, c.res, c.ep, c.op, c.workerId, c.jobId);
+  }
+
+  private stop(c: WorkerCall): void {
+    this.hold(
+      c.res,
+      c.ep.external.stopPoll(c.workerId, (jobIds) => {
+        if (jobIds.length === 0) noContent(c.res);
+        else sendJson(c.res, 200, { jobsToStop: jobIds });
+      }),
+    );
+  }
+
+  private takeBatch(c: WorkerCall): void {
+    const raw = new URLSearchParams(c.query).get('batch_size') ?? '1';
+    const max = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+    if (!(max >= 1 && max <= BATCH_MAX)) {
+      sendError(
+        c.res,
+        400,
+        `query parameter batch_size must be an integer from 1 to ${String(BATCH_MAX)}, got ${JSON.stringify(raw.slice(0, 50))}`,
       );
       return;
     }
-    let max = 1;
-    if (op === 'job-take-batch') {
-      const raw = new URLSearchParams(query).get('batch_size') ?? '1';
-      max = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
-      if (!(max >= 1 && max <= BATCH_MAX)) {
-        sendError(
-          res,
-          400,
-          `query parameter batch_size must be an integer from 1 to ${String(BATCH_MAX)}, got ${JSON.stringify(raw.slice(0, 50))}`,
-        );
-        return;
-      }
-    }
-    const batch = op === 'job-take-batch';
+    this.take(c, max, true);
+  }
+
+  private take(c: WorkerCall, max: number, batch: boolean): void {
     this.hold(
-      res,
-      ep.external.take(workerId, max, (jobs) => {
-        if (jobs.length === 0) noContent(res);
-        else if (batch) sendJson(res, 200, jobs.map(takeView));
-        else sendJson(res, 200, takeView(jobs[0] as Job));
+      c.res,
+      c.ep.external.take(c.workerId, max, (jobs) => {
+        if (jobs.length === 0) noContent(c.res);
+        else if (batch) sendJson(c.res, 200, jobs.map(takeView));
+        else sendJson(c.res, 200, takeView(jobs[0] as Job));
       }),
     );
   }

@@ -1,0 +1,28 @@
+import type { ExportArgs } from '../run/export-settings.js';
+
+/** `run`'s arguments as parsed: apart from its flags, so run-action.ts imports no cycle. */
+export interface RunArgs extends ExportArgs {
+  scenario: string;
+  target?: string;
+  'api-key'?: string;
+  'management-url'?: string;
+  auth?: 'bearer' | 'bare' | 'none';
+  routes?: 'v2' | 'root';
+  duration?: string;
+  warmup?: string;
+  'rate-scale'?: number;
+  shard?: string;
+  workers?: number;
+  out?: string;
+  record?: boolean;
+  threshold?: string[];
+  openapi?: string;
+  fault?: string[];
+  check?: boolean;
+  quiet?: boolean;
+  tolerance?: string[];
+  'exclusive-endpoint'?: boolean;
+  preflight?: boolean;
+  worker?: string;
+  'graceful-stop'?: string;
+}

@@ -1,0 +1,7 @@
+import { defineFault } from './fault.js';
+
+export const authOpen = defineFault(
+  'auth-open',
+  'any Authorization header, wrong or missing, is accepted on the /v1 and /v2 APIs',
+  (base) => ({ accepts: (credential) => credential === 'wrong' || base.accepts(credential) }),
+);

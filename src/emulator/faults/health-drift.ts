@@ -1,0 +1,7 @@
+import { defineFault } from './fault.js';
+
+export const healthDrift = defineFault(
+  'health-drift',
+  'GET /health counts every completed job twice in jobs.completed',
+  (base) => ({ healthCompleted: (n) => base.healthCompleted(n) * 2 }),
+);

@@ -1,0 +1,5 @@
+import { defineFault } from './fault.js';
+
+export const noWebhook = defineFault('no-webhook', 'webhooks are never delivered', () => ({
+  sendsWebhook: () => false,
+}));

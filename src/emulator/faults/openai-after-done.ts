@@ -1,0 +1,10 @@
+import { defineFault } from './fault.js';
+
+export const openaiAfterDone = defineFault(
+  'openai-after-done',
+  'streamed /openai/* answers send one more chunk event after data: [DONE]',
+  (base) => {
+    const end = { ...base.streamEnd(), chunkAfter: true };
+    return { streamEnd: () => end };
+  },
+);

@@ -1,0 +1,7 @@
+import { defineFault } from './fault.js';
+
+export const openaiErrorShape = defineFault(
+  'openai-error-shape',
+  '4xx answers of /openai/* carry {"error": "<message>"} instead of the OpenAI error object',
+  () => ({ openAiErrorBody: (_status, message) => ({ error: message }) }),
+);

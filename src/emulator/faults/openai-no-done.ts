@@ -1,0 +1,10 @@
+import { defineFault } from './fault.js';
+
+export const openaiNoDone = defineFault(
+  'openai-no-done',
+  'streamed /openai/* answers end without the final data: [DONE] event',
+  (base) => {
+    const end = { ...base.streamEnd(), done: false };
+    return { streamEnd: () => end };
+  },
+);

@@ -1,0 +1,9 @@
+import { defineFault } from './fault.js';
+
+const MISCOUNT = 5;
+
+export const purgeMiscount = defineFault(
+  'purge-miscount',
+  'POST /purge-queue reports removed 5 higher than the number of jobs it removed',
+  (base) => ({ purgeCount: (removed) => base.purgeCount(removed) + MISCOUNT }),
+);

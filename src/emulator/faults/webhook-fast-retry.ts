@@ -1,0 +1,9 @@
+import { defineFault } from './fault.js';
+
+const FAST_RETRY_SPACING_MS = 1000;
+
+export const webhookFastRetry = defineFault(
+  'webhook-fast-retry',
+  'webhook retries come 1 s apart instead of 10 s',
+  () => ({ webhookRetrySpacing: () => FAST_RETRY_SPACING_MS }),
+);

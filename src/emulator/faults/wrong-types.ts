@@ -1,0 +1,7 @@
+import { defineFault } from './fault.js';
+
+export const wrongTypes = defineFault(
+  'wrong-types',
+  'job bodies (status, runsync, status-sync, webhook; not stream) carry delayTime and executionTime as strings',
+  () => ({ timingField: (ms) => String(ms) }),
+);

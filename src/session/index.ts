@@ -1,0 +1,3 @@
+export { RunSession } from './run-session.js';
+export { runEndOf } from './run-end.js';
+export type * from './session-options.js';

@@ -1,0 +1,156 @@
+import { CHECK_CATALOG } from '../check/catalog.js';
+import type { JobstormRecord, RunRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import { JobFold } from '../metrics/job-fold.js';
+import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
+import { buildSummary } from '../report/summary-builder.js';
+import type { Summary } from '../report/summary.js';
+import type { RunOptions, RunOutcome } from '../runner/run-options.js';
+import { runScenario } from '../runner/runner.js';
+import { runScenarioThreaded } from '../runner/threaded-run.js';
+import { CheckStage } from './check-stage.js';
+import { runEndOf } from './run-end.js';
+import type { FinishOptions, LiveView, RunSessionOptions } from './session-options.js';
+
+/**
+ * One run as a library object. It starts the runner and owns what happens to each record: the
+ * contract checks, the metrics (with the scenario's warm-up window), the live exports, the
+ * violations (counted once, handed to metrics and exports), the generator-limited warnings, the
+ * forced-exit summary and the summary at the end. Its owner (the CLI's `run`, a capacity step,
+ * `runJobstorm`) only hands it sinks: a records file, a progress line, where warnings go.
+ *
+ * With `workers` > 1 the shard threads only run the load and forward their records: this
+ * session, in the calling thread, sees every record of every shard, so checks that judge across
+ * jobs (rate limits, scaling) and the metrics see the one run.
+ */
+export class RunSession {
+  private readonly metrics: RunMetrics;
+  /** Each record is folded into job progress here, once, for the metrics and the exports alike. */
+  private readonly fold: JobFold;
+  private readonly checks: CheckStage | undefined;
+  private first: RunRecord | undefined;
+  private outcome: RunOutcome | undefined;
+
+  constructor(private readonly o: RunSessionOptions) {
+    const { warmupMs } = o.scenario;
+    this.metrics = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
+    this.fold = new JobFold(warmupMs === undefined ? {} : { warmupMs });
+    this.checks = o.checks === false ? undefined : new CheckStage(o.checks ?? {}, (v) => this.violated(v));
+  }
+
+  /** The run record, once the runner emitted it. */
+  get runRecord(): RunRecord | undefined {
+    return this.first;
+  }
+
+  /** Violations found so far. */
+  get violations(): number {
+    return this.checks?.violations ?? 0;
+  }
+
+  /** The job counts so far, as the summary will count them. */
+  jobCounts(): JobCounts {
+    return this.metrics.jobCounts();
+  }
+
+  /** What a progress line shows beside the runner's counters. */
+  liveView(): LiveView {
+    return { violations: this.violations, jobs: this.jobCounts() };
+  }
+
+  /**
+   * Takes one record: what `run()` does with each record the runner emits. The first run record
+   * anchors the metrics and starts the checks; later ones (shards) only anchor what follows.
+   */
+  readonly add = (r: JobstormRecord): void => {
+    if (r.type === 'run') this.first ??= r;
+    this.checks?.add(r);
+    const jobs = this.fold.add(r);
+    this.metrics.add(r, jobs);
+    this.o.exports?.sink.add(r, jobs);
+    this.o.sinks?.record?.(r);
+  };
+
+  /** Runs the scenario, in worker threads when `workers` > 1; resolves when every record is in. */
+  async run(): Promise<RunOutcome> {
+    if (this.outcome) throw new Error('RunSession.run: a session runs once');
+    const o = this.o;
+    const workers = o.workers ?? 1;
+    const { progress, warning } = o.sinks ?? {};
+    const common: RunOptions = {
+      scenario: o.scenario,
+      target: o.target,
+      runId: o.runId,
+      onRecord: this.add,
+      // Live, whatever the owner shows: from then on the latencies are partly jobstorm's own.
+      ...(warning ? { onGeneratorLimited: warning } : {}),
+      ...(progress ? { onProgress: (p) => progress(p, this.liveView()) } : {}),
+      ...(o.interrupt ? { interrupt: o.interrupt } : {}),
+      ...(o.shard ? { shard: o.shard } : {}),
+      ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
+      ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
+      ...(o.cpu ? { cpu: o.cpu } : {}),
+    };
+    // One preflight per run: shard threads and further shards trust the first.
+    const preflight = o.preflight === true && workers === 1 && (o.shard?.index ?? 1) === 1;
+    this.outcome =
+      workers > 1
+        ? await runScenarioThreaded({ ...common, workers })
+        : await runScenario({ ...common, preflight });
+    return this.outcome;
+  }
+
+  /**
+   * The summary of what was measured so far, for a forced exit (a second Ctrl-C): no checks'
+   * end-of-run judgement, ended as interrupted. Undefined before the run record.
+   */
+  partialSummary(): Summary | undefined {
+    const run = this.first;
+    if (!run) return undefined;
+    const now = this.o.now ?? Date.now;
+    return buildSummary({
+      run,
+      metrics: this.metrics,
+      ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
+      durationMs: now() - run.startedAtMs,
+      end: 'interrupted',
+    });
+  }
+
+  /**
+   * After `run()`: the checks' end-of-run judgement, the summary (thresholds, verdict), and the
+   * exports stopped with their figures in it when the session owns them.
+   */
+  async finish(f: FinishOptions = {}): Promise<Summary> {
+    const outcome = this.outcome;
+    if (!outcome) throw new Error('RunSession.finish: run() first');
+    const result = this.checks?.finish();
+    const run = this.first;
+    if (!run) throw new Error('the runner emitted no run record');
+    const summary = buildSummary({
+      run,
+      metrics: this.metrics,
+      checks: this.checks?.started ? CHECK_CATALOG.map((c) => c.id) : [],
+      ...(this.checks?.started
+        ? { checkDescriptions: Object.fromEntries(CHECK_CATALOG.map((c) => [c.id, c.description])) }
+        : {}),
+      ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
+      durationMs: f.durationMs ?? outcome.durationMs,
+      end: f.end ?? runEndOf(outcome),
+      ...(result ? { coverage: result.coverage } : {}),
+      ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}),
+      ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}),
+      ...(outcome.connectionWait ? { connectionWait: outcome.connectionWait } : {}),
+      generator: outcome.generator,
+      ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+    });
+    const exports = this.o.exports;
+    if (exports?.stopAtFinish) summary.exports = await exports.sink.stop();
+    return summary;
+  }
+
+  private violated(v: Violation): void {
+    this.metrics.addViolation(v);
+    this.o.exports?.sink.addViolation(v);
+  }
+}

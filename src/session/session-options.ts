@@ -1,0 +1,91 @@
+import type { JobEvents } from '../metrics/job-events.js';
+import type { CpuReading } from '../core/cpu-starvation.js';
+import type { JobstormRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import type { OpenApiRules } from '../check/openapi-rules.js';
+import type { Tolerances } from '../check/tolerances.js';
+import type { JobCounts } from '../metrics/run-metrics.js';
+import type { ExportSummary } from '../report/summary.js';
+import type { Threshold } from '../report/threshold.js';
+import type { RunEnd } from '../report/verdict.js';
+import type { ProgressSnapshot, ShardSpec, Target } from '../runner/run-options.js';
+import type { Scenario } from '../scenario/scenario.js';
+
+/** How the contract checks judge: what `jobstorm run --tolerance` and `--openapi` give. */
+export interface CheckSettings {
+  tolerances?: Partial<Tolerances>;
+  /** Rules from a user's OpenAPI document, for `management.openapi`. */
+  openapi?: OpenApiRules;
+}
+
+/** Live outputs (LiveExports), already started by their owner: the session only feeds them. */
+export interface ExportSink {
+  /** `jobs`: the session's fold of this record (see JobFold), so the exports do not fold it again. */
+  add(record: JobstormRecord, jobs: JobEvents): void;
+  addViolation(violation: Violation): void;
+  /** The last bounded flush; what each backend sent and dropped. */
+  stop(): Promise<ExportSummary[]>;
+}
+
+export interface SessionExports {
+  sink: ExportSink;
+  /**
+   * Stop them when the session finishes and put their figures in the summary (a run); false
+   * when they outlive the session (capacity steps share one set across the search).
+   */
+  stopAtFinish: boolean;
+}
+
+/** What a progress line shows beside the runner's counters. */
+export interface LiveView {
+  /** Violations found so far. */
+  violations: number;
+  /** Jobs by the summary's own definition (RunMetrics.jobCounts). */
+  jobs: JobCounts;
+}
+
+/** Where the session hands what it does not keep itself. */
+export interface SessionSinks {
+  /** Every record, after the checks, metrics and exports took it (a records file, a capacity step). */
+  record?: (record: JobstormRecord) => void;
+  /** About once a second while the load runs (not with `workers` > 1). */
+  progress?: (snapshot: ProgressSnapshot, view: LiveView) => void;
+  /** jobstorm itself became the bottleneck (the generator watch), with what to tell the user. */
+  warning?: (message: string) => void;
+}
+
+export interface RunSessionOptions {
+  scenario: Scenario;
+  target: Target;
+  runId: string;
+  /** Judged over the run's metrics at the end; they set the verdict. */
+  thresholds?: readonly Threshold[];
+  /** The contract checks (default: every check with default tolerances); false runs none. */
+  checks?: false | CheckSettings;
+  exports?: SessionExports;
+  sinks?: SessionSinks;
+  /** Aborting it stops arrivals and drains, as a first Ctrl-C does; every record is still taken. */
+  interrupt?: AbortSignal;
+  /** This process runs shard i/n of the scenario (`--shard`). */
+  shard?: ShardSpec;
+  /** Worker threads, each a shard whose records this session takes (default 1: this thread). */
+  workers?: number;
+  gracefulStopMs?: number;
+  drainMs?: number;
+  /**
+   * A few requests before the load (key, endpoint, routes). Run once per run: not by threads
+   * nor by shards after the first, which trust it.
+   */
+  preflight?: boolean;
+  /** The process's CPU time, so the generator watch tells starved from saturated. */
+  cpu?: () => CpuReading;
+  /** Wall clock for the forced-exit summary's duration (default Date.now). */
+  now?: () => number;
+}
+
+export interface FinishOptions {
+  /** How the run ended, when its owner knows better than the runner (a failed output). */
+  end?: RunEnd;
+  /** The duration the summary's rates are over (default the run's; a capacity step's window). */
+  durationMs?: number;
+}
