@@ -43,7 +43,7 @@ describe('--tolerance', () => {
   });
 
   it('is documented in the README, generated from the schema (regenerate with UPDATE_README=1)', async () => {
-    const readme = new URL('../../README.md', import.meta.url);
+    const readme = new URL('../../docs/reference/checks.md', import.meta.url);
     const text = await readFile(readme, 'utf8');
     const start = '<!-- tolerances:start -->';
     const end = '<!-- tolerances:end -->';

@@ -143,7 +143,10 @@ describe('the emulator in a worker thread', () => {
 
 describe('README', () => {
   it('states the depth limit and the body timeout the emulator applies', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const readme = readFileSync(new URL('../../docs/emulator.md', import.meta.url), 'utf8').replace(
+      /\s+/g,
+      ' ',
+    );
     expect(readme).toContain(`at most ${String(MAX_JSON_DEPTH)} levels deep`);
     expect(readme).toContain(`no byte for ${String(BODY_TIMEOUT_MS / 1000)} s is answered 408`);
   });

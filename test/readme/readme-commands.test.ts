@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,15 +10,21 @@ import type { Summary } from '../../src/report/summary.js';
 import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
 
 /*
- * Every command in the README runs here, as written, against the emulator on loopback:
- * `npx jobstorm` is the built bin, `$JOBSTORM_TARGET` and `$JOBSTORM_API_KEY` point at an
- * emulator this test starts. `npm ci` and `npm test` are what CI itself runs (.ci/run), so they
- * are the only commands not repeated here.
+ * Every command in the README and in the pages of docs/ runs here, as written, against the
+ * emulator on loopback: `npx jobstorm` is the built bin, `$JOBSTORM_TARGET` and `$JOBSTORM_API_KEY`
+ * point at an emulator this test starts. `npm ci` and `npm test` are what CI itself runs (.ci/run),
+ * so they are the only commands not repeated here. Only ```sh blocks run: a page marks a command
+ * that needs a real account, Kubernetes or a benchmark machine with another language (`console`,
+ * `yaml`, `text`), so it is shown but not run. The pages run in the order below, each page's
+ * commands in order and in one folder (a `check` reads what the `run` above it recorded); a command
+ * that two pages share runs once.
  */
 const root = new URL('../../', import.meta.url).pathname;
 const bin = join(root, 'dist/src/cli/main.js');
 
 interface Command {
+  /** The page it is written in: README.md or docs/<page>.md. */
+  page: string;
   text: string;
   /** Long-running server commands: started, checked for their first line, then stopped. */
   server: boolean;
@@ -26,8 +32,8 @@ interface Command {
   target: boolean;
 }
 
-function readmeCommands(readme: string): Command[] {
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+function pageCommands(page: string, text: string): Command[] {
+  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   const commands: Command[] = [];
   for (const block of blocks) {
     const joined = block.replace(/\\\n\s*/g, ' ');
@@ -39,11 +45,29 @@ function readmeCommands(readme: string): Command[] {
       for (const part of line.split('&&').map((p) => p.trim())) {
         if (part === 'npm ci' || part === 'npm test') continue;
         commands.push({
+          page,
           text: part,
           server: /\bjobstorm emulate\b/.test(part),
           target: exported || part.includes('JOBSTORM_TARGET'),
         });
       }
+    }
+  }
+  return commands;
+}
+
+/** The README's commands, then each docs/*.md page's, each distinct command once. */
+async function documentedCommands(): Promise<Command[]> {
+  const docs = (await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).sort();
+  const pages = ['README.md', ...docs.map((f) => `docs/${f}`)];
+  const seen = new Set<string>();
+  const commands: Command[] = [];
+  for (const page of pages) {
+    for (const c of pageCommands(page, await readFile(join(root, page), 'utf8'))) {
+      const key = `${c.text}\n${String(c.target)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      commands.push(c);
     }
   }
   return commands;
@@ -58,7 +82,7 @@ beforeAll(async () => {
   emulator = await startEmulatorInWorker({ port: 0, workersMin: 4, workersMax: 8, coldStartMs: 0 });
   cwd = await mkdtemp(join(tmpdir(), 'jobstorm-readme-'));
   await symlink(join(root, 'scenarios'), join(cwd, 'scenarios'));
-  // The README's own-worker example runs the test suite's standard-library Python worker.
+  // The own-worker page's example runs the test suite's standard-library Python worker.
   await symlink(join(root, 'test'), join(cwd, 'test'));
 });
 
@@ -89,15 +113,20 @@ async function failedOnlyOnPercentilesIn(command: string): Promise<boolean> {
   return text !== undefined && failedOnlyOnPercentiles(JSON.parse(text) as Summary);
 }
 
-describe('README commands', async () => {
-  const commands = readmeCommands(await readFile(join(root, 'README.md'), 'utf8'));
+describe('README and docs/ commands', async () => {
+  const commands = await documentedCommands();
 
   it('has commands to run', () => {
     expect(commands.length).toBeGreaterThan(5);
     for (const c of commands) expect(c.text, c.text).toMatch(/^npx jobstorm /);
   });
 
-  it.each(commands.map((c) => [c.text, c] as const))(
+  it('runs commands of the README and of the docs pages', () => {
+    expect(commands.filter((c) => c.page === 'README.md').length).toBeGreaterThan(0);
+    expect(commands.filter((c) => c.page !== 'README.md').length).toBeGreaterThan(5);
+  });
+
+  it.each(commands.map((c) => [`${c.page}: ${c.text}`, c] as const))(
     '%s',
     async (_text, c) => {
       const env: NodeJS.ProcessEnv = {
