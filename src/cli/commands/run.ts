@@ -51,7 +51,8 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('tolerance', {
         type: 'string',
         array: true,
-        describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see the README)',
+        describe:
+          'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see docs/reference/checks.md)',
       })
       .option('check', {
         type: 'boolean',
