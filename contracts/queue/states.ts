@@ -119,7 +119,7 @@ export const RETRYABLE: readonly JobStatus[] = ['FAILED', 'TIMED_OUT'];
  * Progress rank: a poller may miss states, so an observed sequence may jump forward any number of
  * ranks, but never down.
  */
-const RANK: Record<JobStatus, number> = {
+export const STATUS_RANK: Readonly<Record<JobStatus, number>> = {
   IN_QUEUE: 0,
   IN_PROGRESS: 1,
   COMPLETED: 2,
@@ -187,7 +187,7 @@ export function stepObserved(state: SequenceState, o: Observation): SequenceFaul
         message: `job left final state ${last} for ${s} without a retry of ours`,
       };
     }
-    if (RANK[s] < RANK[last]) {
+    if (STATUS_RANK[s] < STATUS_RANK[last]) {
       return { fault: 'backwards', message: `job went back from ${last} to ${s}` };
     }
   }

@@ -1,3 +1,4 @@
+import { STATUS_RANK } from '../../contracts/queue/states.js';
 import { z } from 'zod';
 import { isFinalStatus, JOB_STATUSES, type JobStatus } from '../core/job-status.js';
 import { PositiveDurationSchema, durationText } from '../scenario/field-schemas.js';
@@ -6,15 +7,6 @@ import { defineStep } from './step-kind.js';
 
 /** 404s a poll takes for a job it has not yet seen through /status (a new job may not be visible at once). */
 const NOT_YET_VISIBLE_TRIES = 3;
-
-const RANK: Record<JobStatus, number> = {
-  IN_QUEUE: 0,
-  IN_PROGRESS: 1,
-  COMPLETED: 2,
-  FAILED: 2,
-  CANCELLED: 2,
-  TIMED_OUT: 2,
-};
 
 export type PollTarget = 'final' | JobStatus;
 
@@ -75,7 +67,7 @@ export const poll = defineStep({
 export function reached(status: JobStatus | undefined, target: PollTarget): boolean {
   if (status === undefined) return false;
   if (target === 'final') return isFinalStatus(status);
-  return status === target || RANK[status] > RANK[target] || isFinalStatus(status);
+  return status === target || STATUS_RANK[status] > STATUS_RANK[target] || isFinalStatus(status);
 }
 
 export interface PollPlan {
