@@ -8,10 +8,15 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborted on the first SIGINT. */
   interrupt: AbortSignal;
-  /** True when stdout is a terminal (live progress line instead of periodic lines). */
+  /**
+   * True when stderr, where progress goes, is a terminal: a live progress line instead of a plain
+   * line each second.
+   */
   isTty: boolean;
   /** Rewrites the one live status line on a terminal ('' clears it). */
   liveLine?(text: string): void;
+  /** The terminal's width now (it can be resized while a run goes); undefined when unknown. */
+  columns?(): number | undefined;
 }
 
 /**
