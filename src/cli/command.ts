@@ -1,4 +1,5 @@
-import type { Argv } from 'yargs';
+import yargs, { type Argv } from 'yargs';
+import { optionNames } from './usage-hint.js';
 import type { ExitCode } from '../core/exit-code.js';
 
 /** What a command may use of the outside world; only src/cli/ builds one. */
@@ -34,6 +35,8 @@ export interface JobstormCommand<A = object> {
 export interface RegisteredCommand {
   command: string;
   describe: string;
+  /** The command's flags, for did-you-mean hints; builds its parser, so only after a usage error. */
+  flags(): readonly string[];
   /**
    * `chosen` receives the command to run, not its result: yargs checks unknown flags only after a
    * command's handler was called, so the command runs once parsing succeeded as a whole (a
@@ -46,6 +49,7 @@ export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
   return {
     command: cmd.command,
     describe: cmd.describe,
+    flags: () => optionNames(cmd.builder(yargs([]))),
     register: (y, io, chosen) =>
       y.command(
         cmd.command,
