@@ -1,4 +1,5 @@
 import yargs, { type Argv } from 'yargs';
+import { withExamples, type HelpExample } from './help-example.js';
 import { optionNames } from './usage-hint.js';
 import type { ExitCode } from '../core/exit-code.js';
 
@@ -28,6 +29,8 @@ export interface JobstormCommand<A = object> {
   command: string;
   describe: string;
   builder(y: Argv): Argv<A>;
+  /** Shown under `--help` (and by the reference pages), each on lines of their own. */
+  examples?: readonly HelpExample[];
   run(args: A, io: CliIo): Promise<ExitCode>;
 }
 
@@ -54,7 +57,7 @@ export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
       y.command(
         cmd.command,
         cmd.describe,
-        (b) => cmd.builder(b),
+        (b) => withExamples(cmd.builder(b), cmd.examples ?? []),
         (args) => {
           chosen(() => cmd.run(args as A, io));
         },

@@ -103,9 +103,11 @@ export const initCommand: JobstormCommand<InitArgs> = {
         default: false,
         describe: 'write a TypeScript scenario (defineScenario) instead of YAML',
       })
-      .option('force', { type: 'boolean', default: false, describe: 'replace the file if it exists' })
-      .example('$0 init', 'write load.yaml here')
-      .example('$0 init --ts scenarios/', 'write scenarios/load.ts'),
+      .option('force', { type: 'boolean', default: false, describe: 'replace the file if it exists' }),
+  examples: [
+    ['$0 init', 'write load.yaml here'],
+    ['$0 init --ts scenarios/', 'write scenarios/load.ts'],
+  ],
   run: async (args, io) => {
     const { file, format } = await destination(args.path, args.ts === true);
     await write(file, starterScenario(format, file), args.force === true);
