@@ -117,5 +117,7 @@ describe('the progress line in a terminal and in a log', () => {
       expect(step >= 1 && step <= 2, lines.join('\n')).toBe(true);
     }
     for (const l of lines) expect(l).toMatch(/jobs: submitted \d+ .*unfinished \d+$/);
+    // The smoke run's 4xx are all its probes' and the preflight's, and the summary says so.
+    expect(r.stdout).toMatch(/^4xx: all \d+ answered probes that send bad requests on purpose/m);
   });
 });
