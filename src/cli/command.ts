@@ -40,6 +40,8 @@ export interface RegisteredCommand {
   describe: string;
   /** The command's flags, for did-you-mean hints; builds its parser, so only after a usage error. */
   flags(): readonly string[];
+  /** Its `--help` examples, as the command declares them (reference pages read them here). */
+  examples: readonly HelpExample[];
   /**
    * `chosen` receives the command to run, not its result: yargs checks unknown flags only after a
    * command's handler was called, so the command runs once parsing succeeded as a whole (a
@@ -53,6 +55,7 @@ export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
     command: cmd.command,
     describe: cmd.describe,
     flags: () => optionNames(cmd.builder(yargs([]))),
+    examples: cmd.examples ?? [],
     register: (y, io, chosen) =>
       y.command(
         cmd.command,
