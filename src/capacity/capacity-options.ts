@@ -3,9 +3,10 @@ import type { JobstormRecord } from '../core/record.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
-import type { ExportSink } from '../session/session-options.js';
+import type { ProgressSnapshot } from '../runner/run-options.js';
+import type { ExportSink, LiveView } from '../session/session-options.js';
 import type { CapacityStep } from './capacity-report.js';
-import type { SearchMode } from './search-mode.js';
+import type { SearchMode, SearchStage } from './search-mode.js';
 
 /** Which offered rates to try: geometric (`factor`) or arithmetic (`increment`) steps up to `max`. */
 export interface RatePlan {
@@ -28,6 +29,15 @@ export interface StepPlan extends RatePlan {
 
 export type { SearchMode } from './search-mode.js';
 
+/** A step's progress, about once a second while it runs (its session's progress sink). */
+export interface StepProgress {
+  index: number;
+  rate: number;
+  stage: SearchStage;
+  snapshot: ProgressSnapshot;
+  view: LiveView;
+}
+
 export interface CapacityOptions {
   scenario: Scenario;
   target: Target;
@@ -37,6 +47,8 @@ export interface CapacityOptions {
   mode: SearchMode;
   /** Called after each step, for progress lines. */
   onStep?(step: CapacityStep): void;
+  /** Called about once a second while a step runs, for a live progress line. */
+  onProgress?(progress: StepProgress): void;
   /**
    * Every record of every step as it comes, warm-ups included (live exports): the steps are runs
    * of their own, each with its run record and times relative to its start.

@@ -4,6 +4,7 @@ import {
   DEFAULT_SETTLE_TIMEOUT_MS,
   DEFAULT_UNBOUNDED_QUEUE_SECONDS,
   type CapacityOptions,
+  type StepPlan,
 } from './capacity-options.js';
 import {
   CAPACITY_VERSION,
@@ -39,6 +40,7 @@ function stepSettingsOf(o: CapacityOptions, runId: string, originMs: number): St
     ...(o.cpu ? { cpu: o.cpu } : {}),
     ...(o.onRecord ? { onRecord: o.onRecord } : {}),
     ...(o.exports ? { exports: o.exports } : {}),
+    ...(o.onProgress ? { onProgress: (p) => o.onProgress?.(p) } : {}),
   };
 }
 
@@ -86,14 +88,15 @@ async function climb(
   return c;
 }
 
-function planOf(o: CapacityOptions): CapacityReport['plan'] {
+/** The plan as the report states it; also what the CLI says before the first step. */
+export function planOf(steps: StepPlan): CapacityReport['plan'] {
   return {
-    start: o.steps.start,
-    factor: o.steps.increment !== undefined ? null : (o.steps.factor ?? DEFAULT_FACTOR),
-    increment: o.steps.increment ?? null,
-    max: o.steps.max,
-    stepDurationMs: o.steps.stepDurationMs,
-    warmupMs: o.steps.warmupMs,
+    start: steps.start,
+    factor: steps.increment !== undefined ? null : (steps.factor ?? DEFAULT_FACTOR),
+    increment: steps.increment ?? null,
+    max: steps.max,
+    stepDurationMs: steps.stepDurationMs,
+    warmupMs: steps.warmupMs,
   };
 }
 
@@ -137,7 +140,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     startedAtMs: originMs,
     durationMs: Date.now() - originMs,
     mode: o.mode,
-    plan: planOf(o),
+    plan: planOf(o.steps),
     slo: o.slo.map((t) => t.expression),
     verdict: verdictOf(search, c.unreachable),
     capacity: lastPassing,

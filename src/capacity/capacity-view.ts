@@ -48,7 +48,7 @@ export function headline(r: CapacityReport): string {
   }
 }
 
-export function planLine(r: CapacityReport): string {
+export function planLine(r: Pick<CapacityReport, 'mode' | 'plan'>): string {
   const growth = r.plan.increment !== null ? `+${String(r.plan.increment)}/s` : `×${String(r.plan.factor)}`;
   return `${r.mode} search from ${String(r.plan.start)}/s (${growth}, max ${String(r.plan.max)}/s); each step ${formatMs(r.plan.warmupMs)} warm-up + ${formatMs(r.plan.stepDurationMs)} measured`;
 }

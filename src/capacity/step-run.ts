@@ -8,6 +8,7 @@ import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { ExportSink } from '../session/session-options.js';
 import { RunSession } from '../session/run-session.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { StepProgress } from './capacity-options.js';
 import type { CapacityStep, HealthPoint } from './capacity-report.js';
 import { healthSampleOf, type HealthSample } from './health-sample.js';
 import { littleCheck } from './little-law.js';
@@ -33,6 +34,8 @@ export interface StepSettings {
   onRecord?: (record: JobstormRecord) => void;
   /** The search's live exports, started by its owner: each step feeds them every record. */
   exports?: ExportSink;
+  /** The step's progress, about once a second (CapacityOptions.onProgress). */
+  onProgress?: (progress: StepProgress) => void;
 }
 
 export interface StepRun {
@@ -352,6 +355,9 @@ export async function runStep(
         recorder.add(r);
         settings.onRecord?.(r);
       },
+      ...(settings.onProgress
+        ? { progress: (snapshot, view) => settings.onProgress?.({ index, rate, stage, snapshot, view }) }
+        : {}),
     },
     interrupt: stop.signal,
     gracefulStopMs: settings.gracefulStopMs,

@@ -4,6 +4,7 @@ import { ExitCode } from '../core/exit-code.js';
 import { JOBSTORM_VERSION } from '../version.js';
 import type { CliIo } from './command.js';
 import { COMMANDS } from './commands.js';
+import { usageHints } from './usage-hint.js';
 
 /**
  * Parses argv and runs one command, returning its exit code. Usage errors (unknown command or
@@ -40,7 +41,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (output) helpText = output;
     });
     if (usageError !== undefined) {
-      io.err(`${helpText ?? ''}\n\n${usageError}`.trim());
+      const hints = usageHints(usageError, argv, COMMANDS);
+      io.err(`${helpText ?? ''}\n\n${[usageError, ...hints].join('\n')}`.trim());
       return ExitCode.Usage;
     }
     if (helpText) io.out(helpText);

@@ -1,4 +1,6 @@
-import type { Argv } from 'yargs';
+import yargs, { type Argv } from 'yargs';
+import { withExamples, type HelpExample } from './help-example.js';
+import { optionNames } from './usage-hint.js';
 import type { ExitCode } from '../core/exit-code.js';
 
 /** What a command may use of the outside world; only src/cli/ builds one. */
@@ -8,10 +10,15 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Aborted on the first SIGINT. */
   interrupt: AbortSignal;
-  /** True when stdout is a terminal (live progress line instead of periodic lines). */
+  /**
+   * True when stderr, where progress goes, is a terminal: a live progress line instead of a plain
+   * line each second.
+   */
   isTty: boolean;
   /** Rewrites the one live status line on a terminal ('' clears it). */
   liveLine?(text: string): void;
+  /** The terminal's width now (it can be resized while a run goes); undefined when unknown. */
+  columns?(): number | undefined;
 }
 
 /**
@@ -22,6 +29,8 @@ export interface JobstormCommand<A = object> {
   command: string;
   describe: string;
   builder(y: Argv): Argv<A>;
+  /** Shown under `--help` (and by the reference pages), each on lines of their own. */
+  examples?: readonly HelpExample[];
   run(args: A, io: CliIo): Promise<ExitCode>;
 }
 
@@ -29,6 +38,10 @@ export interface JobstormCommand<A = object> {
 export interface RegisteredCommand {
   command: string;
   describe: string;
+  /** The command's flags, for did-you-mean hints; builds its parser, so only after a usage error. */
+  flags(): readonly string[];
+  /** Its `--help` examples, as the command declares them (reference pages read them here). */
+  examples: readonly HelpExample[];
   /**
    * `chosen` receives the command to run, not its result: yargs checks unknown flags only after a
    * command's handler was called, so the command runs once parsing succeeded as a whole (a
@@ -41,11 +54,13 @@ export function registered<A>(cmd: JobstormCommand<A>): RegisteredCommand {
   return {
     command: cmd.command,
     describe: cmd.describe,
+    flags: () => optionNames(cmd.builder(yargs([]))),
+    examples: cmd.examples ?? [],
     register: (y, io, chosen) =>
       y.command(
         cmd.command,
         cmd.describe,
-        (b) => cmd.builder(b),
+        (b) => withExamples(cmd.builder(b), cmd.examples ?? []),
         (args) => {
           chosen(() => cmd.run(args as A, io));
         },

@@ -38,8 +38,10 @@ runCli(process.argv.slice(2), {
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
   interrupt: controller.signal,
-  isTty: process.stdout.isTTY,
+  // The live line goes to stderr, so stderr decides: `run ... > out.txt` still shows it, `2>&1 | tee` does not.
+  isTty: process.stderr.isTTY,
   liveLine: (text) => process.stderr.write(`\r\x1b[K${text}`),
+  columns: () => (process.stderr.isTTY ? process.stderr.columns : undefined),
 })
   .then((code) => {
     process.exitCode = code;

@@ -9,6 +9,17 @@ import type { RequestError } from './request-error.js';
  */
 export const RECORD_VERSION = 1;
 
+/** The flow name of the preflight's requests, which run before the load. */
+export const PREFLIGHT_FLOW = '_preflight';
+
+/**
+ * A request sent to be refused: a probe (`req.probe`) or the preflight (a made-up job id). Their
+ * 4xx answers are the contract working, and the reports count them apart.
+ */
+export function sentToBeRefused(r: ExchangeRecord): boolean {
+  return r.req?.probe !== undefined || r.flow === PREFLIGHT_FLOW;
+}
+
 /** What the runner knows about the request it sent, so checks need not re-parse bodies. */
 export interface RequestFacts {
   /** How the key was sent: a good key in either form, or on purpose missing or wrong. */

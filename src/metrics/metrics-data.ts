@@ -29,6 +29,8 @@ export interface OperationData {
   outcomes: Partial<Record<Outcome, OutcomeData>>;
   reqBytes: number;
   resBytes: number;
+  /** 4xx answers to probes and the preflight, which ask to be refused; absent when none. */
+  probe4xx?: number;
 }
 
 export interface JobsData {

@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from '../core/record.js';
+import { sentToBeRefused, type ExchangeRecord } from '../core/record.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { LatencyHistogram } from './histogram.js';
 import type { OperationData } from './metrics-data.js';
@@ -14,6 +14,8 @@ export class OperationStats {
   requests = 0;
   reqBytes = 0;
   resBytes = 0;
+  /** 4xx answers to requests sent to be refused (probes, the preflight): see `sentToBeRefused`. */
+  probe4xx = 0;
   readonly byStatus: Counts = {};
   readonly errors: Counts = {};
   /** Created on first use: most runs see two or three outcomes per operation, not six. */
@@ -25,7 +27,9 @@ export class OperationStats {
     this.resBytes += r.resBytes;
     increment(this.byStatus, statusKey(r));
     if (r.error) increment(this.errors, r.error.kind);
-    const o = this.outcome(outcomeOf(r));
+    const outcome = outcomeOf(r);
+    if (outcome === '4xx' && sentToBeRefused(r)) this.probe4xx++;
+    const o = this.outcome(outcome);
     o.intended.recordMs(r.endAt - r.intendedAt);
     o.sent.recordMs(r.endAt - r.sentAt);
   }
@@ -34,6 +38,7 @@ export class OperationStats {
     this.requests += other.requests;
     this.reqBytes += other.reqBytes;
     this.resBytes += other.resBytes;
+    this.probe4xx += other.probe4xx;
     mergeCounts(this.byStatus, other.byStatus);
     mergeCounts(this.errors, other.errors);
     for (const [name, o] of other.outcomes) {
@@ -64,6 +69,7 @@ export class OperationStats {
       outcomes,
       reqBytes: this.reqBytes,
       resBytes: this.resBytes,
+      ...(this.probe4xx > 0 ? { probe4xx: this.probe4xx } : {}),
     };
   }
 
@@ -72,6 +78,7 @@ export class OperationStats {
     s.requests = data.requests;
     s.reqBytes = data.reqBytes;
     s.resBytes = data.resBytes;
+    s.probe4xx = data.probe4xx ?? 0;
     mergeCounts(s.byStatus, data.byStatus);
     mergeCounts(s.errors, data.errors);
     for (const name of OUTCOMES) {

@@ -9,6 +9,7 @@ import type {
 } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
+import { LatencyHistogram } from './histogram.js';
 import type { JobEvents } from './job-events.js';
 import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from './job-fold.js';
 import { JobTracker } from './job-tracker.js';
@@ -30,6 +31,14 @@ export type JobCounts = Pick<
   JobsData,
   'submitted' | 'retried' | 'lost' | 'unfinished' | 'untracked' | 'byState'
 >;
+
+/** What a live progress line reads of the metrics, about once a second. */
+export interface LiveFigures {
+  /** p99 latency from the intended start, every operation and outcome so far; undefined before any answer. */
+  p99Ms: number | undefined;
+  /** Requests answered 5xx or not answered at all, so far. */
+  failed: number;
+}
 
 export interface RunMetricsOptions {
   /**
@@ -129,6 +138,22 @@ export class RunMetrics implements RecordSink {
       untracked: j.untracked,
       byState: { ...j.byState },
     };
+  }
+
+  /**
+   * The p99 and failures so far, of the measured window as the summary counts them. It merges every
+   * operation's histograms, so it is for a progress line once a second, never per record.
+   */
+  liveFigures(): LiveFigures {
+    const all = LatencyHistogram.create();
+    let failed = 0;
+    for (const stats of this.operations.values()) {
+      for (const [outcome, o] of stats.outcomes) {
+        all.merge(o.intended);
+        if (outcome === '5xx' || outcome === 'error') failed += o.intended.count;
+      }
+    }
+    return { p99Ms: all.count > 0 ? all.percentileMs(99) : undefined, failed };
   }
 
   /** Violations come from the checks, not from records, so they arrive through their own door. */

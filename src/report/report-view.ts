@@ -36,6 +36,19 @@ export function operationRows(s: Summary): string[][] {
   ]);
 }
 
+/**
+ * Where the 4xx answers came from when probes asked for some, so a passed run's 4xx column is
+ * explained; undefined when no probe was refused.
+ */
+export function probe4xxLine(s: Summary): string | undefined {
+  const ops = Object.values(s.operations);
+  const probes = ops.reduce((n, o) => n + (o.probe4xx ?? 0), 0);
+  if (probes === 0) return undefined;
+  const all = ops.reduce((n, o) => n + o.count4xx, 0);
+  const which = probes === all ? `all ${String(all)}` : `${String(probes)} of ${String(all)}`;
+  return `4xx: ${which} answered probes that send bad requests on purpose (the checks judge them)`;
+}
+
 export const TIMING_HEADER = ['job timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
 
 function timingRow(label: string, p: Percentiles): string[] {

@@ -92,6 +92,7 @@ function operationSummary(d: OperationData, durationMs: number): OperationSummar
     latency: percentilesOf(intended),
     latencyFromSent: percentilesOf(sent),
     outcomes,
+    ...(d.probe4xx ? { probe4xx: d.probe4xx } : {}),
   };
 }
 

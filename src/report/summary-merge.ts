@@ -28,6 +28,7 @@ function operationData(o: OperationSummary): OperationData {
     outcomes,
     reqBytes: o.reqBytes,
     resBytes: o.resBytes,
+    ...(o.probe4xx ? { probe4xx: o.probe4xx } : {}),
   };
 }
 

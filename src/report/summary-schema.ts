@@ -43,6 +43,7 @@ const operation = z.object({
   latency: percentiles,
   latencyFromSent: percentiles,
   outcomes,
+  probe4xx: count.optional(),
 });
 
 const timing = z.object({ percentiles, histogram: encoded });

@@ -12,6 +12,7 @@ import {
   jobCountsLine,
   notExercised,
   operationRows,
+  probe4xxLine,
   runLine,
   timingRows,
   TOKEN_HEADER,
@@ -70,7 +71,10 @@ export const terminalReporter: Reporter = {
     if (s.preflight?.length)
       out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));
-    out.push('latency from the intended start (free of coordinated omission), all responses', '');
+    out.push('latency from the intended start (free of coordinated omission), all responses');
+    const probes = probe4xxLine(s);
+    if (probes !== undefined) out.push(probes);
+    out.push('');
     out.push(`jobs: ${jobCountsLine(s)}`);
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));

@@ -1,4 +1,5 @@
 import type { ClientResult } from '../client/client-options.js';
+import { PREFLIGHT_FLOW } from '../core/record.js';
 import type { RunContext } from './run-context.js';
 
 /** One thing the preflight found out, for the report's first section. */
@@ -24,7 +25,7 @@ const MADE_UP_ID = 'jobstorm-preflight-no-such-job';
  * here, after two requests instead of after the whole load.
  */
 export async function preflight(ctx: RunContext, target: string): Promise<PreflightResult> {
-  const call = { flow: '_preflight', signal: ctx.abort };
+  const call = { flow: PREFLIGHT_FLOW, signal: ctx.abort };
   const findings: PreflightFinding[] = [];
   const health = await ctx.client.health({ ...call, step: 'preflight:health' });
   if (health.status === undefined) {

@@ -55,7 +55,7 @@ export class RunSession {
 
   /** What a progress line shows beside the runner's counters. */
   liveView(): LiveView {
-    return { violations: this.violations, jobs: this.jobCounts() };
+    return { violations: this.violations, jobs: this.jobCounts(), latency: this.metrics.liveFigures() };
   }
 
   /**

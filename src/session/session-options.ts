@@ -4,7 +4,7 @@ import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { OpenApiRules } from '../check/openapi-rules.js';
 import type { Tolerances } from '../check/tolerances.js';
-import type { JobCounts } from '../metrics/run-metrics.js';
+import type { JobCounts, LiveFigures } from '../metrics/run-metrics.js';
 import type { ExportSummary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import type { RunEnd } from '../report/verdict.js';
@@ -42,6 +42,8 @@ export interface LiveView {
   violations: number;
   /** Jobs by the summary's own definition (RunMetrics.jobCounts). */
   jobs: JobCounts;
+  /** p99 latency so far and requests failed (5xx or unanswered), as the summary counts them. */
+  latency: LiveFigures;
 }
 
 /** Where the session hands what it does not keep itself. */

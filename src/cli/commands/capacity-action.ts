@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
-import { findCapacity } from '../../capacity/capacity-search.js';
+import { findCapacity, planOf } from '../../capacity/capacity-search.js';
 import type { CapacityReport } from '../../capacity/capacity-report.js';
-import type { StepPlan } from '../../capacity/capacity-options.js';
+import type { CapacityOptions, SearchMode, StepPlan } from '../../capacity/capacity-options.js';
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
-import { lostStep } from '../../capacity/capacity-view.js';
+import { lostStep, planLine } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
@@ -19,6 +19,9 @@ import { parseExportSettings, type ExportSettings } from '../run/export-settings
 import { startLiveExports } from '../run/live-export.js';
 import { writeWorkersJson } from '../run/worker-report.js';
 import { readProcessCpu } from '../run/process-cpu.js';
+import type { PhasePlan } from '../run/phase-plan.js';
+import { clearLiveLine, progressSink } from '../run/progress-sink.js';
+import { formatRate } from '../../report/format.js';
 import {
   guardWorkerProcesses,
   readWorkers,
@@ -233,6 +236,36 @@ function exitOf(report: CapacityReport, baseUrl: string, io: CliIo): ExitCode {
   return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
 }
 
+/** What the search will do, said before the first step (its 11 s or more are not silent). */
+function announce(s: Settings, io: CliIo, mode: SearchMode, where: string): void {
+  io.err(`jobstorm capacity: ${s.scenario.name} against ${where}`);
+  io.err(`  ${planLine({ mode, plan: planOf(s.steps) })}`);
+  io.err(`  SLO: ${s.slo.map((t) => t.expression).join(', ') || 'none'}`);
+}
+
+/** Each step's live line while it runs, and its result line as it ends, the live line cleared first. */
+function stepOutput(s: Settings, io: CliIo): Pick<CapacityOptions, 'onStep' | 'onProgress'> {
+  const { warmupMs, stepDurationMs } = s.steps;
+  const plan = (index: number, rate: number): PhasePlan => ({
+    phases: [
+      {
+        name: `step ${String(index)} at ${formatRate(rate)}/s`,
+        startMs: 0,
+        endMs: warmupMs + stepDurationMs,
+      },
+    ],
+    totalMs: warmupMs + stepDurationMs,
+    warmupMs,
+  });
+  return {
+    onProgress: (p) => progressSink(io, plan(p.index, p.rate), false)(p.snapshot, p.view),
+    onStep: (step) => {
+      clearLiveLine(io);
+      io.err(stepLine(step));
+    },
+  };
+}
+
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
@@ -240,11 +273,10 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const out = resolve(args.out ?? join('reports', runId));
   const reached = await reach(s, io, out);
   const { target, emulator } = reached;
+  const mode = args.mode ?? 'binary';
   let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet)
-    io.err(
-      `jobstorm capacity: ${s.scenario.name} against ${emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl}`,
-    );
+    announce(s, io, mode, emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl);
   // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
   const live = startLiveExports(s.exports, { runId, scenario: s.scenario, io });
   let report: CapacityReport;
@@ -255,13 +287,13 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       target,
       slo: s.slo,
       steps: s.steps,
-      mode: args.mode ?? 'binary',
+      mode,
       runId,
       interrupt: io.interrupt,
       cpu: readProcessCpu,
       ...(live ? { exports: live } : {}),
       ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
-      ...(args.quiet ? {} : { onStep: (step) => io.err(stepLine(step)) }),
+      ...(args.quiet ? {} : stepOutput(s, io)),
     });
   } finally {
     // The last interval is flushed even when the search threw: a dashboard shows how far it got.
@@ -270,6 +302,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     await emulator?.close();
     reached.release();
   }
+  if (!args.quiet) clearLiveLine(io);
   if (exportStats) report.exports = exportStats;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});

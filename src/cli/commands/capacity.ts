@@ -48,18 +48,20 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
         type: 'string',
         describe:
           'search the capacity of your own worker: a command that starts one; the emulator scales its processes',
-      })
-      .example(
-        '$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"',
-        'against the embedded emulator',
-      )
-      .example(
-        '$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400',
-        'against a real endpoint',
-      )
-      .example(
-        '$0 capacity scenarios/steady-load.yaml --export prometheus=http://localhost:9090/api/v1/write',
-        'with every step streamed to Prometheus as it runs',
-      ),
+      }),
+  examples: [
+    [
+      '$0 capacity scenarios/steady-load.yaml --slo "p95(e2e) < 2s" --slo "rate(429) < 1%"',
+      'against the embedded emulator',
+    ],
+    [
+      '$0 capacity scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --start 20 --max 400',
+      'against a real endpoint',
+    ],
+    [
+      '$0 capacity scenarios/steady-load.yaml --export prometheus=http://localhost:9090/api/v1/write',
+      'with every step streamed to Prometheus as it runs',
+    ],
+  ],
   run: async (args, io) => (await import('./capacity-action.js')).capacityAction.run(args, io),
 };

@@ -22,7 +22,7 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
         type: 'string',
         array: true,
         describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable)',
-      })
-      .example('$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline'),
+      }),
+  examples: [['$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline']],
   run: async (args, io) => (await import('./check-action.js')).checkAction.run(args, io),
 };

@@ -37,14 +37,16 @@ export const compareCommand: JobstormCommand<CompareArgs> = {
       .option('out', {
         type: 'string',
         describe: 'folder for compare.{json,md,html} and compare-junit.xml (default <current>/compare)',
-      })
-      .example(
-        '$0 compare reports/last-good reports/tonight --gate "delta(p99(run)) < 10%" --gate "new(violations) == 0"',
-        'gate tonight against the last good run',
-      )
-      .example(
-        '$0 compare base cur --significance 0.95 --gate "delta(p95(e2e{status=COMPLETED})) < 250ms"',
-        'fail only on changes larger than the noise',
-      ),
+      }),
+  examples: [
+    [
+      '$0 compare reports/last-good reports/tonight --gate "delta(p99(run)) < 10%" --gate "new(violations) == 0"',
+      'gate tonight against the last good run',
+    ],
+    [
+      '$0 compare base cur --significance 0.95 --gate "delta(p95(e2e{status=COMPLETED})) < 250ms"',
+      'fail only on changes larger than the noise',
+    ],
+  ],
   run: async (args, io) => (await import('./compare-action.js')).compareAction.run(args, io),
 };

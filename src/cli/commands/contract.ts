@@ -14,8 +14,10 @@ export const contractCommand: JobstormCommand<ContractArgs> = {
       .option('json-schema', {
         type: 'string',
         describe: 'export: write the JSON Schema of scenario files here',
-      })
-      .example('$0 contract export --openapi api.json', 'write the contract as OpenAPI 3.1')
-      .example('$0 contract lint vendor-openapi.json', 'validate a document and list its operations'),
+      }),
+  examples: [
+    ['$0 contract export --openapi api.json', 'write the contract as OpenAPI 3.1'],
+    ['$0 contract lint vendor-openapi.json', 'validate a document and list its operations'],
+  ],
   run: async (args, io) => (await import('./contract-action.js')).contractAction.run(args, io),
 };

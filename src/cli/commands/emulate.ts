@@ -50,9 +50,11 @@ export const emulateCommand: JobstormCommand<EmulateArgs> = {
         choices: ['envelope', 'array'],
         default: 'envelope',
         describe: '/stream body: {status, stream:[...]} or a bare array',
-      })
-      .example('$0 emulate --port 0', 'serve on a free port')
-      .example('$0 emulate --fault cancel-ignored --clock manual', 'a broken twin to prove a check')
-      .example('$0 emulate --external-workers', 'your own worker takes the jobs'),
+      }),
+  examples: [
+    ['$0 emulate --port 0', 'serve on a free port'],
+    ['$0 emulate --fault cancel-ignored --clock manual', 'a broken twin to prove a check'],
+    ['$0 emulate --external-workers', 'your own worker takes the jobs'],
+  ],
   run: async (args, io) => (await import('./emulate-action.js')).emulateAction.run(args, io),
 };

@@ -1,10 +1,10 @@
 import { stat, mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { ConfigError } from '../../core/config-error.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { JobstormCommand } from '../command.js';
+import { installLines, installationFor } from '../init/install-advice.js';
 import { nextCommands, starterScenario, type StarterFormat } from '../init/starter-scenario.js';
 
 interface InitArgs {
@@ -79,16 +79,6 @@ async function write(file: string, text: string, force: boolean): Promise<void> 
   }
 }
 
-/** True when `import 'jobstorm'` resolves from the file's folder, as the TypeScript starter needs. */
-function jobstormResolvesFrom(file: string): boolean {
-  try {
-    createRequire(resolve(file)).resolve('jobstorm');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const initCommand: JobstormCommand<InitArgs> = {
   command: 'init [path]',
   describe: 'Write a starter scenario that runs as it is against the emulator',
@@ -103,17 +93,19 @@ export const initCommand: JobstormCommand<InitArgs> = {
         default: false,
         describe: 'write a TypeScript scenario (defineScenario) instead of YAML',
       })
-      .option('force', { type: 'boolean', default: false, describe: 'replace the file if it exists' })
-      .example('$0 init', 'write load.yaml here')
-      .example('$0 init --ts scenarios/', 'write scenarios/load.ts'),
+      .option('force', { type: 'boolean', default: false, describe: 'replace the file if it exists' }),
+  examples: [
+    ['$0 init', 'write load.yaml here'],
+    ['$0 init --ts scenarios/', 'write scenarios/load.ts'],
+  ],
   run: async (args, io) => {
     const { file, format } = await destination(args.path, args.ts === true);
     await write(file, starterScenario(format, file), args.force === true);
+    const installation = installationFor(file);
     const next = nextCommands(file);
     io.out(`wrote ${file}, a starter ${format === 'ts' ? 'TypeScript' : 'YAML'} scenario`);
-    if (format === 'ts' && !jobstormResolvesFrom(file)) {
-      io.out(`its import of 'jobstorm' needs the package in this project: npm i -D jobstorm`);
-    }
+    const install = installLines(installation, format === 'ts');
+    if (install.length > 0) io.out(`\n${install.join('\n')}`);
     io.out(`\nrun it against the embedded emulator:\n  ${next.emulator}`);
     io.out(`\nthen against your endpoint (the key from the environment, never the command line):`);
     io.out(`  export JOBSTORM_API_KEY=<your key>\n  ${next.target}`);

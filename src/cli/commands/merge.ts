@@ -23,7 +23,7 @@ export const mergeCommand: JobstormCommand<MergeArgs> = {
         type: 'boolean',
         describe:
           'merge different runs (scenarios, targets) on purpose; the same run or shard twice is still refused',
-      })
-      .example('$0 merge shard-1 shard-2 --out merged', 'combine two shards; re-evaluate their thresholds'),
+      }),
+  examples: [['$0 merge shard-1 shard-2 --out merged', 'combine two shards; re-evaluate their thresholds']],
   run: async (args, io) => (await import('./merge-action.js')).mergeAction.run(args, io),
 };

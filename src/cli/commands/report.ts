@@ -18,11 +18,10 @@ export const reportCommand: JobstormCommand<ReportArgs> = {
         array: true,
         describe:
           'extra threshold for this rendering only, e.g. "p99(run) < 500ms" (repeatable; summary.json keeps the run\'s own)',
-      })
-      .example('$0 report reports/2024-05-01T10-00-00', 'rebuild summary.md, report.html and junit.xml')
-      .example(
-        '$0 report out --threshold "rate(429) < 1%"',
-        'judge a finished run against another threshold',
-      ),
+      }),
+  examples: [
+    ['$0 report reports/2024-05-01T10-00-00', 'rebuild summary.md, report.html and junit.xml'],
+    ['$0 report out --threshold "rate(429) < 1%"', 'judge a finished run against another threshold'],
+  ],
   run: async (args, io) => (await import('./report-action.js')).reportAction.run(args, io),
 };

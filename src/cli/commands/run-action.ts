@@ -10,7 +10,8 @@ import type { Scenario } from '../../scenario/scenario.js';
 import { RunSession } from '../../session/run-session.js';
 import type { SessionSinks } from '../../session/session-options.js';
 import type { CliIo, JobstormCommand } from '../command.js';
-import { progressLine } from '../run/progress-line.js';
+import { phasePlanOf } from '../run/phase-plan.js';
+import { clearLiveLine, progressSink } from '../run/progress-sink.js';
 import { startLiveExports } from '../run/live-export.js';
 import { readProcessCpu } from '../run/process-cpu.js';
 import { RunOutputs } from '../run/run-outputs.js';
@@ -58,21 +59,13 @@ async function reach(args: RunArgs, s: RunSettings, io: CliIo, outputs: RunOutpu
 }
 
 /** The terminal's part of the run: the progress line and the warnings. */
-function terminalSinks(args: RunArgs, io: CliIo, outputs: RunOutputs): SessionSinks {
+function terminalSinks(args: RunArgs, io: CliIo, outputs: RunOutputs, s: RunSettings): SessionSinks {
   return {
     record: (r) => outputs.add(r),
-    ...(args.quiet
-      ? {}
-      : {
-          progress: (p, view) => {
-            if (io.isTty) io.liveLine?.(progressLine(p, view.violations, view.jobs));
-            else if (Math.round(p.elapsedMs / 1000) % 5 === 0)
-              io.err(progressLine(p, view.violations, view.jobs));
-          },
-        }),
+    ...(args.quiet ? {} : { progress: progressSink(io, phasePlanOf(s.scenario), args.check !== false) }),
     // Shown even with --quiet: from then on the latencies are partly jobstorm's own (issue 17).
     warning: (message) => {
-      if (io.isTty && !args.quiet) io.liveLine?.('');
+      if (!args.quiet) clearLiveLine(io);
       io.err(`jobstorm: warning: ${message}`);
     },
   };
@@ -152,7 +145,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     thresholds: s.thresholds,
     checks: args.check === false ? false : { tolerances: s.tolerances, ...(openapi ? { openapi } : {}) },
     ...(live ? { exports: { sink: live, stopAtFinish: true } } : {}),
-    sinks: terminalSinks(args, io, outputs),
+    sinks: terminalSinks(args, io, outputs, s),
     interrupt: outputs.interrupt,
     workers: s.workers,
     preflight: args.preflight !== false,
@@ -173,7 +166,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     await emulator?.close();
     reached.release();
   }
-  if (io.isTty && !args.quiet) io.liveLine?.('');
+  if (!args.quiet) clearLiveLine(io);
   return conclude({ args, io, session, outputs, outcome, target, workerStats, stepSummary });
 }
 

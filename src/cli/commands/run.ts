@@ -81,11 +81,13 @@ export const runCommand: JobstormCommand<RunArgs> = {
         type: 'boolean',
         describe:
           'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning',
-      })
-      .example('$0 run scenarios/smoke.yaml', 'against the embedded emulator')
-      .example(
-        '$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s',
-        'against a real endpoint',
-      ),
+      }),
+  examples: [
+    ['$0 run scenarios/smoke.yaml', 'against the embedded emulator'],
+    [
+      '$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s',
+      'against a real endpoint',
+    ],
+  ],
   run: async (args, io) => (await import('./run-action.js')).runAction.run(args, io),
 };

@@ -1,9 +1,7 @@
 import type { Argv } from 'yargs';
 
 /** The flags that pick a target, shared by every command that sends traffic. */
-export function withTargetOptions<T>(
-  y: Argv<T>,
-): Argv<
+export function withTargetOptions<T>(y: Argv<T>): Argv<
   T & {
     target: string | undefined;
     'api-key': string | undefined;
