@@ -92,5 +92,10 @@ export function commandSpecs(): CommandSpec[] {
   const root: CommandSpec = { command: '', describe: '', flags: [], examples: [] };
   const argv = recorder(root, commands);
   for (const cmd of COMMANDS) cmd.register(argv, SILENT_IO, () => undefined);
+  // The examples as each command declares them, not as --help lays them out for 80 columns.
+  for (const spec of commands) {
+    const declared = COMMANDS.find((c) => c.command === spec.command)?.examples;
+    if (declared) spec.examples = declared.map(([command, describe]) => [command, describe]);
+  }
   return commands;
 }
