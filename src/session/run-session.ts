@@ -13,6 +13,7 @@ import { runScenarioThreaded } from '../runner/threaded-run.js';
 import { CheckStage } from './check-stage.js';
 import { runEndOf } from './run-end.js';
 import { LiveThresholds, type LiveAbort } from './live-thresholds.js';
+import { WarmupPath } from './warmup-path.js';
 import type { FinishOptions, LiveView, RunSessionOptions } from './session-options.js';
 
 /**
@@ -111,6 +112,7 @@ export class RunSession {
       target: o.target,
       runId: o.runId,
       onRecord: this.add,
+      onWarmupRecord: new WarmupPath(o.checks, o.runId).add,
       // Live, whatever the owner shows: from then on the latencies are partly jobstorm's own.
       ...(warning ? { onGeneratorLimited: warning } : {}),
       ...(progress ? { onProgress: (p) => progress(p, this.liveView()) } : {}),

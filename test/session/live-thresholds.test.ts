@@ -40,7 +40,7 @@ function ex(intendedAt: number, latencyMs: number): ExchangeRecord {
 }
 
 /** Feeds `seconds` seconds of ten requests each, at `latency(second)` ms; returns the aborts. */
-function play(sources: ThresholdSource[], seconds: number, latency: (sec: number) => number) {
+function play(sources: (string | ThresholdSource)[], seconds: number, latency: (sec: number) => number) {
   const aborts: LiveAbort[] = [];
   const metrics = new RunMetrics();
   const live = new LiveThresholds(parseThresholds(sources), (a) => aborts.push(a));
