@@ -2,8 +2,20 @@ import type { FinalState } from '../metrics/metrics-data.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import type { Outcome } from '../metrics/outcome.js';
 import type { OperationSecondView, SecondView } from '../metrics/second-series.js';
-import type { Threshold } from './threshold.js';
-import { THRESHOLD_METRICS, type MetricSpec } from './threshold-metrics.js';
+import { THRESHOLD_METRICS, type AggregationKind, type MetricSpec } from './threshold-metrics.js';
+
+/**
+ * What a reader needs of a parsed threshold (threshold.ts's `Threshold` is one): kept structural,
+ * since threshold.ts asks this file whether a threshold can be read per second.
+ */
+export interface ReadableThreshold {
+  metric: string;
+  tags: Readonly<Record<string, string>>;
+  aggregation: { kind: AggregationKind; percentile?: number };
+  windowS?: number;
+}
+
+type Threshold = ReadableThreshold;
 
 /**
  * What one second gives a threshold judged per window: a count over a base (a rate's numerator
@@ -67,7 +79,7 @@ function latencyReader(t: Threshold): SecondReader | string {
   if (t.tags.from === 'sent') return `latency from the send (from=sent) ${NOT_KEPT}; drop the tag`;
   const a = t.aggregation;
   if (a.kind === 'percentile') {
-    if (a.percentile < 0) return `mean ${NOT_KEPT}; use a percentile (p50) instead`;
+    if ((a.percentile ?? 0) < 0) return `mean ${NOT_KEPT}; use a percentile (p50) instead`;
     if (t.tags.status !== undefined) return `a percentile of one status ${NOT_KEPT}; drop {status=...}`;
     return (second) => answeredBuckets(operations(t, second));
   }
