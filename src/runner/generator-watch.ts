@@ -196,10 +196,7 @@ export class GeneratorWatch {
     // This tick came a second or more late: the loop did not run at all for that long (the process
     // stopped, a long GC pause), whatever the second's shares say. It counts as the seconds it spans.
     const spanned = Math.max(1, Math.floor((now - this.secondStart) / 1000));
-    const lateAlone =
-      this.late >= LATE_ALONE &&
-      lateShare > LATE_SHARE &&
-      (s.busy >= BUSY || starved);
+    const lateAlone = this.late >= LATE_ALONE && lateShare > LATE_SHARE && (s.busy >= BUSY || starved);
     const limited = saturated || starved || spanned >= 2 || lateAlone;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);

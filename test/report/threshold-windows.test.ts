@@ -36,7 +36,12 @@ function runRecord(shard?: string): RunRecord {
 }
 
 let seq = 0;
-function ex(op: string, intendedAt: number, latencyMs: number, status: number | 'error' = 200): ExchangeRecord {
+function ex(
+  op: string,
+  intendedAt: number,
+  latencyMs: number,
+  status: number | 'error' = 200,
+): ExchangeRecord {
   return {
     v: 1,
     type: 'exchange',
@@ -192,7 +197,11 @@ describe('windowed threshold evaluation', () => {
   it('windows start after the warm-up', () => {
     const metrics = new RunMetrics({ warmupMs: 3000 });
     for (const r of [runRecord(), ...collapseRecords()]) metrics.add(r);
-    const s = buildSummary({ run: runRecord(), metrics, thresholds: parseThresholds(['count(run) >= 100 over 1s']) });
+    const s = buildSummary({
+      run: runRecord(),
+      metrics,
+      thresholds: parseThresholds(['count(run) >= 100 over 1s']),
+    });
     // Seconds 3-9 only: seven windows of one second.
     expect(only(s).window).toMatchObject({ judged: 7, failed: 0 });
   });
