@@ -14,6 +14,19 @@ import type {
   ValuePoint,
 } from './metric-snapshot.js';
 
+/** One threshold as the session judged it so far (see LiveThresholds), in its own unit. */
+export interface ThresholdStatus {
+  expression: string;
+  ok: boolean;
+  value: number | null;
+  unit: 'ms' | 'ratio' | 'count' | 'rps';
+}
+
+/** Prometheus and OTLP carry seconds, not the threshold's milliseconds. */
+function baseUnits(value: number, unit: ThresholdStatus['unit']): number {
+  return unit === 'ms' ? value / 1000 : value;
+}
+
 export interface LiveAggregateOptions {
   /** Shard label for what carries none of its own (violations, unsharded records). */
   shard: string;
@@ -67,6 +80,7 @@ export class LiveAggregate implements RecordSink {
   private lastShardName: string | undefined;
   private lastShard: ShardCells | undefined;
   private lastSnapshotMs: number;
+  private thresholdStatuses: readonly ThresholdStatus[] = [];
   /** Folds the records into job progress when the caller hands no fold result of its own. */
   private readonly fold: JobFold;
 
@@ -90,8 +104,21 @@ export class LiveAggregate implements RecordSink {
     else this.violations.set(v.id, { severity: v.severity, count: 1 });
   }
 
+  /** The live thresholds as judged so far (the session judges; the exports only send). */
+  setThresholds(statuses: readonly ThresholdStatus[]): void {
+    this.thresholdStatuses = statuses;
+  }
+
   snapshot(atMs: number): MetricSnapshot {
     const f = families();
+    for (const t of this.thresholdStatuses) {
+      f.thresholdOk.values.push({ labels: { threshold: t.expression }, value: t.ok ? 1 : 0 });
+      if (t.value !== null)
+        f.thresholdValue.values.push({
+          labels: { threshold: t.expression },
+          value: baseUnits(t.value, t.unit),
+        });
+    }
     const intervalMs = Math.max(1, atMs - this.lastSnapshotMs);
     this.lastSnapshotMs = atMs;
     for (const [shard, cells] of this.shards) this.shardPoints(f, shard, cells, intervalMs);

@@ -2,7 +2,7 @@ import type { JobstormRecord, RecordSink } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { JobEvents } from '../metrics/job-events.js';
 import { EXPORTERS } from './exporters.js';
-import { LiveAggregate } from './live-aggregate.js';
+import { LiveAggregate, type ThresholdStatus } from './live-aggregate.js';
 import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';
 import type { MetricSnapshot } from './metric-snapshot.js';
 
@@ -144,6 +144,11 @@ export class LiveExports implements RecordSink {
 
   addViolation(violation: Violation): void {
     this.aggregate.addViolation(violation);
+  }
+
+  /** The live thresholds as judged so far: sent with the next flush, one series each. */
+  thresholds(statuses: readonly ThresholdStatus[]): void {
+    this.aggregate.setThresholds(statuses);
   }
 
   /** Sends the current totals to every backend that is not still busy with the previous flush. */

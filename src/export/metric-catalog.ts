@@ -20,7 +20,8 @@ export type LabelKey =
   | 'check'
   | 'severity'
   | 'worker_state'
-  | 'queue_state';
+  | 'queue_state'
+  | 'threshold';
 
 export const OTEL_ATTRIBUTES: Readonly<Record<LabelKey, string>> = {
   run_id: 'jobstorm.run.id',
@@ -36,6 +37,7 @@ export const OTEL_ATTRIBUTES: Readonly<Record<LabelKey, string>> = {
   severity: 'jobstorm.check.severity',
   worker_state: 'jobstorm.worker.state',
   queue_state: 'jobstorm.queue.state',
+  threshold: 'jobstorm.threshold',
 };
 
 /** Labels whose OTLP attribute is an integer (the semantic conventions say so). */
@@ -166,5 +168,19 @@ export const METRICS = {
     'jobstorm.target.jobs',
     '{job}',
     'Jobs by state (in_queue, in_progress) in the latest /health sample',
+  ),
+  thresholdOk: spec(
+    'gauge',
+    'jobstorm_threshold_ok',
+    'jobstorm.threshold.ok',
+    '1',
+    'Each threshold the per-second series judges live: 1 while it holds so far, 0 once it failed (a windowed one: once any window failed)',
+  ),
+  thresholdValue: spec(
+    'gauge',
+    'jobstorm_threshold_value',
+    'jobstorm.threshold.value',
+    '1',
+    "Each live threshold's latest value (its last full window, or the run so far), in base units: seconds for latencies, a 0-1 share for rates, a count, or per second",
   ),
 } as const satisfies Record<string, MetricSpec>;

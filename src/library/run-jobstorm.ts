@@ -2,6 +2,7 @@ import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { ExitCode } from '../core/exit-code.js';
 import type { EmulatorHandle } from '../emulator/start.js';
 import { parseThresholds, type Threshold } from '../report/threshold.js';
+import { thresholdSources } from '../report/threshold-source.js';
 import type { Summary } from '../report/summary.js';
 import { VERDICT_EXIT } from '../report/verdict.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
@@ -15,10 +16,7 @@ import { scenarioOf } from './scenario-source.js';
 
 function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[] {
   return parseThresholds([
-    ...scenario.thresholds.map((expression, i) => ({
-      expression,
-      where: `${scenario.source}: thresholds[${String(i)}]`,
-    })),
+    ...thresholdSources(scenario.thresholds, scenario.source),
     ...extra.map((expression) => ({ expression, where: 'thresholds' })),
   ]);
 }

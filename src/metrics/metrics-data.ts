@@ -57,6 +57,13 @@ export interface OperationSeriesData {
   requests: number[];
   /** Latency-from-intended per second as `SparseHistogram.encode()`; `''` when none. */
   latency: string[];
+  /**
+   * Requests per second by outcome, for windowed rates and counts: only the outcomes that
+   * occurred (absent in summaries written before windowed thresholds).
+   */
+  outcomes?: Partial<Record<Outcome, number[]>>;
+  /** Latency of the requests that got no answer, per second, when any did: taken off for answers-only percentiles. */
+  unanswered?: string[];
 }
 
 /** Columnar per-second series; index i is the wall-clock second `startSec + i` (epoch seconds). */

@@ -22,7 +22,7 @@ import {
   type WarmupData,
 } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
-import { SecondSeries } from './second-series.js';
+import { SecondSeries, type SecondSource } from './second-series.js';
 import { TokenStats } from './token-stats.js';
 import { ViolationTally } from './violation-tally.js';
 
@@ -154,6 +154,11 @@ export class RunMetrics implements RecordSink {
       }
     }
     return { p99Ms: all.count > 0 ? all.percentileMs(99) : undefined, failed };
+  }
+
+  /** The per-second series as windowed thresholds read it, live while records come in. */
+  secondSource(): SecondSource {
+    return this.series;
   }
 
   /** Violations come from the checks, not from records, so they arrive through their own door. */

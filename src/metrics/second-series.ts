@@ -1,12 +1,34 @@
 import type { ExchangeRecord } from '../core/record.js';
 import { healthGauge } from './job-body.js';
 import { SparseHistogram } from './sparse-histogram.js';
-import { FINAL_STATES, type FinalState, type SeriesData } from './metrics-data.js';
-import { outcomeOf } from './outcome.js';
+import { FINAL_STATES, type FinalState, type OperationSeriesData, type SeriesData } from './metrics-data.js';
+import { OUTCOMES, outcomeOf, type Outcome } from './outcome.js';
 
 interface OperationSecond {
   requests: number;
   latency: SparseHistogram;
+  /** Requests by outcome: what windowed rates and counts read. */
+  outcomes: Partial<Record<Outcome, number>>;
+  /** Latency of the requests that got no answer (outcome `error`): answers-only percentiles take it off. */
+  unanswered: SparseHistogram | undefined;
+}
+
+/** One operation's second, as windowed thresholds read it. */
+export type OperationSecondView = Readonly<OperationSecond>;
+
+/** One second of the series, as windowed thresholds read it (see SecondSource). */
+export interface SecondView {
+  readonly submitted: number;
+  readonly dropped: number;
+  readonly finals: Readonly<Record<FinalState, number>>;
+  readonly ops: ReadonlyMap<string, OperationSecondView>;
+}
+
+/** Per-second data read by whole seconds (epoch seconds): a live series or one read back from a summary. */
+export interface SecondSource {
+  /** The first and last seconds holding anything; undefined when empty. */
+  span(): { first: number; last: number } | undefined;
+  second(sec: number): SecondView | undefined;
 }
 
 interface Second {
@@ -55,16 +77,21 @@ function mergeSecond(into: Second, from: Second): void {
   into.workers = maxOf(into.workers, from.workers);
   into.queue = maxOf(into.queue, from.queue);
   for (const [op, o] of from.ops) {
-    const mine = into.ops.get(op);
-    if (mine) {
-      mine.requests += o.requests;
-      mine.latency.merge(o.latency);
-    } else {
-      const copy = new SparseHistogram();
-      copy.merge(o.latency);
-      into.ops.set(op, { requests: o.requests, latency: copy });
+    let mine = into.ops.get(op);
+    if (!mine) {
+      mine = emptyOperation();
+      into.ops.set(op, mine);
     }
+    mine.requests += o.requests;
+    mine.latency.merge(o.latency);
+    for (const k of OUTCOMES)
+      if (o.outcomes[k]) mine.outcomes[k] = (mine.outcomes[k] ?? 0) + (o.outcomes[k] ?? 0);
+    if (o.unanswered) (mine.unanswered ??= new SparseHistogram()).merge(o.unanswered);
   }
+}
+
+function emptyOperation(): OperationSecond {
+  return { requests: 0, latency: new SparseHistogram(), outcomes: {}, unanswered: undefined };
 }
 
 /** Seconds behind the newest one after which a second's histograms are compacted. */
@@ -79,7 +106,7 @@ const MAX_BUSY_SECONDS = 3600;
  * per second is a sum, a max or a histogram, so merging in any order gives the same result. Memory
  * grows with the number of seconds, bounded per second (one sparse histogram per operation).
  */
-export class SecondSeries {
+export class SecondSeries implements SecondSource {
   private readonly seconds = new Map<number, Second>();
   /** Seconds whose histograms are still live (Maps), oldest first; see `settle`. */
   private readonly unsettled: number[] = [];
@@ -93,11 +120,13 @@ export class SecondSeries {
     if (outcome === 'error' || outcome === '5xx') s.errors++;
     let op = s.ops.get(r.op);
     if (!op) {
-      op = { requests: 0, latency: new SparseHistogram() };
+      op = emptyOperation();
       s.ops.set(r.op, op);
     }
     op.requests++;
+    op.outcomes[outcome] = (op.outcomes[outcome] ?? 0) + 1;
     op.latency.recordMs(r.endAt - r.intendedAt);
+    if (outcome === 'error') (op.unanswered ??= new SparseHistogram()).recordMs(r.endAt - r.intendedAt);
     if (r.op === 'health' && outcome === '2xx') {
       s.workers = maxOf(s.workers, healthGauge(r.body, 'workers', 'running') ?? null);
       s.queue = maxOf(s.queue, healthGauge(r.body, 'jobs', 'inQueue') ?? null);
@@ -127,7 +156,22 @@ export class SecondSeries {
       mergeSecond(into, from);
     }
     // Merging happens after a run (shards, summaries): nothing will be added, so keep it compact.
-    for (const s of this.seconds.values()) for (const o of s.ops.values()) o.latency.compact();
+    for (const s of this.seconds.values()) for (const o of s.ops.values()) compactOperation(o);
+  }
+
+  span(): { first: number; last: number } | undefined {
+    if (this.seconds.size === 0) return undefined;
+    let first = Infinity;
+    let last = -Infinity;
+    for (const k of this.seconds.keys()) {
+      first = Math.min(first, k);
+      last = Math.max(last, k);
+    }
+    return { first, last };
+  }
+
+  second(sec: number): SecondView | undefined {
+    return this.seconds.get(sec);
   }
 
   toJSON(): SeriesData {
@@ -156,8 +200,7 @@ export class SecondSeries {
       ops: {},
     };
     const opNames = [...new Set([...this.seconds.values()].flatMap((s) => [...s.ops.keys()]))].sort();
-    for (const op of opNames)
-      data.ops[op] = { requests: zeros(), latency: new Array<string>(length).fill('') };
+    for (const op of opNames) data.ops[op] = this.operationColumns(op, length);
     for (const [sec, s] of this.seconds) {
       const i = sec - startSec;
       data.requests[i] = s.requests;
@@ -174,9 +217,37 @@ export class SecondSeries {
         if (!target) continue;
         target.requests[i] = o.requests;
         target.latency[i] = o.latency.encode();
+        for (const k of OUTCOMES) {
+          const column = target.outcomes?.[k];
+          if (column) column[i] = o.outcomes[k] ?? 0;
+        }
+        if (target.unanswered) target.unanswered[i] = o.unanswered?.encode() ?? '';
       }
     }
     return data;
+  }
+
+  /**
+   * One operation's empty columns; `outcomes` holds only the outcomes that occurred and
+   * `unanswered` is there only when a request went unanswered, so a clean run's file stays small.
+   */
+  private operationColumns(op: string, length: number): OperationSeriesData {
+    const seen = new Set<Outcome>();
+    let unanswered = false;
+    for (const s of this.seconds.values()) {
+      const o = s.ops.get(op);
+      if (!o) continue;
+      for (const k of OUTCOMES) if (o.outcomes[k]) seen.add(k);
+      unanswered ||= o.unanswered !== undefined;
+    }
+    const outcomes: Partial<Record<Outcome, number[]>> = {};
+    for (const k of OUTCOMES) if (seen.has(k)) outcomes[k] = new Array<number>(length).fill(0);
+    return {
+      requests: new Array<number>(length).fill(0),
+      latency: new Array<string>(length).fill(''),
+      ...(seen.size > 0 ? { outcomes } : {}),
+      ...(unanswered ? { unanswered: new Array<string>(length).fill('') } : {}),
+    };
   }
 
   static fromJSON(data: SeriesData): SecondSeries {
@@ -194,7 +265,7 @@ export class SecondSeries {
       s.queue = data.queue[i] ?? null;
       for (const [op, o] of Object.entries(data.ops)) {
         const requests = o.requests[i] ?? 0;
-        if (requests > 0) s.ops.set(op, { requests, latency: SparseHistogram.decode(o.latency[i] ?? '') });
+        if (requests > 0) s.ops.set(op, operationAt(o, i, requests));
       }
       // Seconds with nothing in them are not kept, so a round trip keeps the same keys.
       if (!isEmpty(s)) series.seconds.set(data.startSec + i, s);
@@ -231,7 +302,7 @@ export class SecondSeries {
       const s = this.seconds.get(sec);
       if (!s) continue;
       s.unsettled = false;
-      for (const o of s.ops.values()) o.latency.compact();
+      for (const o of s.ops.values()) compactOperation(o);
     }
   }
 
@@ -245,6 +316,26 @@ export class SecondSeries {
       if (overlap > 0) this.at(sec * 1000).busyUs += Math.round(overlap * 1000);
     }
   }
+}
+
+function operationAt(o: OperationSeriesData, i: number, requests: number): OperationSecond {
+  const outcomes: Partial<Record<Outcome, number>> = {};
+  for (const k of OUTCOMES) {
+    const n = o.outcomes?.[k]?.[i] ?? 0;
+    if (n > 0) outcomes[k] = n;
+  }
+  const unanswered = o.unanswered?.[i] ?? '';
+  return {
+    requests,
+    latency: SparseHistogram.decode(o.latency[i] ?? ''),
+    outcomes,
+    unanswered: unanswered === '' ? undefined : SparseHistogram.decode(unanswered),
+  };
+}
+
+function compactOperation(o: OperationSecond): void {
+  o.latency.compact();
+  o.unanswered?.compact();
 }
 
 function isEmpty(s: Second): boolean {

@@ -39,6 +39,8 @@ export interface ChartSpec {
   x: number[];
   xLabels?: string[];
   series: ChartSeries[];
+  /** time charts: x ranges [from, to) shaded behind the lines: windows that failed a threshold. */
+  bands?: { from: number; to: number; label: string }[];
 }
 
 const PALETTE = [
@@ -236,14 +238,36 @@ export function binBars(
   };
 }
 
+/**
+ * The seconds covered by windows that failed a windowed threshold, on the time charts' x axis
+ * (seconds since the series' first second; the thresholds count from the run's start second).
+ */
+function failingBands(s: Summary): NonNullable<ChartSpec['bands']> {
+  const shift = Math.floor(s.run.startMs / 1000) - s.series.startSec;
+  return s.thresholds.flatMap((t) =>
+    (t.window?.failing ?? []).map(([from, to]) => ({
+      from: from + shift,
+      to: to + shift,
+      label: t.expression,
+    })),
+  );
+}
+
+/** A time chart with the failing windows shaded, its title saying so; unchanged when none failed. */
+function withBands(c: ChartSpec | undefined, bands: NonNullable<ChartSpec['bands']>): ChartSpec | undefined {
+  if (!c || bands.length === 0) return c;
+  return { ...c, title: `${c.title} (shaded: windows failing a threshold)`, bands };
+}
+
 /** Every chart of report.html, in page order; charts with no data are left out. */
 export function chartSpecs(s: Summary): ChartSpec[] {
+  const bands = failingBands(s);
   const charts: (ChartSpec | undefined)[] = [
     throughputChart(s),
     latencyTimeChart(s),
     jobsChart(s),
     capacityChart(s),
-  ];
+  ].map((c) => withBands(c, bands));
   for (const [op, o] of Object.entries(s.operations)) {
     const [intended, sent] = operationHistograms(o);
     charts.push(

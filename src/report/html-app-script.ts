@@ -82,7 +82,21 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
       dash: function (u, i) { return i > 0 && u.series[i].dash ? 'dashed' : 'solid'; },
       fill: function (u, i) { var s = c.series[i - 1]; return !s || s.dash ? 'transparent' : s.color + (c.kind === 'bars' ? '88' : ''); },
     };
-    return { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes, legend: { markers: markers } };
+    var opts = { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes, legend: { markers: markers } };
+    if (c.bands && c.bands.length) opts.hooks = { drawClear: [function (u) { shade(u, c.bands); }] };
+    return opts;
+  }
+
+  /** Failing threshold windows, shaded red behind the lines (x in the chart's own seconds). */
+  function shade(u, bands) {
+    var ctx = u.ctx;
+    ctx.save();
+    ctx.fillStyle = 'rgba(207, 34, 46, 0.13)';
+    bands.forEach(function (b) {
+      var x0 = u.valToPos(b.from - 0.5, 'x', true), x1 = u.valToPos(b.to - 0.5, 'x', true);
+      ctx.fillRect(x0, u.bbox.top, Math.max(1, x1 - x0), u.bbox.height);
+    });
+    ctx.restore();
   }
 
 `);

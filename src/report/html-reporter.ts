@@ -1,3 +1,4 @@
+import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
@@ -20,7 +21,7 @@ import {
   verdictMark,
   verdictWord,
 } from './report-view.js';
-import type { Summary, ViolationSummary } from './summary.js';
+import type { Summary, ThresholdResult, ViolationSummary } from './summary.js';
 
 /** A cell is trusted HTML (already escaped), optionally with a class. */
 type Cell = string | { html: string; className: string };
@@ -43,13 +44,18 @@ function chartDivs(charts: readonly ChartSpec[], test: (c: ChartSpec) => boolean
   return grid ? `<div class="grid">${divs}</div>` : divs;
 }
 
+function windowNote(t: ThresholdResult): string {
+  const w = windowLine(t);
+  return w === undefined ? '' : `<br><span class="meta">${esc(w)}</span>`;
+}
+
 function thresholdsSection(s: Summary): string {
   if (!s.thresholds.length) return '<p class="meta">No thresholds set.</p>';
   return table(
     ['', 'threshold', 'value'],
     s.thresholds.map((t) => [
       t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>',
-      `<code>${esc(t.expression)}</code>`,
+      `<code>${esc(t.expression)}</code>${windowNote(t)}`,
       esc(formatValue(t.value, t.unit)),
     ]),
   );

@@ -1,3 +1,4 @@
+import { windowLine } from './threshold-window-line.js';
 import { escapeXml, formatMs, formatValue } from './format.js';
 import type { Reporter } from './reporter.js';
 import type { Summary, ViolationSummary } from './summary.js';
@@ -79,15 +80,17 @@ function thresholdCases(s: Summary): Cases {
   for (const t of s.thresholds) {
     const open = `    <testcase classname="jobstorm.thresholds" name="${escapeXml(t.expression)}" time="0">`;
     const value = formatValue(t.value, t.unit);
+    const w = windowLine(t);
+    const windows = w === undefined ? '' : `; ${w}`;
     if (t.ok) {
-      xml.push(`${open}<system-out>value ${escapeXml(value)}</system-out></testcase>`);
+      xml.push(`${open}<system-out>value ${escapeXml(value + windows)}</system-out></testcase>`);
       continue;
     }
     failures++;
     const why =
       t.value === null
-        ? `${t.expression}: no samples, so not a pass`
-        : `${t.expression} failed: value ${value}`;
+        ? `${t.expression}: no samples, so not a pass${windows}`
+        : `${t.expression} failed: value ${value}${windows}`;
     xml.push(
       open,
       `      <failure type="${t.value === null ? 'no-samples' : 'threshold'}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`,

@@ -1,3 +1,4 @@
+import { windowLine } from './threshold-window-line.js';
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
 import { renderWorkersSection } from './workers-section.js';
@@ -103,6 +104,15 @@ function violationSection(s: Summary): string[] {
 }
 
 /** summary.md: the same figures as the terminal summary, as a pull-request comment or step summary. */
+/** Under the table, one line per windowed threshold: its worst window, failed windows, whole-run value. */
+function windowNotes(s: Summary): string[] {
+  const notes = s.thresholds.flatMap((t) => {
+    const w = windowLine(t);
+    return w === undefined ? [] : [`- ${code(t.expression)}: ${w}`];
+  });
+  return notes.length ? ['', ...notes] : [];
+}
+
 export const markdownReporter: Reporter = {
   name: 'markdown',
   fileName: 'summary.md',
@@ -154,6 +164,7 @@ export const markdownReporter: Reporter = {
           s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]),
           ['l', 'l', 'r'],
         ),
+        ...windowNotes(s),
       );
     } else {
       out.push('No thresholds set.');

@@ -46,6 +46,8 @@ export interface BuildSummaryInput {
   end?: RunEnd;
   /** Why, when jobstorm itself failed (`shard-failed`). */
   failure?: string;
+  /** The threshold that stopped the run (`aborted`). */
+  aborted?: Summary['run']['aborted'];
   /** What the preflight found before the load. */
   preflight?: Summary['preflight'];
   /** Iterations cut at the graceful stop. */
@@ -251,6 +253,7 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   if (input.connectionWait) info.connectionWait = input.connectionWait;
   if (input.generator) info.generator = input.generator;
   if (input.failure !== undefined) info.failure = input.failure;
+  if (input.aborted) info.aborted = input.aborted;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
   if (input.checkDescriptions) summary.checkDescriptions = input.checkDescriptions;
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;

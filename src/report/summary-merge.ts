@@ -39,7 +39,13 @@ export function metricsDataOf(s: Summary): MetricsData {
   const e2e = {} as Record<FinalState, string>;
   for (const st of FINAL_STATES) e2e[st] = s.jobs.e2e[st].histogram;
   const ops: MetricsData['series']['ops'] = {};
-  for (const [op, o] of Object.entries(s.series.ops)) ops[op] = { requests: o.requests, latency: o.latency };
+  for (const [op, o] of Object.entries(s.series.ops))
+    ops[op] = {
+      requests: o.requests,
+      latency: o.latency,
+      ...(o.outcomes ? { outcomes: o.outcomes } : {}),
+      ...(o.unanswered ? { unanswered: o.unanswered } : {}),
+    };
   return {
     version: METRICS_DATA_VERSION,
     wallStartMs: s.run.startMs,
@@ -132,12 +138,20 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
     ...(generator ? { generator } : {}),
     ...(connectionWait ? { connectionWait } : {}),
     ...(failure === undefined ? {} : { failure }),
+    ...abortedOf(summaries),
   };
+}
+
+/** The earliest abort among the shards, when one was stopped by its threshold. */
+function abortedOf(summaries: readonly Summary[]): Pick<RunInfo, 'aborted'> {
+  const all = summaries.flatMap((s) => (s.run.aborted ? [s.run.aborted] : []));
+  const first = [...all].sort((a, b) => a.at - b.at)[0];
+  return first ? { aborted: { ...first } } : {};
 }
 
 /** A merge is as partial as its most partial shard. */
 function worstEnd(ends: readonly RunEnd[]): RunEnd {
-  for (const e of ['output-failed', 'shard-failed', 'interrupted', 'unreachable'] as const)
+  for (const e of ['output-failed', 'shard-failed', 'interrupted', 'aborted', 'unreachable'] as const)
     if (ends.includes(e)) return e;
   return 'completed';
 }

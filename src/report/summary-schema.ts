@@ -104,6 +104,8 @@ const series = z.object({
     z.object({
       requests: z.array(count),
       latency: z.array(encoded),
+      outcomes: z.partialRecord(z.enum(OUTCOMES), z.array(count)).optional(),
+      unanswered: z.array(encoded).optional(),
       p50: z.array(ms.nullable()),
       p99: z.array(ms.nullable()),
     }),
@@ -124,8 +126,9 @@ export const summarySchema = z.object({
     ownsEndpoint: z.boolean(),
     // Summaries written before verdicts existed ended as far as they knew.
     end: z
-      .enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed'])
+      .enum(['completed', 'interrupted', 'unreachable', 'output-failed', 'shard-failed', 'aborted'])
       .default('completed'),
+    aborted: z.object({ threshold: z.string(), at: z.number().int() }).optional(),
     iterationsCut: count.optional(),
     connectionWait: z
       .object({ arrivals: count, longestMs: z.number().nonnegative(), connections: count })
@@ -179,6 +182,16 @@ export const summarySchema = z.object({
       value: z.number().nullable(),
       ok: z.boolean(),
       unit: z.enum(['ms', 'ratio', 'count', 'rps']),
+      window: z
+        .object({
+          seconds: z.number().int().positive(),
+          judged: count,
+          failed: count,
+          worst: z.object({ at: z.number().int(), value: z.number() }).nullable(),
+          failing: z.array(z.tuple([z.number().int(), z.number().int()])),
+        })
+        .optional(),
+      wholeRun: z.object({ value: z.number().nullable(), ok: z.boolean() }).optional(),
     }),
   ),
   series,

@@ -61,6 +61,14 @@ export interface RunInfo {
   forced?: string[];
   /** Why the run stopped early when jobstorm itself failed (`end: shard-failed`): one line. */
   failure?: string;
+  /** The threshold with abortOnFail that stopped the run (`end: aborted`), and when (seconds from the start). */
+  aborted?: RunAbort;
+}
+
+export interface RunAbort {
+  threshold: string;
+  /** Whole seconds from the run's start second, as t+Ns. */
+  at: number;
 }
 
 export interface OutcomeSummary extends OutcomeData {
@@ -109,15 +117,34 @@ import type { ThresholdUnit } from './threshold-unit.js';
 
 export interface ThresholdResult {
   expression: string;
-  /** null when there was no data to compute it from (which fails the threshold). */
+  /** null when there was no data to compute it from (which fails the threshold); the worst window's for a windowed one. */
   value: number | null;
   ok: boolean;
   unit: ThresholdUnit;
+  /** A threshold held over every window (`over 30s`): how its windows went. */
+  window?: ThresholdWindowResult;
+  /** A windowed threshold's aggregate over the whole measured run and whether that alone would hold: only windows may fail. */
+  wholeRun?: { value: number | null; ok: boolean };
+}
+
+/** The windows of a windowed threshold; times are whole seconds from the run's start second (t+Ns). */
+export interface ThresholdWindowResult {
+  /** The window's length. */
+  seconds: number;
+  /** Windows that had data to judge, and how many of them broke the threshold. */
+  judged: number;
+  failed: number;
+  /** The worst window (its first second) and its value; null when none had data. */
+  worst: { at: number; value: number } | null;
+  /** Seconds covered by failing windows, as [from, to) spans, for the charts. */
+  failing: [number, number][];
 }
 
 export interface OperationSeriesSummary {
   requests: number[];
   latency: string[];
+  outcomes?: Partial<Record<Outcome, number[]>>;
+  unanswered?: string[];
   p50: (number | null)[];
   p99: (number | null)[];
 }

@@ -1,4 +1,5 @@
 import { formatThreshold, textTable } from './format.js';
+import { windowLine } from './threshold-window-line.js';
 import { exportLines } from './export-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
@@ -59,7 +60,11 @@ function thresholdLines(s: Summary): string[] {
   const failed = failedThresholds(s);
   return [
     `thresholds: ${s.thresholds.length - failed} passed, ${failed} failed`,
-    ...s.thresholds.map((t) => `  ${t.ok ? '✓' : '✗'} ${formatThreshold(t)}`),
+    ...s.thresholds.flatMap((t) => {
+      const line = `  ${t.ok ? '✓' : '✗'} ${formatThreshold(t)}`;
+      const w = windowLine(t);
+      return w === undefined ? [line] : [line, `      ${w}`];
+    }),
   ];
 }
 

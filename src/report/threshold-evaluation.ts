@@ -1,7 +1,10 @@
 import { LatencyHistogram } from '../metrics/histogram.js';
 import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
 import { OUTCOMES, type Outcome } from '../metrics/outcome.js';
+import { SecondSeries, type SecondSource } from '../metrics/second-series.js';
 import { measuredMs } from './measured-time.js';
+import { secondReader } from './threshold-readers.js';
+import { judgeWindows, windowFrame } from './threshold-windows.js';
 import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
 import { compare, type Aggregation, type Threshold } from './threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
@@ -154,12 +157,34 @@ function valueOf(s: Summary, t: Threshold): number | null {
   }
 }
 
+/** A windowed threshold: every window judged from the per-second series, and the whole run's value beside. */
+function windowedResult(
+  t: Threshold & { windowS: number },
+  summary: Summary,
+  source: SecondSource,
+): ThresholdResult {
+  const reader = secondReader(t);
+  const value = valueOf(summary, t);
+  const wholeRun = { value, ok: value !== null && compare(value, t.comparator, t.target) };
+  if (typeof reader === 'string')
+    return { expression: t.expression, value: null, ok: false, unit: t.unit, wholeRun };
+  const judged = judgeWindows(t, reader, source, windowFrame(summary.run.startMs, summary.warmup?.ms));
+  return { expression: t.expression, ...judged, unit: t.unit, wholeRun };
+}
+
+function isWindowed(t: Threshold): t is Threshold & { windowS: number } {
+  return t.windowS !== undefined;
+}
+
 /**
  * Evaluates parsed thresholds against a summary. A threshold with no data to judge (p99 of an
- * operation that never ran) fails: a filter that matches nothing must not pass silently.
+ * operation that never ran) fails: a filter that matches nothing must not pass silently. A
+ * windowed one is judged over every window of its length (see threshold-windows.ts).
  */
 export function evaluateThresholds(thresholds: readonly Threshold[], summary: Summary): ThresholdResult[] {
+  let source: SecondSource | undefined;
   return thresholds.map((t) => {
+    if (isWindowed(t)) return windowedResult(t, summary, (source ??= SecondSeries.fromJSON(summary.series)));
     const value = valueOf(summary, t);
     return {
       expression: t.expression,

@@ -1,6 +1,8 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { closestName } from './closest-name.js';
+import { perSecondProblem } from './threshold-readers.js';
 import type { ThresholdUnit } from './threshold-unit.js';
+import { splitWindow, type WindowFields } from './threshold-window-syntax.js';
 import {
   THRESHOLD_METRICS,
   VIOLATION_PREFIX,
@@ -28,11 +30,19 @@ export interface Threshold {
   comparator: Comparator;
   target: number;
   unit: ThresholdUnit;
+  /** Held over every window of this many whole seconds (`over 30s`); absent: over the whole run. */
+  windowS?: number;
+  /** Judged live by the session, every second; the run stops when it fails. */
+  abortOnFail?: boolean;
+  /** The live judging for abortOnFail starts this long after the run's start, ms. */
+  delayAbortEvalMs?: number;
 }
 
-/** Where an expression came from (`--threshold`, `scenario.yaml thresholds[2]`), for errors. */
-export interface ThresholdSource {
-  expression: string;
+/**
+ * Where an expression came from (`--threshold`, `scenario.yaml thresholds[2]`), for errors, with
+ * the scenario's object form's fields (window, abortOnFail, delayAbortEval).
+ */
+export interface ThresholdSource extends WindowFields {
   where?: string;
   /**
    * Read back from a summary.json rather than written by a person now: a bare time there is
@@ -207,6 +217,22 @@ function parseOne(expression: string, where: string, stored: boolean): Threshold
   };
 }
 
+/** One source: its window split off, the rest parsed, then what a window or a live judge needs. */
+function parseSource(source: ThresholdSource, where: string): Threshold {
+  const split = splitWindow(source);
+  if (typeof split === 'string') fail(split);
+  const t: Threshold = {
+    ...parseOne(split.core, where, source.stored === true),
+    expression: split.expression,
+  };
+  if (split.windowS !== undefined) t.windowS = split.windowS;
+  if (source.abortOnFail === true) t.abortOnFail = true;
+  if (source.delayAbortEvalMs !== undefined) t.delayAbortEvalMs = source.delayAbortEvalMs;
+  const problem = t.windowS !== undefined || t.abortOnFail ? perSecondProblem(t) : undefined;
+  if (problem !== undefined) fail(problem);
+  return t;
+}
+
 /**
  * Parses every expression, reporting all bad ones at once (DESIGN rule 5) as a ConfigError naming
  * the expression and what is wrong with it.
@@ -216,9 +242,9 @@ export function parseThresholds(inputs: readonly (string | ThresholdSource)[]): 
   const parsed: Threshold[] = [];
   for (const input of inputs) {
     const source = typeof input === 'string' ? { expression: input } : input;
-    const { expression, where = 'threshold', stored = false } = source;
+    const { expression, where = 'threshold' } = source;
     try {
-      parsed.push(parseOne(expression, where, stored));
+      parsed.push(parseSource(source, where));
     } catch (err) {
       if (!(err instanceof ThresholdSyntaxError)) throw err;
       issues.push({ where, message: `"${expression.trim()}": ${err.message}` });

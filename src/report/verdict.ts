@@ -67,6 +67,11 @@ function judgeStatus(s: Judged): Verdict {
           : `a worker thread failed${s.run.failure === undefined ? '' : ` (${s.run.failure})`}, so the others were stopped: results are partial`;
     return { status: 'interrupted', reasons: [why, ...failures, ...gaps] };
   }
+  if (end === 'aborted') {
+    const a = s.run.aborted;
+    const why = a ? `aborted: ${a.threshold} at t+${String(a.at)}s` : 'aborted: a threshold failed';
+    return { status: 'failed', reasons: [why, ...failures, ...gaps] };
+  }
   if (end === 'unreachable')
     return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };
   if (failures.length > 0) return { status: 'failed', reasons: [...failures, ...gaps] };

@@ -54,6 +54,15 @@ const LATE_SHARE = 0.01;
 /** Seconds in a row before it is a stretch worth a warning and a report line (one slow GC is not). */
 const SUSTAINED_S = 2;
 /**
+ * Unless arrivals left late in it: then one second is enough (issue 35). Latency counts from the
+ * intended time, so arrivals jobstorm sent late carry its own delay in their latency, and one such
+ * second at the start (a cold engine) is enough to make a short run's p99 jobstorm's. Late by the
+ * generator, not by a timer's jitter: more than LATE_SHARE of the second's arrivals, at least
+ * LATE_ALONE of them, while jobstorm's own work kept its loop busy (or it was starved of CPU):
+ * a loaded machine's steal, with the loop mostly idle, is not jobstorm's.
+ */
+const LATE_ALONE = 5;
+/**
  * Starved: jobstorm had work waiting (callbacks this late, most arrivals late) yet ran less than
  * half a core. A CPU quota (a small pod, a CI runner's cgroup), other processes or the host took
  * the CPU. Its loop need not look busy then: stopped while it waits for I/O, it counts as idle (at
@@ -111,7 +120,8 @@ export function eventLoopProbe(cpu?: () => CpuReading): GeneratorProbe {
 /**
  * Knows when jobstorm itself is the bottleneck (issue "An engine whose cost follows its load"):
  * every second it samples its own event loop and the arrivals' lateness. Two or more limited
- * seconds in a row are a stretch: `onLimited` is called when one begins (the CLI warns live), and
+ * seconds in a row, or one whose arrivals left late, are a stretch: `onLimited` is called when one
+ * is known (the CLI warns live), and
  * a `generator` record is emitted when it ends, for the report and the verdict. Latencies measured
  * in such a stretch include jobstorm's own queueing, not only the target's.
  */
@@ -129,6 +139,8 @@ export class GeneratorWatch {
         cpu: number;
         cpuSeconds: number;
         warned: boolean;
+        /** A second of it sent arrivals late: reported however short the stretch. */
+        late: boolean;
       }
     | undefined;
   private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
@@ -184,11 +196,12 @@ export class GeneratorWatch {
     // This tick came a second or more late: the loop did not run at all for that long (the process
     // stopped, a long GC pause), whatever the second's shares say. It counts as the seconds it spans.
     const spanned = Math.max(1, Math.floor((now - this.secondStart) / 1000));
-    const limited = saturated || starved || spanned >= 2;
+    const lateAlone = this.late >= LATE_ALONE && lateShare > LATE_SHARE && (s.busy >= BUSY || starved);
+    const limited = saturated || starved || spanned >= 2 || lateAlone;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);
     this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
-    if (limited) this.limitedSecond(this.secondStart, spanned, s, latenessP99);
+    if (limited) this.limitedSecond(this.secondStart, spanned, s, latenessP99, lateAlone);
     else this.endStretch();
     this.nextSecond(now);
   };
@@ -201,7 +214,13 @@ export class GeneratorWatch {
     this.schedule();
   }
 
-  private limitedSecond(start: number, seconds: number, s: GeneratorSample, latenessP99Ms: number): void {
+  private limitedSecond(
+    start: number,
+    seconds: number,
+    s: GeneratorSample,
+    latenessP99Ms: number,
+    late: boolean,
+  ): void {
     const r = (this.run ??= {
       start,
       seconds: 0,
@@ -211,8 +230,10 @@ export class GeneratorWatch {
       cpu: 0,
       cpuSeconds: 0,
       warned: false,
+      late: false,
     });
     r.seconds += seconds;
+    r.late ||= late;
     r.busy = Math.max(r.busy, s.busy);
     r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);
     r.latenessP99Ms = Math.max(r.latenessP99Ms, latenessP99Ms);
@@ -220,7 +241,7 @@ export class GeneratorWatch {
       r.cpu += s.cpuShare;
       r.cpuSeconds++;
     }
-    if (r.seconds >= SUSTAINED_S && !r.warned) {
+    if ((r.seconds >= SUSTAINED_S || r.late) && !r.warned) {
       r.warned = true;
       const cpuShare = meanCpu(r);
       const figures = `event loop ${String(Math.round(r.busy * 100))}% busy, callbacks late by up to ${r.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${r.latenessP99Ms.toFixed(0)} ms`;
@@ -235,7 +256,7 @@ export class GeneratorWatch {
   private endStretch(): void {
     const r = this.run;
     this.run = undefined;
-    if (!r || r.seconds < SUSTAINED_S) return;
+    if (!r || (r.seconds < SUSTAINED_S && !r.late)) return;
     this.emit({
       v: RECORD_VERSION,
       type: 'generator',

@@ -62,6 +62,13 @@ export interface RunOptions {
   unreachableAfter?: number;
   /** A few requests before the load: key accepted, endpoint there, routes served (the CLI's default). */
   preflight?: boolean;
+  /**
+   * Before time 0, run the hot paths against a local sink (default on; see readiness.ts), so
+   * second 0 leaves on time.
+   */
+  warmUp?: boolean;
+  /** The warm-up's records, for an owner that warms its own record path on them (never the run's records). */
+  onWarmupRecord?: (record: JobstormRecord) => void;
   /** Called when jobstorm itself becomes the bottleneck (GeneratorWatch), with what to tell the user. */
   onGeneratorLimited?: (message: string) => void;
   /**

@@ -5,11 +5,12 @@ import { systemClock, type Clock } from '../core/clock.js';
 import { LoopHeartbeat } from '../core/loop-heartbeat.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
-import { arrivalSchedule, deriveSeed, mulberry32 } from '../schedule/index.js';
+import { arrivalSchedule, deriveSeed, mulberry32, type ArrivalSchedule } from '../schedule/index.js';
 import { Dispatcher } from './dispatcher.js';
 import { startHealthSampler } from './health-sampler.js';
 import { Lateness } from './lateness.js';
 import { pace } from './pacer.js';
+import { firstSecondArrivals, HeldRecords, warmUp } from './readiness.js';
 import { preflight } from './preflight.js';
 import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
@@ -37,14 +38,19 @@ async function startAtZero(
   clock: RunClock,
   ctx: RunContext,
   w: Watches,
+  held: HeldRecords,
 ): Promise<{ startedAtMs: number; stall: StallWatch; generator: GeneratorWatch; heartbeat: LoopHeartbeat }> {
-  // Time 0 once everything is set up, so the first arrivals are not late by the set-up (shard
-  // threads of one run are told a common time 0 instead, once every shard is set up).
+  // Time 0 once everything is set up and ready, so the first arrivals are not late by the set-up
+  // (shard threads of one run are told a common time 0 instead, once every shard is ready).
   const epochZeroMs =
     o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
+  const before = clock.now();
   clock.start(epochZeroMs);
+  const shiftMs = clock.now() - before;
   const startedAtMs = Math.round(epochZeroMs);
   o.onRecord(runRecord(o, startedAtMs, ctx.shard));
+  // The preflight's records, made before time 0, follow the run record on its time base.
+  held.release(shiftMs, (r) => ctx.emit(r));
   const heartbeat = new LoopHeartbeat(clock);
   w.heartbeat = heartbeat;
   const stall = new StallWatch(
@@ -65,6 +71,24 @@ async function startAtZero(
   );
   w.generator = generator;
   return { startedAtMs, stall, generator, heartbeat };
+}
+
+/**
+ * Before time 0: the preflight (its records held for the run's time base), then the warm-up that
+ * opens connections and compiles the hot paths (see readiness.ts), unless the preflight found the
+ * load must not start.
+ */
+async function getReady(
+  o: RunOptions,
+  ctx: RunContext,
+  stop: AbortController,
+  schedule: ArrivalSchedule,
+): Promise<RunOutcome['preflight']> {
+  const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
+  if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
+  else if (o.warmUp !== false && !stop.signal.aborted)
+    await warmUp(o.scenario, ctx.clock, firstSecondArrivals(schedule), (r) => o.onWarmupRecord?.(r));
+  return checked;
 }
 
 /** The first Ctrl-C (the owner's interrupt) stops the run as its end would. */
@@ -115,7 +139,9 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     () => stop.abort(new Error('target unreachable')),
     routes,
   );
+  const held = new HeldRecords();
   const emit = (r: JobstormRecord): void => {
+    if (held.hold(r)) return;
     if (r.type === 'exchange') {
       tap.exchange(r);
       w.stall?.exchange(r);
@@ -143,11 +169,9 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     seed: o.scenario.arrivals.seed,
     ...(o.shard ? { shard: o.shard } : {}),
   });
-  const zero = await startAtZero(o, clock, ctx, w);
   const interrupt = listenForInterrupt(o, stop);
-
-  const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
-  if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
+  const checked = await getReady(o, ctx, stop, schedule);
+  const zero = await startAtZero(o, clock, ctx, w, held);
   const stopSampler =
     o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);

@@ -179,6 +179,28 @@ const ExportSchema = z
     'A live metrics output; auth headers come from the environment (--export-header), never from this file.',
   );
 
+/** A threshold held over every window of `window`, and judged live to stop the run when `abortOnFail`. */
+const ThresholdObjectSchema = z
+  .strictObject({
+    threshold: z.string().min(1).describe('The expression, e.g. "p99(runsync) < 1s".'),
+    window: PositiveDurationSchema.optional().describe(
+      'Held over every window this long (whole seconds), e.g. 5s.',
+    ),
+    abortOnFail: z
+      .boolean()
+      .optional()
+      .describe('Judged every second while the run goes; the run stops when it fails.'),
+    delayAbortEval: DurationSchema.optional().describe(
+      'Live judging for abortOnFail starts this long into the run, e.g. 10s.',
+    ),
+  })
+  .transform((t) => ({
+    threshold: t.threshold,
+    ...(t.window === undefined ? {} : { windowMs: t.window }),
+    ...(t.abortOnFail === undefined ? {} : { abortOnFail: t.abortOnFail }),
+    ...(t.delayAbortEval === undefined ? {} : { delayAbortEvalMs: t.delayAbortEval }),
+  }));
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
@@ -198,9 +220,11 @@ export const ScenarioSchema = z
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
     data: DataSchema.optional(),
     thresholds: z
-      .array(z.string().min(1))
+      .array(z.union([z.string().min(1), ThresholdObjectSchema]))
       .default([])
-      .describe('Pass/fail rules handed to the reporter, e.g. "p99(run) < 500ms", "rate(429) < 1%".'),
+      .describe(
+        'Pass/fail rules, e.g. "p99(run) < 500ms", "rate(429) < 1%", "p99(run) < 1s over 30s" (over every 30 s window), or {threshold, window, abortOnFail, delayAbortEval}.',
+      ),
     tags: TagsSchema.default({}).describe(
       'Labels put on every exported metric series, e.g. {team: jobs, env: staging}.',
     ),

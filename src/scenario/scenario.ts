@@ -115,6 +115,16 @@ export interface Flow {
 
 export type { DataFeed, DataRow } from './data-feed.js';
 
+/** A scenario's threshold: an expression, or the object form (durations in ms). */
+export type ScenarioThreshold =
+  | string
+  | {
+      readonly threshold: string;
+      readonly windowMs?: number;
+      readonly abortOnFail?: boolean;
+      readonly delayAbortEvalMs?: number;
+    };
+
 export interface Scenario {
   readonly name: string;
   readonly description?: string;
@@ -133,8 +143,8 @@ export interface Scenario {
   readonly warmupMs?: number;
   readonly flows: readonly Flow[];
   readonly data?: DataFeed;
-  /** Unparsed threshold expressions, for the reporter. */
-  readonly thresholds: readonly string[];
+  /** Unparsed threshold expressions, for the reporter; the object form carries a window or abortOnFail. */
+  readonly thresholds: readonly ScenarioThreshold[];
   /** Labels for every exported series. */
   readonly tags?: Readonly<Record<string, string>>;
   /** Live metrics outputs (the file's `export:`). */

@@ -4,12 +4,16 @@ import type { Violation } from '../core/violation.js';
 import { JobFold } from '../metrics/job-fold.js';
 import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
 import { buildSummary } from '../report/summary-builder.js';
+import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
+import type { RunEnd } from '../report/verdict.js';
 import type { RunOptions, RunOutcome } from '../runner/run-options.js';
 import { runScenario } from '../runner/runner.js';
 import { runScenarioThreaded } from '../runner/threaded-run.js';
 import { CheckStage } from './check-stage.js';
 import { runEndOf } from './run-end.js';
+import { LiveThresholds, type LiveAbort } from './live-thresholds.js';
+import { WarmupPath } from './warmup-path.js';
 import type { FinishOptions, LiveView, RunSessionOptions } from './session-options.js';
 
 /**
@@ -30,12 +34,18 @@ export class RunSession {
   private readonly checks: CheckStage | undefined;
   private first: RunRecord | undefined;
   private outcome: RunOutcome | undefined;
+  /** The latest run record's anchor: shards' records count from their own. */
+  private anchorMs: number | undefined;
+  private readonly judge: LiveThresholds;
+  /** Aborted by a threshold with abortOnFail: stops arrivals as a first Ctrl-C does. */
+  private readonly stopper = new AbortController();
 
   constructor(private readonly o: RunSessionOptions) {
     const { warmupMs } = o.scenario;
     this.metrics = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
     this.fold = new JobFold(warmupMs === undefined ? {} : { warmupMs });
     this.checks = o.checks === false ? undefined : new CheckStage(o.checks ?? {}, (v) => this.violated(v));
+    this.judge = new LiveThresholds(o.thresholds ?? [], (a) => this.abortRun(a));
   }
 
   /** The run record, once the runner emitted it. */
@@ -55,7 +65,12 @@ export class RunSession {
 
   /** What a progress line shows beside the runner's counters. */
   liveView(): LiveView {
-    return { violations: this.violations, jobs: this.jobCounts(), latency: this.metrics.liveFigures() };
+    return {
+      violations: this.violations,
+      jobs: this.jobCounts(),
+      latency: this.metrics.liveFigures(),
+      failingThresholds: this.judge.failing(),
+    };
   }
 
   /**
@@ -63,13 +78,33 @@ export class RunSession {
    * anchors the metrics and starts the checks; later ones (shards) only anchor what follows.
    */
   readonly add = (r: JobstormRecord): void => {
-    if (r.type === 'run') this.first ??= r;
+    if (r.type === 'run') {
+      this.first ??= r;
+      this.anchorMs = r.startedAtMs;
+      this.judge.start(r.startedAtMs, this.o.scenario.warmupMs);
+    }
     this.checks?.add(r);
     const jobs = this.fold.add(r);
     this.metrics.add(r, jobs);
     this.o.exports?.sink.add(r, jobs);
     this.o.sinks?.record?.(r);
+    if (r.type === 'exchange' && this.anchorMs !== undefined && this.judge.size > 0)
+      this.judgeUpTo(Math.floor((this.anchorMs + r.endAt) / 1000));
   };
+
+  /** A record ended in `sec`: the seconds before it are complete, judged now, and their status exported. */
+  private judgeUpTo(sec: number): void {
+    if (!this.judge.seen(this.metrics.secondSource(), sec)) return;
+    this.o.exports?.sink.thresholds?.(this.judge.statuses());
+  }
+
+  /** Stops arrivals and drains (the runner's interrupt), and says so at once. */
+  private abortRun(a: LiveAbort): void {
+    this.o.sinks?.warning?.(
+      `aborted: ${a.threshold} at t+${String(a.at)}s (${formatValue(a.value, a.unit)}): arrivals stopped; requests in flight drain, then the reports are written`,
+    );
+    this.stopper.abort(new Error(`aborted: ${a.threshold}`));
+  }
 
   /** Runs the scenario, in worker threads when `workers` > 1; resolves when every record is in. */
   async run(): Promise<RunOutcome> {
@@ -82,10 +117,11 @@ export class RunSession {
       target: o.target,
       runId: o.runId,
       onRecord: this.add,
+      onWarmupRecord: new WarmupPath(o.checks, o.runId).add,
       // Live, whatever the owner shows: from then on the latencies are partly jobstorm's own.
       ...(warning ? { onGeneratorLimited: warning } : {}),
       ...(progress ? { onProgress: (p) => progress(p, this.liveView()) } : {}),
-      ...(o.interrupt ? { interrupt: o.interrupt } : {}),
+      interrupt: o.interrupt ? AbortSignal.any([o.interrupt, this.stopper.signal]) : this.stopper.signal,
       ...(o.shard ? { shard: o.shard } : {}),
       ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
       ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
@@ -136,7 +172,10 @@ export class RunSession {
         : {}),
       ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
       durationMs: f.durationMs ?? outcome.durationMs,
-      end: f.end ?? runEndOf(outcome),
+      end: f.end ?? this.endOf(outcome),
+      ...(this.judge.aborted
+        ? { aborted: { threshold: this.judge.aborted.threshold, at: this.judge.aborted.at } }
+        : {}),
       ...(result ? { coverage: result.coverage } : {}),
       ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}),
       ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}),
@@ -147,6 +186,12 @@ export class RunSession {
     const exports = this.o.exports;
     if (exports?.stopAtFinish) summary.exports = await exports.sink.stop();
     return summary;
+  }
+
+  /** Aborted by a threshold unless something worse stopped the run (a failed thread, Ctrl-C first). */
+  private endOf(outcome: RunOutcome): RunEnd {
+    const end = runEndOf(outcome);
+    return this.judge.aborted && (end === 'interrupted' || end === 'completed') ? 'aborted' : end;
   }
 
   private violated(v: Violation): void {

@@ -1,4 +1,5 @@
 import type { JobEvents } from '../metrics/job-events.js';
+import type { LiveThresholdStatus } from './live-thresholds.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
@@ -23,6 +24,8 @@ export interface ExportSink {
   /** `jobs`: the session's fold of this record (see JobFold), so the exports do not fold it again. */
   add(record: JobstormRecord, jobs: JobEvents): void;
   addViolation(violation: Violation): void;
+  /** Each threshold judged live, as judged so far: called each time a second is judged. */
+  thresholds?(statuses: readonly LiveThresholdStatus[]): void;
   /** The last bounded flush; what each backend sent and dropped. */
   stop(): Promise<ExportSummary[]>;
 }
@@ -44,6 +47,8 @@ export interface LiveView {
   jobs: JobCounts;
   /** p99 latency so far and requests failed (5xx or unanswered), as the summary counts them. */
   latency: LiveFigures;
+  /** Thresholds failing so far, as written (those the per-second series judges live). */
+  failingThresholds: string[];
 }
 
 /** Where the session hands what it does not keep itself. */
@@ -52,7 +57,10 @@ export interface SessionSinks {
   record?: (record: JobstormRecord) => void;
   /** About once a second while the load runs (not with `workers` > 1). */
   progress?: (snapshot: ProgressSnapshot, view: LiveView) => void;
-  /** jobstorm itself became the bottleneck (the generator watch), with what to tell the user. */
+  /**
+   * jobstorm itself became the bottleneck (the generator watch), or a threshold with abortOnFail
+   * stopped the run: what to tell the user, at once.
+   */
   warning?: (message: string) => void;
 }
 
@@ -60,7 +68,10 @@ export interface RunSessionOptions {
   scenario: Scenario;
   target: Target;
   runId: string;
-  /** Judged over the run's metrics at the end; they set the verdict. */
+  /**
+   * Judged over the run's metrics at the end; they set the verdict. Those the per-second series can
+   * judge are also judged live, every second; one with abortOnFail stops the run when it fails.
+   */
   thresholds?: readonly Threshold[];
   /** The contract checks (default: every check with default tolerances); false runs none. */
   checks?: false | CheckSettings;

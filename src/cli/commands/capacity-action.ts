@@ -1,3 +1,4 @@
+import { thresholdSources } from '../../report/threshold-source.js';
 import { join, resolve } from 'node:path';
 import { findCapacity, planOf } from '../../capacity/capacity-search.js';
 import type { CapacityReport } from '../../capacity/capacity-report.js';
@@ -106,13 +107,7 @@ function sloOf(
     return slo;
   }
   if (!scenario) return [];
-  const all = parseEach(
-    scenario.thresholds.map((expression, i) => ({
-      expression,
-      where: `${scenario.source}: thresholds[${String(i)}]`,
-    })),
-    issues,
-  );
+  const all = parseEach(thresholdSources(scenario.thresholds, scenario.source, { live: false }), issues);
   const skipped = all.filter(judgesViolations);
   if (skipped.length)
     notes.push(

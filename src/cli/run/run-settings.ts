@@ -2,6 +2,7 @@ import { parseTolerances } from '../../check/tolerance-options.js';
 import type { Tolerances } from '../../check/tolerances.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
+import { thresholdSources } from '../../report/threshold-source.js';
 import { DEFAULT_GRACEFUL_STOP_MS, type ShardSpec, type Target } from '../../runner/run-options.js';
 import { formatDuration } from '../../scenario/duration.js';
 import {
@@ -79,10 +80,7 @@ function thresholdsOf(
 ): Threshold[] | undefined {
   return collect(issues, () =>
     parseThresholds([
-      ...(scenario?.thresholds ?? []).map((expression, i) => ({
-        expression,
-        where: `${scenario?.source ?? ''}: thresholds[${String(i)}]`,
-      })),
+      ...thresholdSources(scenario?.thresholds ?? [], scenario?.source ?? ''),
       ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
     ]),
   );
