@@ -167,3 +167,18 @@ describe('the progress line renderer', () => {
     for (const gone of ['429s', 'dropped', 'violations', 'jobs']) expect(line).not.toContain(gone);
   });
 });
+
+describe('failing live thresholds on the progress line', () => {
+  it('names them while there is room, counts them when narrow, and shows nothing while all hold', () => {
+    const line = progressLine;
+    const base = figures();
+    expect(line(base)).not.toContain('failing');
+    const failing = { ...base, failingThresholds: ['p99(run) < 500ms over 5s'] };
+    expect(line(failing)).toContain('1 threshold failing: p99(run) < 500ms over 5s');
+    for (const width of [80, 60, 40]) {
+      const text = line(failing, width);
+      expect(text.length).toBeLessThanOrEqual(width);
+    }
+    expect(line(failing, 80)).toMatch(/threshold failing|✗ 1/);
+  });
+});

@@ -37,7 +37,8 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('threshold', {
         type: 'string',
         array: true,
-        describe: 'extra threshold, e.g. "p99(run) < 500ms" (repeatable)',
+        describe:
+          'extra threshold, e.g. "p99(run) < 500ms", or held over every window: "p99(run) < 500ms over 30s" (repeatable)',
       })
       .option('openapi', {
         type: 'string',

@@ -15,6 +15,8 @@ export interface ProgressFigures {
   latency: LiveFigures;
   /** Absent when no checks run (a capacity step): a count that could only read 0 is not shown. */
   violations?: number;
+  /** Thresholds judged live (windowed or abortOnFail) that have failed so far, as written. */
+  failingThresholds?: readonly string[];
 }
 
 type FieldName =
@@ -27,6 +29,7 @@ type FieldName =
   | '429s'
   | 'dropped'
   | 'violations'
+  | 'thresholds'
   | 'requests'
   | 'flows'
   | 'jobs';
@@ -69,6 +72,14 @@ function jobForms(f: ProgressFigures): readonly string[] {
   ];
 }
 
+/** Failing live thresholds: named while there is room, then counted; nothing while all hold. */
+function thresholdForms(f: ProgressFigures): readonly string[] {
+  const failing = f.failingThresholds ?? [];
+  if (failing.length === 0) return [];
+  const n = `${String(failing.length)} threshold${failing.length === 1 ? '' : 's'} failing`;
+  return [`${n}: ${failing.join(', ')}`, n, `✗ ${String(failing.length)}`];
+}
+
 function count(label: string, n: number, hideZero = false): readonly string[] {
   return hideZero && n === 0 ? [] : [`${label} ${String(n)}`];
 }
@@ -84,6 +95,7 @@ const FIELDS: Readonly<Record<FieldName, Forms>> = {
   '429s': (f) => count('429s', f.snapshot.throttled, true),
   dropped: (f) => count('dropped', f.snapshot.dropped, true),
   violations: (f) => (f.violations === undefined ? [] : count('violations', f.violations)),
+  thresholds: thresholdForms,
   requests: (f) => count('requests', f.snapshot.requests),
   flows: (f) => count('flows running', f.snapshot.inFlight),
   jobs: jobForms,
@@ -109,7 +121,10 @@ export const NARROWING: readonly (readonly [FieldName, 'shorter' | 'drop'])[] = 
   ['p99', 'drop'],
   ['phase', 'drop'],
   ['errors', 'drop'],
+  ['thresholds', 'shorter'],
   ['jobs', 'drop'],
+  ['thresholds', 'shorter'],
+  ['thresholds', 'drop'],
   ['violations', 'drop'],
 ];
 

@@ -26,6 +26,7 @@ export function progressSink(
       jobs: view.jobs,
       latency: view.latency,
       ...(showViolations ? { violations: view.violations } : {}),
+      failingThresholds: view.failingThresholds,
     };
     if (!io.isTty) {
       io.err(progressLine(figures));
