@@ -46,7 +46,7 @@ thresholds:
     );
     const out = join(dir, 'report');
     const io = captureIo();
-    let ended = false;
+    let ended = false as boolean;
     const code = runCli(
       [
         'run',

@@ -67,7 +67,7 @@ describe('LiveThresholds', () => {
     );
     // Second 4's answers end in second 4; second 5's first record completes it: window [3,4] fails.
     expect(aborts).toEqual([
-      { threshold: 'p99(run) < 100ms over 2s', at: 5, value: expect.any(Number), unit: 'ms' },
+      { threshold: 'p99(run) < 100ms over 2s', at: 5, value: expect.any(Number) as number, unit: 'ms' },
     ]);
     expect(aborts[0]?.value).toBeGreaterThan(400);
     expect(live.aborted?.at).toBe(5);
@@ -91,7 +91,7 @@ describe('LiveThresholds', () => {
     );
     expect(healthy.aborts).toEqual([]);
     expect(healthy.live.statuses()).toEqual([
-      { expression: 'p99(run) < 100ms over 2s', ok: true, value: expect.any(Number), unit: 'ms' },
+      { expression: 'p99(run) < 100ms over 2s', ok: true, value: expect.any(Number) as number, unit: 'ms' },
       { expression: 'rate(429) < 1%', ok: true, value: 0, unit: 'ratio' },
     ]);
   });
