@@ -184,14 +184,14 @@ const ThresholdObjectSchema = z
   .strictObject({
     threshold: z.string().min(1).describe('The expression, e.g. "p99(runsync) < 1s".'),
     window: PositiveDurationSchema.optional().describe(
-      'Held over every window this long (whole seconds), e.g. 5s.',
+      durationText('Held over every window this long (whole seconds).', '5s'),
     ),
     abortOnFail: z
       .boolean()
       .optional()
       .describe('Judged every second while the run goes; the run stops when it fails.'),
     delayAbortEval: DurationSchema.optional().describe(
-      'Live judging for abortOnFail starts this long into the run, e.g. 10s.',
+      durationText('Live judging for abortOnFail starts this long into the run.', '10s'),
     ),
   })
   .transform((t) => ({
