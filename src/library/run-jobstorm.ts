@@ -7,6 +7,7 @@ import type { Summary } from '../report/summary.js';
 import { VERDICT_EXIT } from '../report/verdict.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { runIdFor } from '../session/run-id.js';
 import { RunSession } from '../session/run-session.js';
 import type { RunSessionOptions } from '../session/session-options.js';
 import { startEmbeddedTarget } from './embedded-target.js';
@@ -47,14 +48,6 @@ async function reach(
   return { target };
 }
 
-function runIdFor(scenario: Scenario): string {
-  const stamp = new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${scenario.name}-${stamp}`;
-}
-
 function sessionOptions(
   o: RunJobstormOptions,
   scenario: Scenario,
@@ -64,7 +57,7 @@ function sessionOptions(
   return {
     scenario,
     target,
-    runId: o.runId ?? runIdFor(scenario),
+    runId: o.runId ?? runIdFor(scenario.name),
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,
     ...(o.exports ? { exports: { sink: o.exports, stopAtFinish: true } } : {}),

@@ -31,6 +31,7 @@ import {
 } from '../run/worker-target.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
+import { runIdFor } from '../../session/run-id.js';
 import type { ExportSummary } from '../../report/summary.js';
 
 interface Settings {
@@ -192,13 +193,6 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
   };
 }
 
-function stamp(): string {
-  return new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-}
-
 /** The remote target, or the embedded emulator (with its worker processes' guard). */
 async function reach(s: Settings, io: CliIo, out: string): Promise<ResolvedTarget & { release: () => void }> {
   if (s.remote) return { ...s.remote, release: () => undefined };
@@ -264,7 +258,7 @@ function stepOutput(s: Settings, io: CliIo): Pick<CapacityOptions, 'onStep' | 'o
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
-  const runId = `capacity-${s.scenario.name}-${stamp()}`;
+  const runId = runIdFor(`capacity-${s.scenario.name}`);
   const out = resolve(args.out ?? join('reports', runId));
   const reached = await reach(s, io, out);
   const { target, emulator } = reached;

@@ -5,8 +5,7 @@ import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { EmulatorHandle } from '../../emulator/start.js';
 import { renderTerminalSummary } from '../../report/report-writer.js';
 import { VERDICT_EXIT } from '../../report/verdict.js';
-import type { RunOutcome, ShardSpec, Target } from '../../runner/run-options.js';
-import type { Scenario } from '../../scenario/scenario.js';
+import type { RunOutcome, Target } from '../../runner/run-options.js';
 import { RunSession } from '../../session/run-session.js';
 import type { SessionSinks } from '../../session/session-options.js';
 import type { CliIo, JobstormCommand } from '../command.js';
@@ -20,14 +19,7 @@ import { resolveTarget } from '../run/target.js';
 import { workersSummary, writeWorkersJson } from '../run/worker-report.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions } from '../run/worker-target.js';
 import type { RunArgs } from './run-args.js';
-
-function runIdFor(scenario: Scenario, shard: ShardSpec | undefined): string {
-  const stamp = new Date()
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  return `${scenario.name}-${stamp}${shard ? `-shard${String(shard.index)}of${String(shard.count)}` : ''}`;
-}
+import { runIdFor } from '../../session/run-id.js';
 
 /** Where the run goes: the remote target, or the embedded emulator (with its worker processes' guard). */
 interface Reached {
@@ -127,7 +119,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const s = await settleRun(args, io);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
-  const runId = runIdFor(s.scenario, s.shard);
+  const runId = runIdFor(s.scenario.name, s.shard);
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const reached = await reach(args, s, io, outputs);
