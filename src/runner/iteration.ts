@@ -4,7 +4,7 @@ import type { RequestFacts } from '../core/record.js';
 import type { DataRow, Step } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
 import type { RunContext } from './run-context.js';
-import { runStep, type IterationState } from './steps/index.js';
+import { runStep, type IterationState } from '../steps/index.js';
 
 // Step labels (`index:kind`) of the first steps, made once instead of once per request.
 const LABELS: Record<string, string>[] = [];
