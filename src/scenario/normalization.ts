@@ -3,6 +3,7 @@ import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
 import type { DataFeed, Flow, Phase, Scenario } from './scenario.js';
 import type { WorkerSpec } from './worker-schema.js';
+import { normalizeScaling } from './scaling-schema.js';
 
 /*
  * From the schema's output (already validated, cross-field rules included) to the `Scenario` the
@@ -53,6 +54,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       profile: e.profile,
     },
     ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
+    ...(out.scaling === undefined ? {} : { scaling: normalizeScaling(out.scaling) }),
     arrivals: { process: out.arrivals.process, seed: out.arrivals.seed },
     phases: out.phases.map(normalizePhase),
     ...(out.warmup > 0 ? { warmupMs: out.warmup } : {}),

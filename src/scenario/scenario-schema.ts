@@ -4,6 +4,7 @@ import { EXPORT_KINDS, exportKindHelp, exportUrlHelp } from '../core/export-kind
 import { DurationSchema, PositiveDurationSchema, durationText } from './field-schemas.js';
 import { PhaseSchema } from './phase-schema.js';
 import { WorkerSchema } from './worker-schema.js';
+import { ScalingSchema } from './scaling-schema.js';
 
 /*
  * The scenario file format. Defaults live here so that the JSON Schema shows them to editors and
@@ -209,6 +210,7 @@ export const ScenarioSchema = z
     target: TargetSchema,
     emulator: EmulatorSchema,
     worker: WorkerSchema,
+    scaling: ScalingSchema,
     arrivals: ArrivalsSchema,
     phases: z.array(PhaseSchema).min(1).describe('Load phases, run one after another.'),
     warmup: DurationSchema.prefault('0s').describe(

@@ -114,6 +114,8 @@ export interface Flow {
 }
 
 export type { DataFeed, DataRow } from './data-feed.js';
+import type { ScalingExpectation } from './scaling-schema.js';
+export type { ScalingExpectation } from './scaling-schema.js';
 
 /** A scenario's threshold: an expression, or the object form (durations in ms). */
 export type ScenarioThreshold =
@@ -134,6 +136,8 @@ export interface Scenario {
   readonly emulator: EmulatorOptions;
   /** Real worker processes behind the embedded emulator (`worker:` or `--worker`). */
   readonly worker?: WorkerSpec;
+  /** The endpoint's scaling settings as the scenario states them (`scaling:`). */
+  readonly scaling?: ScalingExpectation;
   readonly arrivals: ArrivalOptions;
   readonly phases: readonly Phase[];
   /**
