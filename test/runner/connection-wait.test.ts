@@ -67,7 +67,7 @@ describe('arrivals beyond the connections', () => {
       expect(r.sentAt - r.intendedAt).toBeGreaterThan(500);
       expect(r.endAt - r.intendedAt).toBeGreaterThan(600);
       // Latency from send is the service's 150 ms, not the wait; nothing waited in the pool.
-      // measured 2026-11-25: at most 226 ms with 8 agents busy on 2 cores; margin 400 ms (the wait is over 500)
+      // measured 2026-11-25: at most 226 ms with 8 agents busy on 2 cores; margin 400 ms (waits exceed 500)
       expect(r.endAt - r.sentAt).toBeLessThan(400);
       expect(r.queuedMs ?? 0).toBeLessThan(100);
     }
