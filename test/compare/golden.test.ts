@@ -1,33 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderCompareJunit } from '../../src/compare/compare-junit.js';
-import { renderCompareMarkdown } from '../../src/compare/compare-markdown.js';
+import { expectGolden, goldenName } from '../helpers/golden.js';
 import { fixtureComparison } from './fixtures/compare-fixture.js';
+import { COMPARE_GOLDEN } from './golden-files.js';
 
 /**
- * Golden files: the exact text users see, from two saved summaries. Regenerate after an intended
- * change with `UPDATE_GOLDEN=1 npx vitest run test/compare/golden.test.ts` and review the diff.
+ * Golden files: the exact text users see, from two saved summaries, compared here and never
+ * written. After an intended change, `npm run golden:update` regenerates them; review the diff.
  */
-const update = process.env.UPDATE_GOLDEN === '1';
-
-function golden(name: string, actual: string): void {
-  const file = fileURLToPath(new URL(`./golden/${name}`, import.meta.url));
-  if (update) writeFileSync(file, actual);
-  expect(actual).toBe(readFileSync(file, 'utf8'));
-}
-
 describe('compare goldens from saved summaries', () => {
-  it('compare.json', () => {
-    golden('compare.json', `${JSON.stringify(fixtureComparison(), null, 2)}\n`);
-  });
-
-  it('compare.md', () => {
-    golden('compare.md', renderCompareMarkdown(fixtureComparison()));
-  });
-
-  it('compare-junit.xml', () => {
-    golden('compare-junit.xml', renderCompareJunit(fixtureComparison()));
+  it.each(COMPARE_GOLDEN.map((g) => [goldenName(g), g] as const))('%s', (_name, g) => {
+    expectGolden(g);
   });
 
   it('the same inputs give the same comparison (seeded resampling)', () => {

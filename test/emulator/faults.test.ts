@@ -815,7 +815,8 @@ describe('fault details the probes do not show', () => {
       // The request is in once it has set its timer.
       await until(() => clock.pending === timers + 1, 'the status-sync request');
       clock.advance(1999);
-      await new Promise((r) => setTimeout(r, 50));
+      // Still waiting on its clock timer (an answer cancels it): no real time needs to pass to see it.
+      expect(clock.pending).toBe(timers + 1);
       expect(answered).toBe(false);
       clock.advance(1);
       const r = await answer;
@@ -845,25 +846,25 @@ describe('fault details the probes do not show', () => {
     }
   });
 
+  // stream-duplicate repeats a chunk up to the answer that says final (a repeat after it would be
+  // stream-after-final's rule), so its job is still running at the first answer.
   it('stream-duplicate and stream-after-final repeat chunks with their identity (output.chunk)', async () => {
-    for (const [fault, expected] of [
-      ['stream-duplicate', [[0, 1], [0, 1], []]],
-      ['stream-after-final', [[0, 1], [1], [1]]],
+    for (const [fault, sleepMs, expected] of [
+      ['stream-duplicate', 1000, [[0], [0, 1], []]],
+      ['stream-after-final', 0, [[0, 1], [1], [1]]],
     ] as const) {
       const { h, clock } = await manualEmulator({ faults: [fault] });
       try {
-        const id = (
-          (await call(h, 'POST', `${h.url}/run`, { body: { input: { stream: 2, sleep_ms: 0 } } })).body as {
-            id: string;
-          }
-        ).id;
-        clock.advance(0);
+        const input = { stream: 2, sleep_ms: sleepMs };
+        const id = ((await call(h, 'POST', `${h.url}/run`, { body: { input } })).body as { id: string }).id;
+        clock.advance(sleepMs / 2);
         const seen: unknown[] = [];
         for (let i = 0; i < 3; i++) {
           const s = (await call(h, 'GET', `${h.url}/stream/${id}`)).body as {
             stream: { output: { chunk: number } }[];
           };
           seen.push(s.stream.map((ch) => ch.output.chunk));
+          if (i === 0) clock.advance(sleepMs / 2);
         }
         expect(seen, fault).toEqual(expected);
       } finally {

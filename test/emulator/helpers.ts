@@ -162,3 +162,14 @@ export async function openAiEvents(
     .filter((e) => e.startsWith('data: '))
     .map((e) => e.slice(6));
 }
+
+/**
+ * Whether the emulator will send no more webhooks: no attempt awaits its answer and no delivery waits
+ * for a retry. Attempts start inside the clock's callbacks, so right after a manual clock's advance
+ * this is exact: a proof of absence that waits no real time.
+ */
+export async function webhooksDone(h: EmulatorHandle): Promise<boolean> {
+  const r = await call(h, 'GET', `${h.adminUrl}/webhooks`);
+  const b = r.body as { pending: number; deliveries: { state: string }[] };
+  return b.pending === 0 && b.deliveries.every((d) => d.state === 'delivered' || d.state === 'failed');
+}

@@ -46,6 +46,7 @@ flows:
     // may delay a few, which is what latency-from-intended is for).
     const late = started.map((r) => r.sentAt - r.intendedAt).sort((a, b) => a - b);
     expect(late[0]).toBeGreaterThanOrEqual(0);
+    // measured 2026-11-25: median 1.1-2.8 ms (p99 39-154 ms) with 8 agents busy on 2 cores; margin 20 ms
     expect(late[Math.floor(late.length / 2)]).toBeLessThan(20);
     expect(started.every((r) => r.status === 200)).toBe(true);
   }, 30_000);

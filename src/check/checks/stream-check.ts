@@ -96,7 +96,9 @@ export const streamCheck: Check = {
     if (chunks.length > 0) judgeSizes(r, chunks, ctx);
     if (!job) return;
     judgeAfterFinal(r, job, chunks.length, ctx);
-    judgeDuplicates(r, job, chunks, ctx);
+    // A chunk after the drained answer can only repeat one: it is stream.after-final's finding,
+    // and one defect is reported under one id.
+    if (!job.streamDrained) judgeDuplicates(r, job, chunks, ctx);
     // Each call returns every chunk not yet delivered, so an envelope that says final has handed
     // over the last of them; the bare array carries no status, so there an empty answer after a
     // final status is the sign.

@@ -13,5 +13,6 @@ const OVERSIZE_CUT: ChunkCut = {
 export const chunkTooLarge = defineFault(
   'chunk-too-large',
   'streamed chunks are not split at 1 MB; each is padded past 1 MiB',
+  ['stream.chunk-too-large'],
   () => ({ chunkCut: () => OVERSIZE_CUT }),
 );

@@ -11,23 +11,34 @@ export type PolicyOverride = (base: EmulatorPolicy, value: number) => Partial<Em
  * the toolkit catches what it claims to catch, so each changes exactly the behaviour it names and
  * nothing else. The description is the rule it breaks, in one line (the checker lists them).
  */
-export interface Fault<N extends string = string> {
+export interface Fault<N extends string = string, T extends string = string> {
   readonly name: N;
   readonly description: string;
+  /**
+   * Every check id this fault may make fire, those its proof shows firing first: the proof
+   * (test/check/faults.test.ts) fails when any other id fires. Plain strings because the emulator
+   * may not import src/check; test/check/fault-sets.test.ts types them against CheckId.
+   */
+  readonly mayTrip: readonly T[];
   readonly override: PolicyOverride;
   /** Set for a fault that takes a fraction in (0, 1]: its value when switched on without one. */
   readonly defaultFraction?: number;
 }
 
-export function defineFault<const N extends string>(
+/**
+ * `mayTrip` is required, before the override, so that a fault declared without its set of check
+ * ids does not compile.
+ */
+export function defineFault<const N extends string, const T extends string>(
   name: N,
   description: string,
+  mayTrip: readonly T[],
   override: PolicyOverride,
   defaultFraction?: number,
-): Fault<N> {
+): Fault<N, T> {
   return defaultFraction === undefined
-    ? { name, description, override }
-    : { name, description, override, defaultFraction };
+    ? { name, description, mayTrip, override }
+    : { name, description, mayTrip, override, defaultFraction };
 }
 
 /** Reads counted per key (a job, an endpoint) for the faults that act on every second one. */

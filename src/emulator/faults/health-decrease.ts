@@ -6,6 +6,7 @@ const reads = new ReadCounter();
 export const healthDecrease = defineFault(
   'health-decrease',
   'GET /health reports jobs.completed 1 lower on every second read once it is above 0',
+  ['health.counter-decreased'],
   (base) => ({
     healthCompletedRead: (n, endpoint) => {
       const completed = base.healthCompletedRead(n, endpoint);

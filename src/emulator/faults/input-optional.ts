@@ -9,5 +9,6 @@ function withInput(value: unknown): unknown {
 export const inputOptional = defineFault(
   'input-optional',
   'a /run or /runsync body without input is accepted (the job runs with an empty input) instead of answered 400',
+  ['request.missing-input'],
   (base) => ({ submission: (body) => base.submission(withInput(body)) }),
 );

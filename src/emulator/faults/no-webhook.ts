@@ -1,5 +1,10 @@
 import { defineFault } from './fault.js';
 
-export const noWebhook = defineFault('no-webhook', 'webhooks are never delivered', () => ({
-  sendsWebhook: () => false,
-}));
+export const noWebhook = defineFault(
+  'no-webhook',
+  'webhooks are never delivered',
+  ['webhook.missing'],
+  () => ({
+    sendsWebhook: () => false,
+  }),
+);

@@ -22,6 +22,7 @@ function clampPolicy(body: unknown): unknown {
 export const paramsUnchecked = defineFault(
   'params-unchecked',
   'out-of-range wait, policy.ttl and policy.executionTimeout are clamped into range and accepted instead of answered 400',
+  ['limits.wait', 'limits.ttl', 'limits.execution-timeout'],
   (base) => ({
     waitParam: (query) => intParam(query, 'wait', LIMITS.wait, true),
     submission: (body) => clampPolicy(base.submission(body)),

@@ -7,5 +7,6 @@ const OVERWAIT: SyncWait = { atEnd: false, factor: 2 };
 export const runsyncOverwait = defineFault(
   'runsync-overwait',
   '/runsync and /status-sync answer only after twice their wait, even when the job finished earlier',
+  ['lifecycle.runsync-wait-exceeded'],
   () => ({ syncWait: () => OVERWAIT }),
 );

@@ -9,6 +9,7 @@ const doomed = new WeakSet<Job>();
 export const spuriousCancel = defineFault(
   'spurious-cancel',
   'the service cancels every second job (by submission order) on its own when a worker would start it',
+  ['transition.cancelled-unprompted'],
   (base) => ({
     submitted: (job, queue) => {
       if (submissions.next(queue) % 2 === 0) doomed.add(job);

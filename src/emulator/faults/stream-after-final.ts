@@ -8,6 +8,7 @@ const drained = new WeakSet<Job>();
 export const streamAfterFinal = defineFault(
   'stream-after-final',
   'after a /stream answer said the job is final and left no chunks, every later /stream call returns its last chunk again',
+  ['stream.after-final'],
   (base) => ({
     streamStart: (job, from, produced) => {
       const final = isFinalStatus(job.status);

@@ -4,6 +4,7 @@ import { defineFault } from './fault.js';
 export const webhookWrongStatus = defineFault(
   'webhook-wrong-status',
   'webhook bodies say FAILED (with an error) for COMPLETED jobs and COMPLETED (with output) for FAILED jobs',
+  ['webhook.status-mismatch'],
   (base) => ({
     webhookView: (job, policy) => {
       if (job.status === 'COMPLETED')
