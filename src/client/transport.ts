@@ -105,7 +105,7 @@ export class Transport {
         connectTimeout: t ?? QUICK_TIMEOUT_MS,
         headersTimeout: 0,
         bodyTimeout: 0,
-        ...(this.o.localAddress === undefined ? {} : { connect: { localAddress: this.o.localAddress } }),
+        ...(this.o.localAddress === undefined ? {} : { localAddress: this.o.localAddress }),
       });
       this.pools.set(url.origin, pool);
     }

@@ -3,6 +3,9 @@ import type { RunOutcome } from '../../runner/run-options.js';
 import type { StopNotice } from './barrier-files.js';
 import type { Meeting, StartTogether } from './meeting.js';
 
+/** Later than this after the agreed instant, a shard says it started late (a timer wakes a few ms late). */
+const LATE_MS = 50;
+
 /** Why this shard did not start (`halt`), for its owner's exit code and message. */
 export type Halt = Extract<Meeting, { kind: 'halt' }>;
 
@@ -44,7 +47,7 @@ export class ShardTogether {
     }
     this.started = met;
     const lateMs = met.atMs - met.plannedMs;
-    if (lateMs >= 1)
+    if (lateMs >= LATE_MS)
       this.warn(
         `started ${String(Math.round(lateMs))} ms after the agreed instant ${new Date(met.plannedMs).toISOString()} (its readiness took longer): this shard's schedule is that much behind the others'`,
       );
@@ -106,6 +109,7 @@ export class ShardTogether {
   runInfo(): Pick<RunInfo, 'startAt' | 'stoppedBy'> {
     const s = this.started;
     const late = s ? Math.round(s.atMs - s.plannedMs) : 0;
+
     const stopped =
       this.stopped ?? (this.halted ? { shard: this.me, reason: this.halted.message, atMs: 0 } : undefined);
     return {
