@@ -34,6 +34,8 @@ export interface JobClientOptions {
   auth: AuthForm;
   /** Keep-alive connections per origin. */
   connections: number;
+  /** The local IP address connections leave from (`--local-address`); default: the system's choice. */
+  localAddress?: string;
   /**
    * Per request: connect, headers, idle body and the whole exchange each end by this. Left out,
    * each operation gets the timeout that fits it (operation-timeout.ts).

@@ -72,6 +72,7 @@ export class JobClient {
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").
       secret: o.apiKey.length >= 8 ? o.apiKey : '',
+      ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress }),
     });
     this.connections = o.connections;
     this.headers = new AuthHeaders(o.apiKey, o.auth);

@@ -48,6 +48,8 @@ export interface TransportOptions {
   nextSeq: () => number;
   /** Scrubbed from error messages, in case a transport error ever quotes a header. */
   secret: string;
+  /** The local IP address connections leave from (`--local-address`). */
+  localAddress?: string;
 }
 
 const NO_CONTEXT: CallContext = Object.freeze({});
@@ -103,6 +105,7 @@ export class Transport {
         connectTimeout: t ?? QUICK_TIMEOUT_MS,
         headersTimeout: 0,
         bodyTimeout: 0,
+        ...(this.o.localAddress === undefined ? {} : { localAddress: this.o.localAddress }),
       });
       this.pools.set(url.origin, pool);
     }

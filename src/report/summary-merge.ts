@@ -14,6 +14,7 @@ import { RunMetrics } from '../metrics/run-metrics.js';
 import type { OperationSummary, RunInfo, Summary } from './summary.js';
 import { summarize } from './summary-builder.js';
 import { parseThresholds, type Threshold } from './threshold.js';
+import { causeEnds, missingShards, togetherOf } from './shard-merge.js';
 
 function operationData(o: OperationSummary): OperationData {
   const outcomes: OperationData['outcomes'] = {};
@@ -104,7 +105,11 @@ function joined(values: readonly string[]): string {
   return [...new Set(values)].join(MERGED_JOIN);
 }
 
-function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]): RunInfo {
+function mergedRun(
+  summaries: readonly Summary[],
+  forcedNow: readonly string[],
+  missing: readonly string[],
+): RunInfo {
   const startMs = Math.min(...summaries.map((s) => s.run.startMs));
   const endMs = Math.max(...summaries.map((s) => s.run.startMs + s.run.durationMs));
   const shards = [
@@ -133,12 +138,16 @@ function mergedRun(summaries: readonly Summary[], forcedNow: readonly string[]):
     shard: null,
     shards,
     ownsEndpoint: summaries.every((s) => s.run.ownsEndpoint),
-    end: worstEnd(summaries.map((s) => s.run.end)),
+    end:
+      missing.length > 0
+        ? worstEnd(['shard-failed', ...causeEnds(summaries)])
+        : worstEnd(causeEnds(summaries)),
     ...(forced.length ? { forced } : {}),
     ...(generator ? { generator } : {}),
     ...(connectionWait ? { connectionWait } : {}),
     ...(failure === undefined ? {} : { failure }),
     ...abortedOf(summaries),
+    ...togetherOf(summaries, missing),
   };
 }
 
@@ -173,6 +182,8 @@ export interface MergeOptions {
    * and listed in `run.forced`. The same run or shard twice is refused even so.
    */
   force?: boolean;
+  /** Inputs that should have held a shard's summary and did not (the shard failed or never ran). */
+  missing?: readonly string[];
 }
 
 /**
@@ -215,6 +226,8 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
     mergedRun(
       summaries,
       problems.forceable.map((p) => p.message),
+      // A forced merge is not one run's shards: none of them is missing, only inputs that held nothing.
+      options.force ? [...(options.missing ?? [])] : missingShards(summaries, options.missing ?? []),
     ),
     checks,
     thresholds,

@@ -142,6 +142,16 @@ export const summarySchema = z.object({
       .optional(),
     forced: z.array(z.string()).optional(),
     failure: z.string().optional(),
+    startAt: z
+      .object({
+        at: z.string(),
+        via: z.enum(['barrier', 'start-at']),
+        lateMs: z.number().nonnegative().optional(),
+      })
+      .optional(),
+    stoppedBy: z.object({ shard: z.string(), reason: z.string(), at: z.string().optional() }).optional(),
+    startSpreadMs: z.number().nonnegative().optional(),
+    missingShards: z.array(z.string()).optional(),
   }),
   operations: z.record(z.string(), operation),
   jobs,

@@ -63,6 +63,14 @@ export interface RunInfo {
   failure?: string;
   /** The threshold with abortOnFail that stopped the run (`end: aborted`), and when (seconds from the start). */
   aborted?: RunAbort;
+  /** The instant the shards agreed to start at (`--barrier`, `--start-at`); `lateMs` when this one began after it. */
+  startAt?: { at: string; via: 'barrier' | 'start-at'; lateMs?: number };
+  /** A shard that ended early and stopped this one (on a merge: the one that stopped the others), and why. */
+  stoppedBy?: { shard: string; reason: string; at?: string };
+  /** On a merge: ms between the earliest and the latest shard start. */
+  startSpreadMs?: number;
+  /** On a merge: shards of the run that left no summary (failed, or never ran): the merge is partial. */
+  missingShards?: string[];
 }
 
 export interface RunAbort {

@@ -2,6 +2,7 @@ import { ExitCode } from '../core/exit-code.js';
 import { starvedOfCpu } from '../core/cpu-starvation.js';
 import type { Summary } from './summary.js';
 import { parseThresholds } from './threshold.js';
+import { missingShardsReason, shardReasons } from './shard-verdict.js';
 
 export type { RunEnd, Verdict, VerdictStatus } from './verdict-status.js';
 import type { Verdict, VerdictStatus } from './verdict-status.js';
@@ -60,17 +61,18 @@ function judgeStatus(s: Judged): Verdict {
   const end = s.run.end;
   if (end === 'interrupted' || end === 'output-failed' || end === 'shard-failed') {
     const why =
-      end === 'interrupted'
+      missingShardsReason(s.run) ??
+      (end === 'interrupted'
         ? 'the run was interrupted: results are partial'
         : end === 'output-failed'
           ? 'the run stopped because its output could not be written: results are partial'
-          : `a worker thread failed${s.run.failure === undefined ? '' : ` (${s.run.failure})`}, so the others were stopped: results are partial`;
-    return { status: 'interrupted', reasons: [why, ...failures, ...gaps] };
+          : `a worker thread failed${s.run.failure === undefined ? '' : ` (${s.run.failure})`}, so the others were stopped: results are partial`);
+    return { status: 'interrupted', reasons: [why, ...shardReasons(s.run), ...failures, ...gaps] };
   }
   if (end === 'aborted') {
     const a = s.run.aborted;
     const why = a ? `aborted: ${a.threshold} at t+${String(a.at)}s` : 'aborted: a threshold failed';
-    return { status: 'failed', reasons: [why, ...failures, ...gaps] };
+    return { status: 'failed', reasons: [why, ...shardReasons(s.run), ...failures, ...gaps] };
   }
   if (end === 'unreachable')
     return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };

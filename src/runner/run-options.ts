@@ -28,6 +28,8 @@ export interface Target {
   emulator?: EmulatorControl;
   /** The target's clock moves only when advanced (the emulator's manual clock). */
   clock?: 'manual' | 'real';
+  /** The local IP address requests leave from (`--local-address`). */
+  localAddress?: string;
 }
 
 export interface RunOptions {

@@ -229,6 +229,7 @@ async function setUp(
     apiKey: o.target.apiKey,
     auth: scenario.target.auth,
     connections: scenario.target.connections,
+    ...(o.target.localAddress === undefined ? {} : { localAddress: o.target.localAddress }),
     ...(scenario.target.timeoutMs === undefined ? {} : { timeoutMs: scenario.target.timeoutMs }),
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),

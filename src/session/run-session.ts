@@ -6,6 +6,7 @@ import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
 import { buildSummary } from '../report/summary-builder.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
+import { judgeVerdict } from '../report/verdict.js';
 import type { RunEnd } from '../report/verdict.js';
 import type { RunOptions, RunOutcome } from '../runner/run-options.js';
 import { runScenario } from '../runner/runner.js';
@@ -14,6 +15,7 @@ import { CheckStage } from './check-stage.js';
 import { runEndOf } from './run-end.js';
 import { LiveThresholds, type LiveAbort } from './live-thresholds.js';
 import { WarmupPath } from './warmup-path.js';
+import { ShardTogether, type Halt } from './barrier/shard-together.js';
 import type { FinishOptions, LiveView, RunSessionOptions } from './session-options.js';
 
 /**
@@ -39,6 +41,8 @@ export class RunSession {
   private readonly judge: LiveThresholds;
   /** Aborted by a threshold with abortOnFail: stops arrivals as a first Ctrl-C does. */
   private readonly stopper = new AbortController();
+  /** With `together`: meets the other shards, and stops with them. */
+  private readonly together: ShardTogether | undefined;
 
   constructor(private readonly o: RunSessionOptions) {
     const { warmupMs } = o.scenario;
@@ -46,6 +50,19 @@ export class RunSession {
     this.fold = new JobFold(warmupMs === undefined ? {} : { warmupMs });
     this.checks = o.checks === false ? undefined : new CheckStage(o.checks ?? {}, (v) => this.violated(v));
     this.judge = new LiveThresholds(o.thresholds ?? [], (a) => this.abortRun(a));
+    this.together = o.together
+      ? new ShardTogether(
+          o.together,
+          o.shard ? `${String(o.shard.index)}/${String(o.shard.count)}` : '1/1',
+          (why) => this.stopper.abort(new Error(why)),
+          (message) => o.sinks?.warning?.(message),
+        )
+      : undefined;
+  }
+
+  /** Why this shard did not start its schedule (`together` only): its peers never came, or stopped. */
+  get halt(): Halt | undefined {
+    return this.together?.halt;
   }
 
   /** The run record, once the runner emitted it. */
@@ -104,6 +121,7 @@ export class RunSession {
       `aborted: ${a.threshold} at t+${String(a.at)}s (${formatValue(a.value, a.unit)}): arrivals stopped; requests in flight drain, then the reports are written`,
     );
     this.stopper.abort(new Error(`aborted: ${a.threshold}`));
+    void this.together?.endedEarly(`aborted: ${a.threshold} at t+${String(a.at)}s`);
   }
 
   /** Runs the scenario, in worker threads when `workers` > 1; resolves when every record is in. */
@@ -129,10 +147,11 @@ export class RunSession {
     };
     // One preflight per run: shard threads and further shards trust the first.
     const preflight = o.preflight === true && workers === 1 && (o.shard?.index ?? 1) === 1;
-    this.outcome =
+    const go = (startAt?: RunOptions['startAt']): Promise<RunOutcome> =>
       workers > 1
-        ? await runScenarioThreaded({ ...common, workers })
-        : await runScenario({ ...common, preflight });
+        ? runScenarioThreaded({ ...common, workers })
+        : runScenario({ ...common, preflight, ...(startAt ? { startAt } : {}) });
+    this.outcome = this.together ? await this.together.around(o.interrupt, go) : await go();
     return this.outcome;
   }
 
@@ -185,7 +204,7 @@ export class RunSession {
     });
     const exports = this.o.exports;
     if (exports?.stopAtFinish) summary.exports = await exports.sink.stop();
-    return summary;
+    return withTogether(summary, this.together);
   }
 
   /** Aborted by a threshold unless something worse stopped the run (a failed thread, Ctrl-C first). */
@@ -198,4 +217,12 @@ export class RunSession {
     this.metrics.addViolation(v);
     this.o.exports?.sink.addViolation(v);
   }
+}
+
+/** The summary with when the shards started together and which one stopped this one; judged again. */
+function withTogether(summary: Summary, together: ShardTogether | undefined): Summary {
+  if (!together) return summary;
+  const run = { ...summary.run, ...together.runInfo() };
+  const next = { ...summary, run };
+  return { ...next, verdict: judgeVerdict(next) };
 }

@@ -11,6 +11,7 @@ import type { Threshold } from '../report/threshold.js';
 import type { RunEnd } from '../report/verdict.js';
 import type { ProgressSnapshot, ShardSpec, Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { StartTogether } from './barrier/meeting.js';
 
 /** How the contract checks judge: what `jobstorm run --tolerance` and `--openapi` give. */
 export interface CheckSettings {
@@ -92,6 +93,11 @@ export interface RunSessionOptions {
   preflight?: boolean;
   /** The process's CPU time, so the generator watch tells starved from saturated. */
   cpu?: () => CpuReading;
+  /**
+   * Start the schedule together with the run's other shards and stop together with them
+   * (`--barrier`, `--start-at`): met after the preflight and the warm-up, just before time 0.
+   */
+  together?: StartTogether;
   /** Wall clock for the forced-exit summary's duration (default Date.now). */
   now?: () => number;
 }

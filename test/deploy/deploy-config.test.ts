@@ -184,7 +184,9 @@ describe('deploy/github-actions: nightly.yml calling jobstorm-scenario.yml', () 
     expect(obj(shardJob.strategy, 'strategy')['max-parallel']).toBeUndefined();
     expect(mergeJob.needs).toBe('shard');
     // Then tonight's merged run against the last good one (issue 15), after the merge.
-    expect(Object.keys(obj(called.jobs, 'jobs'))).toEqual(['shard', 'merge', 'compare']);
+    // First the instant every shard starts its schedule at (issue 38: --start-at).
+    expect(Object.keys(obj(called.jobs, 'jobs'))).toEqual(['start', 'shard', 'merge', 'compare']);
+    expect(shardJob.needs).toBe('start');
   });
 
   it('the matrix has shards 1..N and every runner passes --shard i/N with that N', async () => {
@@ -450,7 +452,7 @@ describe('deploy/kubernetes', () => {
     expect(result.stderr).toContain('RUN_ID is not set');
   });
 
-  it('the merge Job waits for all N shard reports of its run only, fails fast naming a missing shard, then merges exactly those folders', async () => {
+  it('the merge Job waits for all N shard reports of its run only, names a missing shard and merges without it (partial), then merges exactly those folders', async () => {
     const run = 'jobstorm-shards-q4mzt';
     const shardEnv = envOf(shardContainer());
     const mergeJob = mergeJobFor(run);
@@ -496,11 +498,13 @@ describe('deploy/kubernetes', () => {
     );
     expect(waiting.code).toBe(124);
     expect(waiting.stdout).toContain(`waiting for shard(s) ${String(n)} of ${String(n)}`);
-    // …and once the others have been done that long, it fails at once and names only the missing one.
+    // …and once the others have been done that long, it gives up at once, names only the missing
+    // one, and lets the merge go on without it (a failed shard is never re-run: it will not come).
     const started = Date.now();
     const straggler = await wait({ STRAGGLER_SECONDS: '1' });
     expect(Date.now() - started).toBeLessThan(15_000);
-    expect(straggler.code).toBe(1);
+    expect(straggler.code).toBe(0);
+    expect(straggler.stderr).toContain('the merge reports the run as partial');
     expect(straggler.stderr).toContain(
       `shard ${String(n)}/${String(n)} of run ${run} wrote no ${runDir}/shard-${String(n)}/summary.json`,
     );

@@ -20,6 +20,7 @@ import { workersSummary, writeWorkersJson } from '../run/worker-report.js';
 import { guardWorkerProcesses, readWorkers, workerEmulatorOptions } from '../run/worker-target.js';
 import type { RunArgs } from './run-args.js';
 import { runIdFor } from '../../session/run-id.js';
+import { HALT_EXIT, startTogether } from '../run/together.js';
 
 /** Where the run goes: the remote target, or the embedded emulator (with its worker processes' guard). */
 interface Reached {
@@ -44,9 +45,11 @@ async function reach(args: RunArgs, s: RunSettings, io: CliIo, outputs: RunOutpu
         outputs.discard();
         throw err;
       });
-  const target = args['exclusive-endpoint']
-    ? { ...resolved.target, exclusiveEndpoint: true }
-    : resolved.target;
+  const target = {
+    ...resolved.target,
+    ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
+    ...(s.localAddress === undefined ? {} : { localAddress: s.localAddress }),
+  };
   return { target, release, ...(resolved.emulator ? { emulator: resolved.emulator } : {}) };
 }
 
@@ -104,6 +107,13 @@ async function conclude(r: Ran): Promise<ExitCode> {
   if (workerStats) await writeWorkersJson(outputs.out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${outputs.out}`);
+  const halt = session.halt;
+  if (halt) {
+    io.err(`jobstorm: ${halt.message}`);
+    return HALT_EXIT[halt.exit];
+  }
+  const by = summary.run.stoppedBy;
+  if (by) io.err(`jobstorm: stopped by shard ${by.shard}: ${by.reason}`);
   if (outcome.targetUnreachable)
     io.err(
       `jobstorm: the target ${r.target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`,
@@ -117,6 +127,7 @@ async function conclude(r: Ran): Promise<ExitCode> {
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const s = await settleRun(args, io);
+  const together = startTogether(s.together, s.shard);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
   const runId = runIdFor(s.scenario.name, s.shard);
@@ -144,6 +155,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     cpu: readProcessCpu,
     ...(s.shard ? { shard: s.shard } : {}),
     ...(s.gracefulStopMs === undefined ? {} : { gracefulStopMs: s.gracefulStopMs }),
+    ...(together ? { together } : {}),
   });
   announce(args, io, s, reached);
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;

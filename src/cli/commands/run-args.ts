@@ -25,4 +25,8 @@ export interface RunArgs extends ExportArgs {
   preflight?: boolean;
   worker?: string;
   'graceful-stop'?: string;
+  barrier?: string;
+  'barrier-timeout'?: string;
+  'start-at'?: string;
+  'local-address'?: string;
 }

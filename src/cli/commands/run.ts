@@ -2,6 +2,7 @@ import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
+import { TOGETHER_OPTIONS } from '../run/together-options.js';
 import type { RunArgs } from './run-args.js';
 
 /** The `run` command's flags; what it does (run-action.ts) loads only when it runs, so start-up pays for one command. */
@@ -32,6 +33,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       .option('rate-scale', { type: 'number', describe: 'multiply every rate by this factor' })
       .option('shard', { type: 'string', describe: 'run shard i of n (1/n of every rate), e.g. 2/4' })
       .option('workers', { type: 'number', describe: 'run N worker threads as shards and combine them' })
+      .options(TOGETHER_OPTIONS)
       .option('out', { type: 'string', describe: 'report folder (default reports/<run-id>)' })
       .option('record', { type: 'boolean', describe: 'also write records.ndjson (for jobstorm check)' })
       .option('threshold', {

@@ -3,6 +3,7 @@ import type { ShardSpec } from '../../runner/run-options.js';
 import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import { parseShard } from '../../schedule/shard.js';
 import type { RunArgs } from '../commands/run-args.js';
+import { parseLocalAddress, parseTogetherFlags, type TogetherFlag } from './together-flags.js';
 
 /** `run`'s flags that shape the load, parsed; each problem joins `issues`. */
 export interface RunFlags {
@@ -12,6 +13,8 @@ export interface RunFlags {
   durationMs?: number;
   warmupMs?: number;
   scale?: number;
+  together?: TogetherFlag;
+  localAddress?: string;
 }
 
 /** A duration flag: undefined when not given or not valid (then its problem is in `issues`). */
@@ -55,8 +58,11 @@ function workersFlag(issues: ConfigIssue[], args: RunArgs, shard: ShardSpec | un
   return workers;
 }
 
-/** --shard, --workers, --graceful-stop, --duration, --warmup and --rate-scale, in that order. */
-export function parseRunFlags(args: RunArgs, issues: ConfigIssue[]): RunFlags {
+/**
+ * --shard, --workers, --graceful-stop, --duration, --warmup, --rate-scale, then --barrier,
+ * --start-at and --local-address.
+ */
+export function parseRunFlags(args: RunArgs, issues: ConfigIssue[], nowMs = Date.now()): RunFlags {
   const shard = shardFlag(issues, args.shard);
   const workers = workersFlag(issues, args, shard);
   const gracefulStopMs = durationFlag(
@@ -71,7 +77,11 @@ export function parseRunFlags(args: RunArgs, issues: ConfigIssue[]): RunFlags {
   const scale = args['rate-scale'];
   if (scale !== undefined && !(scale > 0 && Number.isFinite(scale)))
     issues.push({ where: '--rate-scale', message: `expected a positive number, got ${String(scale)}` });
+  const together = parseTogetherFlags(args, shard, nowMs, issues);
+  const localAddress = parseLocalAddress(args, issues);
   return {
+    ...(together ? { together } : {}),
+    ...(localAddress === undefined ? {} : { localAddress }),
     workers,
     ...(shard ? { shard } : {}),
     ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }),

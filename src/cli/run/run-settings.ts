@@ -20,6 +20,7 @@ import { collect, loadScenarioInto } from './collect.js';
 import { parseExportSettings, type ExportSettings } from './export-settings.js';
 import { parseRunFlags, type RunFlags } from './run-flags.js';
 import { remoteTarget } from './target.js';
+import type { TogetherFlag } from './together-flags.js';
 import { workerSpecFor } from './worker-target.js';
 
 export interface RunSettings {
@@ -33,6 +34,10 @@ export interface RunSettings {
   thresholds: Threshold[];
   tolerances: Partial<Tolerances>;
   exports: ExportSettings;
+  /** --barrier or --start-at. */
+  together?: TogetherFlag;
+  /** --local-address. */
+  localAddress?: string;
 }
 
 /** Faults and --routes each belong to one kind of target. */
@@ -124,8 +129,10 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
   const worker = scenario ? workerSpecFor(scenario, args.worker, issues, remoteUrl !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
-  const { shard, workers, gracefulStopMs } = flags;
+  const { shard, workers, gracefulStopMs, together, localAddress } = flags;
   return {
+    ...(together ? { together } : {}),
+    ...(localAddress === undefined ? {} : { localAddress }),
     scenario: shaped(scenario, flags, args),
     workers,
     thresholds,
