@@ -75,8 +75,8 @@ async function startAtZero(
 
 /**
  * Before time 0: the preflight (its records held for the run's time base), then the warm-up that
- * opens connections and compiles the hot paths (see readiness.ts), unless the preflight found the
- * load must not start.
+ * compiles the hot paths (see readiness.ts) and the target's connections opened, unless the
+ * preflight found the load must not start.
  */
 async function getReady(
   o: RunOptions,
@@ -86,8 +86,12 @@ async function getReady(
 ): Promise<RunOutcome['preflight']> {
   const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
   if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
-  else if (o.warmUp !== false && !stop.signal.aborted)
-    await warmUp(o.scenario, ctx.clock, firstSecondArrivals(schedule), (r) => o.onWarmupRecord?.(r));
+  if (stop.signal.aborted) return checked;
+  const firstSecond = firstSecondArrivals(schedule);
+  if (o.warmUp !== false) await warmUp(o.scenario, ctx.clock, firstSecond, (r) => o.onWarmupRecord?.(r));
+  // The connections the first second will use, open before it (ConnectionOpener): at most one
+  // per arrival of that second, so a slow run does not hold connections it never uses.
+  await ctx.client.openConnections(Math.min(o.scenario.target.connections, firstSecond));
   return checked;
 }
 
@@ -145,14 +149,11 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     if (r.type === 'exchange') {
       tap.exchange(r);
       w.stall?.exchange(r);
+      w.generator?.exchange(r);
     }
     o.onRecord(r);
   };
-  const hooks: ClientHooks = {
-    onSend: () => w.stall?.sent(),
-    onSettled: () => w.dispatcher?.admit(),
-    loopGapAt: (now) => w.heartbeat?.gapAt(now) ?? 0,
-  };
+  const hooks = clientHooks(w);
   const { ctx, client, closeReceiver } = await setUp(
     o,
     clock,
@@ -207,7 +208,17 @@ function connectionWaitOf(d: Dispatcher): Pick<RunOutcome, 'connectionWait'> {
 }
 
 /** What the run's watches need to hear from the client. */
-type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'onSettled' | 'loopGapAt'>>;
+type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'onSettled' | 'loopGapAt' | 'onFirstOpen'>>;
+
+/** The client tells the run's watches, once they exist (from time 0), what they follow. */
+function clientHooks(w: Watches): ClientHooks {
+  return {
+    onSend: () => w.stall?.sent(),
+    onSettled: () => w.dispatcher?.admit(),
+    loopGapAt: (now) => w.heartbeat?.gapAt(now) ?? 0,
+    onFirstOpen: (startedAt, endedAt) => w.generator?.connectionOpened(startedAt, endedAt),
+  };
+}
 
 /** The client, the webhook receiver and the context every iteration shares. */
 async function setUp(
