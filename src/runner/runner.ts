@@ -10,7 +10,7 @@ import { Dispatcher } from './dispatcher.js';
 import { startHealthSampler } from './health-sampler.js';
 import { Lateness } from './lateness.js';
 import { pace } from './pacer.js';
-import { firstSecondArrivals, HeldRecords, warmUp } from './readiness.js';
+import { connectionsToOpen, firstSecondArrivals, HeldRecords, warmUp } from './readiness.js';
 import { preflight } from './preflight.js';
 import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
@@ -87,11 +87,10 @@ async function getReady(
   const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
   if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
   if (stop.signal.aborted) return checked;
-  const firstSecond = firstSecondArrivals(schedule);
-  if (o.warmUp !== false) await warmUp(o.scenario, ctx.clock, firstSecond, (r) => o.onWarmupRecord?.(r));
-  // The connections the first second will use, open before it (ConnectionOpener): at most one
-  // per arrival of that second, so a slow run does not hold connections it never uses.
-  await ctx.client.openConnections(Math.min(o.scenario.target.connections, firstSecond));
+  if (o.warmUp !== false)
+    await warmUp(o.scenario, ctx.clock, firstSecondArrivals(schedule), (r) => o.onWarmupRecord?.(r));
+  // The connections the first second will use, open before it: its requests do not wait for them.
+  await ctx.client.openConnections(connectionsToOpen(o.scenario, schedule));
   return checked;
 }
 

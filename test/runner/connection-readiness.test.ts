@@ -158,6 +158,26 @@ describe('connections opened before time 0', () => {
     expect(atZero?.requests).toEqual([]);
     expect((await server.seen()).requests[0]?.connection).toBe(0);
   }, 30_000);
+  it('a closed-model run opens one per virtual user', async () => {
+    const server = await countingServer();
+    closers.push(server.close);
+    let atZero: Seen | undefined;
+    await runCollecting(
+      inlineScenario(scenario(1, 1).replace('duration: 1s, rate: 1', 'duration: 300ms, vus: 3')),
+      { baseUrl: server.url, apiKey: 'k', ownsEndpoint: false },
+      {
+        startAt: async () => {
+          atZero = await vi.waitFor(async () => {
+            const seen = await server.seen();
+            expect(seen.accepted).toHaveLength(3);
+            return seen;
+          });
+          return performance.timeOrigin + performance.now();
+        },
+      },
+    );
+    expect(atZero?.requests).toEqual([]);
+  }, 30_000);
 });
 
 describe('JobClient.openConnections', () => {
