@@ -60,6 +60,11 @@ export interface JobClientOptions {
    * then may have come in that much earlier, and its record says so.
    */
   loopGapAt?: (now: number) => number;
+  /**
+   * Told when the pool had to open one of its connections for the first time, for requests
+   * waiting meanwhile (see ConnectionOpener): the wait is jobstorm's own, for the generator watch.
+   */
+  onFirstOpen?: (startedAt: number, endedAt: number) => void;
   /** Stamped on every record unless the call context says otherwise. */
   shard?: string;
   /** Sequence numbers of records; shared with other producers so a run's `seq` is unique. */

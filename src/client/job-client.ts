@@ -68,6 +68,7 @@ export class JobClient {
       onSend: o.onSend,
       onSettled: o.onSettled,
       loopGapAt: o.loopGapAt,
+      onFirstOpen: o.onFirstOpen,
       shard: o.shard,
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").
@@ -225,6 +226,15 @@ export class JobClient {
    */
   get saturated(): boolean {
     return this.transport.inFlight >= this.connections;
+  }
+
+  /**
+   * Opens up to `n` connections to the target's queue endpoint before they are needed (at most
+   * `connections`, counting those open already), so the first requests do not wait for them;
+   * resolves with how many are open.
+   */
+  openConnections(n: number): Promise<number> {
+    return this.transport.open(this.queue, n);
   }
 
   /** Waits for requests in flight, then closes every connection. */

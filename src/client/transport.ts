@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { buildConnector, Pool } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Operation } from '../core/operation.js';
 import { RECORD_VERSION, type ExchangeRecord, type RequestFacts } from '../core/record.js';
@@ -7,6 +7,7 @@ import { trimBody } from '../core/trim-body.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
 import { BufferedResponse, type Answer } from './buffered-response.js';
+import { ConnectionOpener } from './connection-opener.js';
 import { DeadlineQueue, type Deadline } from './deadline-queue.js';
 import { QUICK_TIMEOUT_MS, operationTimeoutMs } from './operation-timeout.js';
 
@@ -50,6 +51,8 @@ export interface TransportOptions {
   secret: string;
   /** The local IP address connections leave from (`--local-address`). */
   localAddress?: string;
+  /** A request waited for a connection the pool opened for the first time, from `startedAt` to `endedAt`. */
+  onFirstOpen?: ((startedAt: number, endedAt: number) => void) | undefined;
 }
 
 const NO_CONTEXT: CallContext = Object.freeze({});
@@ -61,6 +64,7 @@ const NO_CONTEXT: CallContext = Object.freeze({});
  */
 export class Transport {
   private readonly pools = new Map<string, Pool>();
+  private readonly openers = new Map<Pool, { opener: ConnectionOpener; origin: URL }>();
   // One queue per timeout value: each stays first-in first-out (see DeadlineQueue).
   private readonly deadlines = new Map<number, DeadlineQueue>();
   private exchanges = 0;
@@ -82,6 +86,17 @@ export class Transport {
     return q;
   }
 
+  /**
+   * undici's connector, leaving from `--local-address` when one is set: the connector is ours, so
+   * the pool's own localAddress option would not reach the connections opened before time 0.
+   */
+  private connector(timeout: number): buildConnector.connector {
+    const inner = buildConnector({ timeout });
+    const localAddress = this.o.localAddress;
+    if (localAddress === undefined) return inner;
+    return (options, callback) => inner({ ...options, localAddress }, callback);
+  }
+
   /** The pool and base path for a base URL; throws for a URL we must not use (config error). */
   target(baseUrl: string): Target {
     const url = new URL(baseUrl);
@@ -99,15 +114,21 @@ export class Transport {
       // (0): they would only fire after it, and each request armed two undici fast timers that
       // lived until undici's next half-second tick, long enough to be promoted to the old
       // generation (a heap profile at 4,200 arrivals/s).
+      const opener = new ConnectionOpener(
+        this.connector(t ?? QUICK_TIMEOUT_MS),
+        this.o.connections,
+        this.o.clock,
+        this.o.onFirstOpen,
+      );
       pool = new Pool(url.origin, {
         connections: this.o.connections,
         pipelining: 1,
-        connectTimeout: t ?? QUICK_TIMEOUT_MS,
+        connect: opener.connect,
         headersTimeout: 0,
         bodyTimeout: 0,
-        ...(this.o.localAddress === undefined ? {} : { localAddress: this.o.localAddress }),
       });
       this.pools.set(url.origin, pool);
+      this.openers.set(pool, { opener, origin: new URL(url.origin) });
     }
     return { pool, basePath: url.pathname.replace(/\/+$/, '') };
   }
@@ -119,13 +140,27 @@ export class Transport {
     return this.sendRetrying(x, ctx, retry);
   }
 
+  /**
+   * Opens up to `n` of the target's connections now, before any request needs them (see
+   * ConnectionOpener), counting those the pool has open already; resolves with how many it has.
+   */
+  async open(target: Target, n: number): Promise<number> {
+    const o = this.openers.get(target.pool);
+    if (!o) return 0;
+    const connected = target.pool.stats.connected;
+    const waiting = await o.opener.open(o.origin, n - connected);
+    return connected + waiting;
+  }
+
   /** Lets requests in flight finish (their deadlines still apply), then closes the pools. */
   async close(): Promise<void> {
+    for (const o of this.openers.values()) o.opener.destroy();
     await Promise.all([...this.pools.values()].map((p) => p.close()));
     for (const q of this.deadlines.values()) q.close();
   }
 
   async destroy(): Promise<void> {
+    for (const o of this.openers.values()) o.opener.destroy();
     await Promise.all([...this.pools.values()].map((p) => p.destroy()));
     for (const q of this.deadlines.values()) q.close();
   }

@@ -6,7 +6,8 @@ import {
 } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
-import { RECORD_VERSION, type GeneratorRecord } from '../core/record.js';
+import { RECORD_VERSION, type ExchangeRecord, type GeneratorRecord } from '../core/record.js';
+import { ConnectionOpenings } from './connection-openings.js';
 import { Lateness } from './lateness.js';
 
 /** What one second of the generator's own process looked like. */
@@ -141,12 +142,21 @@ export class GeneratorWatch {
         warned: boolean;
         /** A second of it sent arrivals late: reported however short the stretch. */
         late: boolean;
+        /** A second of it had requests wait for connections jobstorm was still opening. */
+        opening: boolean;
+        /** Whether jobstorm's loop or CPU was the cause, in some second of it (for the warning). */
+        loaded: boolean;
       }
     | undefined;
   private readonly figures: GeneratorFigures = { latenessP99Ms: 0, loopDelayP99Ms: 0, busyMax: 0 };
   private secondStart: number;
   /** This second's arrival lateness (emptied every second). */
   private readonly lateness = new Lateness();
+  /** When the pool was opening connections for the first time, since time 0. */
+  private readonly openings = new ConnectionOpenings();
+  /** This second's requests that waited more than LATE_MS for such a connection, and the longest wait. */
+  private openLate = 0;
+  private openWaitMs = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -166,6 +176,27 @@ export class GeneratorWatch {
     this.arrivals++;
     if (lateMs > LATE_MS) this.late++;
     this.lateness.add(lateMs);
+  }
+
+  /**
+   * The pool opened a connection for the first time, from `startedAt` to `endedAt` (run time):
+   * requests waiting for a connection meanwhile waited for jobstorm, not for the target (issue 35).
+   */
+  connectionOpened(startedAt: number, endedAt: number): void {
+    this.openings.add(startedAt, endedAt);
+  }
+
+  /**
+   * A request ended: the part of its wait, from its intended start until it went onto a
+   * connection, spent while jobstorm was still opening connections is jobstorm's lateness. For an
+   * arrival's first request that wait includes the time it waited as a number for a free
+   * connection (Dispatcher), which connections still being opened caused too.
+   */
+  exchange(r: ExchangeRecord): void {
+    const waited = this.openings.during(r.intendedAt, r.sentAt + (r.queuedMs ?? 0));
+    if (waited <= LATE_MS) return;
+    this.openLate++;
+    this.openWaitMs = Math.max(this.openWaitMs, waited);
   }
 
   /** Ends the watch: a stretch still going on is reported up to now. */
@@ -197,18 +228,37 @@ export class GeneratorWatch {
     // stopped, a long GC pause), whatever the second's shares say. It counts as the seconds it spans.
     const spanned = Math.max(1, Math.floor((now - this.secondStart) / 1000));
     const lateAlone = this.late >= LATE_ALONE && lateShare > LATE_SHARE && (s.busy >= BUSY || starved);
-    const limited = saturated || starved || spanned >= 2 || lateAlone;
+    const opening = this.openingLate();
+    const loaded = saturated || starved || spanned >= 2 || lateAlone;
     this.figures.busyMax = Math.max(this.figures.busyMax, s.busy);
     this.figures.loopDelayP99Ms = Math.max(this.figures.loopDelayP99Ms, s.loopDelayP99Ms);
     this.figures.latenessP99Ms = Math.max(this.figures.latenessP99Ms, latenessP99);
-    if (limited) this.limitedSecond(this.secondStart, spanned, s, latenessP99, lateAlone);
+    if (loaded || opening)
+      this.limitedSecond(this.secondStart, spanned, s, {
+        latenessP99Ms: opening ? Math.max(latenessP99, this.openWaitMs) : latenessP99,
+        late: lateAlone || opening,
+        opening,
+        loaded,
+      });
     else this.endStretch();
     this.nextSecond(now);
   };
 
+  /**
+   * Requests of this second waited for connections jobstorm had not opened yet: one such second is
+   * enough, whatever the loop did (the wait is idle time). More than LATE_SHARE of the second's
+   * arrivals, as for late arrivals, so that one connection opened late in a busy second, which
+   * moves no percentile, is not a stretch.
+   */
+  private openingLate(): boolean {
+    return this.openLate > 0 && this.openLate > LATE_SHARE * this.arrivals;
+  }
+
   private nextSecond(now: number): void {
     this.arrivals = 0;
     this.late = 0;
+    this.openLate = 0;
+    this.openWaitMs = 0;
     this.lateness.reset();
     this.secondStart = now;
     this.schedule();
@@ -218,9 +268,9 @@ export class GeneratorWatch {
     start: number,
     seconds: number,
     s: GeneratorSample,
-    latenessP99Ms: number,
-    late: boolean,
+    why: { latenessP99Ms: number; late: boolean; opening: boolean; loaded: boolean },
   ): void {
+    const { latenessP99Ms, late } = why;
     const r = (this.run ??= {
       start,
       seconds: 0,
@@ -231,9 +281,13 @@ export class GeneratorWatch {
       cpuSeconds: 0,
       warned: false,
       late: false,
+      opening: false,
+      loaded: false,
     });
     r.seconds += seconds;
     r.late ||= late;
+    r.opening ||= why.opening;
+    r.loaded ||= why.loaded;
     r.busy = Math.max(r.busy, s.busy);
     r.loopDelayP99Ms = Math.max(r.loopDelayP99Ms, s.loopDelayP99Ms);
     r.latenessP99Ms = Math.max(r.latenessP99Ms, latenessP99Ms);
@@ -245,11 +299,7 @@ export class GeneratorWatch {
       r.warned = true;
       const cpuShare = meanCpu(r);
       const figures = `event loop ${String(Math.round(r.busy * 100))}% busy, callbacks late by up to ${r.loopDelayP99Ms.toFixed(0)} ms, arrivals late p99 ${r.latenessP99Ms.toFixed(0)} ms`;
-      this.onLimited(
-        cpuShare !== undefined && starvedOfCpu({ cpuShare })
-          ? `jobstorm is not getting the CPU it needs since ${(r.start / 1000).toFixed(0)} s into the run (it ran ${String(Math.round(cpuShare * 100))}% of a core while work waited; ${figures}): a CPU quota, other processes or the host took the rest, and latencies from here include jobstorm's own delays; more --workers will not help: give it more CPU, or lower the rate`
-          : `jobstorm itself is the bottleneck since ${(r.start / 1000).toFixed(0)} s into the run (${figures}): latencies from here include its own queueing, not only the target's; spread the load with --workers 2 (or more), or lower the rate`,
-      );
+      this.onLimited(limitedMessage(r, figures, cpuShare));
     }
   }
 
@@ -269,6 +319,20 @@ export class GeneratorWatch {
       ...cpuField(meanCpu(r)),
     });
   }
+}
+
+/** What the user is told, live, when a stretch is known: what held jobstorm up, and what to do. */
+function limitedMessage(
+  r: { start: number; opening: boolean; loaded: boolean; latenessP99Ms: number },
+  figures: string,
+  cpuShare: number | undefined,
+): string {
+  const since = `since ${(r.start / 1000).toFixed(0)} s into the run`;
+  if (r.opening && !r.loaded)
+    return `jobstorm was still opening its connections to the target ${since}: requests waited up to ${r.latenessP99Ms.toFixed(0)} ms for a connection, and their latencies include that wait, not only the target's; a run whose first second has fewer arrivals than it later needs connections opens the rest as it goes`;
+  if (cpuShare !== undefined && starvedOfCpu({ cpuShare }))
+    return `jobstorm is not getting the CPU it needs ${since} (it ran ${String(Math.round(cpuShare * 100))}% of a core while work waited; ${figures}): a CPU quota, other processes or the host took the rest, and latencies from here include jobstorm's own delays; more --workers will not help: give it more CPU, or lower the rate`;
+  return `jobstorm itself is the bottleneck ${since} (${figures}): latencies from here include its own queueing, not only the target's; spread the load with --workers 2 (or more), or lower the rate`;
 }
 
 /** The stretch's mean CPU share, when it was measured. */

@@ -35,6 +35,17 @@ export function firstSecondArrivals(schedule: ArrivalSchedule): number {
 }
 
 /**
+ * Connections to open before time 0 (ConnectionOpener): one per arrival of the first second, or
+ * per virtual user when the run starts closed, at most the pool's size. A slow run does not hold
+ * connections it never uses; a run that later needs more opens them as it goes.
+ */
+export function connectionsToOpen(scenario: Scenario, schedule: ArrivalSchedule): number {
+  const first = scenario.phases[0];
+  const users = first?.kind === 'vus' ? first.vus : 0;
+  return Math.min(scenario.target.connections, Math.max(users, firstSecondArrivals(schedule)));
+}
+
+/**
  * Gets the engine ready before time 0, so second 0 leaves on time (issue 35): round trips of
  * `/run` then `/status` through a client like the run's, against a local sink on loopback, until
  * the JIT has compiled the client's request and record code. The target sees none of it (a test's

@@ -10,7 +10,7 @@ import { Dispatcher } from './dispatcher.js';
 import { startHealthSampler } from './health-sampler.js';
 import { Lateness } from './lateness.js';
 import { pace } from './pacer.js';
-import { firstSecondArrivals, HeldRecords, warmUp } from './readiness.js';
+import { connectionsToOpen, firstSecondArrivals, HeldRecords, warmUp } from './readiness.js';
 import { preflight } from './preflight.js';
 import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
@@ -75,8 +75,8 @@ async function startAtZero(
 
 /**
  * Before time 0: the preflight (its records held for the run's time base), then the warm-up that
- * opens connections and compiles the hot paths (see readiness.ts), unless the preflight found the
- * load must not start.
+ * compiles the hot paths (see readiness.ts) and the target's connections opened, unless the
+ * preflight found the load must not start.
  */
 async function getReady(
   o: RunOptions,
@@ -86,8 +86,11 @@ async function getReady(
 ): Promise<RunOutcome['preflight']> {
   const checked = o.preflight && !stop.signal.aborted ? await preflight(ctx, o.target.baseUrl) : undefined;
   if (checked?.fatal) stop.abort(new Error(checked.fatal.message));
-  else if (o.warmUp !== false && !stop.signal.aborted)
+  if (stop.signal.aborted) return checked;
+  if (o.warmUp !== false)
     await warmUp(o.scenario, ctx.clock, firstSecondArrivals(schedule), (r) => o.onWarmupRecord?.(r));
+  // The connections the first second will use, open before it: its requests do not wait for them.
+  await ctx.client.openConnections(connectionsToOpen(o.scenario, schedule));
   return checked;
 }
 
@@ -145,14 +148,11 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     if (r.type === 'exchange') {
       tap.exchange(r);
       w.stall?.exchange(r);
+      w.generator?.exchange(r);
     }
     o.onRecord(r);
   };
-  const hooks: ClientHooks = {
-    onSend: () => w.stall?.sent(),
-    onSettled: () => w.dispatcher?.admit(),
-    loopGapAt: (now) => w.heartbeat?.gapAt(now) ?? 0,
-  };
+  const hooks = clientHooks(w);
   const { ctx, client, closeReceiver } = await setUp(
     o,
     clock,
@@ -207,7 +207,17 @@ function connectionWaitOf(d: Dispatcher): Pick<RunOutcome, 'connectionWait'> {
 }
 
 /** What the run's watches need to hear from the client. */
-type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'onSettled' | 'loopGapAt'>>;
+type ClientHooks = Required<Pick<JobClientOptions, 'onSend' | 'onSettled' | 'loopGapAt' | 'onFirstOpen'>>;
+
+/** The client tells the run's watches, once they exist (from time 0), what they follow. */
+function clientHooks(w: Watches): ClientHooks {
+  return {
+    onSend: () => w.stall?.sent(),
+    onSettled: () => w.dispatcher?.admit(),
+    loopGapAt: (now) => w.heartbeat?.gapAt(now) ?? 0,
+    onFirstOpen: (startedAt, endedAt) => w.generator?.connectionOpened(startedAt, endedAt),
+  };
+}
 
 /** The client, the webhook receiver and the context every iteration shares. */
 async function setUp(

@@ -2,7 +2,6 @@ import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import type { ProcessGroups } from '../../emulator/external/process-groups.js';
 import type { EmulatorOptions } from '../../emulator/options.js';
 import type { EmulatorHandle } from '../../emulator/start.js';
-import { startEmbeddedTarget } from '../../library/embedded-target.js';
 import { remoteTarget, type RouteLayout } from '../../library/remote-target.js';
 import type { Target } from '../../runner/run-options.js';
 import type { Scenario } from '../../scenario/scenario.js';
@@ -45,6 +44,9 @@ export async function resolveTarget(opts: {
     if (!target) throw new ConfigError(issues);
     return { target };
   }
+  // The emulator only when there is no --target: loading it costs a run against a real target
+  // CPU and start-up time for nothing (issue 35).
+  const { startEmbeddedTarget } = await import('../../library/embedded-target.js');
   return startEmbeddedTarget(scenario, {
     ...(opts.fault ? { fault: opts.fault } : {}),
     ...(opts.emulatorOptions ? { emulatorOptions: opts.emulatorOptions } : {}),
