@@ -21,6 +21,7 @@ export interface ForeignOutcome {
   fired: string[];
 }
 
+/** Runs `scenario` through the CLI against `base` (the embedded emulator when empty). */
 export async function runForeign(
   base: string,
   scenario: string,
@@ -29,7 +30,9 @@ export async function runForeign(
 ): Promise<ForeignOutcome> {
   const out = mkdtempSync(join(tmpdir(), 'jobstorm-foreign-'));
   const io = captureIo(env);
-  const code = await runCli(['run', scenario, '--target', base, '--out', out, '--record', ...args], io);
+  // No base: the embedded emulator, the faithful reference.
+  const target = base === '' ? [] : ['--target', base];
+  const code = await runCli(['run', scenario, ...target, '--out', out, '--record', ...args], io);
   const read = (f: string): string => readFileSync(join(out, f), 'utf8');
   const summary = JSON.parse(read('summary.json')) as Summary;
   const records = read('records.ndjson')
