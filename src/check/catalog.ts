@@ -83,7 +83,8 @@ const FIXED_CHECKS = [
   {
     id: 'lifecycle.lost',
     severity: 'error',
-    description: '404 for a job before its ttl and its retention ended',
+    description:
+      '404 for a job before its ttl and its retention ended: from /status, or from a /cancel, /retry or /stream that answers other jobs (even when /status then still shows the job)',
     provenBy: 'lose-jobs',
   },
   {
@@ -287,7 +288,7 @@ const FIXED_CHECKS = [
     id: 'request.method',
     severity: 'error',
     description:
-      "an operation is served, but not to the contract's method: 405 (the Allow header names another), or the requests probe's GET of /status or /stream answered 404 where POST to the same path answered 2xx (once per operation; the run stops sending it)",
+      "an operation is served, but not to the contract's method: 405 (the Allow header names another), or the requests probe's GET of /status or /stream answered 404 where POST to the same path answered 2xx (once per operation; the run then sends it the way the target takes it, marked adaptedFrom, or stops sending it with --strict)",
     provenBy: 'stream-post-only',
   },
   {

@@ -64,7 +64,7 @@ export class Checker {
   private total = 0;
   private readonly time: TargetTime;
   private finished = false;
-  private readonly routes = new RouteWatch();
+  private readonly routes: RouteWatch;
   private readonly coverage = new Map<CheckId, number>();
 
   constructor(
@@ -72,6 +72,7 @@ export class Checker {
     private readonly options: CheckerOptions = {},
   ) {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
+    this.routes = new RouteWatch({ adapt: run.strict !== true });
     this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
     this.adders = this.checks.filter((c): c is Check & Required<Pick<Check, 'add'>> => c.add !== undefined);

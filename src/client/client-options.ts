@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { JobStatus } from '../core/job-status.js';
+import type { QueueOperation } from '../core/operation.js';
 import type { ExchangeRecord, RequestFacts } from '../core/record.js';
 import type { RequestError } from '../core/request-error.js';
 
@@ -69,6 +70,11 @@ export interface JobClientOptions {
   shard?: string;
   /** Sequence numbers of records; shared with other producers so a run's `seq` is unique. */
   nextSeq?: () => number;
+  /**
+   * The method to send a queue operation with instead of the contract's, once the target was found
+   * to take only that (the run's route watch); each such request is marked `req.adaptedFrom`.
+   */
+  methodFor?: (op: QueueOperation) => 'GET' | 'POST' | undefined;
 }
 
 /** What the caller knows about one call: where it sits in the schedule and in a flow. */

@@ -52,6 +52,7 @@ export class JobClient {
 
   /** Keep-alive connections per origin. */
   readonly connections: number;
+  private readonly methodFor: JobClientOptions['methodFor'];
 
   constructor(o: JobClientOptions) {
     if (!(o.connections >= 1)) throw new RangeError('connections must be at least 1');
@@ -76,6 +77,7 @@ export class JobClient {
       ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress }),
     });
     this.connections = o.connections;
+    this.methodFor = o.methodFor;
     this.headers = new AuthHeaders(o.apiKey, o.auth);
     this.form = o.auth;
     this.queue = this.transport.target(o.baseUrl);
@@ -135,18 +137,12 @@ export class JobClient {
 
   /** POST /purge-queue. */
   purgeQueue(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
-    return this.transport.send(
-      this.outgoing('purge-queue', 'POST', '/purge-queue', null, 0, undefined, this.form, ctx),
-      ctx,
-    );
+    return this.adapted('purge-queue', 'POST', '/purge-queue', undefined, ctx);
   }
 
   /** GET /health. */
   health(ctx: CallContext = NO_CONTEXT): Promise<ClientResult> {
-    return this.transport.send(
-      this.outgoing('health', 'GET', '/health', null, 0, undefined, this.form, ctx),
-      ctx,
-    );
+    return this.adapted('health', 'GET', '/health', undefined, ctx);
   }
 
   /**
@@ -276,8 +272,32 @@ export class JobClient {
     ctx: CallContext,
     extra?: RequestFacts,
   ): Promise<JobResult> {
-    const x = this.outgoing(op, method, path, null, 0, jobId, this.form, ctx, extra);
-    return withJob(await this.transport.send(x, ctx));
+    return withJob(await this.adapted(op, method, path, jobId, ctx, extra));
+  }
+
+  /**
+   * A body-less queue call with the contract's `method`, or the one the target was found to take
+   * instead (marked `adaptedFrom`). A 405 that shows it for the first time is asked again at once
+   * the way the target takes it: the flow goes on, and both exchanges are records.
+   */
+  private async adapted(
+    op: QueueOperation,
+    method: 'GET' | 'POST',
+    path: string,
+    jobId: string | undefined,
+    ctx: CallContext,
+    extra?: RequestFacts,
+  ): Promise<ClientResult> {
+    const send = (m: 'GET' | 'POST' | undefined): Promise<ClientResult> => {
+      const facts = m === undefined || m === method ? extra : { ...extra, adaptedFrom: method };
+      const x = this.outgoing(op, m ?? method, path, null, 0, jobId, this.form, ctx, facts);
+      return this.transport.send(x, ctx);
+    };
+    const first = this.methodFor?.(op);
+    const answer = await send(first);
+    if (answer.status !== 405 || first !== undefined) return answer;
+    const instead = this.methodFor?.(op);
+    return instead === undefined || instead === method ? answer : send(instead);
   }
 
   private outgoing(

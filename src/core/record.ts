@@ -37,6 +37,11 @@ export interface RequestFacts {
   expect?: 'accept' | 'reject';
   /** Handler-simulation keys the job was given (`sleep_ms`, `stream`, `fail`...). */
   sleepMs?: number;
+  /**
+   * The contract's method for this operation, when the request was sent with another one because
+   * the target was found to take only that (`request.method`, reported once; the run adapts).
+   */
+  adaptedFrom?: string;
 }
 
 /**
@@ -222,6 +227,11 @@ export interface RunRecord {
   requestsPerWorker?: number;
   /** The target's clock moves only by `clock` records (the emulator's manual clock). */
   targetClock?: 'manual';
+  /**
+   * A strict run (`--strict`, `target.adapt: false`): an operation served to another method than
+   * the contract's is reported and no longer sent, instead of sent the way the target takes it.
+   */
+  strict?: boolean;
 }
 
 export type JobstormRecord =

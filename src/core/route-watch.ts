@@ -14,6 +14,19 @@ export interface MissingRoute {
    * contract gives it (`request.method`), as a server that takes /status only by POST.
    */
   kind: 'route' | 'method';
+  /** For `method`: the method the target does take (the `Allow` header's, or the probe's POST), when known. */
+  served?: AdaptedMethod;
+}
+
+/** The methods an operation can be adapted to. */
+export type AdaptedMethod = 'GET' | 'POST';
+
+export interface RouteWatchOptions {
+  /**
+   * Go on sending an operation served to another method than the contract's, the way the target
+   * takes it (default). False for a strict run: such an operation is no longer sent.
+   */
+  adapt?: boolean;
 }
 
 /**
@@ -35,8 +48,8 @@ export const WRONG_METHOD_PROBE = 'request.method.post';
 const JOB_ROUTES = new Set<QueueOperation>(['cancel', 'retry', 'stream', 'status-sync']);
 /** Endpoint-wide operations: a 404 from them, while the endpoint answers others, is a missing route. */
 const ENDPOINT_ROUTES = new Set<QueueOperation>(['health', 'purge-queue']);
-/** /status answering 404 for this many accepted jobs, and never anything else, is a missing route. */
-const STATUS_404_JOBS = 3;
+/** A job operation answering 404 for this many just-accepted jobs, and never anything else, is a missing route. */
+const EARLY_404_JOBS = 3;
 /** The shortest ttl the contract allows: a job asked for sooner than this after its accept cannot have expired. */
 const MIN_LIFE_MS = 10_000;
 
@@ -49,9 +62,12 @@ const MIN_LIFE_MS = 10_000;
  * - 404 to the requests probe's GET of a job, while a POST to the same path is answered 2xx: the same;
  * - 404 from /health or /purge-queue while the endpoint answers other operations: missing;
  * - 404 from /cancel, /retry, /stream or /status-sync for a job that a 2xx then shows to exist: missing;
- * - 404 from /status for the first few jobs, each asked for within the shortest ttl of its accept,
- *   with no 2xx from /status ever: missing.
- * A route that once answered 2xx is served; later 404s from it are about jobs.
+ * - 404 from /status, /cancel, /retry, /stream or /status-sync for the first few jobs, each asked
+ *   for within the shortest ttl of its accept, with no 2xx from that operation ever: missing. (The
+ *   rule that needs no /status answer: a target whose /status is not sent, a strict run's.)
+ * A route that once answered 2xx is served; later 404s from it are about jobs (lifecycle.lost's).
+ * An operation served to another method is, unless the watch is strict, sent that way from then on
+ * (`methodFor`): the run follows its jobs, and the checks judge what it answers.
  */
 export class RouteWatch {
   private readonly served = new Set<QueueOperation>();
@@ -60,13 +76,18 @@ export class RouteWatch {
   private readonly suspects = new CappedMap<string, ExchangeRecord[]>(10_000);
   /** Endpoint-wide 404s seen before the endpoint answered anything. */
   private readonly early: ExchangeRecord[] = [];
-  private readonly status404Jobs = new Set<string>();
+  /** Per operation: the just-accepted jobs it answered 404 for, and the first such answer. */
+  private readonly early404 = new Map<QueueOperation, { jobs: Set<string>; first: ExchangeRecord }>();
   /** The requests probe's GETs answered 404, waiting for the POST to the same path. */
   private readonly refusedGets = new Map<QueueOperation, ExchangeRecord>();
-  private firstStatus404: ExchangeRecord | undefined;
-  /** When each recent job was accepted (end of its submit), for the /status rule. */
+  /** When each recent job was accepted (end of its submit), for the early-404 rule. */
   private readonly acceptedAt = new CappedMap<string, number>(10_000);
   private endpointAnswers = false;
+  private readonly adapt: boolean;
+
+  constructor(options: RouteWatchOptions = {}) {
+    this.adapt = options.adapt ?? true;
+  }
 
   /** Takes one exchange; returns the routes this record shows to be missing (usually none). */
   add(r: ExchangeRecord): MissingRoute[] {
@@ -77,15 +98,21 @@ export class RouteWatch {
     if (probe === WRONG_METHOD_PROBE) return this.postAnswered(op, r);
     if (probe === 'request.method' && r.status === 404) this.refusedGets.set(op, r);
     if (r.status >= 200 && r.status < 300) return this.answered(r, op);
-    if (r.status === 405)
-      return this.found(
-        op,
-        r,
-        `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`,
-        'method',
-      );
+    if (r.status === 405) return this.refused(op, r);
     if (r.status !== 404 || this.served.has(op) || this.missing.has(op)) return NONE;
     return this.notFound(op, r);
+  }
+
+  /** A 405 to the contract's method: served to another one only (an adapted request's 405 shows nothing new). */
+  private refused(op: QueueOperation, r: ExchangeRecord): MissingRoute[] {
+    if (r.req?.adaptedFrom !== undefined) return NONE;
+    return this.found(
+      op,
+      r,
+      `answered 405 Method Not Allowed to ${r.method}${r.allow ? ` (Allow: ${r.allow})` : ' (no Allow header)'}`,
+      'method',
+      allowedInstead(r),
+    );
   }
 
   /** A 404 from an operation not yet known to be served or missing. */
@@ -100,27 +127,50 @@ export class RouteWatch {
       const list = this.suspects.get(r.jobId);
       if (list) list.push(r);
       else this.suspects.set(r.jobId, [r]);
-      return NONE;
     }
-    return op === 'status' ? this.status404(r) : NONE;
+    return JOB_ROUTES.has(op) || op === 'status' ? this.earlyNotFound(op, r) : NONE;
   }
 
-  /** The /status rule: 404s for the first few accepted jobs, each asked for within the shortest ttl. */
-  private status404(r: ExchangeRecord): MissingRoute[] {
+  /** 404s for the first few accepted jobs, each asked for within the shortest ttl of its accept. */
+  private earlyNotFound(op: QueueOperation, r: ExchangeRecord): MissingRoute[] {
     const accepted = r.jobId === undefined ? undefined : this.acceptedAt.get(r.jobId);
     if (r.jobId === undefined || accepted === undefined || r.sentAt - accepted >= MIN_LIFE_MS) return NONE;
-    this.firstStatus404 ??= r;
-    this.status404Jobs.add(r.jobId);
-    if (this.status404Jobs.size < STATUS_404_JOBS) return NONE;
+    let seen = this.early404.get(op);
+    if (!seen) this.early404.set(op, (seen = { jobs: new Set(), first: r }));
+    seen.jobs.add(r.jobId);
+    if (seen.jobs.size < EARLY_404_JOBS) return NONE;
+    this.early404.delete(op);
     return this.found(
-      'status',
-      this.firstStatus404,
-      `answered 404 for the first ${String(STATUS_404_JOBS)} jobs the endpoint accepted, and never anything else`,
+      op,
+      seen.first,
+      `answered 404 for the first ${String(EARLY_404_JOBS)} jobs the endpoint accepted, each asked for within ${String(MIN_LIFE_MS / 1000)} s of its accept, and never anything else`,
     );
   }
 
+  /**
+   * The run does not send `op`: its route is missing, or it is served to another method only and
+   * the watch does not adapt (strict), or the target did not say which method it takes.
+   */
   isMissing(op: string): boolean {
-    return this.missing.has(op as QueueOperation);
+    const m = this.missing.get(op as QueueOperation);
+    return m !== undefined && (m.kind === 'route' || this.methodFor(m.op) === undefined);
+  }
+
+  /** The method to send `op` with instead of the contract's, once the target was found to take only that. */
+  methodFor(op: QueueOperation): AdaptedMethod | undefined {
+    if (!this.adapt) return undefined;
+    const m = this.missing.get(op);
+    return m?.kind === 'method' ? m.served : undefined;
+  }
+
+  /**
+   * An answer of a method the target was found not to take for this operation (a request sent
+   * before that was known): `request.method`'s, reported once, not the contract's status codes.
+   */
+  refuses(r: ExchangeRecord): boolean {
+    if (r.status !== 404 && r.status !== 405) return false;
+    const m = this.missing.get(r.op as QueueOperation);
+    return m?.kind === 'method' && r.req?.adaptedFrom === undefined && r.method === m.record.method;
   }
 
   /** The operation answered 2xx at least once. */
@@ -134,11 +184,10 @@ export class RouteWatch {
 
   private answered(r: ExchangeRecord, op: QueueOperation): MissingRoute[] {
     this.served.add(op);
-    // Only the /status rule reads acceptedAt, and only until /status answers 2xx or is found
-    // missing: from then on a map entry per job would be garbage that lives long enough to be
-    // promoted, thousands a second under load.
-    const statusOpen = !this.served.has('status') && !this.missing.has('status');
-    if (statusOpen) {
+    // Only the early-404 rule reads acceptedAt, and only until /status answers 2xx (from then on a
+    // /status of the job shows whether it exists): a map entry per job would be garbage that lives
+    // long enough to be promoted, thousands a second under load.
+    if (!this.served.has('status')) {
       if ((op === 'run' || op === 'runsync') && r.jobId !== undefined) this.acceptedAt.set(r.jobId, r.endAt);
     } else if (this.acceptedAt.size > 0) this.acceptedAt.clear();
     let out = NONE;
@@ -184,6 +233,7 @@ export class RouteWatch {
       get,
       `answered 404 to GET ${get.path}, while POST to the same path answered ${String(post.status)} (record ${String(post.seq)})`,
       'method',
+      'POST',
     );
   }
 
@@ -192,12 +242,22 @@ export class RouteWatch {
     record: ExchangeRecord,
     reason: string,
     kind: MissingRoute['kind'] = 'route',
+    served?: AdaptedMethod,
   ): MissingRoute[] {
     if (this.missing.has(op) || this.served.has(op)) return NONE;
-    const m = { op, record, reason, kind };
+    const m: MissingRoute =
+      served === undefined ? { op, record, reason, kind } : { op, record, reason, kind, served };
     this.missing.set(op, m);
     return [m];
   }
+}
+
+const ADAPTABLE: readonly AdaptedMethod[] = ['POST', 'GET'];
+
+/** The method a 405's `Allow` header offers instead of the one refused, if it names one we can send. */
+export function allowedInstead(r: ExchangeRecord): AdaptedMethod | undefined {
+  const allowed = (r.allow ?? '').split(',').map((m) => m.trim().toUpperCase());
+  return ADAPTABLE.find((m) => m !== r.method && allowed.includes(m));
 }
 
 const NONE: MissingRoute[] = [];

@@ -7,6 +7,7 @@ import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
+import { deviationHtml } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { WORKER_HEADER, workerCells } from './workers-section.js';
 import {
@@ -212,6 +213,7 @@ export function renderHtml(s: Summary): string {
 <h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
 ${forcedNote(s)}
+${deviationHtml(s, esc)}
 ${s.preflight?.length ? `<h2>Preflight</h2><ul>${s.preflight.map((p) => `<li><span class="${p.ok ? 'ok' : 'fail'}">${p.ok ? '✓' : '✗'}</span> ${esc(p.check)}: ${esc(p.detail)}</li>`).join('')}</ul>` : ''}
 <h2>Thresholds</h2>
 ${thresholdsSection(s)}

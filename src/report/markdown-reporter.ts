@@ -1,6 +1,7 @@
 import { windowLine } from './threshold-window-line.js';
 import { escapeXml, formatValue, markdownTable } from './format.js';
 import { exportLines } from './export-lines.js';
+import { deviationMarkdown } from './deviation-lines.js';
 import { renderWorkersSection } from './workers-section.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
@@ -118,6 +119,7 @@ export const markdownReporter: Reporter = {
   fileName: 'summary.md',
   render(s) {
     const out: string[] = ['## jobstorm', '', verdict(s), '', runLine(s), ''];
+    out.push(...deviationMarkdown(s));
     if (s.preflight?.length)
       out.push(
         '### Preflight',

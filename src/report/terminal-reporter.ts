@@ -1,6 +1,7 @@
 import { formatThreshold, textTable } from './format.js';
 import { windowLine } from './threshold-window-line.js';
 import { exportLines } from './export-lines.js';
+import { deviationText } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
@@ -73,6 +74,7 @@ export const terminalReporter: Reporter = {
   name: 'terminal',
   render(s) {
     const out: string[] = [runLine(s), ''];
+    out.push(...deviationText(s));
     if (s.preflight?.length)
       out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));

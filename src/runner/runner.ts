@@ -128,7 +128,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   // Every sleeping iteration and request listens on these two signals: thousands at once is normal.
   setMaxListeners(0, stop.signal, abort.signal);
   const lateness = new Lateness();
-  const routes = new RouteWatch();
+  const routes = new RouteWatch({ adapt: o.scenario.target.adapt !== false });
   const w: Watches = {};
   const warmupMs = o.scenario.warmupMs ?? 0;
   const arrived = (ms: number): void => {
@@ -244,6 +244,7 @@ async function setUp(
     clock,
     ...(scenario.target.retry429 ? { retry429: { ...scenario.target.retry429 } } : {}),
     onRecord: emit,
+    methodFor: (op) => shared.routes.methodFor(op),
     ...hooks,
     ...(shard ? { shard } : {}),
     nextSeq,
@@ -296,6 +297,7 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
   if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
+  if (o.scenario.target.adapt === false) run.strict = true;
   return run;
 }
 

@@ -38,6 +38,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       ...(t.timeout === undefined ? {} : { timeoutMs: t.timeout }),
       stallAfterMs: t.stallAfter,
       maxInFlight: t.maxInFlight,
+      ...(t.adapt ? {} : { adapt: false as const }),
       ...(t.retry429 === undefined
         ? {}
         : { retry429: { attempts: t.retry429.attempts, baseMs: t.retry429.base, maxMs: t.retry429.max } }),

@@ -55,6 +55,12 @@ const TargetSchema = z
       .describe(
         'Retry 429 answers with exponential backoff and jitter, honouring Retry-After. Each attempt is its own record.',
       ),
+    adapt: z
+      .boolean()
+      .default(true)
+      .describe(
+        "An operation the target serves, but to another method than the contract's (405 with Allow, or GET refused where POST answers): true reports it once (request.method) and goes on sending it the way the target takes it, marked adaptedFrom in the records, so its jobs are still followed and judged; false (a strict run, --strict) stops sending it.",
+      ),
   })
   .prefault({})
   .describe('Target defaults; command-line flags override them.');

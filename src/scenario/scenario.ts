@@ -26,6 +26,11 @@ export interface TargetDefaults {
   readonly stallAfterMs: number;
   readonly maxInFlight: number;
   readonly retry429?: Retry429Options;
+  /**
+   * False for a strict run: an operation the target serves to another method is no longer sent.
+   * Left out: adapt, send it the way the target takes it.
+   */
+  readonly adapt?: false;
 }
 
 export interface EmulatorOptions {

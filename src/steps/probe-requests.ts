@@ -150,12 +150,18 @@ async function requestsProbe(ctx: StepContext, call: CallFor): Promise<void> {
       call('probe:request.missing-input', { probe: 'request.missing-input', expect: 'reject' }),
     );
   // No jobId on the record: it names no job of this run, and the lifecycle checks must not track it.
-  // An operation found missing (or served to another method) is not asked again.
-  if (!ctx.routes.isMissing('status'))
+  // An operation found missing is not asked again; one served to another method is asked that way.
+  if (!ctx.routes.isMissing('status')) {
+    const instead = ctx.routes.methodFor('status');
     await client.send(
-      { op: 'status', method: 'GET', path: `/status/${NEVER_ISSUED}` },
-      call('probe:request.unknown-job', { probe: 'request.unknown-job', expect: 'reject' }),
+      { op: 'status', method: instead ?? 'GET', path: `/status/${NEVER_ISSUED}` },
+      call('probe:request.unknown-job', {
+        probe: 'request.unknown-job',
+        expect: 'reject',
+        ...(instead === undefined ? {} : { adaptedFrom: 'GET' }),
+      }),
     );
+  }
   // Should a server take it anyway, the policy keeps the job it made short-lived.
   await post('run', '/run', json({ policy: { ttl: LIMITS.ttl.min } }));
   await post('runsync', `/runsync?wait=${String(LIMITS.wait.min)}`, json({}));
@@ -163,7 +169,8 @@ async function requestsProbe(ctx: StepContext, call: CallFor): Promise<void> {
   if (typeof id !== 'string' || id === '') return;
   let final = false;
   for (const op of ['status', 'stream'] as const) {
-    if (ctx.routes.isMissing(op)) continue;
+    // Missing, or already known to be served to another method: nothing left to learn.
+    if (ctx.routes.isMissing(op) || ctx.routes.methodFor(op) !== undefined) continue;
     const path = `/${op}/${encodeURIComponent(id)}`;
     const got = await client.send(
       { op, method: 'GET', path, jobId: id },

@@ -136,9 +136,9 @@ describe('a target without /cancel, /retry, /health and /purge-queue (404 {"deta
 });
 
 describe('a target that serves /status and /stream only to POST (405, Allow: POST)', () => {
-  it('smoke: request.method names the allowed methods; polls stop at once instead of running to their timeout', async () => {
+  it('smoke --strict: request.method names the allowed methods; polls stop at once instead of running to their timeout', async () => {
     server = await startPartialServer({ postOnly: ['status', 'stream', 'status-sync'] });
-    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s']);
+    const o = await runAgainst(server.base, 'scenarios/smoke.yaml', ['--duration', '3s', '--strict']);
     // Served, to the wrong method: not "missing", and nothing about unknown jobs from a refused GET.
     expect(o.fired).toEqual(['request.method']);
     const status = o.summary.violations[0]?.examples.find((e) => e.op === 'status');

@@ -47,12 +47,26 @@ export interface PartialOptions {
    * (read), not when it was sent; past it, 429 with Retry-After: 1.
    */
   runLimit?: number;
+  /** A job is IN_QUEUE for this long after submission, then IN_PROGRESS until `jobMs` (default 0). */
+  queueMs?: number;
+  /**
+   * A finished job's result is dropped once it was read: after the first answer that shows the job
+   * final (/runsync, /status, /stream), every request about it answers 404.
+   */
+  dropAfterRead?: boolean;
+  /**
+   * /cancel finds only jobs still in the queue: a running job's cancel answers 404 "job not found",
+   * and the job goes on (its /status still shows it).
+   */
+  cancelQueuedOnly?: boolean;
 }
 
 interface Job {
   id: string;
   createdAt: number;
   cancelled: boolean;
+  /** Its final state was shown once (dropAfterRead). */
+  read?: boolean;
 }
 
 export interface PartialServer {
@@ -71,10 +85,14 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   /** Handling times of the /run requests accepted in the last 10 s (runLimit). */
   const runsAccepted: number[] = [];
   const state = { requests: 0 };
-  const statusOf = (j: Job): string =>
-    j.cancelled ? 'CANCELLED' : Date.now() - j.createdAt >= jobMs ? 'COMPLETED' : 'IN_PROGRESS';
+  const statusOf = (j: Job): string => {
+    const age = Date.now() - j.createdAt;
+    if (j.cancelled) return 'CANCELLED';
+    return age >= jobMs ? 'COMPLETED' : age < (o.queueMs ?? 0) ? 'IN_QUEUE' : 'IN_PROGRESS';
+  };
   const view = (j: Job): Record<string, unknown> => {
     const status = statusOf(j);
+    if (o.dropAfterRead && (status === 'COMPLETED' || status === 'CANCELLED')) j.read = true;
     return {
       id: j.id,
       status,
@@ -120,7 +138,8 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       return send(res, 405, { detail: 'Method Not Allowed' }, { allow: 'POST' });
     if (o.postOnly404?.includes(op) && req.method !== 'POST')
       return send(res, 404, { error: `Cannot ${req.method ?? ''} ${url.pathname}` });
-    const job = id === undefined ? undefined : jobs.get(id);
+    const known = id === undefined ? undefined : jobs.get(id);
+    const job = known?.read ? undefined : known;
     if (op === 'run' && o.runLimit !== undefined) {
       const now = Date.now();
       while ((runsAccepted[0] ?? now) <= now - 10_000) runsAccepted.shift();
@@ -164,12 +183,15 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
         if (!job && o.unknownJobFound)
           return send(res, 200, { id, status: 'FAILED', error: 'job not found' });
         return job ? send(res, 200, view(job)) : send(res, 404, { error: `job ${String(id)} not found` });
-      case 'stream':
-        return job
-          ? send(res, 200, { id: job.id, status: statusOf(job), stream: [] })
-          : send(res, 404, { error: 'job not found' });
-      case 'cancel':
+      case 'stream': {
         if (!job) return send(res, 404, { error: 'job not found' });
+        const status = statusOf(job);
+        if (o.dropAfterRead && (status === 'COMPLETED' || status === 'CANCELLED')) job.read = true;
+        return send(res, 200, { id: job.id, status, stream: [] });
+      }
+      case 'cancel':
+        if (!job || (o.cancelQueuedOnly && statusOf(job) !== 'IN_QUEUE'))
+          return send(res, 404, { error: 'job not found' });
         if (statusOf(job) !== 'COMPLETED') job.cancelled = true;
         return send(res, 200, {
           id: job.id,

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../../contracts/queue/limits.js';
 import { isFinalStatus } from '../../core/job-status.js';
 import { earliestEndAt, writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
+import type { QueueOperation } from '../../core/operation.js';
 import type { Check, CheckContext } from '../check.js';
 import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
@@ -10,6 +11,18 @@ import { firstTime } from '../fired-rules.js';
 const JOB_OPS = new Set(['status', 'status-sync', 'stream', 'cancel', 'retry']);
 /** Only these say whether the service has the job: a 404 elsewhere may be a route it lacks. */
 const LOOKUP_OPS = new Set(['status', 'status-sync']);
+/**
+ * Operations on one job whose 404, once the operation is known to be served (it answered 2xx
+ * before), is about the job: the route watch leaves it (never both `route.missing` and this).
+ */
+const ACTION_OPS = new Set(['stream', 'cancel', 'retry']);
+
+/** Whether a 404 from `r.op` says the service does not have the job (rather than the route). */
+function speaksForJob(r: ExchangeRecord, ctx: CheckContext): boolean {
+  if (ctx.routes.isMissing(r.op)) return false;
+  if (LOOKUP_OPS.has(r.op)) return true;
+  return ACTION_OPS.has(r.op) && ctx.routes.hasServed(r.op as QueueOperation);
+}
 
 function retentionOf(job: JobState): { min: number; max: number } {
   return job.via === 'runsync'
@@ -31,15 +44,15 @@ function mustExistUntil(job: JobState, submittedAt: number): number {
  * a new job, or answered from a replica), and so does a /status route that never answered 2xx.
  */
 function lostCandidate(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
-  if (job.submittedAt === undefined || !LOOKUP_OPS.has(r.op)) return;
+  if (job.submittedAt === undefined || !speaksForJob(r, ctx)) return;
   const until = mustExistUntil(job, job.submittedAt);
   if (r.endAt + ctx.tolerances.clockSkewMs < until) job.lostCandidate ??= r;
 }
 
 function judgeLost(job: JobState, ctx: CheckContext): void {
   const r = job.lostCandidate;
-  if (!r || job.submittedAt === undefined || ctx.routes.isMissing(r.op) || !ctx.routes.hasServed('status'))
-    return;
+  if (!r || job.submittedAt === undefined || !speaksForJob(r, ctx)) return;
+  if (LOOKUP_OPS.has(r.op) && !ctx.routes.hasServed('status')) return;
   if (!firstTime(job, 'lifecycle.lost')) return;
   const until = mustExistUntil(job, job.submittedAt);
   ctx.emit(ctx.settle('lifecycle.lost'), {
@@ -47,6 +60,24 @@ function judgeLost(job: JobState, ctx: CheckContext): void {
     jobId: job.id,
     timeline: entriesOf(job.timeline),
     message: `${r.op} answered 404 for job ${job.id} ${String(Math.round((until - r.endAt) / 1000))} s before its ttl or retention could have ended, and no later answer showed the job again`,
+  });
+}
+
+/**
+ * A served /cancel, /retry or /stream answered 404 for the job before its ttl and retention could
+ * have ended, and this answer shows the service still has it: the operation lost the job, though
+ * the service did not. (A /status 404 followed by the job is a slow replica, and is withdrawn.)
+ */
+function deniedThenShown(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
+  const denied = job.lostCandidate;
+  if (!denied || LOOKUP_OPS.has(denied.op) || !speaksForJob(denied, ctx)) return;
+  if (!firstTime(job, 'lifecycle.lost')) return;
+  const shown = (r.body as { status?: unknown } | undefined)?.status;
+  ctx.emit(ctx.settle('lifecycle.lost'), {
+    record: denied,
+    jobId: job.id,
+    timeline: entriesOf(job.timeline),
+    message: `${denied.method} ${denied.op} answered 404 for job ${job.id}, ${((denied.endAt - (job.submittedAt ?? denied.endAt)) / 1000).toFixed(1)} s after it was accepted, though ${r.op} then still showed the job${typeof shown === 'string' ? ` (${shown})` : ''} (record ${String(r.seq)}): the operation lost a job the service has`,
   });
 }
 
@@ -206,12 +237,13 @@ export const lifecycleCheck: Check = {
     if (!job) return;
     // Every lookup of a job we submitted could have found it gone. Whether a 404 did is settled
     // when the job is folded (a later answer may show it again): see `judgeLost`.
-    if (job.submittedAt !== undefined && LOOKUP_OPS.has(r.op)) ctx.judge('lifecycle.lost', false);
+    if (job.submittedAt !== undefined && speaksForJob(r, ctx)) ctx.judge('lifecycle.lost', false);
     if (r.status === 404) {
       lostCandidate(r, job, ctx);
       return;
     }
     if (r.status !== 200) return;
+    deniedThenShown(r, job, ctx);
     stillServed(r, job, ctx);
     timeouts(r, job, ctx);
     timing(r, job, ctx);

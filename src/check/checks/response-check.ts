@@ -40,7 +40,7 @@ function routeAnswer(r: ExchangeRecord, status: number, ctx: CheckContext): bool
   if (r.req?.probe === WRONG_METHOD_PROBE) return true;
   return (
     (status === 404 || status === 405) &&
-    (ctx.routes.isMissing(r.op) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))
+    (ctx.routes.isMissing(r.op) || ctx.routes.refuses(r) || (isQueue(r.op) && !ctx.routes.hasServed(r.op)))
   );
 }
 

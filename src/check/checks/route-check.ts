@@ -5,9 +5,14 @@ import type { Check, CheckContext } from '../check.js';
 /** The finding of a missing route or method, under its own id. */
 function report(m: MissingRoute, ctx: CheckContext): void {
   if (m.kind === 'method') {
+    const instead = ctx.routes.methodFor(m.op);
+    const then =
+      instead === undefined
+        ? `jobstorm stops sending ${m.op} for the rest of the run`
+        : `jobstorm sends ${m.op} with ${instead} from then on (records marked adaptedFrom ${m.record.method}), and goes on judging what it answers`;
     ctx.emit(ctx.settle('request.method'), {
       record: m.record,
-      message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; jobstorm stops sending ${m.op} for the rest of the run`,
+      message: `this target does not take ${m.record.method} for ${m.op}, the contract's method: it ${m.reason}; ${then}`,
     });
   } else {
     ctx.emit(ctx.settle('route.missing'), {

@@ -22,6 +22,7 @@ export interface RunArgs extends ExportArgs {
   quiet?: boolean;
   tolerance?: string[];
   'exclusive-endpoint'?: boolean;
+  strict?: boolean;
   preflight?: boolean;
   worker?: string;
   'graceful-stop'?: string;

@@ -80,6 +80,11 @@ export const runCommand: JobstormCommand<RunArgs> = {
         describe:
           'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)',
       })
+      .option('strict', {
+        type: 'boolean',
+        describe:
+          "an operation the target serves to another method than the contract's is reported and no longer sent (default: reported once, then sent the way the target takes it, so its jobs are still followed and judged; overrides the scenario's target.adapt)",
+      })
       .option('exclusive-endpoint', {
         type: 'boolean',
         describe:

@@ -113,6 +113,7 @@ function shaped(scenario: Scenario, flags: RunFlags, args: RunArgs): Scenario {
   }
   if (scale !== undefined) s = scaleRates(s, scale);
   if (args.auth) s = { ...s, target: { ...s.target, auth: args.auth } };
+  if (args.strict) s = { ...s, target: { ...s.target, adapt: false } };
   return s;
 }
 
