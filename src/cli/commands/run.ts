@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
+import { CHECK_OPTIONS } from '../run/check-options.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { TOGETHER_OPTIONS } from '../run/together-options.js';
@@ -42,26 +43,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
         describe:
           'extra threshold, e.g. "p99(run) < 500ms", or held over every window: "p99(run) < 500ms over 30s" (repeatable)',
       })
-      .option('openapi', {
-        type: 'string',
-        describe: 'also check management answers against this OpenAPI document',
-      })
-      .option('fault', {
-        type: 'string',
-        array: true,
-        describe: 'switch on an emulator fault (embedded emulator only; repeatable)',
-      })
-      .option('tolerance', {
-        type: 'string',
-        array: true,
-        describe:
-          'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable; see docs/reference/checks.md)',
-      })
-      .option('check', {
-        type: 'boolean',
-        default: true,
-        describe: 'run the contract checks (--no-check to measure raw load)',
-      })
+      .options(CHECK_OPTIONS)
       .options(EXPORT_OPTIONS)
       .option('worker', {
         type: 'string',
@@ -79,16 +61,6 @@ export const runCommand: JobstormCommand<RunArgs> = {
         default: true,
         describe:
           'check the key, the endpoint and the routes with a few requests before the load (--no-preflight to skip)',
-      })
-      .option('strict', {
-        type: 'boolean',
-        describe:
-          "an operation the target serves to another method than the contract's is reported and no longer sent (default: reported once, then sent the way the target takes it, so its jobs are still followed and judged; overrides the scenario's target.adapt)",
-      })
-      .option('exclusive-endpoint', {
-        type: 'boolean',
-        describe:
-          'no other client uses this endpoint: a 429 under the rate limit is then an error, not a warning',
       }),
   examples: [
     ['$0 run scenarios/smoke.yaml', 'against the embedded emulator'],
