@@ -2,7 +2,7 @@ import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
-import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
+import { escapeXml as esc, formatMs, formatRate, formatValue, thresholdValueText } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
@@ -56,7 +56,7 @@ function thresholdsSection(s: Summary): string {
     s.thresholds.map((t) => [
       t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>',
       `<code>${esc(t.expression)}</code>${windowNote(t)}`,
-      esc(formatValue(t.value, t.unit)),
+      esc(thresholdValueText(t)),
     ]),
   );
 }

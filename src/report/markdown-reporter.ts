@@ -1,5 +1,5 @@
 import { windowLine } from './threshold-window-line.js';
-import { escapeXml, formatValue, markdownTable } from './format.js';
+import { escapeXml, formatValue, markdownTable, thresholdValueText } from './format.js';
 import { exportLines } from './export-lines.js';
 import { renderWorkersSection } from './workers-section.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
@@ -161,7 +161,7 @@ export const markdownReporter: Reporter = {
       out.push(
         ...markdownTable(
           ['', 'threshold', 'value'],
-          s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]),
+          s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), thresholdValueText(t)]),
           ['l', 'l', 'r'],
         ),
         ...windowNotes(s),

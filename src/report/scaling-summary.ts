@@ -1,0 +1,20 @@
+import type { ScalingData } from '../metrics/scaling-data.js';
+import { scalingFigures, type ScalingFigures } from '../metrics/scaling-figures.js';
+
+/**
+ * summary.json's `scaling`: the samples and waits (what a merge adds up) and the figures made of
+ * them (what reports and thresholds read). Present when the run asked `/health`.
+ */
+export interface ScalingSummary extends ScalingData {
+  figures: ScalingFigures;
+}
+
+export function scalingSummary(data: ScalingData, originMs: number, completed: number): ScalingSummary {
+  return { ...data, figures: scalingFigures(data, { originMs, completed }) };
+}
+
+/** The mergeable part of a summary's `scaling`: the inverse of `scalingSummary`. */
+export function scalingDataOf(s: ScalingSummary): ScalingData {
+  const { figures: _figures, ...data } = s;
+  return data;
+}
