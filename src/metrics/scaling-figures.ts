@@ -85,7 +85,10 @@ function initUpTo(span: Span, t: number): number {
 }
 
 /** The delay weighed by the share of each second the workers spent initializing, within the sampled span. */
-function coldStart(data: ScalingData, samples: readonly WorkerSample[]): { share: number; ms: number } | string {
+function coldStart(
+  data: ScalingData,
+  samples: readonly WorkerSample[],
+): { share: number; ms: number } | string {
   if (samples.some((s) => s.initializing === undefined))
     return "the target's /health has no workers.initializing";
   const span = spanOf(samples);
@@ -176,7 +179,12 @@ export function scalingFigures(data: ScalingData, input: FigureInput): ScalingFi
 }
 
 /** Worker-seconds, mean workers and what they cost. */
-function costs(out: ScalingFigures, samples: readonly WorkerSample[], data: ScalingData, completed: number): void {
+function costs(
+  out: ScalingFigures,
+  samples: readonly WorkerSample[],
+  data: ScalingData,
+  completed: number,
+): void {
   const spanMs = (samples.at(-1)?.atMs ?? 0) - (samples[0]?.atMs ?? 0);
   const nm = out.notMeasured;
   if (spanMs <= 0) {

@@ -19,7 +19,7 @@ export class ScalingTrack {
   private readonly delay = new Map<number, number>();
   private lastArrivalMs: number | null = null;
 
-  constructor(private price: WorkerPrice | undefined = undefined) {}
+  constructor(private price?: WorkerPrice) {}
 
   /** Health samples, submissions and finished jobs; everything else passes by. */
   add(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): void {

@@ -2,7 +2,7 @@ import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
-import { escapeXml as esc, formatMs, formatRate, formatValue, thresholdValueText } from './format.js';
+import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';

@@ -93,7 +93,8 @@ function thresholdCases(s: Summary): Cases {
         : t.value === null
           ? `${t.expression}: no samples, so not a pass${windows}`
           : `${t.expression} failed: value ${value}${windows}`;
-    const type = t.notEvaluated !== undefined ? 'not-evaluated' : t.value === null ? 'no-samples' : 'threshold';
+    const type =
+      t.notEvaluated !== undefined ? 'not-evaluated' : t.value === null ? 'no-samples' : 'threshold';
     xml.push(
       open,
       `      <failure type="${type}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`,

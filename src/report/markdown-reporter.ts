@@ -1,5 +1,6 @@
 import { windowLine } from './threshold-window-line.js';
-import { escapeXml, formatValue, markdownTable, thresholdValueText } from './format.js';
+import { escapeXml, markdownTable, thresholdValueText } from './format.js';
+import { scalingMarkdownLines } from './scaling-rows.js';
 import { exportLines } from './export-lines.js';
 import { renderWorkersSection } from './workers-section.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
@@ -151,6 +152,7 @@ export const markdownReporter: Reporter = {
       ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),
       '',
     );
+    out.push(...scalingMarkdownLines(s));
     const warmup = warmupLines(s);
     if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];

@@ -15,6 +15,12 @@ export function scalingSummary(data: ScalingData, originMs: number, completed: n
 
 /** The mergeable part of a summary's `scaling`: the inverse of `scalingSummary`. */
 export function scalingDataOf(s: ScalingSummary): ScalingData {
-  const { figures: _figures, ...data } = s;
-  return data;
+  return {
+    asked: s.asked,
+    samples: s.samples,
+    delayUs: s.delayUs,
+    lastArrivalMs: s.lastArrivalMs,
+    ...(s.pricePerWorkerSecond === undefined ? {} : { pricePerWorkerSecond: s.pricePerWorkerSecond }),
+    ...(s.currency === undefined ? {} : { currency: s.currency }),
+  };
 }

@@ -3,7 +3,8 @@ import type { Summary } from './summary.js';
 import type { Aggregation } from './threshold.js';
 
 /** A scaling figure's value for a threshold, or null and why it was not measured. */
-export type ScalingValue = { value: number; notEvaluated?: undefined } | { value: null; notEvaluated: string };
+export type ScalingValue =
+  { value: number; notEvaluated?: undefined } | { value: null; notEvaluated: string };
 
 /** Nearest rank, as the latency histograms read a percentile; -1 is the mean. */
 function percentileOf(sorted: readonly number[], p: number): number {
@@ -12,16 +13,17 @@ function percentileOf(sorted: readonly number[], p: number): number {
   return sorted[rank - 1] ?? 0;
 }
 
-const FIGURE: Readonly<Record<Exclude<ScalingFigureName, 'scaleUpLag'>, (f: ScalingFigures) => number | null>> =
-  {
-    drainTime: (f) => f.drainMs,
-    coldStartShare: (f) => f.coldStartShare,
-    peakWorkers: (f) => f.peakWorkers,
-    meanWorkers: (f) => f.meanWorkers,
-    workerSeconds: (f) => f.workerSeconds,
-    cost: (f) => f.cost,
-    costPer1kJobs: (f) => f.costPer1kJobs,
-  };
+const FIGURE: Readonly<
+  Record<Exclude<ScalingFigureName, 'scaleUpLag'>, (f: ScalingFigures) => number | null>
+> = {
+  drainTime: (f) => f.drainMs,
+  coldStartShare: (f) => f.coldStartShare,
+  peakWorkers: (f) => f.peakWorkers,
+  meanWorkers: (f) => f.meanWorkers,
+  workerSeconds: (f) => f.workerSeconds,
+  cost: (f) => f.cost,
+  costPer1kJobs: (f) => f.costPer1kJobs,
+};
 
 function isFigure(name: string): name is ScalingFigureName {
   return name === 'scaleUpLag' || name in FIGURE;

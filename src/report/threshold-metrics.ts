@@ -104,17 +104,30 @@ function buildCatalogue(): Map<string, MetricSpec> {
 
 /** The scaling figures (summary `scaling.figures`): measured from the /health samples, or not evaluated. */
 const SCALING_METRICS: readonly [string, MetricSpec][] = [
-  ['scaleUpLag', scaling(['percentile', 'count'], 'ms', 'queued work beyond the ready workers → more workers ready (ms)')],
+  [
+    'scaleUpLag',
+    scaling(['percentile', 'count'], 'ms', 'queued work beyond the ready workers → more workers ready (ms)'),
+  ],
   ['drainTime', scaling(['value'], 'ms', 'last arrival → no job queued or in progress (ms)')],
   ['coldStartShare', scaling(['value'], 'ratio', 'share of delayTime spent while workers were initializing')],
-  ['peakWorkers', scaling(['value'], 'count', 'most workers (idle + running + initializing) in a /health sample')],
+  [
+    'peakWorkers',
+    scaling(['value'], 'count', 'most workers (idle + running + initializing) in a /health sample'),
+  ],
   ['meanWorkers', scaling(['value'], 'count', 'worker-seconds over the sampled time')],
-  ['workerSeconds', scaling(['value'], 'count', 'idle + running + initializing workers, integrated over the /health samples')],
+  [
+    'workerSeconds',
+    scaling(['value'], 'count', 'idle + running + initializing workers, integrated over the /health samples'),
+  ],
   ['cost', scaling(['value'], 'count', 'worker-seconds × scaling.pricePerWorkerSecond')],
   ['costPer1kJobs', scaling(['value'], 'count', 'cost per 1,000 completed jobs')],
 ];
 
-function scaling(aggregations: readonly AggregationKind[], unit: ThresholdUnit, describe: string): MetricSpec {
+function scaling(
+  aggregations: readonly AggregationKind[],
+  unit: ThresholdUnit,
+  describe: string,
+): MetricSpec {
   return { family: 'scaling', aggregations, tags: {}, unit, describe };
 }
 

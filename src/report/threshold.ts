@@ -107,7 +107,9 @@ function parseAggregation(name: string): Aggregation {
 
 /** A bare name: the figure itself where the metric is one, else its count (`violations == 0`). */
 function bareAggregation(metric: string): Aggregation {
-  return THRESHOLD_METRICS.get(metric)?.aggregations.includes('value') ? { kind: 'value' } : { kind: 'count' };
+  return THRESHOLD_METRICS.get(metric)?.aggregations.includes('value')
+    ? { kind: 'value' }
+    : { kind: 'count' };
 }
 
 function parseTags(text: string | undefined): Record<string, string> {
@@ -140,7 +142,9 @@ function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
   }
   if (!spec.aggregations.includes(aggregation.kind)) {
     const allowed = spec.aggregations
-      .map((k: AggregationKind) => (k === 'percentile' ? 'pNN/max/min/mean' : k === 'value' ? `the bare name (${metric} < ...)` : k))
+      .map((k: AggregationKind) =>
+        k === 'percentile' ? 'pNN/max/min/mean' : k === 'value' ? `the bare name (${metric} < ...)` : k,
+      )
       .join(', ');
     fail(
       `${aggregation.kind === 'percentile' ? aggregation.label : aggregation.kind}() does not apply to "${metric}"; use ${allowed}`,
