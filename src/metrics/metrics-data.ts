@@ -147,6 +147,6 @@ export interface MetricsData {
   generatorLimited?: GeneratorLimitData[];
   /** Present when the run had a warm-up. */
   warmup?: WarmupData;
-  /** Present when the run asked `/health`: the samples and waits the scaling figures come from. */
+  /** Present when the run asked `/health` or submitted jobs: what the scaling figures come from. */
   scaling?: ScalingData;
 }

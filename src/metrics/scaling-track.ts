@@ -41,9 +41,12 @@ export class ScalingTrack {
     return this;
   }
 
-  /** Undefined when the run never asked `/health`: there is nothing to say about its scaling. */
+  /**
+   * Undefined when there is nothing at all; a shard that asked no `/health` still carries its
+   * jobs' waits and arrivals, which the merge with the shard that sampled needs.
+   */
   toJSON(): ScalingData | undefined {
-    if (this.asked === 0) return undefined;
+    if (this.asked === 0 && this.delay.size === 0 && this.lastArrivalMs === null) return undefined;
     if (!this.sorted) {
       this.samples.sort(compareSamples);
       this.sorted = true;

@@ -63,7 +63,7 @@ function costText(f: ScalingFigures): string {
  */
 export function scalingRows(s: Pick<Summary, 'scaling'>): string[][] {
   const sc = s.scaling;
-  if (!sc) return [];
+  if (!sc || sc.asked === 0) return [];
   const f = sc.figures;
   return [
     ['/health samples', `${String(f.samples)} of ${String(sc.asked)} asked`],

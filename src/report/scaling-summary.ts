@@ -3,7 +3,7 @@ import { scalingFigures, type ScalingFigures } from '../metrics/scaling-figures.
 
 /**
  * summary.json's `scaling`: the samples and waits (what a merge adds up) and the figures made of
- * them (what reports and thresholds read). Present when the run asked `/health`.
+ * them (what reports and thresholds read); the reports show them only when `asked` is above 0.
  */
 export interface ScalingSummary extends ScalingData {
   figures: ScalingFigures;

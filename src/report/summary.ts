@@ -226,7 +226,7 @@ export interface Summary {
   tokens?: TokensSummary;
   /** Present when your own worker processes served the run (`--worker`): the handler's side. */
   workers?: WorkersSummary;
-  /** Present when the run asked `/health`: worker samples and the scaling figures made of them. */
+  /** Present when the run asked `/health` or submitted jobs: worker samples and the scaling figures made of them. */
   scaling?: ScalingSummary;
 }
 
