@@ -2,6 +2,7 @@ import { LatencyHistogram, type HistogramBin } from '../metrics/histogram.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { formatMs } from './format.js';
+import { scalingChart } from './scaling-chart.js';
 import type { OperationSummary, Summary } from './summary.js';
 
 /**
@@ -41,6 +42,8 @@ export interface ChartSpec {
   series: ChartSeries[];
   /** time charts: x ranges [from, to) shaded behind the lines: windows that failed a threshold. */
   bands?: { from: number; to: number; label: string }[];
+  /** time charts: x ranges [from, to) marked with their label (scale-up episodes and their lag). */
+  marks?: { from: number; to: number; label: string }[];
 }
 
 const PALETTE = [
@@ -267,6 +270,7 @@ export function chartSpecs(s: Summary): ChartSpec[] {
     latencyTimeChart(s),
     jobsChart(s),
     capacityChart(s),
+    scalingChart(s),
   ].map((c) => withBands(c, bands));
   for (const [op, o] of Object.entries(s.operations)) {
     const [intended, sent] = operationHistograms(o);

@@ -5,6 +5,7 @@ import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
+import { scalingHtml } from './scaling-html.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
@@ -223,6 +224,7 @@ ${chartDivs(charts, (c) => c.id === 'throughput' || c.id === 'latency')}
 ${jobsSection(s)}
 ${chartDivs(charts, (c) => c.id === 'jobs' || c.id === 'workers' || c.id === 'pct-e2e')}
 ${chartDivs(charts, (c) => c.id === 'delay' || c.id === 'execution', true)}
+${scalingHtml(s, charts)}
 <h2>Latency distribution per operation</h2>
 ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>
