@@ -117,6 +117,6 @@ export function burstRecords(): JobstormRecord[] {
     ...job('c', 2, 2000, 6),
     ...job('d', 2, 2000, 6),
   ].sort((x, y) =>
-    x.type === 'run' ? -1 : y.type === 'run' ? 1 : (x as ExchangeRecord).endAt - (y as ExchangeRecord).endAt,
+    x.type === 'run' ? -1 : y.type === 'run' ? 1 : (x).endAt - (y).endAt,
   );
 }
