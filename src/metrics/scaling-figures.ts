@@ -50,18 +50,26 @@ export interface ScalingFigures {
 /** Ready-made words for the most common reason. */
 export const NO_HEALTH = 'the run took no /health sample with worker counts';
 
+/**
+ * When workers were initializing, read from the samples by the nearest one: each sample speaks
+ * for the time up to halfway to its neighbours, so a start or an end between two samples is off
+ * by half an interval either way rather than always late.
+ */
 interface Span {
   samples: readonly WorkerSample[];
   /** Initializing time from the first sample up to sample i, ms. */
   initBefore: number[];
 }
 
+function initializing(s: WorkerSample | undefined): boolean {
+  return (s?.initializing ?? 0) > 0;
+}
+
 function spanOf(samples: readonly WorkerSample[]): Span {
   const initBefore = [0];
   for (let i = 1; i < samples.length; i++) {
-    const prev = samples[i - 1] as WorkerSample;
-    const cur = samples[i] as WorkerSample;
-    const init = (prev.initializing ?? 0) > 0 ? cur.atMs - prev.atMs : 0;
+    const half = ((samples[i]?.atMs ?? 0) - (samples[i - 1]?.atMs ?? 0)) / 2;
+    const init = (initializing(samples[i - 1]) ? half : 0) + (initializing(samples[i]) ? half : 0);
     initBefore.push((initBefore[i - 1] ?? 0) + init);
   }
   return { samples, initBefore };
@@ -80,8 +88,11 @@ function initUpTo(span: Span, t: number): number {
   }
   const at = s[lo] as WorkerSample;
   const base = span.initBefore[lo] ?? 0;
-  if (lo === s.length - 1) return base;
-  return base + ((at.initializing ?? 0) > 0 ? t - at.atMs : 0);
+  const next = s[lo + 1];
+  if (!next) return base;
+  const mid = (at.atMs + next.atMs) / 2;
+  if (t <= mid) return base + (initializing(at) ? t - at.atMs : 0);
+  return base + (initializing(at) ? mid - at.atMs : 0) + (initializing(next) ? t - mid : 0);
 }
 
 /** The delay weighed by the share of each second the workers spent initializing, within the sampled span. */

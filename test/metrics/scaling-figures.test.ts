@@ -25,9 +25,10 @@ describe('scaling figures', () => {
     expect(f.scaleUpLagMs).toEqual([2000]);
     // Last arrival t=2; first sample with nothing queued or in progress t=6.
     expect(f.drainMs).toBe(4000);
-    // Three jobs waited 2 s each, all of it while workers initialized.
-    expect(f.coldStartShare).toBe(1);
-    expect(f.coldStartMs).toBe(6000);
+    // Three jobs waited from t=2 to t=4; read by the nearest sample, workers initialized from
+    // t=1.5 to t=3.5 (samples at 2 and 3 show it, 1 and 4 do not): 1.5 s of each 2 s wait.
+    expect(f.coldStartShare).toBe(0.75);
+    expect(f.coldStartMs).toBe(4500);
     expect(f.peakWorkers).toBe(4);
     // 1+1+4+4+4+4+4+4+4+1 over ten 1-s intervals.
     expect(f.workerSeconds).toBe(31);

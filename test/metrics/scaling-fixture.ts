@@ -116,7 +116,5 @@ export function burstRecords(): JobstormRecord[] {
     ...job('b', 2, 2000, 6),
     ...job('c', 2, 2000, 6),
     ...job('d', 2, 2000, 6),
-  ].sort((x, y) =>
-    x.type === 'run' ? -1 : y.type === 'run' ? 1 : (x).endAt - (y).endAt,
-  );
+  ].sort((x, y) => (x.type === 'run' ? -1 : y.type === 'run' ? 1 : x.endAt - y.endAt));
 }

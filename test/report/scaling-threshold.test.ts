@@ -29,7 +29,7 @@ describe('thresholds on scaling figures', () => {
     'drainTime <= 4s',
     'workerSeconds == 31',
     'peakWorkers <= 4',
-    'coldStartShare >= 100%',
+    'coldStartShare >= 75%',
     'costPer1kJobs <= 7.75',
   ];
   const justOver = [
@@ -45,7 +45,7 @@ describe('thresholds on scaling figures', () => {
     for (const e of exact) expect(byExpr(s, e), e).toMatchObject({ ok: true });
     for (const e of justOver) expect(byExpr(s, e), e).toMatchObject({ ok: false });
     expect(byExpr(s, 'drainTime <= 4s')).toMatchObject({ value: 4000, unit: 'ms' });
-    expect(byExpr(s, 'coldStartShare >= 100%')).toMatchObject({ value: 1, unit: 'ratio' });
+    expect(byExpr(s, 'coldStartShare >= 75%')).toMatchObject({ value: 0.75, unit: 'ratio' });
     expect(s.verdict.status).toBe('failed');
   });
 
