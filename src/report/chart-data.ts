@@ -2,7 +2,6 @@ import { LatencyHistogram, type HistogramBin } from '../metrics/histogram.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { formatMs } from './format.js';
-import { scalingChart } from './scaling-chart.js';
 import type { OperationSummary, Summary } from './summary.js';
 
 /**
@@ -270,7 +269,6 @@ export function chartSpecs(s: Summary): ChartSpec[] {
     latencyTimeChart(s),
     jobsChart(s),
     capacityChart(s),
-    scalingChart(s),
   ].map((c) => withBands(c, bands));
   for (const [op, o] of Object.entries(s.operations)) {
     const [intended, sent] = operationHistograms(o);

@@ -6,6 +6,7 @@ import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './fo
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import { scalingHtml } from './scaling-html.js';
+import { withScalingChart } from './scaling-chart.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
@@ -201,7 +202,7 @@ function forcedNote(s: Summary): string {
 
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
-  const charts = chartSpecs(s);
+  const charts = withScalingChart(chartSpecs(s), s);
   const [headline, ...more] = s.verdict.reasons;
   const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${esc(verdictMark(s))}${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
   return chartPage({

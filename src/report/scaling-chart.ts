@@ -27,6 +27,12 @@ function perSecond(
   return out;
 }
 
+/** report.html's charts with the scaling chart added, when the run has one. */
+export function withScalingChart(charts: readonly ChartSpec[], s: Summary): ChartSpec[] {
+  const scaling = scalingChart(s);
+  return scaling ? [...charts, scaling] : [...charts];
+}
+
 /**
  * Arrivals, queue depth and workers by state on one time axis, each scale-up episode marked with
  * its lag; undefined when the run took no `/health` sample.
