@@ -9,6 +9,7 @@ import {
   LITTLE_NOTE,
   STEP_HEADER,
   column,
+  costLine,
   headline,
   planLine,
   reasonLines,
@@ -34,6 +35,11 @@ function stepsTable(r: CapacityReport): string {
   return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+function costParagraph(r: CapacityReport): string {
+  const line = costLine(r);
+  return line === undefined ? '' : `<p>${esc(line)}</p>`;
+}
+
 function chartDiv(id: string): string {
   return `<div class="chart" id="chart-${esc(id)}"></div>`;
 }
@@ -51,6 +57,7 @@ export function renderCapacityHtml(r: CapacityReport): string {
     body: `<h1>jobstorm capacity: ${esc(r.scenario)}</h1>
 <p class="meta">target ${esc(r.target)} · ${esc(new Date(r.startedAtMs).toISOString())} · ${esc((r.durationMs / 1000).toFixed(0))} s · run ${esc(r.runId)}</p>
 <p class="${found ? 'ok' : 'fail'}">${esc(headline(r))}</p>
+${costParagraph(r)}
 <p class="meta">${esc(planLine(r))}. SLO: ${r.slo.length ? r.slo.map((e) => `<code>${esc(e)}</code>`).join(', ') : 'none'}.</p>
 <h2>Steps</h2>
 ${stepsTable(r)}

@@ -5,6 +5,7 @@ import {
   LITTLE_NOTE,
   STEP_HEADER,
   column,
+  costLine,
   headline,
   planLine,
   reasonLines,
@@ -19,6 +20,7 @@ export function renderCapacityMarkdown(r: CapacityReport): string {
     '',
     `${mark} **${headline(r)}**`,
     '',
+    ...costLines(r),
     `Target ${r.target} · ${new Date(r.startedAtMs).toISOString()} · ${(r.durationMs / 1000).toFixed(0)} s · run ${r.runId}`,
     '',
     planLine(r),
@@ -39,4 +41,9 @@ export function renderCapacityMarkdown(r: CapacityReport): string {
   if (r.interrupted) out.push('', 'The search was interrupted; the steps above are all that ran.');
   for (const line of exportLines(r.exports)) out.push('', line);
   return `${out.join('\n')}\n`;
+}
+
+function costLines(r: CapacityReport): string[] {
+  const line = costLine(r);
+  return line === undefined ? [] : [line, ''];
 }

@@ -1,5 +1,6 @@
 import type { ExportSummary, Percentiles, ThresholdResult } from '../report/summary.js';
 import type { LittleCheck } from './little-law.js';
+import type { StepCost } from './step-cost.js';
 import type { QueueTrend } from './queue-trend.js';
 import type { SearchMode, SearchStage } from './search-mode.js';
 
@@ -59,6 +60,8 @@ export interface CapacityStep {
    * watch): how long, and whether it was starved of CPU rather than saturated.
    */
   generatorLimited?: { durationMs: number; starved: boolean };
+  /** Workers and their cost over the measured window (absent in reports written before it was kept). */
+  cost?: StepCost;
 }
 
 /** One /health sample, for the workers-over-time chart. */

@@ -1,7 +1,7 @@
 import { exportLines } from '../report/export-lines.js';
 import { textTable } from '../report/format.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
-import { STEP_HEADER, column, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
+import { STEP_HEADER, column, costLine, headline, planLine, reasonLines, stepRow } from './capacity-view.js';
 
 /** Columns that fit a terminal: rate, result, the timings the SLOs usually name, and 429s. */
 const TERMINAL_COLUMNS = [
@@ -16,6 +16,8 @@ const TERMINAL_COLUMNS = [
   'queue Δ/s',
   'workers',
   'L / λ·W',
+  'worker-s',
+  'cost/1k jobs',
 ].map(column);
 
 /** One line per finished step, for progress output while the search runs. */
@@ -39,10 +41,15 @@ export function renderCapacityText(r: CapacityReport): string {
     ),
     '',
     headline(r),
+    ...optional(costLine(r)),
   ];
   const reasons = reasonLines(r);
   if (reasons.length) lines.push('', ...reasons);
   const exports = exportLines(r.exports);
   if (exports.length) lines.push('', ...exports);
   return `${lines.join('\n')}\n`;
+}
+
+function optional(line: string | undefined): string[] {
+  return line === undefined ? [] : [line];
 }

@@ -1,4 +1,5 @@
 import { formatMs, formatPercent } from '../report/format.js';
+import { formatMoney } from '../report/scaling-rows.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
 import { roundRate } from './rate-search.js';
 
@@ -71,6 +72,8 @@ export const STEP_HEADER = [
   'L (health)',
   'λ·W',
   'L / λ·W',
+  'worker-s',
+  'cost/1k jobs',
 ];
 
 function timing(count: number, ms: number): string {
@@ -115,7 +118,24 @@ export function stepRow(s: CapacityStep): string[] {
     s.little ? s.little.observed.toFixed(1) : '–',
     s.little ? s.little.predicted.toFixed(1) : '–',
     s.little?.ratio == null ? '–' : s.little.ratio.toFixed(2),
+    s.cost?.workerSeconds == null ? '–' : s.cost.workerSeconds.toFixed(1),
+    s.cost?.costPer1kJobs == null ? '–' : formatMoney(s.cost.costPer1kJobs, s.cost.currency),
   ];
+}
+
+/**
+ * What the sustainable rate takes, from the last passing step: "50 jobs/s needs 12 workers and
+ * costs 0.42 USD per 1,000 jobs"; undefined when no step passed or it measured no workers.
+ */
+export function costLine(r: CapacityReport): string | undefined {
+  const passing = r.steps.filter((s) => s.passed).at(-1);
+  const c = passing?.cost;
+  if (!passing || !c || c.peakWorkers === null) return undefined;
+  const workers = `${rate(passing.offeredRate)} jobs/s needs ${String(c.peakWorkers)} workers`;
+  const ws = c.workerSeconds === null ? '' : ` (${c.workerSeconds.toFixed(1)} worker-s over the step)`;
+  if (c.costPer1kJobs !== null)
+    return `${workers}${ws} and costs ${formatMoney(c.costPer1kJobs, c.currency)} per 1,000 jobs`;
+  return `${workers}${ws}; cost not measured: ${c.notMeasured ?? 'no data'}`;
 }
 
 /** Failing steps with their reasons, in the order they ran. */

@@ -15,6 +15,7 @@ import { littleCheck } from './little-law.js';
 import { QueueWatch, queueTrend, type QueueTrend } from './queue-trend.js';
 import type { SearchStage } from './search-mode.js';
 import { stepScenario } from './step-scenario.js';
+import { stepCost } from './step-cost.js';
 
 export interface StepSettings {
   scenario: Scenario;
@@ -297,6 +298,7 @@ function judge(
     requests,
     count429,
     rate429: requests > 0 ? round(count429 / requests, 6) : null,
+    cost: stepCost(summary, settings.warmupMs, measuredEnd),
     e2e: summary.jobs.e2eAll,
     delayTime: summary.jobs.delayTime.percentiles,
     executionTime: summary.jobs.executionTime.percentiles,

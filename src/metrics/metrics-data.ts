@@ -1,5 +1,6 @@
 import type { Severity, Violation } from '../core/violation.js';
 import type { Outcome } from './outcome.js';
+import type { ScalingData } from './scaling-data.js';
 import type { TokenData } from './token-stats.js';
 
 /**
@@ -146,4 +147,6 @@ export interface MetricsData {
   generatorLimited?: GeneratorLimitData[];
   /** Present when the run had a warm-up. */
   warmup?: WarmupData;
+  /** Present when the run asked `/health` or submitted jobs: what the scaling figures come from. */
+  scaling?: ScalingData;
 }

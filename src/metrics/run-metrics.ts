@@ -22,6 +22,8 @@ import {
   type WarmupData,
 } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
+import type { WorkerPrice } from './scaling-data.js';
+import { ScalingTrack } from './scaling-track.js';
 import { SecondSeries, type SecondSource } from './second-series.js';
 import { TokenStats } from './token-stats.js';
 import { ViolationTally } from './violation-tally.js';
@@ -57,6 +59,8 @@ export interface RunMetricsOptions {
    * Jobs submitted in it are not counted, so their later polls add no job timings.
    */
   warmupMs?: number;
+  /** The scenario's price of a worker-second (`scaling.pricePerWorkerSecond`), for the cost figures. */
+  price?: WorkerPrice;
 }
 
 /**
@@ -84,8 +88,10 @@ export class RunMetrics implements RecordSink {
   private readonly fold: JobFold;
   private readonly tokens = new TokenStats();
   private warmup: WarmupData | undefined;
+  private readonly scaling: ScalingTrack;
 
   constructor(options: RunMetricsOptions = {}) {
+    this.scaling = new ScalingTrack(options.price);
     if (options.warmupMs !== undefined && options.warmupMs > 0)
       this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
     this.fold = new JobFold({
@@ -182,6 +188,7 @@ export class RunMetrics implements RecordSink {
     this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     this.generatorLimited = byStart([...this.generatorLimited, ...other.generatorLimited]);
     this.warmup = mergeWarmup(this.warmup, other.warmup);
+    this.scaling.merge(other.scaling);
     return this;
   }
 
@@ -208,6 +215,7 @@ export class RunMetrics implements RecordSink {
         ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) }
         : {}),
       ...(this.warmup ? { warmup: { ...this.warmup } } : {}),
+      ...scalingOf(this.scaling),
     };
   }
 
@@ -229,6 +237,7 @@ export class RunMetrics implements RecordSink {
     m.stalls = sortedStalls(data.stalls ?? []);
     m.generatorLimited = byStart((data.generatorLimited ?? []).map((x) => ({ ...x })));
     if (data.warmup) m.warmup = { ...data.warmup };
+    if (data.scaling) m.scaling.merge(ScalingTrack.fromJSON(data.scaling));
     return m;
   }
 
@@ -259,6 +268,8 @@ export class RunMetrics implements RecordSink {
     const anchor = this.anchor();
     // Job events go by the job, not the record: a job opened in the warm-up is `warm` throughout.
     this.jobs.add(jobs);
+    // Scaling covers the whole run, warm-up included: the workers cost money all the same.
+    this.scaling.add(anchor, r, jobs);
     if (!jobs.warm) {
       if (jobs.opened === 'submit') this.series.addSubmitted(anchor + r.endAt);
       if (jobs.final) this.series.addFinal(anchor + r.endAt, jobs.final);
@@ -339,6 +350,11 @@ export class RunMetrics implements RecordSink {
     }
     return stats;
   }
+}
+
+function scalingOf(track: ScalingTrack): Pick<MetricsData, 'scaling'> {
+  const scaling = track.toJSON();
+  return scaling ? { scaling } : {};
 }
 
 function minOf(a: number | null, b: number | null): number | null {

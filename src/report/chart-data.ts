@@ -41,6 +41,8 @@ export interface ChartSpec {
   series: ChartSeries[];
   /** time charts: x ranges [from, to) shaded behind the lines: windows that failed a threshold. */
   bands?: { from: number; to: number; label: string }[];
+  /** time charts: x ranges [from, to) marked with their label (scale-up episodes and their lag). */
+  marks?: { from: number; to: number; label: string }[];
 }
 
 const PALETTE = [

@@ -35,8 +35,14 @@ export function formatValue(value: number | null, unit: ThresholdUnit): string {
   }
 }
 
+/** A threshold's value as reports show it: a figure not measured says so and why. */
+export function thresholdValueText(t: Pick<ThresholdResult, 'value' | 'unit' | 'notEvaluated'>): string {
+  if (t.value === null && t.notEvaluated !== undefined) return `not evaluated: ${t.notEvaluated}`;
+  return formatValue(t.value, t.unit);
+}
+
 export function formatThreshold(t: ThresholdResult): string {
-  return `${t.expression}  (value ${formatValue(t.value, t.unit)})`;
+  return `${t.expression}  (${t.value === null && t.notEvaluated !== undefined ? '' : 'value '}${thresholdValueText(t)})`;
 }
 
 /** Plain-text columns: first column left-aligned, the rest right-aligned. */

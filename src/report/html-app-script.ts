@@ -84,7 +84,24 @@ export const HTML_APP_SCRIPT = chartPageScript(String.raw`
     };
     var opts = { title: c.title, width: width, height: 280, series: series, scales: scales, axes: axes, legend: { markers: markers } };
     if (c.bands && c.bands.length) opts.hooks = { drawClear: [function (u) { shade(u, c.bands); }] };
+    if (c.marks && c.marks.length) (opts.hooks = opts.hooks || {}).draw = [function (u) { mark(u, c.marks); }];
     return opts;
+  }
+
+  /** Scale-up episodes: a light band from start to end, its label (the lag) above it. */
+  function mark(u, marks) {
+    var ctx = u.ctx;
+    ctx.save();
+    ctx.font = Math.round(11 * devicePixelRatio) + 'px system-ui, sans-serif';
+    marks.forEach(function (m, i) {
+      var x0 = u.valToPos(m.from, 'x', true), x1 = u.valToPos(m.to, 'x', true);
+      ctx.fillStyle = 'rgba(31, 119, 180, 0.12)';
+      ctx.fillRect(x0, u.bbox.top, Math.max(2, x1 - x0), u.bbox.height);
+      ctx.fillStyle = '#1f4e79';
+      ctx.fillText(m.label, x0 + 2, u.bbox.top + (12 + (i % 3) * 12) * devicePixelRatio);
+    });
+    ctx.restore();
+    u.root.setAttribute('data-marks', String(marks.length));
   }
 
   /** Failing threshold windows, shaded red behind the lines (x in the chart's own seconds). */

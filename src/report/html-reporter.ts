@@ -2,9 +2,11 @@ import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
-import { escapeXml as esc, formatMs, formatRate, formatValue } from './format.js';
+import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './format.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
+import { scalingHtml } from './scaling-html.js';
+import { withScalingChart } from './scaling-chart.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { deviationHtml } from './deviation-lines.js';
@@ -57,7 +59,7 @@ function thresholdsSection(s: Summary): string {
     s.thresholds.map((t) => [
       t.ok ? '<span class="ok">pass</span>' : '<span class="fail">FAIL</span>',
       `<code>${esc(t.expression)}</code>${windowNote(t)}`,
-      esc(formatValue(t.value, t.unit)),
+      esc(thresholdValueText(t)),
     ]),
   );
 }
@@ -201,7 +203,7 @@ function forcedNote(s: Summary): string {
 
 /** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
 export function renderHtml(s: Summary): string {
-  const charts = chartSpecs(s);
+  const charts = withScalingChart(chartSpecs(s), s);
   const [headline, ...more] = s.verdict.reasons;
   const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${esc(verdictMark(s))}${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
   return chartPage({
@@ -225,6 +227,7 @@ ${chartDivs(charts, (c) => c.id === 'throughput' || c.id === 'latency')}
 ${jobsSection(s)}
 ${chartDivs(charts, (c) => c.id === 'jobs' || c.id === 'workers' || c.id === 'pct-e2e')}
 ${chartDivs(charts, (c) => c.id === 'delay' || c.id === 'execution', true)}
+${scalingHtml(s, charts)}
 <h2>Latency distribution per operation</h2>
 ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>

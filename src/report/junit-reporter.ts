@@ -88,12 +88,16 @@ function thresholdCases(s: Summary): Cases {
     }
     failures++;
     const why =
-      t.value === null
-        ? `${t.expression}: no samples, so not a pass${windows}`
-        : `${t.expression} failed: value ${value}${windows}`;
+      t.notEvaluated !== undefined
+        ? `${t.expression}: not evaluated (${t.notEvaluated}), so not a pass`
+        : t.value === null
+          ? `${t.expression}: no samples, so not a pass${windows}`
+          : `${t.expression} failed: value ${value}${windows}`;
+    const type =
+      t.notEvaluated !== undefined ? 'not-evaluated' : t.value === null ? 'no-samples' : 'threshold';
     xml.push(
       open,
-      `      <failure type="${t.value === null ? 'no-samples' : 'threshold'}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`,
+      `      <failure type="${type}" message="${escapeXml(`value ${value}`)}">${escapeXml(why)}</failure>`,
       '    </testcase>',
     );
   }

@@ -1,5 +1,6 @@
 import { windowLine } from './threshold-window-line.js';
-import { escapeXml, formatValue, markdownTable } from './format.js';
+import { escapeXml, markdownTable, thresholdValueText } from './format.js';
+import { scalingMarkdownLines } from './scaling-rows.js';
 import { exportLines } from './export-lines.js';
 import { deviationMarkdown } from './deviation-lines.js';
 import { renderWorkersSection } from './workers-section.js';
@@ -153,6 +154,7 @@ export const markdownReporter: Reporter = {
       ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),
       '',
     );
+    out.push(...scalingMarkdownLines(s));
     const warmup = warmupLines(s);
     if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];
@@ -163,7 +165,7 @@ export const markdownReporter: Reporter = {
       out.push(
         ...markdownTable(
           ['', 'threshold', 'value'],
-          s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), formatValue(t.value, t.unit)]),
+          s.thresholds.map((t) => [t.ok ? '✅' : '❌', code(t.expression), thresholdValueText(t)]),
           ['l', 'l', 'r'],
         ),
         ...windowNotes(s),

@@ -13,6 +13,7 @@ import { RunMetrics } from '../metrics/run-metrics.js';
 import { SparseHistogram } from '../metrics/sparse-histogram.js';
 import { ViolationTally } from '../metrics/violation-tally.js';
 import { measuredMs } from './measured-time.js';
+import { scalingSummary } from './scaling-summary.js';
 import { percentilesOf, percentilesOfEncoded } from './percentiles.js';
 import type {
   JobsSummary,
@@ -214,6 +215,7 @@ export function summarize(
       maxGap: timing(t.maxGap),
     };
   }
+  if (data.scaling) summary.scaling = scalingSummary(data.scaling, run.startMs, data.jobs.byState.COMPLETED);
   summary.thresholds = evaluateThresholds(thresholds, summary);
   summary.verdict = judgeVerdict(summary);
   return summary;

@@ -13,6 +13,7 @@ import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import type { OperationSummary, RunInfo, Summary } from './summary.js';
 import { summarize } from './summary-builder.js';
+import { scalingDataOf } from './scaling-summary.js';
 import { parseThresholds, type Threshold } from './threshold.js';
 import { causeEnds, missingShards, togetherOf } from './shard-merge.js';
 
@@ -80,6 +81,7 @@ export function metricsDataOf(s: Summary): MetricsData {
       ? { generatorLimited: s.generatorLimited.map(({ at, ...x }) => ({ atMs: s.run.startMs + at, ...x })) }
       : {}),
     ...(s.warmup ? { warmup: { ...s.warmup } } : {}),
+    ...(s.scaling ? { scaling: scalingDataOf(s.scaling) } : {}),
     webhooks: s.webhooks,
     violations: s.violations.map((v) => ({
       ...v,

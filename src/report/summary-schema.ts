@@ -5,6 +5,7 @@ import { EXPORT_KINDS } from '../core/export-kind.js';
 import { JOB_STATUSES } from '../core/job-status.js';
 import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
 import { OUTCOMES } from '../metrics/outcome.js';
+import { FIGURE_NAMES } from '../metrics/scaling-figures.js';
 import { SUMMARY_VERSION, type Summary } from './summary.js';
 import { judgeVerdict } from './verdict.js';
 
@@ -112,6 +113,42 @@ const series = z.object({
   ),
 });
 
+const nullableMs = z.number().nullable();
+const episodeEnd = z.enum(['scaled', 'drained', 'open']);
+const scalingSchema = z.object({
+  asked: count,
+  samples: z.object({
+    atMs: z.array(z.number()),
+    idle: z.array(count),
+    running: z.array(count),
+    initializing: z.array(count.nullable()),
+    throttled: z.array(count.nullable()),
+    inQueue: z.array(count),
+    inProgress: z.array(count),
+  }),
+  delayUs: z.array(z.tuple([z.number().int(), count])),
+  lastArrivalMs: nullableMs,
+  pricePerWorkerSecond: z.number().nonnegative().optional(),
+  currency: z.string().optional(),
+  figures: z.object({
+    samples: count,
+    episodes: z.array(
+      z.object({ at: z.number(), end: episodeEnd, durationMs: z.number(), from: count, to: count }),
+    ),
+    scaleUpLagMs: z.array(z.number()),
+    drainMs: nullableMs,
+    coldStartShare: z.number().min(0).max(1).nullable(),
+    coldStartMs: nullableMs,
+    peakWorkers: nullableMs,
+    meanWorkers: nullableMs,
+    workerSeconds: nullableMs,
+    cost: nullableMs,
+    costPer1kJobs: nullableMs,
+    currency: z.string().optional(),
+    notMeasured: z.partialRecord(z.enum(FIGURE_NAMES), z.string()),
+  }),
+});
+
 export const summarySchema = z.object({
   version: z.literal(SUMMARY_VERSION),
   run: z.object({
@@ -202,6 +239,7 @@ export const summarySchema = z.object({
         })
         .optional(),
       wholeRun: z.object({ value: z.number().nullable(), ok: z.boolean() }).optional(),
+      notEvaluated: z.string().optional(),
     }),
   ),
   series,
@@ -246,6 +284,7 @@ export const summarySchema = z.object({
       }),
     )
     .optional(),
+  scaling: scalingSchema.optional(),
   tokens: z
     .object({
       streams: count,

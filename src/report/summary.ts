@@ -1,6 +1,7 @@
 import type { ConnectionWait } from '../core/connection-wait.js';
 import type { ExportKind } from '../core/export-kind.js';
 import type { WorkerRow } from './workers-section.js';
+import type { ScalingSummary } from './scaling-summary.js';
 import type { RunEnd, Verdict } from './verdict-status.js';
 import type { Violation, Severity } from '../core/violation.js';
 import type {
@@ -133,6 +134,8 @@ export interface ThresholdResult {
   window?: ThresholdWindowResult;
   /** A windowed threshold's aggregate over the whole measured run and whether that alone would hold: only windows may fail. */
   wholeRun?: { value: number | null; ok: boolean };
+  /** Why the value is null when its figure was not measured (a scaling figure): not evaluated, not passed. */
+  notEvaluated?: string;
 }
 
 /** The windows of a windowed threshold; times are whole seconds from the run's start second (t+Ns). */
@@ -231,6 +234,8 @@ export interface Summary {
   tokens?: TokensSummary;
   /** Present when your own worker processes served the run (`--worker`): the handler's side. */
   workers?: WorkersSummary;
+  /** Present when the run asked `/health` or submitted jobs: worker samples and the scaling figures made of them. */
+  scaling?: ScalingSummary;
 }
 
 /** The run's real worker processes as the emulator saw them (workers.json has every field). */

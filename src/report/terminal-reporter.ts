@@ -4,6 +4,7 @@ import { exportLines } from './export-lines.js';
 import { deviationText } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
+import { scalingTextLines } from './scaling-rows.js';
 import type { Reporter } from './reporter.js';
 import {
   OPERATION_HEADER,
@@ -102,6 +103,7 @@ export const terminalReporter: Reporter = {
     if (s.webhooks.received)
       out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push(...exportLines(s.exports));
+    out.push(...scalingTextLines(s));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
     return `${out.join('\n')}\n`;
   },

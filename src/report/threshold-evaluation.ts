@@ -3,6 +3,7 @@ import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
 import { OUTCOMES, type Outcome } from '../metrics/outcome.js';
 import { SecondSeries, type SecondSource } from '../metrics/second-series.js';
 import { measuredMs } from './measured-time.js';
+import { scalingValue } from './scaling-threshold.js';
 import { secondReader } from './threshold-readers.js';
 import { judgeWindows, windowFrame } from './threshold-windows.js';
 import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
@@ -172,6 +173,18 @@ function windowedResult(
   return { expression: t.expression, ...judged, unit: t.unit, wholeRun };
 }
 
+/** A threshold on a scaling figure: judged when the figure was measured, otherwise not evaluated (and why). */
+function scalingResult(t: Threshold, summary: Summary): ThresholdResult {
+  const v = scalingValue(summary, t.metric, t.aggregation);
+  return {
+    expression: t.expression,
+    value: v.value,
+    ok: v.value !== null && compare(v.value, t.comparator, t.target),
+    unit: t.unit,
+    ...(v.notEvaluated === undefined ? {} : { notEvaluated: v.notEvaluated }),
+  };
+}
+
 function isWindowed(t: Threshold): t is Threshold & { windowS: number } {
   return t.windowS !== undefined;
 }
@@ -185,6 +198,7 @@ export function evaluateThresholds(thresholds: readonly Threshold[], summary: Su
   let source: SecondSource | undefined;
   return thresholds.map((t) => {
     if (isWindowed(t)) return windowedResult(t, summary, (source ??= SecondSeries.fromJSON(summary.series)));
+    if (THRESHOLD_METRICS.get(t.metric)?.family === 'scaling') return scalingResult(t, summary);
     const value = valueOf(summary, t);
     return {
       expression: t.expression,

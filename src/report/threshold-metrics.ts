@@ -7,11 +7,14 @@ import type { ThresholdUnit } from './threshold-unit.js';
  * The metrics a threshold can name, with the aggregations and tags each accepts. Anything not in
  * this table is a configuration error, never a silent pass.
  */
-export type AggregationKind = 'percentile' | 'count' | 'rate' | 'rps';
+export type AggregationKind = 'percentile' | 'count' | 'rate' | 'rps' | 'value';
 
 export interface MetricSpec {
-  family: 'latency' | 'job-timing' | 'request-rate' | 'job-rate' | 'counter' | 'violations';
+  family: 'latency' | 'job-timing' | 'request-rate' | 'job-rate' | 'counter' | 'violations' | 'scaling';
+  /** `value` is a figure named bare (`drainTime < 60s`); the others are written as calls. */
   aggregations: readonly AggregationKind[];
+  /** The unit of a `value` or a percentile, where the family does not imply it. */
+  unit?: ThresholdUnit;
   /** Allowed tag names and values. */
   tags: Readonly<Record<string, readonly string[]>>;
   describe: string;
@@ -95,7 +98,37 @@ function buildCatalogue(): Map<string, MetricSpec> {
     tags: { severity: ['error', 'warning'] },
     describe: 'violations',
   });
+  for (const [name, spec] of SCALING_METRICS) m.set(name, spec);
   return m;
+}
+
+/** The scaling figures (summary `scaling.figures`): measured from the /health samples, or not evaluated. */
+const SCALING_METRICS: readonly [string, MetricSpec][] = [
+  [
+    'scaleUpLag',
+    scaling(['percentile', 'count'], 'ms', 'queued work beyond the ready workers → more workers ready (ms)'),
+  ],
+  ['drainTime', scaling(['value'], 'ms', 'last arrival → no job queued or in progress (ms)')],
+  ['coldStartShare', scaling(['value'], 'ratio', 'share of delayTime spent while workers were initializing')],
+  [
+    'peakWorkers',
+    scaling(['value'], 'count', 'most workers (idle + running + initializing) in a /health sample'),
+  ],
+  ['meanWorkers', scaling(['value'], 'count', 'worker-seconds over the sampled time')],
+  [
+    'workerSeconds',
+    scaling(['value'], 'count', 'idle + running + initializing workers, integrated over the /health samples'),
+  ],
+  ['cost', scaling(['value'], 'count', 'worker-seconds × scaling.pricePerWorkerSecond')],
+  ['costPer1kJobs', scaling(['value'], 'count', 'cost per 1,000 completed jobs')],
+];
+
+function scaling(
+  aggregations: readonly AggregationKind[],
+  unit: ThresholdUnit,
+  describe: string,
+): MetricSpec {
+  return { family: 'scaling', aggregations, tags: {}, unit, describe };
 }
 
 export const THRESHOLD_METRICS: ReadonlyMap<string, MetricSpec> = buildCatalogue();
@@ -107,6 +140,7 @@ export function unitOf(spec: MetricSpec, aggregation: AggregationKind): Threshol
   if (aggregation === 'count') return 'count';
   if (aggregation === 'rate') return 'ratio';
   if (aggregation === 'rps') return 'rps';
+  if (spec.unit !== undefined) return spec.unit;
   return spec.family === 'latency' || spec.family === 'job-timing' ? 'ms' : 'count';
 }
 

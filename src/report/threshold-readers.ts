@@ -121,6 +121,7 @@ const READERS: Readonly<Record<Family, ReaderFor>> = {
   counter: counterReader,
   'job-timing': (t) => `job timings (${t.metric}) are ${NOT_KEPT.replace('is ', '')}`,
   violations: () => `violations are ${NOT_KEPT.replace('is ', '')}`,
+  scaling: (t) => `the scaling figure ${t.metric} is a whole-run figure, ${NOT_KEPT}`,
 };
 
 /** The threshold's per-second reader, or why its metric cannot be judged per window or live. */

@@ -41,6 +41,9 @@ export class ThresholdTally {
         return this.seconds === 0 ? null : this.count / this.seconds;
       case 'percentile':
         return this.percentileMs(a.percentile);
+      case 'value':
+        // No per-second reader exists for a figure (threshold-readers.ts refuses it).
+        return null;
     }
   }
 

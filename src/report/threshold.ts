@@ -18,7 +18,9 @@ export type Aggregation =
   | { kind: 'percentile'; percentile: number; label: string }
   | { kind: 'count' }
   | { kind: 'rate' }
-  | { kind: 'rps' };
+  | { kind: 'rps' }
+  /** A figure named bare (`drainTime < 60s`). */
+  | { kind: 'value' };
 
 /** A parsed threshold; `target` is in the metric's unit (ms, a 0–1 fraction, a count, or req/s). */
 export interface Threshold {
@@ -103,6 +105,13 @@ function parseAggregation(name: string): Aggregation {
   );
 }
 
+/** A bare name: the figure itself where the metric is one, else its count (`violations == 0`). */
+function bareAggregation(metric: string): Aggregation {
+  return THRESHOLD_METRICS.get(metric)?.aggregations.includes('value')
+    ? { kind: 'value' }
+    : { kind: 'count' };
+}
+
 function parseTags(text: string | undefined): Record<string, string> {
   const tags: Record<string, string> = {};
   if (text === undefined || text.trim() === '') return tags;
@@ -133,7 +142,9 @@ function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
   }
   if (!spec.aggregations.includes(aggregation.kind)) {
     const allowed = spec.aggregations
-      .map((k: AggregationKind) => (k === 'percentile' ? 'pNN/max/min/mean' : k))
+      .map((k: AggregationKind) =>
+        k === 'percentile' ? 'pNN/max/min/mean' : k === 'value' ? `the bare name (${metric} < ...)` : k,
+      )
       .join(', ');
     fail(
       `${aggregation.kind === 'percentile' ? aggregation.label : aggregation.kind}() does not apply to "${metric}"; use ${allowed}`,
@@ -196,8 +207,8 @@ function parseOne(expression: string, where: string, stored: boolean): Threshold
   const call = CALL.exec(left);
   const bare = call ? null : BARE.exec(left);
   if (!call && !bare) fail(`cannot read "${left.trim()}"; write e.g. p99(run) or count(violations)`);
-  const aggregation = call?.[1] !== undefined ? parseAggregation(call[1]) : ({ kind: 'count' } as const);
   const metric = (call ? call[2] : bare?.[1]) ?? '';
+  const aggregation = call?.[1] !== undefined ? parseAggregation(call[1]) : bareAggregation(metric);
   const tags = parseTags(call ? call[3] : bare?.[2]);
   const spec = lookupMetric(metric, aggregation);
   checkTags(metric, spec, tags);

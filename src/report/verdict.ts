@@ -168,11 +168,14 @@ function inconclusiveReasons(s: Judged): string[] {
   if (answered === 0 && ops.length === 0) out.push('no request was sent');
   const unfinished = unfinishedReason(s);
   if (unfinished !== undefined) out.push(unfinished);
-  const empty = s.thresholds.filter((t) => t.value === null);
+  const empty = s.thresholds.filter((t) => t.value === null && t.notEvaluated === undefined);
   if (empty.length > 0)
     out.push(
       `no samples for threshold${empty.length === 1 ? '' : 's'} ${empty.map((t) => `"${t.expression}"`).join(', ')}: not a pass`,
     );
+  for (const t of s.thresholds)
+    if (t.value === null && t.notEvaluated !== undefined)
+      out.push(`threshold "${t.expression}" not evaluated: ${t.notEvaluated}; not a pass`);
   const ids = Object.keys(s.coverage);
   if (s.checks.length > 0 && ids.length > 0 && ids.every((id) => (s.coverage[id] ?? 0) === 0))
     out.push('no check judged anything');

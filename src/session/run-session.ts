@@ -3,6 +3,7 @@ import type { JobstormRecord, RunRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { JobFold } from '../metrics/job-fold.js';
 import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
+import type { WorkerPrice } from '../metrics/scaling-data.js';
 import { buildSummary } from '../report/summary-builder.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
@@ -45,8 +46,13 @@ export class RunSession {
   private readonly together: ShardTogether | undefined;
 
   constructor(private readonly o: RunSessionOptions) {
-    const { warmupMs } = o.scenario;
-    this.metrics = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
+    const { warmupMs, scaling } = o.scenario;
+    this.metrics = new RunMetrics({
+      ...(warmupMs === undefined ? {} : { warmupMs }),
+      ...(scaling?.pricePerWorkerSecond === undefined
+        ? {}
+        : { price: priceOf(scaling.pricePerWorkerSecond, scaling.currency) }),
+    });
     this.fold = new JobFold(warmupMs === undefined ? {} : { warmupMs });
     this.checks = o.checks === false ? undefined : new CheckStage(o.checks ?? {}, (v) => this.violated(v));
     this.judge = new LiveThresholds(o.thresholds ?? [], (a) => this.abortRun(a));
@@ -225,4 +231,8 @@ function withTogether(summary: Summary, together: ShardTogether | undefined): Su
   const run = { ...summary.run, ...together.runInfo() };
   const next = { ...summary, run };
   return { ...next, verdict: judgeVerdict(next) };
+}
+
+function priceOf(pricePerWorkerSecond: number, currency: string | undefined): WorkerPrice {
+  return currency === undefined ? { pricePerWorkerSecond } : { pricePerWorkerSecond, currency };
 }

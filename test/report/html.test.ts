@@ -180,6 +180,7 @@ describe('report.html in headless Chromium', () => {
         'chart-execution',
         'chart-pct-run',
         'chart-pct-status',
+        'chart-scaling',
       ]),
     );
     for (const c of charts) {
@@ -293,5 +294,26 @@ describe('report.html in headless Chromium', () => {
     for (const l of labels) expect(l).toMatch(/^(0s|\d+m)$/);
     expect(labels).toContain('10m');
     expect(legendText).not.toContain('--');
+  });
+
+  it('draws the scaling chart with each scale-up episode marked, beside the scaling figures', async () => {
+    if (!browser) throw new Error('browser did not start');
+    const summary = fixtureSummary();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    await page.waitForSelector('#chart-scaling .uplot canvas');
+    const marks = await page.evaluate<string | null>(
+      `document.querySelector('#chart-scaling .uplot').getAttribute('data-marks')`,
+    );
+    const labels = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('#chart-scaling .u-legend .u-series .u-label')].map((e) => e.textContent)`,
+    );
+    const text = (await page.textContent('body')) ?? '';
+    await page.close();
+    expect(marks).toBe(String(summary.scaling?.figures.episodes.length));
+    expect(Number(marks)).toBeGreaterThan(0);
+    expect(labels).toEqual(['run time', 'jobs in queue', 'workers running', 'workers idle', 'arrivals/s']);
+    expect(text).toContain('scale-up lag3 scale-ups: p50 1.00s');
+    expect(text).toContain("not measured: the target's /health has no workers.initializing");
   });
 });

@@ -14,6 +14,7 @@ const AGGREGATION_SYNTAX: Readonly<Record<AggregationKind, (metric: string) => s
   count: (m) => `count(${m})`,
   rate: (m) => `rate(${m})`,
   rps: (m) => `rps(${m})`,
+  value: (m) => m,
 };
 
 /** What a threshold's value is compared in, and how it is written. */

@@ -1,0 +1,100 @@
+import type { ExchangeRecord } from '../core/record.js';
+import type { JobEvents } from './job-events.js';
+import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
+import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } from './worker-sample.js';
+
+/** A job that waited longer than this spreads its wait over this many seconds at most. */
+const MAX_DELAY_SECONDS = 3600;
+
+/**
+ * What the scaling figures need of a run, fed record by record: the `/health` samples, the
+ * measured jobs' waits per wall-clock second, and the last arrival. `merge` is exact and
+ * order-independent (samples are a sorted union, waits add, the last arrival is a maximum), so the
+ * figures of merged shards equal those of one process seeing every record.
+ */
+export class ScalingTrack {
+  private asked = 0;
+  private samples: WorkerSample[] = [];
+  private sorted = true;
+  private readonly delay = new Map<number, number>();
+  private lastArrivalMs: number | null = null;
+
+  constructor(private price?: WorkerPrice) {}
+
+  /** Health samples, submissions and finished jobs; everything else passes by. */
+  add(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): void {
+    if (r.op === 'health') this.addHealth(anchorMs, r);
+    if (jobs.opened === 'submit')
+      this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, anchorMs + r.endAt);
+    if (jobs.final !== undefined && !jobs.warm && jobs.delayMs !== undefined && jobs.delayMs > 0)
+      this.addDelay(anchorMs + r.endAt - jobs.sinceOpenMs, jobs.delayMs);
+  }
+
+  merge(other: ScalingTrack): this {
+    this.asked += other.asked;
+    this.samples.push(...other.samples);
+    this.sorted = false;
+    for (const [sec, ms] of other.delay) this.delay.set(sec, (this.delay.get(sec) ?? 0) + ms);
+    if (other.lastArrivalMs !== null)
+      this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, other.lastArrivalMs);
+    this.price ??= other.price;
+    return this;
+  }
+
+  /**
+   * Undefined when there is nothing at all; a shard that asked no `/health` still carries its
+   * jobs' waits and arrivals, which the merge with the shard that sampled needs.
+   */
+  toJSON(): ScalingData | undefined {
+    if (this.asked === 0 && this.delay.size === 0 && this.lastArrivalMs === null) return undefined;
+    if (!this.sorted) {
+      this.samples.sort(compareSamples);
+      this.sorted = true;
+    }
+    return {
+      asked: this.asked,
+      samples: samplesToColumns(this.samples),
+      delayUs: [...this.delay.entries()].sort((a, b) => a[0] - b[0]),
+      lastArrivalMs: this.lastArrivalMs,
+      ...(this.price ? { pricePerWorkerSecond: this.price.pricePerWorkerSecond } : {}),
+      ...(this.price?.currency === undefined ? {} : { currency: this.price.currency }),
+    };
+  }
+
+  static fromJSON(data: ScalingData): ScalingTrack {
+    const price =
+      data.pricePerWorkerSecond === undefined
+        ? undefined
+        : {
+            pricePerWorkerSecond: data.pricePerWorkerSecond,
+            ...(data.currency === undefined ? {} : { currency: data.currency }),
+          };
+    const t = new ScalingTrack(price);
+    t.asked = data.asked;
+    t.samples = samplesFromColumns(data.samples);
+    for (const [sec, ms] of data.delayUs) t.delay.set(sec, (t.delay.get(sec) ?? 0) + ms);
+    t.lastArrivalMs = data.lastArrivalMs;
+    return t;
+  }
+
+  private addHealth(anchorMs: number, r: ExchangeRecord): void {
+    this.asked++;
+    const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && r.error === undefined;
+    const sample = ok ? workerSampleOf(r.body, anchorMs + r.endAt) : undefined;
+    if (!sample) return;
+    const last = this.samples.at(-1);
+    if (last && compareSamples(last, sample) > 0) this.sorted = false;
+    this.samples.push(sample);
+  }
+
+  /** The wait from `fromMs` (wall clock), split over the seconds it spans, in whole µs so sums are exact. */
+  private addDelay(fromMs: number, delayMs: number): void {
+    const toMs = fromMs + delayMs;
+    const first = Math.floor(fromMs / 1000);
+    const last = Math.min(Math.floor(toMs / 1000), first + MAX_DELAY_SECONDS);
+    for (let sec = first; sec <= last; sec++) {
+      const overlap = Math.min(toMs, (sec + 1) * 1000) - Math.max(fromMs, sec * 1000);
+      if (overlap > 0) this.delay.set(sec, (this.delay.get(sec) ?? 0) + Math.round(overlap * 1000));
+    }
+  }
+}
