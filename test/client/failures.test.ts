@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobClient, type JobClient, type JobClientOptions } from '../../src/client/index.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
@@ -148,8 +148,11 @@ describe('JobClient failures become records', () => {
     const records: ExchangeRecord[] = [];
     const c = client(`${server.url}/v2/ep`, records, { connections: 30, timeoutMs: 10_000 });
     const controller = new AbortController();
+    const before = stalled.length;
     const pending = Array.from({ length: 25 }, () => c.status('stall', {}, { signal: controller.signal }));
-    await new Promise((r) => setTimeout(r, 50));
+    // Counted once all 25 are at the server, so every one has started (and listened if it would),
+    // instead of after 50 ms that a loaded machine may not fit them into.
+    await vi.waitFor(() => expect(stalled.length - before).toBe(25), { timeout: 10_000, interval: 5 });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     controller.abort();
     const results = await Promise.all(pending);
