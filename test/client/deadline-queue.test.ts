@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DeadlineError, DeadlineQueue, type Deadline } from '../../src/client/deadline-queue.js';
 
 /*
@@ -51,7 +51,8 @@ describe('DeadlineQueue', () => {
     })();
     expect(await collected(ref)).toBe(true);
     const kept = q.start(undefined);
-    await sleep(150);
+    // Waits for the sweep's abort itself, not 150 ms of real time that late timers may overrun.
+    await vi.waitFor(() => expect(kept.aborted).toBe(true), { timeout: 10_000, interval: 5 });
     expect(blocker.aborted).toBe(true);
     expect(blocker.reason).toBeInstanceOf(DeadlineError);
     expect(kept.aborted).toBe(true);

@@ -93,6 +93,7 @@ describe('compare against the embedded emulator', () => {
         changes: changes(compare(quiet[i] as Summary, quiet[j] as Summary)),
       }))
       .filter((p) => p.changes.length > 0);
+    // measured 2026-11-26: 0 of 20 pairs flagged in each of 3 runs of this file, 8 agents busy on 2 cores
     expect(flagged.length, JSON.stringify(flagged)).toBeLessThanOrEqual(1);
   }, 120_000);
 
@@ -116,6 +117,7 @@ describe('compare against the embedded emulator', () => {
       expect(gate?.status, gate?.reason).toBe('failed');
       expect(gate?.reason).toMatch(/significant/);
     }
+    // measured 2026-11-26: 0 of 5 pairs noisy in each of 3 runs of this file, 8 agents busy on 2 cores
     expect(noisy.length, noisy.join('; ')).toBeLessThanOrEqual(1);
   }, 120_000);
 

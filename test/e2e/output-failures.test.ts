@@ -113,11 +113,51 @@ function tryMount(dir: string, options: string): boolean {
   }
 }
 
-async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
+/**
+ * Resolves when the child's stderr so far matches `pattern`, on the output event itself rather
+ * than on a poll: runBin's own listener has already added the chunk when this one runs.
+ */
+function printed(
+  child: ChildProcess,
+  stderr: () => string,
+  pattern: RegExp,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!pattern.test(stderr())) return;
+      clearTimeout(timer);
+      child.stderr?.off('data', check);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      child.stderr?.off('data', check);
+      reject(new Error(`${String(pattern)} was not printed within ${String(timeoutMs)} ms`));
+    }, timeoutMs);
+    child.stderr?.on('data', check);
+    check();
+  });
+}
+
+/**
+ * Resolves once the emulator process holds `n` jobs (its admin state counts every job it took), so
+ * the run has had answers: a fixed 1.5-2 s after the run began was not enough on a loaded machine,
+ * where a process starved to 5 % of a core had no answer yet and the run was found unreachable.
+ */
+async function tookJobs(url: string, n: number, timeoutMs: number): Promise<void> {
+  const state = `${new URL(url).origin}/_emulator/state`;
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
+  for (;;) {
+    const res = await fetch(state, { headers: { authorization: 'Bearer k' } });
+    if (!res.ok) throw new Error(`${state} answered ${String(res.status)}: ${await res.text()}`);
+    const body = (await res.json()) as {
+      endpoints: { health: { jobs: Record<string, number> } }[];
+    };
+    const jobs = body.endpoints.flatMap((e) => Object.values(e.health.jobs)).reduce((a, b) => a + b, 0);
+    if (jobs >= n) return;
+    if (Date.now() > end)
+      throw new Error(`the emulator took only ${String(jobs)} of ${String(n)} jobs in time`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -216,8 +256,8 @@ describe('a frozen or dead target', () => {
     const exit = await runBin(
       ['run', scenario, '--target', emu.url, '--duration', '60s', '--record', '--out', out],
       (child, stderr) => {
-        void until(() => /running steady-load/.test(stderr()), 30_000)
-          .then(() => new Promise((r) => setTimeout(r, 1500)))
+        void printed(child, stderr, /running steady-load/, 30_000)
+          .then(() => tookJobs(emu.url, 10, 30_000))
           .then(() => {
             emu.child.kill('SIGSTOP');
             return new Promise((r) => setTimeout(r, 1000));
@@ -248,9 +288,9 @@ describe('a frozen or dead target', () => {
     const out = join(await tempDir('frozen'), 'out');
     const exit = await runBin(
       ['run', scenario, '--target', emu.url, '--duration', '14s', '--record', '--out', out],
-      (_child, stderr) => {
-        void until(() => /running steady-load/.test(stderr()), 30_000)
-          .then(() => new Promise((r) => setTimeout(r, 1500)))
+      (child, stderr) => {
+        void printed(child, stderr, /running steady-load/, 30_000)
+          .then(() => tookJobs(emu.url, 10, 30_000))
           .then(() => emu.child.kill('SIGSTOP'));
       },
     );
@@ -258,8 +298,10 @@ describe('a frozen or dead target', () => {
     expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
     // A CI runner whose other test files take the cores may also mark the run generator-limited,
     // rightly (its seconds without CPU are in the report): that mark is its own fact, not this one.
+    // So may the scenario's own p99(run) < 500ms, whose reason then comes first, on the verdict line.
+    // measured 2026-11-26: p99(run) 519 ms in 1 of 6 runs of this file, 8 agents busy on 2 cores
     expect(exit.stdout).toMatch(
-      /verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/,
+      /verdict: FAILED( \(generator-limited\))? — (threshold failed: p99\(run\) < 500ms\n\s+)?the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/,
     );
     const summary = await readSummary(out);
     expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
@@ -291,22 +333,24 @@ describe('a frozen or dead target', () => {
       const out = join(await tempDir('killed'), 'out');
       const exit = await runBin(
         ['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out, ...extra],
-        (_child, stderr) => {
-          void until(() => /running steady-load/.test(stderr()), 30_000)
-            .then(() => new Promise((r) => setTimeout(r, 2000)))
+        (child, stderr) => {
+          void printed(child, stderr, /running steady-load/, 30_000)
+            .then(() => tookJobs(emu.url, 10, 30_000))
             .then(() => emu.child.kill('SIGKILL'));
         },
       );
       // Refused connections break no contract rule and are fast: it used to pass.
       expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
+      // A loaded machine may fail the scenario's p99(run) < 500ms too, whose reason then comes first.
+      // measured 2026-11-26: p99(run) 715 ms in 1 of 6 runs of this file, 8 agents busy on 2 cores
       expect(exit.stdout).toMatch(
-        /verdict: FAILED( \(generator-limited\))? — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/,
+        /verdict: FAILED( \(generator-limited\))? — (threshold failed: p99\(run\) < 500ms\n\s+)?the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/,
       );
       expect(exit.stderr + exit.stdout).not.toMatch(STACK);
       const summary = await readSummary(out);
       expect(summary.verdict.status).toBe('failed');
       expect(
-        summary.thresholds.every((t) => t.ok),
+        summary.thresholds.filter((t) => t.expression !== 'p99(run) < 500ms').every((t) => t.ok),
         JSON.stringify(summary.thresholds),
       ).toBe(true);
       // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.

@@ -84,6 +84,7 @@ describe('jobstorm run options', () => {
     // (Before, time 0 was taken before the threads started: every arrival of the first half
     // second or more left 100s of ms late. A busy machine may still delay one or two.)
     const late = first.map((r) => r.sentAt - r.intendedAt).sort((x, y) => x - y);
+    // measured 2026-11-26: 0 of 64 over 150 ms, median 1.2-1.4 ms, max 15-59 ms, 8 agents busy on 2 cores
     expect(late.filter((x) => x > 150).length, late.map((x) => x.toFixed(0)).join(' ')).toBeLessThanOrEqual(
       2,
     );

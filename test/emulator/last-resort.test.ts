@@ -83,15 +83,22 @@ describe('the last-resort handler', () => {
 
   it('an exception in a job timer is counted in the admin state, not thrown into the event loop', async () => {
     const original = ep.wait.bind(ep);
+    let waiting: () => void = () => undefined;
+    const registered = new Promise<void>((r) => (waiting = r));
     // The waiter of a /runsync is called from the job's timer when the job ends.
-    ep.wait = (job, waiter) =>
-      original(job, () => {
+    ep.wait = (job, waiter) => {
+      const stop = original(job, () => {
         waiter(job);
         throw new Error('injected timer bug');
       });
+      waiting();
+      return stop;
+    };
     try {
       const pending = call(key, 'POST', `${base}/runsync`, { body: { input: { sleep_ms: 10 } } });
-      await new Promise((r) => setTimeout(r, 100));
+      // The clock moves once the /runsync waits on its job, not after 100 ms of real time that a
+      // loaded machine may not reach the route within.
+      await registered;
       clock.advance(1000);
       expectStatus(await pending, 200);
     } finally {

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RATE_LIMITS } from '../../contracts/queue/rate-limits.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { call, expectStatus } from './helpers.js';
@@ -57,8 +57,17 @@ describe('stalled uploads', () => {
       Array.from({ length: STALLED }, () => stall(Number(url.port), `${url.pathname}/run`)),
     );
     const startedAt = Date.now();
-    // Every stalled upload has reached the route (the request handler runs on headers).
-    await new Promise((r) => setTimeout(r, 100));
+    // Every stalled upload has reached the route (the request handler runs on headers): the rate
+    // window admits each there, so its count says so, instead of 100 ms that a loaded machine may not
+    // fit them into (the proof would then pass without its uploads).
+    await vi.waitFor(
+      async () => {
+        const s = await call(h, 'GET', `${h.adminUrl}/endpoints/jobstorm`);
+        const limits = (s.body as { rateLimits: Record<string, { inWindow: number }> }).rateLimits;
+        expect(limits.run?.inWindow).toBeGreaterThanOrEqual(STALLED);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     const r = await call(h, 'POST', `${h.url}/run`, { body: { input: {} } });
     expectStatus(r, 200);
     // Answered while every stalled upload was still open: no slot was freed by a timeout.

@@ -353,13 +353,13 @@ describe('a target that takes jobs and never runs them (a queue without workers)
 });
 
 describe('a target that starts cold (answers 400 ms late for its first second), and the warm-up', () => {
-  const scenarioFile = (): string => runAndPollScenario('cold', '3s', ['p99(run) < 200ms']);
+  const scenarioFile = (): string => runAndPollScenario('cold', '3s', ['p99(run) < 350ms']);
 
   it('fails its latency threshold on the cold start without a warm-up', async () => {
     server = await startPartialServer({ cold: { ms: 1000, delayMs: 400 } });
     const o = await runAgainst(server.base, scenarioFile(), ['--no-preflight']);
     expect(o.code, o.summary.verdict.reasons.join('\n')).toBe(1);
-    expect(o.summary.thresholds.find((t) => t.expression === 'p99(run) < 200ms')?.ok).toBe(false);
+    expect(o.summary.thresholds.find((t) => t.expression === 'p99(run) < 350ms')?.ok).toBe(false);
     expect(o.summary.warmup).toBeUndefined();
   }, 90_000);
 
@@ -376,7 +376,9 @@ describe('a target that starts cold (answers 400 ms late for its first second), 
     const measured = Object.values(o.summary.operations).reduce((n, op) => n + op.requests, 0);
     expect(measured).toBe(exchanges.length - warm.length);
     expect(o.summary.series.requests.reduce((a, b) => a + b, 0)).toBe(exchanges.length);
-    expect(o.summary.operations.run?.latency.max).toBeLessThan(200);
+    // Between the warm answers and the cold ones (400 ms at least), so the threshold tells them apart.
+    // measured 2026-11-26: max 21-177 ms after the warm-up, 8 agents busy on 2 cores; margin 350 ms
+    expect(o.summary.operations.run?.latency.max).toBeLessThan(350);
     // Jobs submitted in the warm-up are not followed; the measured ones all finished.
     const submittedAfter = exchanges.filter(
       (r) => r.op === 'run' && r.intendedAt >= 1500 && r.status === 200,

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
+import { starvedOfCpu } from '../../src/core/cpu-starvation.js';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import type { GeneratorRecord } from '../../src/core/record.js';
 import type { Summary } from '../../src/report/summary.js';
@@ -270,9 +271,17 @@ async function runOnce(
 describe('a run whose generator is saturated', () => {
   it('warns live, marks the seconds in the report and the verdict generator-limited', async () => {
     const { summary, stderr, md, junit, html } = await runOnce(true);
-    expect(stderr).toContain('jobstorm: warning: jobstorm itself is the bottleneck');
     expect(summary.generatorLimited?.length).toBeGreaterThan(0);
     const stretch = summary.generatorLimited?.[0];
+    // Other test files taking the two cores can leave the busy loop a fraction of a core: then the
+    // stretch's CPU share proves it was starved, and the warning and its line say that instead.
+    // measured 2026-11-26: told as starved (12-18% of a core) in 3 of 4 runs, 8 agents busy on 2 cores
+    const starved = stretch !== undefined && starvedOfCpu(stretch);
+    expect(stderr).toContain(
+      starved
+        ? 'jobstorm: warning: jobstorm is not getting the CPU it needs'
+        : 'jobstorm: warning: jobstorm itself is the bottleneck',
+    );
     expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
     expect(stretch?.busy).toBeGreaterThanOrEqual(0.9);
     expect(summary.verdict.generatorLimited).toBe(true);
@@ -285,7 +294,9 @@ describe('a run whose generator is saturated', () => {
     expect(html).toContain('(generator-limited)');
     // The stretch itself (not only the verdict's reason): when, how busy, how late.
     expect(html).toMatch(
-      /jobstorm itself was the bottleneck for \d+\.\d s from t\+\d+s \(event loop \d+% busy/,
+      starved
+        ? /jobstorm did not get the CPU it needed for \d+\.\d s from t\+\d+s \(it ran \d+% of a core while work waited; event loop \d+% busy/
+        : /jobstorm itself was the bottleneck for \d+\.\d s from t\+\d+s \(event loop \d+% busy/,
     );
     expect(summary.run.generator?.busyMax).toBeGreaterThanOrEqual(0.9);
   }, 60_000);
@@ -299,12 +310,18 @@ describe('a run whose generator is saturated', () => {
       const { code, summary, stderr, md, html } = await runOnce(false, scenario);
       expect(code).toBe(0);
       expect(stderr).not.toContain('bottleneck');
-      expect(summary.generatorLimited).toBeUndefined();
-      expect(summary.verdict.generatorLimited).toBeUndefined();
-      expect(md).not.toContain('generator-limited');
-      expect(html).not.toContain('generator-limited');
-      expect(html).not.toContain('bottleneck');
       expect(summary.run.generator?.busyMax).toBeLessThan(0.9);
+      // Other test files taking the two cores may starve this process: a stretch whose CPU share
+      // proves it is that fact, rightly told, with the advice to get CPU; never a saturated one.
+      // measured 2026-11-26: starved (4-12% of a core) in 5 of 6 runs, busyMax 0.17-0.76, load 15-19
+      const stretches = summary.generatorLimited ?? [];
+      for (const s of stretches) expect(starvedOfCpu(s), JSON.stringify(s)).toBe(true);
+      const marked = stretches.length > 0;
+      expect(summary.verdict.generatorLimited).toBe(marked ? true : undefined);
+      expect(summary.verdict.reasons.join(' ')).not.toContain('run again with --workers');
+      expect(md.includes('generator-limited')).toBe(marked);
+      expect(html.includes('generator-limited')).toBe(marked);
+      expect(html.includes('bottleneck')).toBe(marked);
     },
     60_000,
   );
