@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import type { RequestError } from './request-error.js';
+import type { ScalingExpectation } from './scaling-expectation.js';
 
 /**
  * Records are the only output of a run: every report, metric and check is computed from them
@@ -222,6 +223,8 @@ export interface RunRecord {
   requestsPerWorker?: number;
   /** The target's clock moves only by `clock` records (the emulator's manual clock). */
   targetClock?: 'manual';
+  /** What the run expects of the endpoint's scaling (the scenario's `scaling:`, the emulator's settings). */
+  scaling?: ScalingExpectation;
 }
 
 export type JobstormRecord =

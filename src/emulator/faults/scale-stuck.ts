@@ -1,0 +1,7 @@
+import { defineFault } from './fault.js';
+
+export const scaleStuck = defineFault(
+  'scale-stuck',
+  'the autoscaler stops at half of workersMax: jobs wait in the queue while workers stay below it',
+  (base) => ({ workerCap: (max) => Math.ceil(base.workerCap(max) / 2) }),
+);
