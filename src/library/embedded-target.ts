@@ -41,7 +41,7 @@ export async function startEmbeddedTarget(
     streamShape: e.streamShape,
     faults: [...e.faults, ...(o.fault ?? [])],
     // The emulator validates the profile itself (a ConfigError names what is wrong).
-    ...(Object.keys(e.profile).length > 0 ? { profile: e.profile as EmulatorOptions['profile'] } : {}),
+    ...(Object.keys(e.profile).length > 0 ? { profile: e.profile } : {}),
     ...o.emulatorOptions,
   };
   const emulator = await startEmulatorInWorker(
