@@ -206,9 +206,14 @@ export function scalingCheck(): Check {
         ctx,
       };
       judgeAboveMax(j);
-      judgeLowPriority(j);
-      judgeStuck(j);
       judgeNoScaleDown(j);
+      // Without initializing, a worker that was already starting looks new, and coming capacity is unknown.
+      if (samples.some((s) => s.initializing !== undefined)) {
+        judgeLowPriority(j);
+        judgeStuck(j);
+      } else
+        for (const id of ['scaling.low-priority', 'scaling.stuck'] as const)
+          ctx.unjudged(id, NO_INITIALIZING);
     },
   };
 }
