@@ -31,3 +31,14 @@ flows:
       - run: { input: { sleep_ms: 1500 } }
       - poll: { until: final, interval: 500ms, timeout: 30s }
 `;
+
+/**
+ * The scaling checks' proofs: each fault, on BURST_SCALING_SHORT, makes its check fire and no
+ * other (scaling.test.ts runs them; the proof table of faults.test.ts counts them).
+ */
+export const SCALING_PROOFS = [
+  { fault: 'low-priority-scales', scenario: BURST_SCALING_SHORT, ids: ['scaling.low-priority'] },
+  { fault: 'scale-over-max', scenario: BURST_SCALING_SHORT, ids: ['scaling.above-max'] },
+  { fault: 'scale-stuck', scenario: BURST_SCALING_SHORT, ids: ['scaling.stuck'] },
+  { fault: 'no-scale-down', scenario: BURST_SCALING_SHORT, ids: ['scaling.no-scale-down'] },
+];

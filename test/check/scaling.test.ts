@@ -3,7 +3,7 @@ import { Checker } from '../../src/check/checker.js';
 import { SCALING_IDS } from '../../src/check/checks/scaling-check.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { proofRun, type ProofResult } from './proof-run.js';
-import { BURST_SCALING, BURST_SCALING_SHORT } from './scaling-scenarios.js';
+import { BURST_SCALING, BURST_SCALING_SHORT, SCALING_PROOFS } from './scaling-scenarios.js';
 
 /*
  * The scaling.* checks against the emulator's scaling faults (issue 36): each fault makes its own
@@ -40,17 +40,11 @@ describe('scenarios/burst-scaling.yaml', () => {
 });
 
 describe('each scaling fault makes its own check fire on burst-scaling (shortened), and only it', () => {
-  const proofs = [
-    ['low-priority-scales', 'scaling.low-priority'],
-    ['scale-over-max', 'scaling.above-max'],
-    ['scale-stuck', 'scaling.stuck'],
-    ['no-scale-down', 'scaling.no-scale-down'],
-  ] as const;
-  it.each(proofs)(
+  it.each(SCALING_PROOFS.map((p) => [p.fault, p.ids] as const))(
     '%s → %s; offline the same',
-    async (fault, id) => {
+    async (fault, ids) => {
       const result = await proofRun(BURST_SCALING_SHORT, { faults: [fault] });
-      expect(result.violations.map((g) => g.id)).toEqual([id]);
+      expect(result.violations.map((g) => g.id)).toEqual(ids);
       const example = result.violations[0]?.examples[0];
       // The finding cites a /health read of this run.
       expect(example?.op).toBe('health');
