@@ -70,7 +70,7 @@ describe('scaling checks with real workers (--worker)', () => {
     // With a simulated cold start of 0, a worker seen initializing is a process starting up.
     const initializing = records.flatMap((r) =>
       r.type === 'exchange' && r.op === 'health' && r.status === 200
-        ? [((r.body as { workers?: { initializing?: number } }).workers?.initializing ?? 0) as number]
+        ? [((r.body as { workers?: { initializing?: number } }).workers?.initializing ?? 0)]
         : [],
     );
     expect(Math.max(...initializing)).toBeGreaterThan(0);
