@@ -83,7 +83,11 @@ function judgeLowPriority(j: Judging): void {
     );
 }
 
-/** Queued work beyond the workers idle or starting, below workersMax, for longer than the bound. */
+/**
+ * Queued work beyond the workers idle or starting, below workersMax, for longer than the bound.
+ * Every read is an observation (one with nothing waiting shows the endpoint not stuck then), so
+ * whether the rule was exercised does not hang on when the reads fell.
+ */
 function judgeStuck(j: Judging): void {
   const id = 'scaling.stuck';
   const { workersMax: max, scaleUpWithinMs: within } = j.expect;
@@ -94,18 +98,10 @@ function judgeStuck(j: Judging): void {
   const bound = within + j.ctx.tolerances.scaleUpGraceMs;
   let since: HealthSample | undefined;
   let reported = false;
-  let judged = 0;
-  let noInit = false;
   for (const s of j.samples) {
+    if (s.initializing === undefined) continue;
     // Queued jobs that call for workers: what the queue holds beyond our lowPriority ones.
     const calling = s.inQueue - j.low.overlapping(s.record.sentAt, s.record.endAt);
-    if (calling <= 0 || s.initializing === undefined) {
-      noInit ||= calling > 0;
-      since = undefined;
-      reported = false;
-      continue;
-    }
-    judged++;
     const waiting = calling > s.idle + s.initializing && workersOf(s) < max;
     if (!waiting) {
       since = undefined;
@@ -120,11 +116,13 @@ function judgeStuck(j: Judging): void {
       message: `/health counted ${countsText(s)}: ${String(calling)} queued jobs call for workers beyond those idle or starting, below workersMax ${String(max)}, for ${secs(waited)} (scale-up bound ${secs(within)})`,
     });
   }
-  if (judged === 0)
-    j.ctx.unjudged(id, noInit ? NO_INITIALIZING : 'no /health read saw queued jobs that call for workers');
 }
 
-/** Workers above workersMin idle, nothing queued or running, past idleTimeout plus grace. */
+/**
+ * Workers above workersMin idle, nothing queued or running, past idleTimeout plus grace. Every
+ * quiet read is an observation (at workersMin it shows the rule kept), so whether the rule was
+ * exercised does not hang on when the reads fell.
+ */
 function judgeNoScaleDown(j: Judging): void {
   const id = 'scaling.no-scale-down';
   const { workersMin: min, idleTimeoutMs: idle } = j.expect;
@@ -137,16 +135,15 @@ function judgeNoScaleDown(j: Judging): void {
   for (const s of j.samples) {
     const quiet =
       s.inQueue === 0 && s.running === 0 && (s.initializing ?? 0) === 0 && s.finished !== undefined;
+    const above = quiet && workersOf(s) > min;
     // A job finished since the stretch began: some worker ran it, so its idle time starts anew.
-    const moved = since !== undefined && since.finished !== s.finished;
-    if (!quiet || workersOf(s) <= min || moved) {
-      since = quiet && workersOf(s) > min ? s : undefined;
+    if (!above || since?.finished !== s.finished) {
+      since = above ? s : undefined;
       reported = false;
-      if (since === undefined) continue;
     }
-    since ??= s;
+    if (!quiet) continue;
     judged++;
-    const idleFor = s.record.sentAt - since.record.endAt;
+    const idleFor = since === undefined ? 0 : s.record.sentAt - since.record.endAt;
     const v = j.ctx.judge(id, !reported && idleFor > bound);
     if (!v) continue;
     reported = true;
@@ -155,8 +152,7 @@ function judgeNoScaleDown(j: Judging): void {
       message: `/health counted ${countsText(s)}, nothing running, for ${secs(idleFor)}: above workersMin ${String(min)} past idleTimeout ${secs(idle)}`,
     });
   }
-  if (judged === 0)
-    j.ctx.unjudged(id, 'no /health read saw workers above workersMin idle with nothing queued or running');
+  if (judged === 0) j.ctx.unjudged(id, 'no /health read saw the endpoint with nothing queued or running');
 }
 
 export const SCALING_IDS = [
