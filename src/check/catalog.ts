@@ -278,6 +278,33 @@ const FIXED_CHECKS = [
     provenBy: 'health-drift',
   },
   {
+    id: 'scaling.low-priority',
+    severity: 'error',
+    description:
+      'workers started while every job in the queue was lowPriority, which "does not trigger worker scaling" (/health samples on an endpoint only this run uses; needs workersMin and workers.initializing)',
+    provenBy: 'low-priority-scales',
+  },
+  {
+    id: 'scaling.above-max',
+    severity: 'error',
+    description: '/health counted more workers (idle + running + initializing) than workersMax',
+    provenBy: 'scale-over-max',
+  },
+  {
+    id: 'scaling.stuck',
+    severity: 'error',
+    description:
+      'jobs that call for workers waited in the queue, beyond the workers idle or starting, while the workers stayed below workersMax for longer than the scale-up bound (scaleUpWithin plus tolerance)',
+    provenBy: 'scale-stuck',
+  },
+  {
+    id: 'scaling.no-scale-down',
+    severity: 'warning',
+    description:
+      'workers above workersMin stayed idle with an empty queue longer than idleTimeout (plus tolerance): they cost money, no promise is broken',
+    provenBy: 'no-scale-down',
+  },
+  {
     id: 'route.missing',
     severity: 'error',
     description:

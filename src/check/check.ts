@@ -56,6 +56,12 @@ export interface CheckContext {
    * counted when it came: it counts nothing.
    */
   settle<Id extends LateCheckId>(id: Id): Verdict<Id>;
+  /**
+   * Says why rule `id` could not be judged on these records (a setting not known, a field the
+   * server does not send): reports show it beside a rule that judged nothing. The first reason given
+   * for an id is kept.
+   */
+  unjudged(id: CheckId, reason: string): void;
   /** Reports the finding that shows the verdict's rule broken. */
   emit(verdict: Verdict, finding: Finding): void;
 }

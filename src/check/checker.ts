@@ -31,6 +31,8 @@ export interface CheckResult {
   coverage: Record<string, number>;
   /** Operations the target does not serve, as `route.missing` found them. */
   missingRoutes: string[];
+  /** Why a check id could not be judged on these records, for the ids that said (see `CheckContext.unjudged`). */
+  notes: Record<string, string>;
 }
 
 export interface CheckerOptions {
@@ -66,6 +68,7 @@ export class Checker {
   private finished = false;
   private readonly routes: RouteWatch;
   private readonly coverage = new Map<CheckId, number>();
+  private readonly notes = new Map<CheckId, string>();
 
   constructor(
     private readonly run: RunRecord,
@@ -96,6 +99,9 @@ export class Checker {
         return violated ? verdictOf(id) : undefined;
       },
       settle: verdictOf,
+      unjudged: (id, reason) => {
+        if (!this.notes.has(id)) this.notes.set(id, reason);
+      },
       emit: (verdict, f) => this.emit(verdict, f),
     };
   }
@@ -128,6 +134,7 @@ export class Checker {
       checks: this.checks.map((c) => c.name),
       coverage,
       missingRoutes: this.routes.missingRoutes().map((m) => m.op),
+      notes: Object.fromEntries(this.notes),
     };
   }
 

@@ -58,6 +58,21 @@ export const TolerancesSchema = z.strictObject({
     .nonnegative()
     .default(1000)
     .describe('slack between reported and observed job timings'),
+  /**
+   * Scale-up: queued work may wait this much beyond the scale-up bound, and a worker a job that
+   * was queued this long before a /health read called for may still show as new in it.
+   */
+  scaleUpGraceMs: z
+    .number()
+    .nonnegative()
+    .default(1000)
+    .describe('slack on the scale-up bound, and how late a new worker may show in /health'),
+  /** Workers above workersMin may stay idle this long past idleTimeout before `scaling.no-scale-down` fires. */
+  scaleDownGraceMs: z
+    .number()
+    .nonnegative()
+    .default(5000)
+    .describe('how long past idleTimeout idle workers above workersMin may stay'),
 });
 
 export type Tolerances = z.infer<typeof TolerancesSchema>;

@@ -1,5 +1,6 @@
 import type { Operation } from './operation.js';
 import type { RequestError } from './request-error.js';
+import type { ScalingExpectation } from './scaling-expectation.js';
 
 /**
  * Records are the only output of a run: every report, metric and check is computed from them
@@ -232,6 +233,8 @@ export interface RunRecord {
    * the contract's is reported and no longer sent, instead of sent the way the target takes it.
    */
   strict?: boolean;
+  /** What the run expects of the endpoint's scaling (the scenario's `scaling:`, the emulator's settings). */
+  scaling?: ScalingExpectation;
 }
 
 export type JobstormRecord =

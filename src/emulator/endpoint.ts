@@ -89,7 +89,11 @@ export class Endpoint {
       () => ctx.now(),
       (job) => this.expire(job),
     );
-    const scaler = new Autoscaler(settings, () => this.queuedNormal);
+    const scaler = new Autoscaler(
+      settings,
+      { normal: () => this.queuedNormal, all: () => this.queued },
+      () => ctx.policy,
+    );
     const desk = this.desk();
     const external = { holdMs: settings.workerHoldMs, deadAfterMs: settings.workerDeadAfterMs };
     this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, scaler, desk);

@@ -4,6 +4,7 @@ import type { EmulatorOptions } from '../emulator/options.js';
 import type { EmulatorHandle } from '../emulator/start.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { emulatorScaling } from '../emulator/emulator-scaling.js';
 
 export interface EmbeddedTarget {
   target: Target;
@@ -29,21 +30,22 @@ export async function startEmbeddedTarget(
   o: EmbeddedOptions = {},
 ): Promise<EmbeddedTarget> {
   const e = scenario.emulator;
+  const options: EmulatorOptions = {
+    port: 0,
+    workersMin: e.workersMin,
+    workersMax: e.workersMax,
+    requestsPerWorker: e.requestsPerWorker,
+    idleTimeout: Math.max(0.001, e.idleTimeoutMs / 1000),
+    coldStartMs: e.coldStartMs,
+    clock: e.clock,
+    streamShape: e.streamShape,
+    faults: [...e.faults, ...(o.fault ?? [])],
+    // The emulator validates the profile itself (a ConfigError names what is wrong).
+    ...(Object.keys(e.profile).length > 0 ? { profile: e.profile } : {}),
+    ...o.emulatorOptions,
+  };
   const emulator = await startEmulatorInWorker(
-    {
-      port: 0,
-      workersMin: e.workersMin,
-      workersMax: e.workersMax,
-      requestsPerWorker: e.requestsPerWorker,
-      idleTimeout: Math.max(0.001, e.idleTimeoutMs / 1000),
-      coldStartMs: e.coldStartMs,
-      clock: e.clock,
-      streamShape: e.streamShape,
-      faults: [...e.faults, ...(o.fault ?? [])],
-      // The emulator validates the profile itself (a ConfigError names what is wrong).
-      ...(Object.keys(e.profile).length > 0 ? { profile: e.profile as EmulatorOptions['profile'] } : {}),
-      ...o.emulatorOptions,
-    },
+    options,
     o.processGroups ? { processGroups: o.processGroups } : {},
   );
   return {
@@ -55,6 +57,7 @@ export async function startEmbeddedTarget(
       ownsEndpoint: true,
       requestsPerWorker: e.requestsPerWorker,
       clock: e.clock,
+      scaling: emulatorScaling(options),
       emulator: {
         advance: async (ms) => {
           await emulator.advance(ms);

@@ -146,7 +146,7 @@ function coverageSection(s: Summary): string {
     `<code>${esc(id)}</code>`,
     ...(described ? [{ html: esc(described[id] ?? ''), className: 'text' }] : []),
     n ?? '',
-    `<span class="${r === 'passed' ? 'ok' : r === 'not exercised' ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
+    `<span class="${r === 'passed' ? 'ok' : r?.startsWith('not exercised') ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
   ]);
   // Summaries written before they carried descriptions have none: the column is left out then.
   const [first = '', ...rest] = COVERAGE_HEADER;

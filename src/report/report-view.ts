@@ -159,6 +159,10 @@ export function notExercised(s: Summary): string[] {
     .map(([id]) => id);
 }
 
+/** "not exercised", with why when the check said. */
+const notExercisedText = (note: string | undefined): string =>
+  note === undefined ? 'not exercised' : `not exercised: ${note}`;
+
 export const COVERAGE_HEADER = ['check', 'observations judged', 'result'];
 
 /** One row per check id: how much it judged, and whether it passed, fired or was not exercised. */
@@ -169,7 +173,7 @@ export function coverageRows(s: Summary): string[][] {
     const result = v
       ? `${v.severity === 'error' ? 'failed' : 'warning'} ×${String(v.count)}`
       : n === 0
-        ? 'not exercised'
+        ? notExercisedText(s.checkNotes?.[id])
         : 'passed';
     return [id, String(n), result];
   });

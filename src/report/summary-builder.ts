@@ -38,6 +38,8 @@ export interface BuildSummaryInput {
   checks?: readonly string[];
   /** What each check id catches, for the reports (the report layer cannot read the check catalog). */
   checkDescriptions?: Record<string, string>;
+  /** Why a check id could not judge, where the checker said (its `notes`). */
+  checkNotes?: Record<string, string>;
   thresholds?: readonly Threshold[];
   /** The run's own duration when known; otherwise start to last record. */
   durationMs?: number;
@@ -258,5 +260,6 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   if (input.aborted) info.aborted = input.aborted;
   const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
   if (input.checkDescriptions) summary.checkDescriptions = input.checkDescriptions;
+  if (input.checkNotes && Object.keys(input.checkNotes).length > 0) summary.checkNotes = input.checkNotes;
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;
 }

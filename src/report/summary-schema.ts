@@ -223,6 +223,7 @@ export const summarySchema = z.object({
   ),
   checks: z.array(z.string()),
   checkDescriptions: z.record(z.string(), z.string()).optional(),
+  checkNotes: z.record(z.string(), z.string()).optional(),
   thresholds: z.array(
     z.object({
       expression: z.string(),

@@ -220,6 +220,8 @@ export interface Summary {
   checks: string[];
   /** What each check id catches (the check catalog's words), so reports can say it; absent in older summaries. */
   checkDescriptions?: Record<string, string>;
+  /** Why a check could not judge (a setting not known, a field the server does not send), where it said. */
+  checkNotes?: Record<string, string>;
   thresholds: ThresholdResult[];
   series: SeriesSummary;
   /** Per check id: how many observations it judged; 0 is "not exercised", never "passed". */

@@ -3,6 +3,7 @@ import type { CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorFigures } from './generator-watch.js';
 import type { PreflightResult } from './preflight.js';
 import type { JobstormRecord } from '../core/record.js';
+import type { ScalingExpectation } from '../core/scaling-expectation.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { LiveCounters, EmulatorControl } from './run-context.js';
 import type { WebhookAnswers } from './webhook-receiver.js';
@@ -30,6 +31,8 @@ export interface Target {
   clock?: 'manual' | 'real';
   /** The local IP address requests leave from (`--local-address`). */
   localAddress?: string;
+  /** The scaling settings the target is known to have (the embedded emulator's); the scenario's `scaling:` wins. */
+  scaling?: ScalingExpectation;
 }
 
 export interface RunOptions {

@@ -4,6 +4,7 @@ import { JobClient } from '../client/job-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { LoopHeartbeat } from '../core/loop-heartbeat.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
+import { resolveScaling } from '../core/scaling-expectation.js';
 import { RouteWatch } from '../core/route-watch.js';
 import { arrivalSchedule, deriveSeed, mulberry32, type ArrivalSchedule } from '../schedule/index.js';
 import { Dispatcher } from './dispatcher.js';
@@ -296,6 +297,8 @@ function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined
   if (shard) run.shard = shard;
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
+  const scaling = resolveScaling(o.target.scaling, o.scenario.scaling);
+  if (scaling) run.scaling = scaling;
   if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
   if (o.scenario.target.adapt === false) run.strict = true;
   return run;

@@ -2,6 +2,7 @@ import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
+import { resolveScaling } from '../core/scaling-expectation.js';
 import { CpuCell } from './cpu-cell.js';
 import type { RunOptions, RunOutcome, Target } from './run-options.js';
 import { newCounters } from './run-context.js';
@@ -73,6 +74,8 @@ async function runShards(
   };
   if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
   if (o.target.clock === 'manual') run.targetClock = 'manual';
+  const scaling = resolveScaling(o.target.scaling, o.scenario.scaling);
+  if (scaling) run.scaling = scaling;
   o.onRecord(run);
   for (const s of shards) s.worker.postMessage({ type: 'start', epochZeroMs } satisfies ToShard);
   const { outcomes, failure } = await finishShards(shards);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ScalingExpectation } from '../core/scaling-expectation.js';
 import { DurationSchema, PositiveDurationSchema, durationText } from './field-schemas.js';
 
 /*
@@ -31,15 +32,8 @@ export const ScalingSchema = z
   .optional()
   .describe("The endpoint's scaling settings, for the scaling checks and the worker cost.");
 
-/** The scenario's `scaling:` block, durations in ms; every field optional. */
-export interface ScalingExpectation {
-  readonly workersMin?: number;
-  readonly workersMax?: number;
-  readonly idleTimeoutMs?: number;
-  readonly scaleUpWithinMs?: number;
-  readonly pricePerWorkerSecond?: number;
-  readonly currency?: string;
-}
+/** The scenario's `scaling:` block, durations in ms; every field optional (the type the run record carries). */
+export type { ScalingExpectation };
 
 export function normalizeScaling(s: z.output<typeof ScalingSchema>): ScalingExpectation | undefined {
   if (s === undefined) return undefined;

@@ -201,7 +201,7 @@ export class RunSession {
       ...(this.judge.aborted
         ? { aborted: { threshold: this.judge.aborted.threshold, at: this.judge.aborted.at } }
         : {}),
-      ...(result ? { coverage: result.coverage } : {}),
+      ...(result ? { coverage: result.coverage, checkNotes: result.notes } : {}),
       ...(outcome.preflight ? { preflight: outcome.preflight.findings } : {}),
       ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}),
       ...(outcome.connectionWait ? { connectionWait: outcome.connectionWait } : {}),

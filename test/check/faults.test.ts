@@ -11,6 +11,7 @@ import { ttlIgnored } from '../../src/emulator/faults/ttl-ignored.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { exactProofProblems } from './exact-proof.js';
 import { proofRun, type ProofResult } from './proof-run.js';
+import { SCALING_PROOFS } from './scaling-scenarios.js';
 import {
   ALL_OPS,
   CLOCKED,
@@ -186,25 +187,27 @@ function faithful(yaml: string, webhookAnswers?: WebhookAnswers): Promise<ProofR
 
 describe('the proof table', () => {
   it('proves every check id in the catalog with the fault the catalog names', () => {
+    // The scaling proofs run in scaling.test.ts, which also holds each to firing no other check.
     for (const c of CHECK_CATALOG) {
-      const proof = PROOFS.find((p) => p.ids.includes(c.id));
+      const proof = [...PROOFS, ...SCALING_PROOFS].find((p) => p.ids.includes(c.id));
       expect(proof, `no proof for ${c.id}`).toBeDefined();
       expect(proof?.fault.split('=')[0], c.id).toBe(c.provenBy);
     }
   });
 
   it('uses only faults the emulator has', () => {
-    for (const p of PROOFS) expect(FAULT_NAMES).toContain(p.fault.split('=')[0]);
+    for (const p of [...PROOFS, ...SCALING_PROOFS]) expect(FAULT_NAMES).toContain(p.fault.split('=')[0]);
   });
 
   it("proves every fault, so that each fault's set of check ids is run", () => {
-    const proved = new Set(PROOFS.map((p) => p.fault.split('=')[0]));
+    const proved = new Set([...PROOFS, ...SCALING_PROOFS].map((p) => p.fault.split('=')[0]));
     for (const name of FAULT_NAMES) expect(proved.has(name), `no proof row for ${name}`).toBe(true);
   });
 
   it("lists first in each fault's set the ids its proofs show firing", () => {
     for (const f of FAULT_LIST) {
-      const proved = new Set(PROOFS.filter((p) => faultOf(p) === f).flatMap((p) => p.ids));
+      const proofs = [...PROOFS, ...SCALING_PROOFS].filter((p) => faultOf(p) === f);
+      const proved = new Set(proofs.flatMap((p) => p.ids));
       expect([...f.mayTrip.slice(0, proved.size)].sort(), f.name).toEqual([...proved].sort());
     }
   });

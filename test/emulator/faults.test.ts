@@ -116,6 +116,35 @@ async function webhookProbe(
   }
 }
 
+/** A new endpoint of the probe's own scaling settings (POST /v1/endpoints); returns its base URL. */
+async function scalingEndpoint(c: Ctx, settings: Record<string, number>): Promise<string> {
+  const made = await call(c.h, 'POST', `${c.h.managementUrl}/endpoints`, {
+    body: { templateId: 'probe-template', ...settings },
+  });
+  const origin = c.h.url.replace(/\/v2\/.*$/, '');
+  return `${origin}/v2/${(made.body as { id: string }).id}`;
+}
+
+/** Workers /health counts on the endpoint at `base`, in every state. */
+async function workersAt(c: Ctx, base: string): Promise<number> {
+  const w = (await call(c.h, 'GET', `${base}/health`)).body as { workers: Record<string, number> };
+  return (w.workers.idle ?? 0) + (w.workers.running ?? 0) + (w.workers.initializing ?? 0);
+}
+
+/** Submits `n` jobs of `sleepMs` to the endpoint at `base`. */
+async function submitMany(
+  c: Ctx,
+  base: string,
+  n: number,
+  sleepMs: number,
+  lowPriority = false,
+): Promise<void> {
+  for (let i = 0; i < n; i++)
+    await call(c.h, 'POST', `${base}/run`, {
+      body: { input: { sleep_ms: sleepMs }, ...(lowPriority ? { policy: { lowPriority: true } } : {}) },
+    });
+}
+
 const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
   rate: async (c) => {
     for (let i = 0; i < 150; i++) {
@@ -487,6 +516,33 @@ const PROBES: Record<string, (c: Ctx) => Promise<unknown>> = {
       if ((await call(c.h, 'GET', `${c.base('requests-rate')}/requests`)).status !== 429) accepted++;
     return accepted;
   },
+  /** Workers after three lowPriority jobs queue behind one warm worker (they call for none). */
+  'scale-low': async (c) => {
+    const base = await scalingEndpoint(c, { workersMin: 1, workersMax: 4, idleTimeout: 60 });
+    await submitMany(c, base, 3, 60_000, true);
+    return workersAt(c, base);
+  },
+  /** Whether more workers than workersMax (2) start for six jobs. */
+  'scale-max': async (c) => {
+    const base = await scalingEndpoint(c, { workersMin: 0, workersMax: 2, idleTimeout: 60 });
+    await submitMany(c, base, 6, 60_000);
+    return (await workersAt(c, base)) > 2;
+  },
+  /** Workers for four jobs on an endpoint of workersMax 4. */
+  'scale-stuck': async (c) => {
+    const base = await scalingEndpoint(c, { workersMin: 0, workersMax: 4, idleTimeout: 60 });
+    await submitMany(c, base, 4, 60_000);
+    return workersAt(c, base);
+  },
+  /** Workers left 2 s after the one job of an endpoint of idleTimeout 1 s ended. */
+  'scale-down': async (c) => {
+    const base = await scalingEndpoint(c, { workersMin: 0, workersMax: 2, idleTimeout: 1 });
+    await submitMany(c, base, 1, 10);
+    c.clock.advance(0);
+    c.clock.advance(10);
+    c.clock.advance(2000);
+    return workersAt(c, base);
+  },
 };
 
 /** Which probes each fault must change (and no others). */
@@ -542,6 +598,10 @@ const CHANGES: Record<Exclude<FaultName, 'server-errors'>, string[]> = {
   'openai-limit-low': ['openai-rate'],
   'requests-limit-low': ['requests-rate'],
   'requests-limit-high': ['requests-rate'],
+  'low-priority-scales': ['scale-low'],
+  'scale-over-max': ['scale-max'],
+  'scale-stuck': ['scale-stuck'],
+  'no-scale-down': ['scale-down'],
 };
 
 async function fingerprint(faults: string[]): Promise<Record<string, unknown>> {
@@ -621,6 +681,10 @@ describe('fault registry', () => {
       'openai-error': [true, true, true],
       'openai-rate': 0,
       'requests-rate': 10,
+      'scale-low': 1,
+      'scale-max': false,
+      'scale-stuck': 4,
+      'scale-down': 0,
     });
   });
 });

@@ -23,6 +23,7 @@ describe('shipped scenarios', () => {
   it('are the documented set', () => {
     expect(files).toEqual(
       [
+        'burst-scaling',
         'cancel-storm',
         'limits',
         'openai-chat',

@@ -8,6 +8,7 @@ import { probeCheck } from './probe-check.js';
 import { purgeCheck } from './purge-check.js';
 import { rateLimitCheck } from './ratelimit-check.js';
 import { responseCheck } from './response-check.js';
+import { scalingCheck } from './scaling-check.js';
 import { streamCheck } from './stream-check.js';
 import { transitionCheck } from './transition-check.js';
 import { webhookCheck } from './webhook-check.js';
@@ -25,6 +26,7 @@ export function defaultChecks(openapi?: OpenApiRules): Check[] {
     streamCheck,
     openAiStreamCheck,
     healthCheck(),
+    scalingCheck(),
     ...(openapi ? [managementCheck(openapi)] : []),
   ];
 }

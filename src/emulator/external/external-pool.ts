@@ -93,6 +93,9 @@ export class ExternalPool implements WorkerKind, Fleet {
     let initializing = 0;
     for (const w of this.workers.values()) {
       const s = w.state;
+      // An idle one being stopped is no longer the endpoint's: the autoscaler may already have
+      // started its successor, and /health would count both against workersMax.
+      if (w.stopping && s === 'idle') continue;
       if (s === 'idle') idle++;
       else if (s === 'running') running++;
       else if (s === 'initializing') initializing++;

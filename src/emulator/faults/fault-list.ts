@@ -46,6 +46,10 @@ import { openaiErrorShape } from './openai-error-shape.js';
 import { openaiLimitLow } from './openai-limit-low.js';
 import { requestsLimitLow } from './requests-limit-low.js';
 import { requestsLimitHigh } from './requests-limit-high.js';
+import { lowPriorityScales } from './low-priority-scales.js';
+import { scaleOverMax } from './scale-over-max.js';
+import { scaleStuck } from './scale-stuck.js';
+import { noScaleDown } from './no-scale-down.js';
 
 /**
  * Every fault, in the order the admin API, the README and the checker list them. A fault earlier in
@@ -101,4 +105,8 @@ export const FAULT_LIST = [
   openaiLimitLow,
   requestsLimitLow,
   requestsLimitHigh,
+  lowPriorityScales,
+  scaleOverMax,
+  scaleStuck,
+  noScaleDown,
 ] as const;

@@ -58,6 +58,11 @@ export const FAITHFUL_POLICY: EmulatorPolicy = {
   retentionEnd: (job) => job.finishedAt + (job.sync ? LIMITS.retentionRunsync : LIMITS.retentionRun),
   ttlExtension: () => 0,
 
+  // SPEC policy object: a lowPriority job "does not trigger worker scaling".
+  scalingDemand: (normal) => normal,
+  workerCap: same,
+  scalesDown: () => true,
+
   healthCompleted: same,
   healthCompletedRead: same,
   healthInQueue: same,

@@ -123,6 +123,14 @@ export interface EmulatorPolicy {
   /** A later deadline for a job whose deadline came (its ttl not enforced), or 0 to delete it. */
   readonly ttlExtension: (job: Job, now: number, retentionEnd: number) => number;
 
+  // --- scaling ---
+  /** Queued jobs that call for workers, of `normal` (not lowPriority) among `all` queued. */
+  readonly scalingDemand: (normal: number, all: number) => number;
+  /** The most workers the autoscaler starts, given the endpoint's workersMax. */
+  readonly workerCap: (workersMax: number) => number;
+  /** Whether a worker idle past idleTimeout stops (while more than workersMin remain). */
+  readonly scalesDown: () => boolean;
+
   // --- health ---
   /** jobs.completed as counted. */
   readonly healthCompleted: (n: number) => number;
