@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { URL } from 'node:url';
 
-/** @typedef {{ mutate: string[]; break: number }} MutationModule */
+/** @typedef {{ mutate: string[]; break: number; why?: string }} MutationModule */
 
 /** @returns {Record<string, MutationModule>} */
 export function readModules() {
