@@ -259,3 +259,57 @@ describe('a generator-limited run', () => {
     expect(generatorLimitedSeconds({})).toBe(0);
   });
 });
+
+describe('edges of the reasons', () => {
+  it('requests without a usable answer: by kind, commonest first, none of zero, none of our own cuts', () => {
+    const v = judgeVerdict({
+      ...clean(),
+      operations: { run: op({ 200: 10 }), status: op({ 200: 990 }) },
+      errors: { reset: 0, refused: 5, timeout: 20, aborted: 400 },
+    });
+    expect(v.status).toBe('failed');
+    expect(v.reasons[0]).toMatch(
+      /^the target left 25 of 1000 requests \(2\.5%\) without a usable answer \(timeout 20, refused 5\);/,
+    );
+  });
+
+  it('errors with no request counted say nothing of a share; an unreadable stored threshold bounds nothing', () => {
+    expect(judgeVerdict({ ...clean(), operations: {}, errors: { refused: 3 } }).reasons).toEqual([
+      'no request was sent',
+    ]);
+    const v = judgeVerdict({
+      ...clean(),
+      operations: { run: op({ 200: 10 }), status: op({ 200: 990 }) },
+      errors: { refused: 25 },
+      thresholds: [threshold('errors below a few', true, 1)],
+    });
+    expect(v.reasons[0]).toMatch(/^the target left 25 of 1000 requests/);
+  });
+
+  it('answers that were all transport errors are neither all 4xx nor no request', () => {
+    expect(judgeVerdict({ ...clean(), operations: { status: op({ error: 5 }) } })).toEqual(
+      judgeVerdict(clean()),
+    );
+  });
+
+  it('"no check judged anything" needs checks that ran and ids to judge', () => {
+    expect(judgeVerdict({ ...clean(), checks: [], coverage: { 'schema.run': 0 } }).status).toBe('passed');
+    expect(judgeVerdict({ ...clean(), checks: ['schema'], coverage: {} }).status).toBe('passed');
+  });
+
+  it('jobs never finished count as unfollowed unless a follow-up was answered 2xx', () => {
+    const stuck = (byStatus: Record<string, number>): string[] =>
+      judgeVerdict({
+        ...clean(),
+        operations: { run: op({ 200: 5 }), status: op(byStatus) },
+        jobs: {
+          ...clean().jobs,
+          submitted: 5,
+          lost: 0,
+          byState: { COMPLETED: 0, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 },
+        },
+      }).reasons;
+    expect(stuck({ 200: 0, 404: 3 }).join(' ')).not.toMatch(/no job finished/);
+    expect(stuck({ 200: 3 }).join(' ')).toMatch(/^no job finished: 5 accepted and followed/);
+  });
+});
