@@ -205,7 +205,9 @@ function importRule(forbidden) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**', '.bench-out/**'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', 'reports/**', 'coverage/**', '.bench-out/**', '.stryker-tmp/**'],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,0 +1,29 @@
+// `npm run test:mutation [module...]`: mutates the named modules of test/mutation/modules.json (all
+// when none is named) with Stryker, incrementally, then prints the score of each module and fails
+// below a module's break threshold. Extra Stryker options follow `--` (e.g. `-- --concurrency 2`).
+import { spawnSync } from 'node:child_process';
+import { URL, fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { readModules } from './mutation-modules.mjs';
+
+const modules = readModules();
+const args = process.argv.slice(2);
+const dash = args.indexOf('--');
+const names = dash === -1 ? args : args.slice(0, dash);
+const extra = dash === -1 ? [] : args.slice(dash + 1);
+const unknown = names.filter((n) => !(n in modules));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `test:mutation: no module ${unknown.join(', ')}; modules: ${Object.keys(modules).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+const chosen = names.length > 0 ? names : Object.keys(modules);
+const mutate = chosen.flatMap((n) => modules[n].mutate).join(',');
+const cwd = fileURLToPath(new URL('..', import.meta.url));
+const run = (/** @type {string} */ cmd, /** @type {string[]} */ argv) =>
+  spawnSync(cmd, argv, { cwd, stdio: 'inherit' }).status ?? 1;
+
+const stryker = run('npx', ['stryker', 'run', '--mutate', mutate, ...extra]);
+if (stryker !== 0) process.exit(stryker);
+process.exit(run(process.execPath, ['scripts/mutation-score.mjs', ...chosen]));

@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import mutationVitest, { MUTATION_TESTS, NOT_MUTATION_TESTS } from './vitest.config.js';
+
+/*
+ * The mutation run is not in `npm test` (it takes far longer than the suite); this keeps its
+ * configuration valid: it loads, names files that exist, and judges every module it mutates.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface MutationModule {
+  mutate: string[];
+  break: number;
+  /** Why the break is below 85 %, when it is. */
+  why?: string;
+}
+interface ModulesApi {
+  readModules(): Record<string, MutationModule>;
+  moduleTakes(m: MutationModule, file: string): boolean;
+  globToRegExp(glob: string): RegExp;
+}
+interface ScoreApi {
+  scores(
+    report: { files: Record<string, { mutants: { status: string }[] }> },
+    modules: Record<string, MutationModule>,
+  ): Record<string, { mutants: number; detected: number; undetected: number }>;
+}
+interface StrykerConfig {
+  testRunner?: string;
+  plugins?: string[];
+  vitest?: { configFile?: string; related?: boolean };
+  mutate?: string[];
+  incremental?: boolean;
+  incrementalFile?: string;
+  concurrency?: number;
+  tempDirName?: string;
+  jsonReporter?: { fileName?: string };
+}
+
+async function load<T>(path: string): Promise<T> {
+  const href = pathToFileURL(join(root, path)).href;
+  const mod: unknown = await import(href);
+  return mod as T;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(root, join(e.parentPath, e.name)).replaceAll('\\', '/'));
+}
+
+const SOURCES = [...filesUnder('src'), ...filesUnder('contracts')].filter((f) => f.endsWith('.ts'));
+const TESTS = filesUnder('test');
+
+describe('the mutation testing configuration', () => {
+  it('stryker.config.mjs loads: the vitest runner, incremental with a committed file, one process', async () => {
+    const { default: config } = await load<{ default: StrykerConfig }>('stryker.config.mjs');
+    expect(config.testRunner).toBe('vitest');
+    expect(config.plugins).toContain('@stryker-mutator/vitest-runner');
+    expect(config.vitest?.configFile).toBe('test/mutation/vitest.config.ts');
+    expect(existsSync(join(root, config.vitest?.configFile ?? ''))).toBe(true);
+    expect(config.incremental).toBe(true);
+    expect(config.incrementalFile).toBe('test/mutation/stryker-incremental.json');
+    expect(existsSync(join(root, config.incrementalFile ?? ''))).toBe(true);
+    expect(config.concurrency).toBeLessThanOrEqual(2);
+    expect(config.jsonReporter?.fileName).toBe('reports/mutation/mutation.json');
+    const ignored = readFileSync(join(root, '.gitignore'), 'utf8').split('\n');
+    expect(ignored).toContain(`${config.tempDirName ?? ''}/`);
+  });
+
+  it('mutates exactly the modules, each glob matching a source file, each with a break of at least 85 %', async () => {
+    const { default: config } = await load<{ default: StrykerConfig }>('stryker.config.mjs');
+    const api = await load<ModulesApi>('scripts/mutation-modules.mjs');
+    const modules = api.readModules();
+    expect(config.mutate).toEqual(Object.values(modules).flatMap((m) => m.mutate));
+    for (const [name, m] of Object.entries(modules)) {
+      if (m.break < 85) expect(m.why, `${name}: a break below 85 % says why`).toMatch(/\w{10}/);
+      expect(m.break, name).toBeGreaterThanOrEqual(80);
+      for (const glob of m.mutate) {
+        const pattern = api.globToRegExp(glob.replace(/^!/, ''));
+        expect(
+          SOURCES.filter((f) => pattern.test(f)),
+          `${name}: ${glob}`,
+        ).not.toEqual([]);
+      }
+      expect(
+        SOURCES.filter((f) => api.moduleTakes(m, f)),
+        name,
+      ).not.toEqual([]);
+    }
+    // A file in two modules would be counted twice.
+    for (const f of SOURCES) {
+      const owners = Object.keys(modules).filter((n) =>
+        api.moduleTakes(modules[n] ?? { mutate: [], break: 0 }, f),
+      );
+      expect(owners.length, f).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('the test folders it runs exist, and nothing in them needs the built CLI', () => {
+    for (const glob of [...MUTATION_TESTS, ...NOT_MUTATION_TESTS]) {
+      const pattern = new RegExp(
+        `^${glob.replaceAll('.', '\\.').replaceAll('**/', '(?:.*/)?').replaceAll('*', '[^/]*')}$`,
+      );
+      expect(
+        TESTS.filter((f) => pattern.test(f)),
+        glob,
+      ).not.toEqual([]);
+    }
+    expect(mutationVitest.test?.globalSetup).toBeUndefined();
+  });
+
+  it('`npm run test:mutation` runs it; `npm test` does not', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts['test:mutation']).toBe('node scripts/mutation.mjs');
+    expect(existsSync(join(root, 'scripts/mutation.mjs'))).toBe(true);
+    expect(pkg.scripts.test).not.toMatch(/stryker|mutation/);
+  });
+
+  it('scores each module from the report: detected over killed, timed out, survived and uncovered', async () => {
+    const score = await load<ScoreApi>('scripts/mutation-score.mjs');
+    const modules = { a: { mutate: ['src/schedule/*.ts', '!src/schedule/index.ts'], break: 85 } };
+    const report = {
+      files: {
+        'src/schedule/prng.ts': {
+          mutants: ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'CompileError', 'Ignored'].map(
+            (status) => ({ status }),
+          ),
+        },
+        'src/schedule/index.ts': { mutants: [{ status: 'Survived' }] },
+        [join(root, 'src/schedule/shard.ts')]: { mutants: [{ status: 'Killed' }] },
+      },
+    };
+    expect(score.scores(report, modules)).toEqual({ a: { mutants: 7, detected: 3, undetected: 2 } });
+  });
+});

@@ -1,0 +1,54 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests a mutation run uses: the fast unit folders of the verdict's code. No global setup
+ * (nothing here runs the built CLI, so a mutant never waits for a build of dist/), and none of the
+ * files that drive a live emulator, a CLI run or a load: each mutant reruns the tests that cover
+ * it, so one slow file would multiply into hours.
+ */
+export const MUTATION_TESTS = [
+  'test/check/**/*.test.ts',
+  'test/report/**/*.test.ts',
+  'test/compare/**/*.test.ts',
+  'test/schedule/**/*.test.ts',
+  'test/metrics/**/*.test.ts',
+  'test/contracts/**/*.test.ts',
+  'test/emulator/core.test.ts',
+  'test/emulator/lifecycle.test.ts',
+  'test/emulator/fault-list.test.ts',
+];
+
+/**
+ * Live runs, CLI runs, reads of ../shared/reference and the readme: slow or not about a rule. The
+ * HTML and merged-report tests import every reporter and take seconds a file, paid again for each
+ * mutant they cover; the golden reports (under a second) stay, since they pin every value shown.
+ */
+export const NOT_MUTATION_TESTS = [
+  'test/check/faults.test.ts',
+  'test/check/load-clean.test.ts',
+  'test/check/load-clean-openai.test.ts',
+  'test/check/management-repro.test.ts',
+  'test/check/shared-endpoint.test.ts',
+  'test/check/cancel-ack-live.test.ts',
+  'test/check/readme-catalog.test.ts',
+  'test/report/cli.test.ts',
+  'test/report/html.test.ts',
+  'test/report/html-legend.test.ts',
+  'test/report/merge.test.ts',
+  'test/compare/html.test.ts',
+  'test/compare/cli.test.ts',
+  'test/compare/emulator.test.ts',
+  'test/compare/nightly.test.ts',
+  'test/contracts/openapi.test.ts',
+];
+
+export default defineConfig({
+  root: fileURLToPath(new URL('../..', import.meta.url)),
+  test: {
+    include: MUTATION_TESTS,
+    exclude: NOT_MUTATION_TESTS,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
