@@ -163,19 +163,22 @@ export class RunSession {
 
   /**
    * The summary of what was measured so far, for a forced exit (a second Ctrl-C): no checks'
-   * end-of-run judgement, ended as interrupted. Undefined before the run record.
+   * end-of-run judgement, ended as interrupted. A shard's carries when it started and which shard
+   * stopped it, as its full summary would: the merge aligns and names by them. Undefined before
+   * the run record.
    */
   partialSummary(): Summary | undefined {
     const run = this.first;
     if (!run) return undefined;
     const now = this.o.now ?? Date.now;
-    return buildSummary({
+    const summary = buildSummary({
       run,
       metrics: this.metrics,
       ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
       durationMs: now() - run.startedAtMs,
       end: 'interrupted',
     });
+    return withTogether(summary, this.together);
   }
 
   /**

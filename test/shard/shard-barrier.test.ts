@@ -225,6 +225,78 @@ describe('shards at a barrier', () => {
   );
 
   it(
+    'a shard killed hard (SIGKILL, no stop notice) stops the others once its heartbeat is 10 s silent, and each of them and the merge names it',
+    { timeout: 120_000 },
+    async () => {
+      if (!front) throw new Error('no target');
+      const file = await scenarioFile('killed', scenario(40));
+      const launched = await Promise.all([1, 2, 3].map((i) => shard('killed', file, i, 0)));
+      const seen = (): number => front?.bySource.get('127.0.0.3') ?? 0;
+      const before = seen();
+      for (let i = 0; i < 200 && seen() <= before + 10; i++) await sleep(100);
+      const killedAt = performance.now();
+      launched[1]?.child.kill('SIGKILL');
+      const exits = await Promise.all(launched.map((s) => s.exit));
+      const dirs = [1, 2, 3].map((i) => join(dir, 'killed', `shard-${String(i)}`));
+      const notices = [];
+      for (const i of [0, 2]) {
+        const e = exits[i];
+        if (!e) throw new Error('no exit');
+        // Not before the bound (its last beat was at most a second before the kill), and within
+        // the bound, a poll, the drain and the graceful stop after it.
+        const after = (e.endedAt - killedAt) / 1000;
+        expect(after, e.stderr).toBeGreaterThanOrEqual(8.5);
+        expect(after, e.stderr).toBeLessThan(17);
+        expect(e.stderr).toContain('shard 2/3 stopped answering (no heartbeat for 10s)');
+        const s = await summaryOf(dirs[i] ?? '');
+        expect(s.run.stoppedBy).toMatchObject({
+          shard: '2/3',
+          reason: 'stopped answering (no heartbeat for 10s)',
+        });
+        expect(s.run.end).toBe('interrupted');
+        notices.push(s.run.stoppedBy?.at);
+      }
+      // One notice, written by the first shard that saw the silence, for both.
+      expect(new Set(notices).size).toBe(1);
+      const merged = join(dir, 'killed', 'merged');
+      const merge = await jobstorm(['merge', ...dirs, '--out', merged]).exit;
+      const ms = await summaryOf(merged);
+      expect(ms.run.missingShards).toEqual(['2/3']);
+      expect(ms.run.stoppedBy?.shard).toBe('2/3');
+      expect(ms.verdict.status).toBe('interrupted');
+      const reasons = ms.verdict.reasons.join('\n');
+      expect(reasons).toContain('shard 2/3 left no summary');
+      expect(reasons).toContain('shard 2/3 stopped the run');
+      expect(merge.stderr).toContain('shard 2/3 stopped the run: stopped answering (no heartbeat for 10s)');
+    },
+  );
+
+  it(
+    'shards that end normally, a second and then 12 s apart, stop no one: each said it ended',
+    { timeout: 120_000 },
+    async () => {
+      const files = await Promise.all(
+        [3, 4, 16].map((sec) => scenarioFile(`ends-${String(sec)}s`, scenario(sec))),
+      );
+      const launched = await Promise.all([1, 2, 3].map((i) => shard('ends', files[i - 1] ?? '', i, 0)));
+      const exits = await Promise.all(launched.map((s) => s.exit));
+      for (const e of exits) {
+        expect(e.code, e.stderr).toBe(0);
+        expect(e.stderr).not.toContain('stopped');
+      }
+      const shards = await Promise.all(
+        [1, 2, 3].map((i) => summaryOf(join(dir, 'ends', `shard-${String(i)}`))),
+      );
+      for (const s of shards) {
+        expect(s.run.end).toBe('completed');
+        expect(s.run.stoppedBy).toBeUndefined();
+      }
+      // Shard 3 ran on well past the bound after shard 1's end.
+      expect(shards[2]?.run.durationMs).toBeGreaterThanOrEqual(15_000);
+    },
+  );
+
+  it(
     'when one shard never comes, the others give up at --barrier-timeout with exit 3 and send nothing',
     { timeout: 60_000 },
     async () => {

@@ -25,12 +25,31 @@ export interface StopNotice {
   reason: string;
   /** Epoch ms on the stopping shard's clock. */
   atMs: number;
+  /** The shard that wrote it, when not `shard` itself (a peer that saw `shard` fall silent). */
+  by?: string;
+}
+
+/**
+ * A running shard's heartbeat, rewritten every beat: its content changes (the beat count, this
+ * shard's instant), and readers judge a change by their own clock, never by the volume's mtime.
+ */
+export interface Heartbeat {
+  shard: string;
+  beat: number;
+  /** Epoch ms on the beating shard's clock. */
+  atMs: number;
+  /** The shard's run ended (however): its silence from now on is not a death. */
+  done?: true;
 }
 
 export const STOP_FILE = 'stop.json';
 
 export function announcementFile(index: number, count: number): string {
   return `shard-${String(index)}-of-${String(count)}.json`;
+}
+
+export function heartbeatFile(index: number, count: number): string {
+  return `heartbeat-${String(index)}-of-${String(count)}.json`;
 }
 
 let tempSeq = 0;
@@ -71,14 +90,20 @@ export async function createOnce(folder: string, name: string, value: unknown): 
   }
 }
 
-/** The file's JSON, or undefined when it is not there (yet). */
-export async function readJson(folder: string, name: string): Promise<unknown> {
+/** The file's text, or undefined when it is not there (yet). */
+export async function readText(folder: string, name: string): Promise<string | undefined> {
   try {
-    return JSON.parse(await readFile(join(folder, name), 'utf8')) as unknown;
+    return await readFile(join(folder, name), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/** The file's JSON, or undefined when it is not there (yet). */
+export async function readJson(folder: string, name: string): Promise<unknown> {
+  const text = await readText(folder, name);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {
@@ -92,5 +117,20 @@ export function asAnnouncement(x: unknown): Announcement | undefined {
 
 export function asStopNotice(x: unknown): StopNotice | undefined {
   if (!isRecord(x) || typeof x.shard !== 'string' || typeof x.reason !== 'string') return undefined;
-  return { shard: x.shard, reason: x.reason, atMs: typeof x.atMs === 'number' ? x.atMs : 0 };
+  return {
+    shard: x.shard,
+    reason: x.reason,
+    atMs: typeof x.atMs === 'number' ? x.atMs : 0,
+    ...(typeof x.by === 'string' ? { by: x.by } : {}),
+  };
+}
+
+/** Whether a heartbeat's text says its shard ended; text that is not a heartbeat says it did not. */
+export function isDone(text: string): boolean {
+  try {
+    const x = JSON.parse(text) as unknown;
+    return isRecord(x) && x.done === true;
+  } catch {
+    return false;
+  }
 }

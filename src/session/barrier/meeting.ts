@@ -34,8 +34,13 @@ export interface StartTogether {
   readonly via: MeetingVia;
   /** Resolves at the agreed instant (or at once, when the shard must not start). */
   meet(signal: AbortSignal): Promise<Meeting>;
-  /** While the run goes: `onStop` once when another shard stopped early. Returns a cancel. */
+  /**
+   * While the run goes: `onStop` once when another shard stopped early or stopped answering.
+   * Returns a cancel (of the watch only: this shard still answers until `finish`).
+   */
   watch(onStop: (notice: StopNotice) => void): () => void;
   /** This shard ended early: tell the others (the first notice of a run stands). */
   stopOthers(reason: string): Promise<void>;
+  /** This shard's run ended, however it ended: its silence from now on is not a death. */
+  finish(): Promise<void>;
 }

@@ -10,6 +10,7 @@ import {
   type Announcement,
   type StopNotice,
 } from './barrier-files.js';
+import { HeartbeatWriter, PeerSilence } from './heartbeat.js';
 import type { Meeting, StartTogether } from './meeting.js';
 import { sleepUntil, wallNow, type WallClock } from './wall-clock.js';
 
@@ -29,6 +30,10 @@ export interface ShardBarrierOptions {
   who: string;
   clock?: WallClock;
   leadMs?: number;
+  /** How often this shard's heartbeat is rewritten (BEAT_MS). */
+  beatMs?: number;
+  /** A peer silent for this long stopped answering (SILENCE_MS). */
+  silenceMs?: number;
 }
 
 function label(index: number, count: number): string {
@@ -40,16 +45,20 @@ function label(index: number, count: number): string {
  * waits until all n are there, and starts at the latest announcement's instant plus a lead. Every
  * shard computes that instant from the same files, so no shard has to choose it and none can
  * choose differently; the lead covers each one's polling and the volume's propagation. A shard that
- * ends early writes the stop notice; the others poll it and stop.
+ * ends early writes the stop notice; the others poll it and stop. A shard killed hard writes none:
+ * while they run, shards beat (heartbeat.ts), and the first to see a peer silent for the bound
+ * writes the notice in its name, so every shard stops on the same one.
  */
 export class ShardBarrier implements StartTogether {
   readonly via = 'barrier' as const;
   private readonly clock: WallClock;
   private readonly me: string;
+  private readonly heart: HeartbeatWriter;
 
   constructor(private readonly o: ShardBarrierOptions) {
     this.clock = o.clock ?? wallNow;
     this.me = label(o.shard.index, o.shard.count);
+    this.heart = new HeartbeatWriter({ folder: o.folder, shard: o.shard, clock: this.clock }, o.beatMs);
   }
 
   async meet(signal: AbortSignal): Promise<Meeting> {
@@ -118,19 +127,39 @@ export class ShardBarrier implements StartTogether {
     };
   }
 
-  /** Another shard's stop notice, if one was written. */
+  /** A stop notice another shard wrote, if one was written. */
   private async peerStop(): Promise<StopNotice | undefined> {
     const n = asStopNotice(await readJson(this.o.folder, STOP_FILE));
-    return n && n.shard !== this.me ? n : undefined;
+    return n && (n.by ?? n.shard) !== this.me ? n : undefined;
   }
 
+  /** A peer silent for the bound: its notice, written in its name (the first notice of a run stands). */
+  private async silentPeer(silence: PeerSilence): Promise<StopNotice | undefined> {
+    const i = await silence.silent();
+    if (i === undefined) return undefined;
+    const notice: StopNotice = {
+      shard: label(i, this.o.shard.count),
+      reason: `stopped answering (no heartbeat for ${formatDuration(silence.silenceMs)})`,
+      atMs: this.clock.now(),
+      by: this.me,
+    };
+    await createOnce(this.o.folder, STOP_FILE, notice);
+    return asStopNotice(await readJson(this.o.folder, STOP_FILE)) ?? notice;
+  }
+
+  /** Starts this shard's heartbeat, and watches for a stop notice or a silent peer. */
   watch(onStop: (notice: StopNotice) => void): () => void {
+    this.heart.start();
+    const silence = new PeerSilence(
+      { folder: this.o.folder, shard: this.o.shard, clock: this.clock },
+      this.o.silenceMs,
+    );
     let busy = false;
     let done = false;
     const timer = setInterval(() => {
       if (busy || done) return;
       busy = true;
-      this.peerStop().then(
+      this.stopOrSilence(silence).then(
         (n) => {
           busy = false;
           if (!n || done) return;
@@ -147,6 +176,15 @@ export class ShardBarrier implements StartTogether {
       done = true;
       clearInterval(timer);
     };
+  }
+
+  private async stopOrSilence(silence: PeerSilence): Promise<StopNotice | undefined> {
+    return (await this.peerStop()) ?? (await this.silentPeer(silence));
+  }
+
+  /** This shard's run ended: its heartbeat's last beat says so. */
+  finish(): Promise<void> {
+    return this.heart.end();
   }
 
   async stopOthers(reason: string): Promise<void> {

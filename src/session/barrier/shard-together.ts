@@ -59,7 +59,10 @@ export class ShardTogether {
     if (this.told) return;
     this.stopped = n;
     this.told = true;
-    this.warn(`stopped by shard ${n.shard}: ${n.reason}; arrivals stopped, requests in flight drain`);
+    // A notice written by another shard than the one it names: that one fell silent.
+    const why =
+      n.by === undefined ? `stopped by shard ${n.shard}: ${n.reason}` : `shard ${n.shard} ${n.reason}`;
+    this.warn(`${why}; arrivals stopped, requests in flight drain`);
     this.stop(`stopped by shard ${n.shard}`);
   }
 
@@ -102,6 +105,13 @@ export class ShardTogether {
     } finally {
       signal.removeEventListener('abort', tell);
       this.unwatch?.();
+      await this.t
+        .finish()
+        .catch((err: unknown) =>
+          this.warn(
+            `could not tell the other shards that this one ended (${err instanceof Error ? err.message : String(err)}): they may take its silence for a death`,
+          ),
+        );
     }
   }
 

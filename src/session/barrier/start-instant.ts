@@ -33,4 +33,8 @@ export class StartInstant implements StartTogether {
   stopOthers(): Promise<void> {
     return Promise.resolve();
   }
+
+  finish(): Promise<void> {
+    return Promise.resolve();
+  }
 }
