@@ -8,7 +8,7 @@ type Answer = (book: JobBook, job: JobState, r: ExchangeRecord) => void;
 
 const statusOf = (body: unknown): unknown => (body as { status?: unknown } | undefined)?.status;
 
-function submitted(_book: JobBook, job: JobState, r: ExchangeRecord): void {
+function submitted(book: JobBook, job: JobState, r: ExchangeRecord): void {
   if (job.submittedAt !== undefined || (r.op !== 'run' && r.op !== 'runsync')) return;
   job.via = r.op;
   job.submittedAt = r.sentAt;
@@ -16,6 +16,12 @@ function submitted(_book: JobBook, job: JobState, r: ExchangeRecord): void {
   job.ttl = r.req?.ttl;
   job.executionTimeout = r.req?.executionTimeout;
   job.webhook = r.req?.webhook !== undefined;
+  if (r.req?.webhook === undefined) return;
+  for (const early of book.webhookOwners.own(r.req.webhook, job.id)) deliverTo(book, job, early);
+}
+
+function deliverTo(book: JobBook, job: JobState, r: WebhookRecord): void {
+  book.deliver(job, { at: r.at, answered: r.answered, status: statusOf(r.body), record: r });
 }
 
 /** What a 200 of each operation tells of its job besides the status it shows. */
@@ -30,9 +36,10 @@ const ON_ANSWER: Partial<Record<Operation, Answer>> = {
 };
 
 function delivered(book: JobBook, r: WebhookRecord): void {
-  if (r.jobId === undefined) return;
-  const job = book.touch(r.jobId);
-  book.deliver(job, { at: r.at, answered: r.answered, status: statusOf(r.body), record: r });
+  // A body that names no job is read by its URL (the run adapts); a strict run's is no job's.
+  const id = r.jobId ?? (r.adaptedShape === 'no-id' ? book.webhookOwners.ownerOf(r) : undefined);
+  if (id === undefined) return;
+  deliverTo(book, book.touch(id), r);
 }
 
 /** A purge may have cancelled any job not yet final when it was sent. */

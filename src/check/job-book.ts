@@ -4,6 +4,7 @@ import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved } from '../../contracts/queue/states.js';
 import { JobAfterlife } from './job-afterlife.js';
+import { WebhookOwners } from './webhook-owners.js';
 import { NO_DELIVERIES, newJobState, type Delivery, type JobState } from './job-state.js';
 
 export type { Delivery, JobState } from './job-state.js';
@@ -27,6 +28,8 @@ export interface JobBookLimits {
  */
 export class JobBook {
   private readonly jobs: CappedMap<string, JobState>;
+  /** Whose a delivery is when its body names no job. */
+  readonly webhookOwners = new WebhookOwners();
   /**
    * Folded jobs, kept in brief (packed rows, see job-afterlife.ts), so a later observation is
    * still judged against ttl, retention, the final state and the rules already fired.

@@ -136,6 +136,12 @@ export interface WebhookRecord {
   bytes: number;
   body?: unknown;
   /**
+   * The body named no job (a local server's `{output}`, or its stream's bare array of chunks): the
+   * delivery is read as the job's whose webhook URL it came to, not as the contract's body
+   * (`webhook.schema` says so once). Left out when the body names its job, and in a strict run.
+   */
+  adaptedShape?: 'no-id';
+  /**
    * jobstorm's event loop had not run for this long when the receiver read the delivery: it may
    * have come in that much before `at`, and our answer went back that late (as `ExchangeRecord`).
    */

@@ -256,6 +256,7 @@ async function setUp(
     nextSeq,
     loopGapAt: hooks.loopGapAt,
     ...(o.webhookAnswers ? { answers: o.webhookAnswers } : {}),
+    adapt: scenario.target.adapt !== false,
   });
   const ctx: RunContext = {
     client,

@@ -41,6 +41,11 @@ export async function startWebhookReceiver(opts: {
   host?: string;
   /** How long jobstorm's loop had not run at `now` (core/loop-heartbeat.ts). */
   loopGapAt?: (now: number) => number;
+  /**
+   * Read a body that names no job as the job's whose URL it came to (marked `adaptedShape`);
+   * false in a strict run, where such a delivery is no job's.
+   */
+  adapt?: boolean;
 }): Promise<WebhookReceiver> {
   const answers = opts.answers ?? { status: 200, failAttempts: 0 };
   const attempts = new Map<string, number>();
@@ -55,8 +60,11 @@ export async function startWebhookReceiver(opts: {
       }
       const id = (body as { id?: unknown } | null)?.id;
       const jobId = typeof id === 'string' ? id : undefined;
-      const n = (jobId === undefined ? 0 : (attempts.get(jobId) ?? 0)) + 1;
-      if (jobId !== undefined) attempts.set(jobId, n);
+      const byUrl = jobId === undefined && opts.adapt !== false;
+      // Each job has a URL of its own (steps/webhook-url.ts), so attempts count by it when the body is silent.
+      const key = jobId ?? (byUrl ? req.url : undefined);
+      const n = (key === undefined ? 0 : (attempts.get(key) ?? 0)) + 1;
+      if (key !== undefined) attempts.set(key, n);
       const answered = n <= answers.failAttempts ? answers.status : 200;
       const record: WebhookRecord = {
         v: RECORD_VERSION,
@@ -69,6 +77,7 @@ export async function startWebhookReceiver(opts: {
         body: trimBody(body),
       };
       if (jobId !== undefined) record.jobId = jobId;
+      if (byUrl) record.adaptedShape = 'no-id';
       const gap = opts.loopGapAt?.(at) ?? 0;
       if (gap > 0) record.loopGapMs = gap;
       opts.emit(record);

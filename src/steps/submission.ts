@@ -9,6 +9,7 @@ import { isRecord } from '../scenario/raw-value.js';
 import { ok, type IterationState, type StepRunner } from './iteration-state.js';
 import type { FlowFacts } from './step-kind.js';
 import { renderTemplate, templateRules } from './template-rules.js';
+import { jobWebhookUrl } from './webhook-url.js';
 
 /*
  * What run and runsync share: the job they submit. Request bodies are checked here for shape only:
@@ -136,7 +137,7 @@ function requestBody(
   it: IterationState,
 ): { body: SubmissionBody | Buffer; facts?: RequestFacts } {
   const body: SubmissionBody = { input: renderTemplate(step.input, step, it) };
-  const webhook = step.webhook === true ? it.ctx.webhookUrl : step.webhook;
+  const webhook = step.webhook === true ? jobWebhookUrl(it.ctx.webhookUrl, it.ctx.shard) : step.webhook;
   if (webhook !== undefined) body.webhook = webhook;
   if (step.policy) body.policy = { ...step.policy };
   if (step.s3Config) body.s3Config = { ...step.s3Config };

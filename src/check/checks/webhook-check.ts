@@ -137,6 +137,10 @@ function judgeDeliveries(job: JobState, latest: number, ctx: CheckContext): void
   judgeSpacing(job, d, firstOk >= 0 ? firstOk + 1 : d.length, ctx);
 }
 
+/** What the run does with a body that names no job (the deviations list cuts it off at "; jobstorm"). */
+const ADAPTED_NOTE =
+  '; jobstorm reads each such delivery as the job whose webhook URL it came to (records marked adaptedShape no-id), and goes on judging its deliveries';
+
 /** `webhook.schema`: every delivery's body is like /status. */
 function judgeBody(r: WebhookRecord, ctx: CheckContext): void {
   const body = untrim(r.body);
@@ -147,7 +151,7 @@ function judgeBody(r: WebhookRecord, ctx: CheckContext): void {
     const issue = parsed?.error?.issues[0];
     ctx.emit(v, {
       record: r,
-      message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}`,
+      message: `webhook body breaks the status schema: ${issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid'}${r.adaptedShape === 'no-id' ? ADAPTED_NOTE : ''}`,
     });
   }
 }
