@@ -12,13 +12,14 @@ import { captureIo } from '../helpers/cli-io.js';
 /*
  * burst-scaling's shape with real worker processes (the standard-library Python worker): the
  * emulator's simulated cold start is 0, so every worker seen initializing is a process starting
- * up. The scaling checks judge it all and find nothing.
+ * up (each takes 2 s, WORKER_STARTUP_MS, as a model load would). The scaling checks judge it all
+ * and find nothing, and the scaling figures show that start-up as the cold start.
  */
 const SCENARIO = `name: burst-scaling-worker
 emulator: { coldStart: 0s }
 worker:
   command: python3 test/worker/stdlib_worker.py
-  env: { WORKER_CONCURRENCY: "1" }
+  env: { WORKER_CONCURRENCY: "1", WORKER_STARTUP_MS: "2000" }
   workersMin: 1
   workersMax: 4
   idleTimeout: 2s
@@ -71,6 +72,11 @@ describe('scaling checks with real workers (--worker)', () => {
     // every scale-up the checks judged waited on a real process start-up.
     const pool = JSON.parse(readFileSync(join(out, 'workers.json'), 'utf8')) as { processes: unknown[] };
     expect(pool.processes.length).toBeGreaterThan(1);
+    // The cold start the jobs saw is the processes' 2 s start-up: with the simulated cold start at
+    // 0, jobs waited on initializing workers only because processes were starting (with
+    // WORKER_STARTUP_MS 0 the same run measures coldStartMs 0).
+    const figures = summary.scaling?.figures;
+    expect(figures?.coldStartMs ?? 0, JSON.stringify(figures)).toBeGreaterThan(0);
     const offline = await checkRecordsFile(join(out, 'records.ndjson'));
     for (const id of IDS) expect(offline.coverage[id], id).toBe(summary.coverage[id]);
     expect(offline.violations).toEqual([]);

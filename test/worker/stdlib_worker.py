@@ -3,7 +3,8 @@ standard library only: take long-poll (batch when more than one slot is free), t
 results as raw JSON labelled form-urlencoded, stream posts, progress updates and heartbeats.
 
 Its handler reads the job's input: sleep_ms, fail, progress (n updates), stream (n chunks),
-and echoes the input as {"echo": input}. WORKER_CONCURRENCY sets the slots (default 1).
+and echoes the input as {"echo": input}. WORKER_CONCURRENCY sets the slots (default 1);
+WORKER_STARTUP_MS delays its first take, as a model load at start-up would (default 0).
 """
 import faulthandler
 import json
@@ -175,6 +176,7 @@ def on_term(_sig, _frame):
 
 signal.signal(signal.SIGTERM, on_term)
 faulthandler.register(signal.SIGUSR1)  # a stack dump on demand, for debugging a stuck worker
+time.sleep(int(os.environ.get("WORKER_STARTUP_MS", "0")) / 1000.0)
 log("started")
 threading.Thread(target=stop_loop, daemon=True).start()
 threading.Thread(target=ping_loop, daemon=True).start()
