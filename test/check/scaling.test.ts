@@ -23,52 +23,56 @@ function offline(records: readonly JobstormRecord[]): ReturnType<Checker['finish
   return checker.finish();
 }
 
-describe('scenarios/burst-scaling.yaml', () => {
-  it('passes against the faithful emulator with every scaling check exercised, in under a minute of load', async () => {
-    const result = await proofRun(BURST_SCALING);
-    expect(result.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
-    for (const [id, n] of Object.entries(scaling(result))) expect(n, id).toBeGreaterThan(0);
-    const run = result.records[0];
-    expect(run?.type === 'run' ? run.scaling : undefined).toEqual({
-      workersMin: 2,
-      workersMax: 12,
-      idleTimeoutMs: 4000,
-      // The emulator's cold start (3 s) plus two /health samples.
-      scaleUpWithinMs: 5000,
-      source: 'emulator',
-    });
-  }, 120_000);
-});
+// Concurrent: each run mostly waits on the emulator's cold starts and idle timeouts (light load),
+// so the six runs overlap instead of queueing (150 s of CI one after another).
+describe.concurrent('scaling checks', () => {
+  describe('scenarios/burst-scaling.yaml', () => {
+    it('passes against the faithful emulator with every scaling check exercised, in under a minute of load', async () => {
+      const result = await proofRun(BURST_SCALING);
+      expect(result.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+      for (const [id, n] of Object.entries(scaling(result))) expect(n, id).toBeGreaterThan(0);
+      const run = result.records[0];
+      expect(run?.type === 'run' ? run.scaling : undefined).toEqual({
+        workersMin: 2,
+        workersMax: 12,
+        idleTimeoutMs: 4000,
+        // The emulator's cold start (3 s) plus two /health samples.
+        scaleUpWithinMs: 5000,
+        source: 'emulator',
+      });
+    }, 120_000);
+  });
 
-describe('each scaling fault makes its own check fire on burst-scaling (shortened), and only it', () => {
-  it.each(SCALING_PROOFS.map((p) => [p.fault, p.ids] as const))(
-    '%s → %s; offline the same',
-    async (fault, ids) => {
-      const result = await proofRun(BURST_SCALING_SHORT, { faults: [fault] });
-      expect(result.violations.map((g) => g.id)).toEqual(ids);
-      // Exact against the fault's declared set, as every other fault's proof is (faults.test.ts).
-      const declared: readonly string[] = FAULT_LIST.find((f) => f.name === fault)?.mayTrip ?? [];
-      expect(result.violations.map((g) => g.id).filter((id) => !declared.includes(id))).toEqual([]);
-      const example = result.violations[0]?.examples[0];
-      // The finding cites a /health read of this run.
-      expect(example?.op).toBe('health');
-      expect(
-        result.records.some(
-          (r) => r.type === 'exchange' && r.seq === example?.evidence.seq && r.op === 'health',
-        ),
-      ).toBe(true);
-      const again = offline(result.records);
-      expect(again.violations).toEqual(result.violations);
-      expect(again.coverage).toEqual(result.coverage);
-      expect(again.notes).toEqual(result.notes);
-    },
-    90_000,
-  );
+  describe('each scaling fault makes its own check fire on burst-scaling (shortened), and only it', () => {
+    it.each(SCALING_PROOFS.map((p) => [p.fault, p.ids] as const))(
+      '%s → %s; offline the same',
+      async (fault, ids) => {
+        const result = await proofRun(BURST_SCALING_SHORT, { faults: [fault] });
+        expect(result.violations.map((g) => g.id)).toEqual(ids);
+        // Exact against the fault's declared set, as every other fault's proof is (faults.test.ts).
+        const declared: readonly string[] = FAULT_LIST.find((f) => f.name === fault)?.mayTrip ?? [];
+        expect(result.violations.map((g) => g.id).filter((id) => !declared.includes(id))).toEqual([]);
+        const example = result.violations[0]?.examples[0];
+        // The finding cites a /health read of this run.
+        expect(example?.op).toBe('health');
+        expect(
+          result.records.some(
+            (r) => r.type === 'exchange' && r.seq === example?.evidence.seq && r.op === 'health',
+          ),
+        ).toBe(true);
+        const again = offline(result.records);
+        expect(again.violations).toEqual(result.violations);
+        expect(again.coverage).toEqual(result.coverage);
+        expect(again.notes).toEqual(result.notes);
+      },
+      90_000,
+    );
 
-  it('the faithful emulator: no finding, every scaling check judged', async () => {
-    const result = await proofRun(BURST_SCALING_SHORT);
-    expect(result.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
-    for (const [id, n] of Object.entries(scaling(result))) expect(n, id).toBeGreaterThan(0);
-    expect(offline(result.records).coverage).toEqual(result.coverage);
-  }, 90_000);
+    it('the faithful emulator: no finding, every scaling check judged', async () => {
+      const result = await proofRun(BURST_SCALING_SHORT);
+      expect(result.violations.map((g) => `${g.id}: ${g.examples[0]?.message ?? ''}`)).toEqual([]);
+      for (const [id, n] of Object.entries(scaling(result))) expect(n, id).toBeGreaterThan(0);
+      expect(offline(result.records).coverage).toEqual(result.coverage);
+    }, 90_000);
+  });
 });
