@@ -15,7 +15,8 @@ describe('sliding window edges', () => {
   it('refuses everything for a whole window when the limit is 0', () => {
     const w = new SlidingWindow();
     expect(w.admit(0, 0)).toBe(RATE_WINDOW_MS);
-    expect(w.count(0)).toBe(0);
+    expect(w.admit(5000, 0)).toBe(RATE_WINDOW_MS);
+    expect(w.count(5000)).toBe(0);
   });
 
   it('names the wait until the entry that makes room leaves, past the oldest ones', () => {
