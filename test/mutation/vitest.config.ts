@@ -17,6 +17,8 @@ export const MUTATION_TESTS = [
   'test/emulator/core.test.ts',
   'test/emulator/lifecycle.test.ts',
   'test/emulator/fault-list.test.ts',
+  'test/emulator/rate-limiter.test.ts',
+  'test/emulator/expiry-queue.test.ts',
 ];
 
 /**
