@@ -55,7 +55,7 @@ export const exchanges = (o: ForeignOutcome): ExchangeRecord[] =>
   o.records.filter((r): r is ExchangeRecord => r.type === 'exchange');
 
 /** Every example of every finding cites a record that was exchanged, unchanged. */
-export function expectRealEvidence(o: ForeignOutcome): void {
+export function expectRealEvidence(o: Pick<ForeignOutcome, 'summary' | 'records'>): void {
   const bySeq = new Map(
     o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])),
   );

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { evidenceOf } from '../../src/check/evidence.js';
 import { runCli } from '../../src/cli/cli.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import type { Summary } from '../../src/report/summary.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { expectRealEvidence } from './foreign-run.js';
 import { startPartialServer, type PartialOptions, type PartialServer } from './partial-server.js';
 
 /**
@@ -76,23 +76,6 @@ thresholds: ${JSON.stringify(thresholds)}
 `,
   );
   return file;
-}
-
-/** Every example of every finding cites a record that was exchanged, unchanged. */
-function expectRealEvidence(o: Outcome): void {
-  const bySeq = new Map(
-    o.records.flatMap((r) => (r.type === 'exchange' || r.type === 'webhook' ? [[r.seq, r] as const] : [])),
-  );
-  for (const v of o.summary.violations) {
-    for (const e of v.examples) {
-      const seq = e.evidence.seq;
-      expect(seq, `${v.id} cites no record`).toBeDefined();
-      const r = bySeq.get(seq ?? -1);
-      expect(r, `${v.id} cites seq ${String(seq)}, which is not in records.ndjson`).toBeDefined();
-      if (r)
-        expect({ ...e.evidence, timeline: undefined }).toEqual({ ...evidenceOf(r), timeline: undefined });
-    }
-  }
 }
 
 function expectVerdictEverywhere(o: Outcome, status: string): void {
