@@ -1,14 +1,7 @@
+import type { ThresholdSpec } from '../core/threshold-spec.js';
 import type { ThresholdSource } from './threshold.js';
 
-/** A scenario's threshold as its file gives it: an expression, or the object form (durations in ms). */
-export type ThresholdSpec =
-  | string
-  | {
-      readonly threshold: string;
-      readonly windowMs?: number;
-      readonly abortOnFail?: boolean;
-      readonly delayAbortEvalMs?: number;
-    };
+export type { ThresholdSpec };
 
 /**
  * A scenario's thresholds as sources for `parseThresholds`, each named by its place in the file.

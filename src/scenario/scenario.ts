@@ -120,17 +120,11 @@ export interface Flow {
 
 export type { DataFeed, DataRow } from './data-feed.js';
 import type { ScalingExpectation } from './scaling-schema.js';
+import type { ThresholdSpec } from '../core/threshold-spec.js';
 export type { ScalingExpectation } from './scaling-schema.js';
 
 /** A scenario's threshold: an expression, or the object form (durations in ms). */
-export type ScenarioThreshold =
-  | string
-  | {
-      readonly threshold: string;
-      readonly windowMs?: number;
-      readonly abortOnFail?: boolean;
-      readonly delayAbortEvalMs?: number;
-    };
+export type ScenarioThreshold = ThresholdSpec;
 
 export interface Scenario {
   readonly name: string;
