@@ -9,7 +9,7 @@
  *   (a) Pool: bench/pool-generator.ts, a bare undici `Pool` open-model loop: the floor. It is
  *       transpiled to plain JavaScript first, so it does not pay tsx's start-up, as jobstorm's
  *       built dist/ does not.
- *   (b) jobstorm: `node dist/src/cli/main.js run <scenario> --no-preflight --quiet` (build first).
+ *   (b) jobstorm: `node dist/cli/main.js run <scenario> --no-preflight --quiet` (build first).
  *   (c) Artillery 2 (bench/artillery/run-status.yml) at the first rate only, when installed.
  *
  * Printed per run: offered arrivals/s, achieved requests/s, CPU seconds, CPU % of one core (CPU
@@ -66,7 +66,7 @@ const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules
 /** Node flags for jobstorm's process only, e.g. JOBSTORM_NODE_FLAGS=--single-threaded-gc (see the header). */
 const jobstormNodeFlags = (process.env.JOBSTORM_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'dist/src/cli/main.js');
+const cli = join(root, 'dist/cli/main.js');
 const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
 
 if (
@@ -384,7 +384,7 @@ try {
     'flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit',
   );
   if (jobstormNodeFlags.length > 0)
-    console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/src/cli/main.js`);
+    console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/cli/main.js`);
   if (warmup > 0)
     console.log(
       `warm-up: the first ${String(warmup)} s of pool and jobstorm are sent, not measured: req/s, lateness and latency are of the remaining ${String(seconds - warmup)} s (CPU is whole; Artillery is measured whole)`,

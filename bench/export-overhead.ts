@@ -55,7 +55,7 @@ interface Slice {
 
 async function startEmulatorProcess(): Promise<{ url: string; apiKey: string; close(): Promise<void> }> {
   const args = [
-    'dist/src/cli/main.js',
+    'dist/cli/main.js',
     'emulate',
     '--port',
     '0',

@@ -31,7 +31,7 @@ import {
 const rate = Number(process.argv[2] ?? 1000);
 const seconds = Number(process.argv[3] ?? 8);
 const warmup = Number(process.argv[4] ?? 2);
-const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 if (!(rate > 0) || !(seconds > warmup) || !(warmup >= 0)) {
   console.error('usage: npx tsx bench/gc-survival.ts [rate=1000] [seconds=8] [warmup=2] (seconds > warmup)');
   process.exit(2);

@@ -47,7 +47,7 @@ const seconds = Number(process.argv[2] ?? 8);
 const startRate = Number(process.argv[3] ?? 2000);
 const warmup = Number(process.argv[4] ?? 2);
 const nginx = process.env.NGINX ?? '/usr/sbin/nginx';
-const cli = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 if (!(seconds > 0) || !(startRate > 0) || !(warmup >= 0 && warmup < seconds)) {
   console.error(

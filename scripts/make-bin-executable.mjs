@@ -3,4 +3,4 @@
 import { chmodSync } from 'node:fs';
 import { URL } from 'node:url';
 
-chmodSync(new URL('../dist/src/cli/main.js', import.meta.url), 0o755);
+chmodSync(new URL('../dist/cli/main.js', import.meta.url), 0o755);

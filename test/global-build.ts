@@ -4,13 +4,13 @@ import { join } from 'node:path';
 
 /**
  * Builds dist/ once, before any test file starts, when a source is newer than it. Tests that run
- * the built CLI (`node dist/src/cli/main.js`, `npx jobstorm`) used to rebuild it themselves in
+ * the built CLI (`node dist/cli/main.js`, `npx jobstorm`) used to rebuild it themselves in
  * their beforeAll: tsc rewrote dist/ file by file while another test file's CLI was importing it,
  * and that CLI failed with "does not provide an export named …". One build, before all, has no
  * such window.
  */
 const root = new URL('..', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 
 function newest(dir: string): number {
   let latest = 0;
@@ -27,6 +27,7 @@ export default function setup(): void {
     newest(join(root, 'src')),
     newest(join(root, 'contracts')),
     statSync(join(root, 'tsconfig.json')).mtimeMs,
+    statSync(join(root, 'scripts/bundle-cli.mjs')).mtimeMs,
   );
   if (existsSync(bin) && statSync(bin).mtimeMs >= sources) return;
   // tsc emits even when a file has a type error; typecheck is its own CI step, so only the bin's
@@ -36,5 +37,5 @@ export default function setup(): void {
   } catch {
     /* judged below */
   }
-  if (!existsSync(bin)) throw new Error('global setup: `npm run build` did not produce dist/src/cli/main.js');
+  if (!existsSync(bin)) throw new Error('global setup: `npm run build` did not produce dist/cli/main.js');
 }

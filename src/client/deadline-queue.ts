@@ -1,4 +1,4 @@
-import { errors } from 'undici';
+import { errors } from './undici-parts.js';
 
 /** Why our own deadline aborted an exchange; classified as kind `timeout`. */
 export class DeadlineError extends Error {

@@ -1,4 +1,5 @@
-import { buildConnector, Pool } from 'undici';
+import type { buildConnector as BuildConnector } from 'undici';
+import { buildConnector, Pool } from './undici-parts.js';
 import type { Clock } from '../core/clock.js';
 import type { Operation } from '../core/operation.js';
 import { RECORD_VERSION, type ExchangeRecord, type RequestFacts } from '../core/record.js';
@@ -90,7 +91,7 @@ export class Transport {
    * undici's connector, leaving from `--local-address` when one is set: the connector is ours, so
    * the pool's own localAddress option would not reach the connections opened before time 0.
    */
-  private connector(timeout: number): buildConnector.connector {
+  private connector(timeout: number): BuildConnector.connector {
     const inner = buildConnector({ timeout });
     const localAddress = this.o.localAddress;
     if (localAddress === undefined) return inner;

@@ -15,7 +15,7 @@ import { flowServer, type FlowServer } from '../e2e/flow-server.js';
  */
 
 const root = new URL('../../', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 
 interface Ran {
   code: number;

@@ -92,7 +92,7 @@ describe('jobstorm contract', () => {
 describe('the installed bin', () => {
   it('runs from dist/ as npx would run it', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [
-      join(root, 'dist/src/cli/main.js'),
+      join(root, 'dist/cli/main.js'),
       '--version',
     ]);
     expect(stdout.trim()).toBe(JOBSTORM_VERSION);
@@ -107,7 +107,7 @@ describe('the installed bin', () => {
 
   it('exits 2 for a usage error', async () => {
     const err = await promisify(execFile)(process.execPath, [
-      join(root, 'dist/src/cli/main.js'),
+      join(root, 'dist/cli/main.js'),
       'nope',
     ]).catch((e: unknown) => e);
     expect((err as { code?: number }).code).toBe(2);

@@ -6,7 +6,7 @@ import { exampleLines } from '../../src/cli/help-example.js';
 import { COMMANDS } from '../../src/cli/commands.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 const ptyRun = join(root, 'test/cli/fixtures/pty-run.py');
 
 /** The Examples section of a help text, each line without its indent. */

@@ -30,16 +30,16 @@ describe('init advice', () => {
     const lines = installLines(where, false).join('\n');
     expect(lines).toContain(`(cd ${root} && npm pack)`);
     expect(lines).toContain(`npm i -D jobstorm@file:${root}/jobstorm-`);
-    expect(lines).toContain(`node ${root}/dist/src/cli/main.js`);
+    expect(lines).toContain(`node ${root}/dist/cli/main.js`);
     // A TypeScript scenario imports jobstorm: running it by its path is no way out.
-    expect(installLines(where, true).join('\n')).not.toContain('dist/src/cli/main.js');
+    expect(installLines(where, true).join('\n')).not.toContain('dist/cli/main.js');
   });
 
   it('the advice is true: the tarball is the one npm pack writes, the path runs', async () => {
     const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root });
     const [packed] = JSON.parse(stdout) as { filename: string }[];
     expect(basename(tarballOf(root))).toBe(packed?.filename);
-    const bin = join(root, 'dist/src/cli/main.js');
+    const bin = join(root, 'dist/cli/main.js');
     expect(existsSync(bin)).toBe(true);
     const version = await run(process.execPath, [bin, '--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -64,7 +64,7 @@ describe('init advice', () => {
 
   it('through the bin, in a fresh folder: the checkout advice with this checkout', async () => {
     const dir = await freshProject();
-    const { stdout } = await run(process.execPath, [join(root, 'dist/src/cli/main.js'), 'init'], {
+    const { stdout } = await run(process.execPath, [join(root, 'dist/cli/main.js'), 'init'], {
       cwd: dir,
     });
     expect(stdout).toContain(`(cd ${root} && npm pack)`);

@@ -10,7 +10,7 @@ import { readSummary, root, tempDir } from '../e2e/helpers.js';
  * emulator and names what to use next. Through the built bin, in a fresh folder, as a user runs it.
  */
 
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 // Nothing from the caller's environment may point the runs away from the emulator.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JOBSTORM_')));
 

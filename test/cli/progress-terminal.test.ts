@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
  * columns (python3's pty module, the window size set before the CLI starts), and in a pipe.
  */
 const root = new URL('../..', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 const ptyRun = join(root, 'test/cli/fixtures/pty-run.py');
 const smoke = join(root, 'scenarios/smoke.yaml');
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  */
 
 const root = new URL('../../', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 
 const NUMERIC = '31415926535';
 const LONG = 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b';

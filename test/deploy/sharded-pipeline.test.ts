@@ -14,7 +14,7 @@ import type { Summary } from '../../src/report/summary.js';
  */
 
 const root = new URL('../../', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 
 interface Exit {
   code: number | null;

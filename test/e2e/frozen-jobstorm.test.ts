@@ -33,7 +33,7 @@ describe('jobstorm stopped for 3 s while the target answered', () => {
     const child = spawn(
       process.execPath,
       [
-        join(root, 'dist/src/cli/main.js'),
+        join(root, 'dist/cli/main.js'),
         'run',
         file,
         '--target',

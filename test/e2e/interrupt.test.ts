@@ -17,7 +17,7 @@ import { expectReports, readRecords, readSummary, root, tempDir } from './helper
  * and reports, not a stack trace. Both through the built bin, as a user runs it, and in-process.
  */
 
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 let server: FlowServer | undefined;
 
 beforeAll(() => {

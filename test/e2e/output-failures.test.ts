@@ -18,7 +18,7 @@ import { readRecords, readSummary, root, tempDir } from './helpers.js';
  * as a stall with /status timing out in seconds; a killed target does not hold the run.
  */
 
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 const scenario = join(root, 'scenarios/steady-load.yaml');
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at file:/m;
 const children: ChildProcess[] = [];

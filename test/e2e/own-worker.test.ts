@@ -226,7 +226,7 @@ describe('jobstorm run with your own worker', () => {
     const child = spawn(
       process.execPath,
       [
-        join(root, 'dist/src/cli/main.js'),
+        join(root, 'dist/cli/main.js'),
         'run',
         'scenarios/smoke.yaml',
         '--worker',

@@ -15,7 +15,7 @@ import { readSummary, root, tempDir } from './helpers.js';
  * port, a target that cannot be reached (exit 3) rather than a whole run of failures.
  */
 
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('JOBSTORM_')));
 let certDir = '';
 let server: Server;

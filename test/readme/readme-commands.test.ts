@@ -20,7 +20,7 @@ import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
  * that two pages share runs once.
  */
 const root = new URL('../../', import.meta.url).pathname;
-const bin = join(root, 'dist/src/cli/main.js');
+const bin = join(root, 'dist/cli/main.js');
 
 interface Command {
   /** The page it is written in: README.md or docs/<page>.md. */

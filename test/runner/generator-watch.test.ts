@@ -344,7 +344,7 @@ describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from o
       const child = spawn(
         process.execPath,
         [
-          join(root, 'dist/src/cli/main.js'),
+          join(root, 'dist/cli/main.js'),
           'run',
           file,
           '--out',

@@ -11,7 +11,7 @@ import type { Summary } from '../../src/report/summary.js';
  */
 
 const root = new URL('../../', import.meta.url).pathname;
-export const bin = join(root, 'dist/src/cli/main.js');
+export const bin = join(root, 'dist/cli/main.js');
 
 export interface Exit {
   code: number | null;

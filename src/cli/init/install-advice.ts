@@ -65,7 +65,7 @@ export function installLines(i: Installation, imports: boolean): string[] {
   if (imports) return install;
   return [
     ...install,
-    `or, without installing, run it by its path: node ${join(i.root, 'dist/src/cli/main.js')} in`,
+    `or, without installing, run it by its path: node ${join(i.root, 'dist/cli/main.js')} in`,
     `place of npx jobstorm below (or npm link in the checkout, then npm link jobstorm here).`,
   ];
 }

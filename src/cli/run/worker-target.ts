@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { request } from 'undici';
 import type { ConfigIssue } from '../../core/config-error.js';
 import { ProcessGroups } from '../../emulator/external/process-groups.js';
 import type { EmulatorHandle, EmulatorOptions, ExternalPoolSnapshot } from '../../emulator/index.js';
@@ -105,6 +104,8 @@ export function guardWorkerProcesses(): WorkerProcessGuard {
 export async function readWorkers(emulator: EmulatorHandle): Promise<ExternalPoolSnapshot | undefined> {
   const id = emulator.url.slice(emulator.url.lastIndexOf('/') + 1);
   try {
+    // Loaded here: only a run with its own worker reads this, and undici's index is slow to load.
+    const { request } = await import('undici');
     const res = await request(`${emulator.adminUrl}/endpoints/${id}`, {
       headers: { authorization: `Bearer ${emulator.apiKey}` },
     });
