@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { JobClient } from '../client/job-client.js';
 import type { Clock } from '../core/clock.js';
 import type { ExchangeRecord, JobstormRecord } from '../core/record.js';
 import type { ArrivalSchedule } from '../schedule/index.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { WarmupSink } from './warmup-sink.js';
 
 /** The flow name of the requests that make the engine ready; their records are never the run's. */
 export const WARMUP_FLOW = '_warmup';
@@ -14,15 +13,8 @@ const MAX_ROUND_TRIPS = 256;
 /** Requests at once: several connections, so the pool's own paths are run too. */
 const WIDTH = 16;
 
-const JOB = JSON.stringify({ id: 'jobstorm-warmup', status: 'IN_QUEUE' });
-const DONE = JSON.stringify({ id: 'jobstorm-warmup', status: 'COMPLETED', output: { ok: true } });
-
-/** The local sink: a submit is queued, anything else (a status) is done. */
-function answer(req: IncomingMessage, res: ServerResponse): void {
-  req.resume();
-  const submit = req.method === 'POST';
-  res.writeHead(200, { 'content-type': 'application/json' }).end(submit ? JOB : DONE);
-}
+/** Each request of the warm-up gives up after this: a sink that cannot answer must not hold the start. */
+const REQUEST_TIMEOUT_MS = 2000;
 
 /** Arrivals the schedule plans for its first second: what the warm-up scales to. */
 export function firstSecondArrivals(schedule: ArrivalSchedule): number {
@@ -61,14 +53,13 @@ export async function warmUp(
 ): Promise<void> {
   const trips = Math.min(MAX_ROUND_TRIPS, Math.max(0, Math.round(roundTrips)));
   if (trips === 0) return;
-  const server = createServer(answer);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const sink = await WarmupSink.open();
   const client = new JobClient({
-    baseUrl: `http://127.0.0.1:${String(port)}/v2/warmup`,
+    baseUrl: `http://127.0.0.1:${String(sink.port)}/v2/warmup`,
     apiKey: 'warmup',
     auth: scenario.target.auth,
     connections: WIDTH,
+    timeoutMs: REQUEST_TIMEOUT_MS,
     clock,
     onRecord,
   });
@@ -89,7 +80,7 @@ export async function warmUp(
     }
   } finally {
     await client.destroy();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await sink.close();
   }
 }
 
