@@ -21,6 +21,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fold',
   ],
   contracts: [
     'src/scenario',
@@ -35,6 +36,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fold',
   ],
   'src/scenario': [
     'contracts',
@@ -48,6 +50,7 @@ const layers = {
     'src/capacity',
     'src/emulator',
     'src/session',
+    'src/fold',
   ],
   // The step kinds: each file holds a kind's schema, rules and runner. A step reaches the run only
   // through the interfaces in steps/iteration-state.ts, so it never imports the runner.
@@ -76,6 +79,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fold',
   ],
   'src/client': [
     'src/scenario',
@@ -89,6 +93,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fold',
   ],
   'src/blast': [
     'contracts',
@@ -103,6 +108,27 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fold',
+  ],
+  // The one job fold: records become job progress here, for the checks, metrics, exports and the
+  // session alike. It reads records (core) and knows none of its consumers.
+  'src/fold': [
+    'contracts',
+    'src/scenario',
+    'src/schedule',
+    'src/client',
+    'src/blast',
+    'src/runner',
+    'src/check',
+    'src/metrics',
+    'src/report',
+    'src/capacity',
+    'src/emulator',
+    'src/steps',
+    'src/session',
+    'src/compare',
+    'src/export',
+    'src/library',
   ],
   'src/check': [
     'src/scenario',

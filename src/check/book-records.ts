@@ -1,16 +1,21 @@
 import { isFinalStatus } from '../core/job-status.js';
 import type { Operation } from '../core/operation.js';
 import type { ExchangeRecord, JobstormRecord, WebhookRecord } from '../core/record.js';
-import { jobIdOf } from './job-id.js';
+import type { JobEvents } from '../fold/job-events.js';
 import type { JobBook, JobState } from './job-book.js';
 
-type Answer = (book: JobBook, job: JobState, r: ExchangeRecord) => void;
+type Answer = (book: JobBook, job: JobState, r: ExchangeRecord, ev: JobEvents) => void;
 
+/** A delivery's status as its body gave it, a job state or not (the webhook checks judge it). */
 const statusOf = (body: unknown): unknown => (body as { status?: unknown } | undefined)?.status;
 
-function submitted(book: JobBook, job: JobState, r: ExchangeRecord): void {
-  if (job.submittedAt !== undefined || (r.op !== 'run' && r.op !== 'runsync')) return;
-  job.via = r.op;
+/**
+ * The fold opened the job with this submission. A job is submitted once: a later opening of the
+ * same id (the fold forgets closed jobs; a warm-up job opened again) is not a second submission.
+ */
+function submitted(book: JobBook, job: JobState, r: ExchangeRecord, ev: JobEvents): void {
+  if (ev.opened !== 'submit' || ev.reopened || job.submittedAt !== undefined) return;
+  job.via = r.op === 'runsync' ? 'runsync' : 'run';
   job.submittedAt = r.sentAt;
   job.acceptedAt = r.endAt;
   job.ttl = r.req?.ttl;
@@ -28,9 +33,9 @@ function deliverTo(book: JobBook, job: JobState, r: WebhookRecord): void {
 const ON_ANSWER: Partial<Record<Operation, Answer>> = {
   run: submitted,
   runsync: submitted,
-  cancel: (book, job, r) => {
+  cancel: (book, job, r, ev) => {
     book.action(job, r, 'cancel');
-    if (statusOf(r.body) === 'CANCELLED') job.cancelAnsweredCancelled = true;
+    if (ev.shown === 'CANCELLED') job.cancelAnsweredCancelled = true;
   },
   retry: (book, job, r) => book.action(job, r, 'retry'),
 };
@@ -49,8 +54,8 @@ function purged(book: JobBook, r: ExchangeRecord): void {
   }
 }
 
-function answered(book: JobBook, r: ExchangeRecord, status: number): void {
-  const id = jobIdOf(r);
+function answered(book: JobBook, r: ExchangeRecord, status: number, ev: JobEvents): void {
+  const id = ev.jobId;
   if (id === undefined) return;
   const job = book.touch(id);
   if (r.op === 'status' && r.req?.statusTtl !== undefined && status === 200)
@@ -58,16 +63,20 @@ function answered(book: JobBook, r: ExchangeRecord, status: number): void {
   if (status !== 200) return;
   // Seen again: a 404 before this was not the job being lost.
   if (r.op !== 'run' && r.op !== 'runsync') job.lostCandidate = undefined;
-  ON_ANSWER[r.op]?.(book, job, r);
-  book.observe(job, r, r.op === 'stream' && Array.isArray(r.body) ? undefined : statusOf(r.body));
+  ON_ANSWER[r.op]?.(book, job, r, ev);
+  book.observe(job, r, ev.shown);
   if (isFinalStatus(job.last) && job.finalAt !== undefined) book.holdUntilFinal(job, r.endAt);
 }
 
 /**
- * Folds one record into the job book, after the checks saw it: submits, our actions, the statuses
- * shown and webhook deliveries, each job's part of the record stream.
+ * Applies one record to the job book, after the checks saw it: submits, our actions, the statuses
+ * shown and webhook deliveries, each job's part of the record stream. What the record did to its
+ * job (which job, the state it showed, whether it opened it) comes from the job fold's `ev` for
+ * this record, read once for every consumer; the book keeps when (on the target's clock, which
+ * `r` is mapped to) and what the checks need beyond the fold: jobs the fold does not follow (never
+ * seen submitted, or long closed), times since our last retry, timelines and deliveries.
  */
-export function applyToBook(book: JobBook, r: JobstormRecord): void {
+export function applyToBook(book: JobBook, r: JobstormRecord, ev: JobEvents): void {
   if (r.type === 'webhook') {
     delivered(book, r);
     return;
@@ -79,5 +88,5 @@ export function applyToBook(book: JobBook, r: JobstormRecord): void {
     if (r.status === 200) purged(book, r);
     return;
   }
-  answered(book, r, r.status);
+  answered(book, r, r.status, ev);
 }

@@ -2,6 +2,7 @@ import type { ExchangeRecord, JobstormRecord, RunRecord, WebhookRecord } from '.
 import type { RouteWatch } from '../core/route-watch.js';
 import type { Severity, TimelineEntry } from '../core/violation.js';
 import type { CheckId, CheckInfo } from './catalog.js';
+import type { JobEvents } from '../fold/job-events.js';
 import type { JobBook, JobState } from './job-book.js';
 import type { Tolerances } from './tolerances.js';
 
@@ -42,6 +43,12 @@ export interface CheckContext {
   readonly run: RunRecord;
   readonly tolerances: Tolerances;
   readonly jobs: JobBook;
+  /**
+   * What the job fold made of the record `add` is looking at (its job, the state it showed, what
+   * it did to the job), so a check need not read them from the body again. Valid in `add` only:
+   * the next record replaces it.
+   */
+  readonly job: JobEvents;
   /** Which routes the target serves, from the records so far (shared with the runner's logic). */
   readonly routes: RouteWatch;
   /**

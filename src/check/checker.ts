@@ -2,6 +2,8 @@ import type { JobstormRecord, RunRecord } from '../core/record.js';
 import { recordTime } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
 import type { Violation } from '../core/violation.js';
+import { JobEvents } from '../fold/job-events.js';
+import { JobFold } from '../fold/job-fold.js';
 import { applyToBook } from './book-records.js';
 import { CHECK_CATALOG, checkInfo, type CheckId } from './catalog.js';
 import type { Check, CheckContext, Finding, Verdict } from './check.js';
@@ -45,6 +47,9 @@ export interface CheckerOptions {
   openapi?: OpenApiRules;
 }
 
+/** What the checks see as `ctx.job` before the first record: nothing happened to any job. */
+const NO_EVENTS = new JobEvents(0);
+
 /** The verdict of rule `id`: its catalog row, which only the checker hands out as one. */
 function verdictOf<Id extends CheckId>(id: Id): Verdict<Id> {
   return checkInfo(id) as Verdict<Id>;
@@ -53,6 +58,10 @@ function verdictOf<Id extends CheckId>(id: Id): Verdict<Id> {
 /**
  * Runs every check over a record stream. The same class serves live runs and `jobstorm check`
  * on a saved file; both feed records in the same order, so the results are identical.
+ *
+ * What each record did to its job comes from the one job fold (src/fold/): a run session folds
+ * every record once for all its consumers and hands the checker the result with the record; fed
+ * records alone (`jobstorm check`, a test), the checker folds them itself, the same way.
  */
 export class Checker {
   readonly tolerances: Tolerances;
@@ -69,6 +78,12 @@ export class Checker {
   private readonly routes: RouteWatch;
   private readonly coverage = new Map<CheckId, number>();
   private readonly notes = new Map<CheckId, string>();
+  /** The checker's own fold, for records handed without the fold's events; made on the first. */
+  private fold: JobFold | undefined;
+  /** Whether records came with their events: one way for the whole run, or the book would miss some. */
+  private handed: boolean | undefined;
+  /** The fold's events of the record the checks are looking at (`CheckContext.job`). */
+  private current: JobEvents = NO_EVENTS;
 
   constructor(
     private readonly run: RunRecord,
@@ -89,10 +104,14 @@ export class Checker {
       maxAfterlife: 500_000,
     });
     this.maxExamples = options.maxExamples ?? 20;
+    const current = (): JobEvents => this.current;
     this.ctx = {
       run,
       tolerances: this.tolerances,
       jobs: this.book,
+      get job() {
+        return current();
+      },
       routes: this.routes,
       judge: <Id extends CheckId>(id: Id, violated: boolean): Verdict<Id> | undefined => {
         this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1);
@@ -106,17 +125,34 @@ export class Checker {
     };
   }
 
-  add(original: JobstormRecord): void {
+  /**
+   * Takes one record, with what the job fold made of it when the caller folds (`jobs`: read here
+   * and not kept, so the fold may reuse it). Give the events with every record or with none.
+   */
+  add(original: JobstormRecord, jobs?: JobEvents): void {
+    const events = this.eventsOf(original, jobs);
     if (original.type === 'run') return;
     if (original.type === 'clock') {
       this.time.advance(original);
       return;
     }
     const record = this.time.map(original);
+    this.current = events;
     routeCheck.add(record, this.ctx);
     for (const check of this.adders) check.add(record, this.ctx);
-    applyToBook(this.book, record);
+    applyToBook(this.book, record, events);
     this.book.advance(recordTime(record), this.foldJob);
+  }
+
+  /** The fold's events for `r`: the ones handed, or the checker's own fold's (fed the record as it came). */
+  private eventsOf(r: JobstormRecord, jobs: JobEvents | undefined): JobEvents {
+    const handed = jobs !== undefined;
+    if (this.handed !== handed) {
+      if (this.handed !== undefined)
+        throw new Error('Checker.add: give the job fold events with every record or with none');
+      this.handed = handed;
+    }
+    return jobs ?? (this.fold ??= new JobFold()).add(r);
   }
 
   finish(): CheckResult {

@@ -1,4 +1,4 @@
-import { isFinalStatus, isJobStatus, type JobStatus } from '../core/job-status.js';
+import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { CappedMap } from '../core/capped-map.js';
 import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
@@ -109,9 +109,9 @@ export class JobBook {
     else job.deliveries.push(delivery);
   }
 
-  /** Records a status the service showed us for the job. */
-  observe(job: JobState, r: ExchangeRecord | WebhookRecord, status: unknown): void {
-    if (!isJobStatus(status)) return;
+  /** Records a status the service showed us for the job (as the job fold read it: JobEvents.shown). */
+  observe(job: JobState, r: ExchangeRecord | WebhookRecord, status: JobStatus | undefined): void {
+    if (status === undefined) return;
     const at = r.type === 'exchange' ? r.endAt : r.at;
     if (!job.sequenceBroken && stepObserved(job, STATUS_OBSERVATION[status])) job.sequenceBroken = true;
     this.addTimeline(job, at, r.type === 'exchange' ? r.op : 'webhook', status);

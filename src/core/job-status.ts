@@ -12,6 +12,10 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const FINAL_STATUSES: readonly JobStatus[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
 
+/** A state a job ends in: what the job fold closes a job with, and what the reports count by. */
+export type FinalState = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
+export const FINAL_STATES: readonly FinalState[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
+
 // Sets: these run for every answer of a run, where a scan of string compares adds up.
 const STATUS_SET: ReadonlySet<unknown> = new Set(JOB_STATUSES);
 const FINAL_SET: ReadonlySet<unknown> = new Set(FINAL_STATUSES);

@@ -1,4 +1,4 @@
-import type { JobEvents } from '../metrics/job-events.js';
+import type { JobEvents } from '../fold/job-events.js';
 import { FINAL_STATES, type FinalState } from '../metrics/metrics-data.js';
 import { BucketHistogram, JOB_BUCKETS_S } from './bucket-histogram.js';
 

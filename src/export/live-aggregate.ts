@@ -1,8 +1,8 @@
 import type { ExchangeRecord, JobstormRecord, RecordSink } from '../core/record.js';
 import type { Severity, Violation } from '../core/violation.js';
-import { healthGauge } from '../metrics/job-body.js';
-import type { JobEvents } from '../metrics/job-events.js';
-import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../metrics/job-fold.js';
+import { healthGauge } from '../metrics/health-body.js';
+import type { JobEvents } from '../fold/job-events.js';
+import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../fold/job-fold.js';
 import { BucketHistogram, REQUEST_BUCKETS_S } from './bucket-histogram.js';
 import { JobCells } from './job-cells.js';
 import { METRICS, type MetricSpec } from './metric-catalog.js';

@@ -1,6 +1,6 @@
 import type { JobstormRecord, RecordSink } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
-import type { JobEvents } from '../metrics/job-events.js';
+import type { JobEvents } from '../fold/job-events.js';
 import { EXPORTERS } from './exporters.js';
 import { LiveAggregate, type ThresholdStatus } from './live-aggregate.js';
 import type { ExportKind, ExportTarget, MetricSender } from './metric-sender.js';

@@ -5,5 +5,5 @@ export * from './outcome.js';
 export * from './run-metrics.js';
 export * from './violation-tally.js';
 export * from './sparse-histogram.js';
-export * from './job-events.js';
+export * from '../fold/job-events.js';
 export * from './job-fold.js';

@@ -1,4 +1,4 @@
-import type { JobEvents } from './job-events.js';
+import type { JobEvents } from '../fold/job-events.js';
 import { LatencyHistogram } from './histogram.js';
 import { FINAL_STATES, type FinalState, type JobsData } from './metrics-data.js';
 

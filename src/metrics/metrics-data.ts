@@ -1,3 +1,4 @@
+import type { FinalState } from '../core/job-status.js';
 import type { Severity, Violation } from '../core/violation.js';
 import type { Outcome } from './outcome.js';
 import type { ScalingData } from './scaling-data.js';
@@ -10,8 +11,8 @@ import type { TokenData } from './token-stats.js';
  */
 export const METRICS_DATA_VERSION = 1;
 
-export type FinalState = 'COMPLETED' | 'FAILED' | 'CANCELLED' | 'TIMED_OUT';
-export const FINAL_STATES: readonly FinalState[] = ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'];
+// Where the reports have always found them; the job fold (src/fold/) closes jobs with these.
+export { FINAL_STATES, type FinalState } from '../core/job-status.js';
 
 export interface OutcomeData {
   count: number;

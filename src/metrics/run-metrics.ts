@@ -10,8 +10,8 @@ import type {
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { LatencyHistogram } from './histogram.js';
-import type { JobEvents } from './job-events.js';
-import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from './job-fold.js';
+import type { JobEvents } from '../fold/job-events.js';
+import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../fold/job-fold.js';
 import { JobTracker } from './job-tracker.js';
 import {
   METRICS_DATA_VERSION,

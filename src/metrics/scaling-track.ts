@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../core/record.js';
-import type { JobEvents } from './job-events.js';
+import type { JobEvents } from '../fold/job-events.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
 import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } from './worker-sample.js';
 

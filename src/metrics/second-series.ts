@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../core/record.js';
-import { healthGauge } from './job-body.js';
+import { healthGauge } from './health-body.js';
 import { SparseHistogram } from './sparse-histogram.js';
 import { FINAL_STATES, type FinalState, type OperationSeriesData, type SeriesData } from './metrics-data.js';
 import { OUTCOMES, outcomeOf, type Outcome } from './outcome.js';

@@ -1,4 +1,4 @@
-import { healthGauge } from './job-body.js';
+import { healthGauge } from './health-body.js';
 import type { WorkerSample, WorkerSampleColumns } from './scaling-data.js';
 
 /**

@@ -2,18 +2,31 @@ import { Checker, type CheckResult } from '../check/checker.js';
 import type { JobstormRecord } from '../core/record.js';
 import { TurnBatch } from '../core/turn-batch.js';
 import type { Violation } from '../core/violation.js';
+import type { JobEvents } from '../fold/job-events.js';
+import { JobEventLog } from '../fold/job-event-log.js';
 import type { CheckSettings } from './session-options.js';
 
 /**
  * The contract checks of one run: the checker starts at the run record (it needs the run's time
- * base) and takes each turn's records together, after the turn's requests went out (TurnBatch).
- * Each violation is counted here, once, and handed on.
+ * base) and takes each turn's records together, after the turn's requests went out (TurnBatch),
+ * each with what the session's job fold made of it (kept until then in a JobEventLog, so the
+ * checker does not fold the records again). Each violation is counted here, once, and handed on.
  */
 export class CheckStage {
   private checker: Checker | undefined;
   private found = 0;
+  /** The fold's events of the batched records, in the same order. */
+  private readonly events = new JobEventLog();
   private readonly batch = new TurnBatch<JobstormRecord>((records) => {
-    for (const r of records) this.checker?.add(r);
+    try {
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i];
+        if (r !== undefined) this.checker?.add(r, this.events.at(i));
+      }
+    } finally {
+      // Even when a check threw: the next turn's records start the log again.
+      this.events.clear();
+    }
   });
 
   constructor(
@@ -31,7 +44,8 @@ export class CheckStage {
     return this.checker !== undefined;
   }
 
-  add(r: JobstormRecord): void {
+  /** Takes a record and the job fold's events for it (copied: the fold may reuse its object). */
+  add(r: JobstormRecord, jobs: JobEvents): void {
     if (r.type === 'run')
       this.checker ??= new Checker(r, {
         ...(this.settings.tolerances ? { tolerances: this.settings.tolerances } : {}),
@@ -41,7 +55,9 @@ export class CheckStage {
           this.onViolation(v);
         },
       });
-    if (this.checker) this.batch.push(r);
+    if (!this.checker) return;
+    this.events.push(jobs);
+    this.batch.push(r);
   }
 
   /** Hands over the records still batched, then the checks' end-of-run judgement. */

@@ -1,7 +1,7 @@
 import { CHECK_CATALOG } from '../check/catalog.js';
 import type { JobstormRecord, RunRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
-import { JobFold } from '../metrics/job-fold.js';
+import { JobFold } from '../fold/job-fold.js';
 import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
 import type { WorkerPrice } from '../metrics/scaling-data.js';
 import { buildSummary } from '../report/summary-builder.js';
@@ -32,7 +32,7 @@ import type { FinishOptions, LiveView, RunSessionOptions } from './session-optio
  */
 export class RunSession {
   private readonly metrics: RunMetrics;
-  /** Each record is folded into job progress here, once, for the metrics and the exports alike. */
+  /** Each record is folded into job progress here, once, for the checks, metrics and exports alike. */
   private readonly fold: JobFold;
   private readonly checks: CheckStage | undefined;
   private first: RunRecord | undefined;
@@ -106,8 +106,8 @@ export class RunSession {
       this.anchorMs = r.startedAtMs;
       this.judge.start(r.startedAtMs, this.o.scenario.warmupMs);
     }
-    this.checks?.add(r);
     const jobs = this.fold.add(r);
+    this.checks?.add(r, jobs);
     this.metrics.add(r, jobs);
     this.o.exports?.sink.add(r, jobs);
     this.o.sinks?.record?.(r);

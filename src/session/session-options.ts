@@ -1,4 +1,4 @@
-import type { JobEvents } from '../metrics/job-events.js';
+import type { JobEvents } from '../fold/job-events.js';
 import type { LiveThresholdStatus } from './live-thresholds.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { JobstormRecord } from '../core/record.js';

@@ -1,5 +1,5 @@
 import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
-import { JobFold } from '../metrics/job-fold.js';
+import { JobFold } from '../fold/job-fold.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import { CheckStage } from './check-stage.js';
 import type { CheckSettings } from './session-options.js';
@@ -29,7 +29,8 @@ export class WarmupPath {
   }
 
   readonly add = (r: JobstormRecord): void => {
-    this.checks?.add(r);
-    this.metrics.add(r, this.fold.add(r));
+    const jobs = this.fold.add(r);
+    this.checks?.add(r, jobs);
+    this.metrics.add(r, jobs);
   };
 }

@@ -26,6 +26,10 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     ['src/report/x.ts', "import { y as z } from '../../contracts/index.js';\nexport const y = z;\n"],
     ['src/runner/x.ts', "import { runCli } from '../cli/cli.js';\nexport const y = runCli;\n"],
     ['src/compare/x.ts', "import { y as z } from '../runner/y.js';\nexport const y = z;\n"],
+    // The job fold knows none of its consumers, and the innermost layer does not know the fold.
+    ['src/fold/x.ts', "import { y as z } from '../metrics/y.js';\nexport const y = z;\n"],
+    ['src/fold/x.ts', "import { y as z } from '../check/y.js';\nexport const y = z;\n"],
+    ['src/core/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
   ])('%s may not import that', async (file, code) => {
     const messages = await lint(file, code);
     expect(messages.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
@@ -37,6 +41,10 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
       "import { LIMITS } from '../../contracts/queue/limits.js';\nimport { ExitCode } from '../core/exit-code.js';\nexport const y = [LIMITS, ExitCode];\n",
     ],
     ['src/report/x.ts', "import { y as z } from '../metrics/y.js';\nexport const y = z;\n"],
+    // Checks and metrics consume the one job fold.
+    ['src/check/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
+    ['src/metrics/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
+    ['src/fold/x.ts', "import { y as z } from '../core/y.js';\nexport const y = z;\n"],
     [
       'src/compare/x.ts',
       "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n",

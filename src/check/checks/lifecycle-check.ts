@@ -3,7 +3,6 @@ import { isFinalStatus } from '../../core/job-status.js';
 import { earliestEndAt, writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { QueueOperation } from '../../core/operation.js';
 import type { Check, CheckContext } from '../check.js';
-import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
 import { entriesOf, observationsIn } from '../job-timeline.js';
 import { firstTime } from '../fired-rules.js';
@@ -232,7 +231,7 @@ export const lifecycleCheck: Check = {
     if (r.type !== 'exchange' || r.status === undefined) return;
     if (r.status === 200) waitExceeded(r, ctx);
     if (!JOB_OPS.has(r.op) && r.op !== 'runsync') return;
-    const id = jobIdOf(r);
+    const id = ctx.job.jobId;
     const job = id === undefined ? undefined : ctx.jobs.get(id);
     if (!job) return;
     // Every lookup of a job we submitted could have found it gone. Whether a 404 did is settled

@@ -3,7 +3,6 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 import type { JobState } from '../job-book.js';
-import { jobIdOf } from '../job-id.js';
 import { entriesOf } from '../job-timeline.js';
 import { jsonSize } from '../untrim.js';
 import { firstTime } from '../fired-rules.js';
@@ -91,7 +90,7 @@ export const streamCheck: Check = {
     const chunks = (
       Array.isArray(r.body) ? r.body : Array.isArray(envelope?.stream) ? envelope.stream : []
     ) as Chunk[];
-    const id = jobIdOf(r);
+    const id = ctx.job.jobId;
     const job = id === undefined ? undefined : ctx.jobs.get(id);
     if (chunks.length > 0) judgeSizes(r, chunks, ctx);
     if (!job) return;

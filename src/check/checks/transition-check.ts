@@ -9,7 +9,6 @@ import {
 import { isJobStatus } from '../../core/job-status.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext, Verdict } from '../check.js';
-import { jobIdOf } from '../job-id.js';
 import type { JobState } from '../job-book.js';
 import { firstTime } from '../fired-rules.js';
 import { entriesOf } from '../job-timeline.js';
@@ -111,7 +110,7 @@ export const transitionCheck: Check = {
   ids: [...UNPROMPTED, 'transition.cancel-overridden', ...RETRY],
   add(r, ctx) {
     if (r.type !== 'exchange' || r.status !== 200) return;
-    const id = jobIdOf(r);
+    const id = ctx.job.jobId;
     if (id === undefined) return;
     const job = ctx.jobs.get(id);
     // A fault earlier in the sequence was reported when it was new; the job's later steps follow from it.

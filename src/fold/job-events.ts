@@ -1,15 +1,25 @@
-import type { FinalState } from './metrics-data.js';
+import type { FinalState, JobStatus } from '../core/job-status.js';
 
 /** What opened a job: its submission (`run`, `runsync`), or a retry of a job not in flight. */
 export type JobOpening = 'submit' | 'retry';
 
 /**
  * What one record did to its job, as JobFold worked it out; every consumer (the report's job
- * metrics, the exported job series) reads this instead of the record. The fold hands back the same
- * object for every record, cleared each time, so folding allocates nothing: read it before the
- * next record is folded.
+ * metrics, the exported job series, the checks' job book) reads this instead of the record. The
+ * fold hands back the same object for every record, cleared each time, so folding allocates
+ * nothing: read it before the next record is folded, or copy it (`copyFrom`, see JobEventLog).
  */
 export class JobEvents {
+  /**
+   * The job an exchange is about: the runner's tag, else the id in its answer. Set whatever the
+   * answer, so a consumer that follows jobs the fold does not (one never seen submitted) has it.
+   */
+  jobId: string | undefined = undefined;
+  /**
+   * The job state the answer's body showed, whatever its HTTP status: the fold trusts only
+   * accepted answers (2xx), the checks only 200s, so each consumer decides which to believe.
+   */
+  shown: JobStatus | undefined = undefined;
   /** The record opened its job. */
   opened: JobOpening | undefined = undefined;
   /**
@@ -42,6 +52,8 @@ export class JobEvents {
   constructor(readonly warmupMs: number) {}
 
   clear(): void {
+    this.jobId = undefined;
+    this.shown = undefined;
     this.opened = undefined;
     this.reopened = false;
     this.firstChunk = false;
@@ -53,5 +65,23 @@ export class JobEvents {
     this.evicted = false;
     this.evictedWarm = false;
     this.evictedShard = undefined;
+  }
+
+  /** Takes every fact of `other` (the fold's object, about to be reused): for a consumer that reads later. */
+  copyFrom(other: JobEvents): void {
+    this.jobId = other.jobId;
+    this.shown = other.shown;
+    this.opened = other.opened;
+    this.reopened = other.reopened;
+    this.firstChunk = other.firstChunk;
+    this.final = other.final;
+    this.lost = other.lost;
+    this.warm = other.warm;
+    this.sinceOpenMs = other.sinceOpenMs;
+    this.delayMs = other.delayMs;
+    this.executionMs = other.executionMs;
+    this.evicted = other.evicted;
+    this.evictedWarm = other.evictedWarm;
+    this.evictedShard = other.evictedShard;
   }
 }

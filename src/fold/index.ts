@@ -1,0 +1,3 @@
+export * from './job-events.js';
+export * from './job-fold.js';
+export * from './job-event-log.js';
