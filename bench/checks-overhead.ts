@@ -16,13 +16,13 @@
  * sees only that slice's records, so health.jobs-mismatch fires too: /health counts the jobs sent
  * before the slice, which that checker never saw.
  */
-import { Checker } from '../src/check/checker.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import type { JobstormRecord, RunRecord } from '../src/core/record.js';
-import { TurnBatch } from '../src/core/turn-batch.js';
+import type { RunRecord } from '../src/core/record.js';
+import { JobFold } from '../src/fold/job-fold.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
+import { CheckStage } from '../src/session/check-stage.js';
 import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
 
@@ -91,13 +91,12 @@ async function startEmulatorProcess(): Promise<{ url: string; apiKey: string; cl
 }
 
 const emu = await startEmulatorProcess();
+// As in a run session: each record is folded once, and metrics and checks read that one fold.
+const fold = new JobFold();
 const metrics = new RunMetrics();
 const slices: Slice[] = [];
 let runRecord: RunRecord | undefined;
-let checker: Checker | undefined;
-const toCheck = new TurnBatch<JobstormRecord>((records) => {
-  for (const r of records) checker?.add(r);
-});
+let checker: CheckStage | undefined;
 let current: Slice = { checks: false, requests: 0, ms: 0, cpuUs: 0, violations: [], finishMs: 0 };
 let sliceStart = performance.now();
 let cpuStart = process.cpuUsage();
@@ -106,7 +105,6 @@ let cpuStart = process.cpuUsage();
 function nextSlice(): void {
   if (current.checks) {
     const t = performance.now();
-    toCheck.flush();
     const result = checker?.finish();
     current.finishMs = performance.now() - t;
     current.violations = result?.violations.map((g) => `${g.id} ×${String(g.count)}`) ?? [];
@@ -118,7 +116,10 @@ function nextSlice(): void {
   current.cpuUs = cpu.user + cpu.system;
   slices.push(current);
   current = { checks: !current.checks, requests: 0, ms: 0, cpuUs: 0, violations: [], finishMs: 0 };
-  if (current.checks && runRecord) checker = new Checker(runRecord);
+  if (current.checks && runRecord) {
+    checker = new CheckStage({}, () => undefined);
+    checker.add(runRecord, fold.add(runRecord));
+  }
   sliceStart = performance.now();
   cpuStart = process.cpuUsage();
 }
@@ -131,8 +132,9 @@ await runScenario({
   onRecord: (r) => {
     if (r.type === 'run') runRecord = r;
     if (r.type === 'exchange') current.requests++;
-    metrics.add(r);
-    if (checker) toCheck.push(r);
+    const jobs = fold.add(r);
+    metrics.add(r, jobs);
+    checker?.add(r, jobs);
   },
 });
 clearInterval(timer);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Checker } from '../src/check/checker.js';
+import { JobFold } from '../src/fold/job-fold.js';
 import type { ExchangeRecord, JobstormRecord } from '../src/core/record.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import type { RunOutcome } from '../src/runner/run-options.js';
@@ -147,6 +148,8 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
   let lastSent = 0;
   const metrics = sink === 'none' ? undefined : new RunMetrics();
   let checker: Checker | undefined;
+  // As in a run session: each record is folded once, for the metrics and the checks.
+  const fold = sink === 'none' ? undefined : new JobFold();
   const onExchange = (r: ExchangeRecord): void => {
     requests++;
     if (r.endAt <= phaseMs) inPhase++;
@@ -161,8 +164,9 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
     if (r.type === 'exchange') onExchange(r);
     else if (r.type === 'dropped') dropped++;
     else if (r.type === 'run' && sink === 'checks') checker = new Checker(r);
-    metrics?.add(r);
-    checker?.add(r);
+    const jobs = fold?.add(r);
+    metrics?.add(r, jobs);
+    if (jobs) checker?.add(r, jobs);
   };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
