@@ -15,6 +15,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let usageError: string | undefined;
   const parser = yargs([...argv])
     .scriptName('jobstorm')
+    // jobstorm's own text is English: yargs' headings in the user's language would mix the two
+    // (and the bundled CLI has no yargs locale files to read them from).
+    .locale('en')
     .version(JOBSTORM_VERSION)
     .strict()
     .demandCommand(1, 'Give a command; see jobstorm --help.')
