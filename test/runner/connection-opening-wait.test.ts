@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
-import { RECORD_VERSION, type ExchangeRecord, type GeneratorRecord } from '../../src/core/record.js';
+import type { ExchangeRecord, GeneratorRecord } from '../../src/core/record.js';
 import { ConnectionOpenings } from '../../src/runner/connection-openings.js';
 import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator-watch.js';
+import { queuedExchange } from './queued-exchange.js';
 
 /*
  * Issue 35 item 4: time a request spent waiting for a connection jobstorm had not opened yet is
@@ -14,22 +15,7 @@ import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator
 const QUIET: GeneratorSample = { busy: 0.2, loopDelayP99Ms: 0.5 };
 
 function exchange(intendedAt: number, sentAt: number, queuedMs?: number): ExchangeRecord {
-  return {
-    v: RECORD_VERSION,
-    type: 'exchange',
-    seq: 0,
-    op: 'run',
-    method: 'POST',
-    path: '/run',
-    intendedAt,
-    sentAt,
-    endAt: sentAt + (queuedMs ?? 0) + 2,
-    status: 200,
-    firstByteAt: sentAt + (queuedMs ?? 0) + 1,
-    reqBytes: 0,
-    resBytes: 0,
-    ...(queuedMs === undefined ? {} : { queuedMs }),
-  };
+  return queuedExchange({ intendedAt, sentAt, ...(queuedMs === undefined ? {} : { queuedMs }) });
 }
 
 function watch(): {

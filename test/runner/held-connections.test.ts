@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
-import { RECORD_VERSION, type ExchangeRecord, type GeneratorRecord } from '../../src/core/record.js';
+import type { GeneratorRecord } from '../../src/core/record.js';
 import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator-watch.js';
+import { queuedExchange } from './queued-exchange.js';
 
 /*
  * Issue 35 item 4: a cold engine at 8,000 requests/s kept its connections busy with answers it had
@@ -9,24 +10,6 @@ import { GeneratorWatch, type GeneratorSample } from '../../src/runner/generator
  * target answered in a few ms. That wait is jobstorm's: the second is marked on its own. The same
  * waits behind a slow target (jobstorm's loop idle) are the target's and are not marked.
  */
-
-function exchange(intendedAt: number, queuedMs: number): ExchangeRecord {
-  return {
-    v: RECORD_VERSION,
-    type: 'exchange',
-    seq: 0,
-    op: 'run',
-    method: 'POST',
-    path: '/run',
-    intendedAt,
-    sentAt: intendedAt,
-    queuedMs,
-    endAt: intendedAt + queuedMs + 2,
-    status: 200,
-    reqBytes: 0,
-    resBytes: 0,
-  };
-}
 
 function secondWith(
   sample: GeneratorSample,
@@ -44,7 +27,7 @@ function secondWith(
   );
   // 200 arrivals left on time (the pacer kept up); 50 of their requests waited for a connection.
   for (let n = 0; n < 200; n++) w.arrival(0.5);
-  for (let n = 0; n < 50; n++) w.exchange(exchange(n * 5, waitMs));
+  for (let n = 0; n < 50; n++) w.exchange(queuedExchange({ intendedAt: n * 5, queuedMs: waitMs }));
   clock.advance(1000);
   w.close();
   return { records, warnings };
