@@ -36,6 +36,7 @@ export const NOT_MUTATION_TESTS = [
   'test/check/shared-endpoint.test.ts',
   'test/check/cancel-ack-live.test.ts',
   'test/check/readme-catalog.test.ts',
+  'test/check/scaling.test.ts',
   'test/check/scaling-foreign.test.ts',
   'test/check/scaling-worker.test.ts',
   'test/metrics/scaling-emulator.test.ts',
