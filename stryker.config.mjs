@@ -1,6 +1,5 @@
 // @ts-check
-import { readFileSync } from 'node:fs';
-import { URL } from 'node:url';
+import { filesOf, readModules } from './scripts/mutation-modules.mjs';
 
 /*
  * Mutation testing of the verdict's code (docs/contributing.md "Mutation testing"). The modules and
@@ -9,8 +8,7 @@ import { URL } from 'node:url';
  * the committed incremental file, so a run after a small change retests only what it touched.
  */
 
-/** @type {Record<string, { mutate: string[]; break: number }>} */
-const modules = JSON.parse(readFileSync(new URL('./test/mutation/modules.json', import.meta.url), 'utf8'));
+const modules = readModules();
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -24,7 +22,8 @@ export default {
   // Error messages and labels: a mutated message changes no verdict, and they are most of the
   // string literals; the tests that read a message (config errors) are not what this run measures.
   mutator: { excludedMutations: ['StringLiteral'] },
-  mutate: Object.values(modules).flatMap((m) => m.mutate),
+  // Each file of every module, by name: see filesOf.
+  mutate: filesOf(modules, Object.keys(modules)),
   incremental: true,
   incrementalFile: 'test/mutation/stryker-incremental.json',
   // Two cores shared with everything else on the machine.

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { URL, fileURLToPath } from 'node:url';
 import process from 'node:process';
-import { readModules } from './mutation-modules.mjs';
+import { filesOf, readModules } from './mutation-modules.mjs';
 
 const modules = readModules();
 const args = process.argv.slice(2);
@@ -19,7 +19,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const chosen = names.length > 0 ? names : Object.keys(modules);
-const mutate = chosen.flatMap((n) => modules[n].mutate).join(',');
+const mutate = filesOf(modules, chosen).join(',');
 const cwd = fileURLToPath(new URL('..', import.meta.url));
 const run = (/** @type {string} */ cmd, /** @type {string[]} */ argv) =>
   spawnSync(cmd, argv, { cwd, stdio: 'inherit' }).status ?? 1;

@@ -34,6 +34,10 @@ describe('durations and windows', () => {
       /whole seconds, 1s or more.*"999ms"/,
     );
     expect(splitWindow({ expression: 'p99(run) < 500ms over 1500ms' })).toMatch(/whole seconds/);
+    // A window of no time is whole seconds too (0 % 1000 is 0): it is refused by being under 1 s.
+    expect(splitWindow({ expression: 'p99(run) < 500ms over 0s' })).toMatch(
+      /whole seconds, 1s or more.*"0s"/,
+    );
     expect(splitWindow({ expression: 'p99(run) < 500ms over soon' })).toMatch(
       /cannot read the window "over soon"/,
     );
@@ -51,6 +55,7 @@ describe('durations and windows', () => {
     });
     expect(splitWindow({ expression: 'rate(429) < 1%', windowMs: 500 })).toMatch(/"500 ms"/);
     expect(splitWindow({ expression: 'rate(429) < 1%', windowMs: 2500 })).toMatch(/whole seconds/);
+    expect(splitWindow({ expression: 'rate(429) < 1%', windowMs: 0 })).toMatch(/whole seconds.*"0 ms"/);
     expect(splitWindow({ expression: 'rate(429) < 1% over 5s', windowMs: 5000 })).toMatch(/given twice/);
   });
 
