@@ -1,0 +1,139 @@
+import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
+import { recordLine } from '../../src/check/records-file.js';
+import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
+import { exactProofProblems } from './exact-proof.js';
+import { proofRun, type ProofResult } from './proof-run.js';
+import { faultOf, nameOf, PROOFS, type Proof } from './proof-table.js';
+import {
+  countsOf,
+  MANIFEST_FILE,
+  OPENAPI_EXTRACT,
+  readStream,
+  replay,
+  STREAMS_DIR,
+  streamFile,
+  type SavedStream,
+} from './saved-streams.js';
+import { SCALING_PROOFS } from './scaling-scenarios.js';
+
+/*
+ * `npm run streams:update [-- --openapi <file>]`: runs every fault proof of the proof table (and
+ * the scaling proofs) live, and the faithful run of each of their scenarios, and saves each run's
+ * records to test/check/streams/ with a manifest of what a replay of each must find. A run whose
+ * proof is not exact (timing on a loaded machine) is run again, so a saved stream always proves
+ * its row. Review the manifest's diff (git diff test/check/streams) before committing.
+ */
+
+const VENDOR_DOC = fileURLToPath(new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url));
+const ATTEMPTS = 3;
+
+type Json = Record<string, unknown>;
+
+function vendorDoc(argv: string[]): string {
+  const at = argv.indexOf('--openapi');
+  const file = at === -1 ? VENDOR_DOC : argv[at + 1];
+  if (!file || !existsSync(file))
+    throw new Error(`streams:update: no OpenAPI document at ${String(file)}; give one with --openapi <file>`);
+  return file;
+}
+
+/** The vendor document's StartPod and CreateEndpoint, dereferenced, as a document of their own. */
+async function writeExtract(file: string): Promise<OpenApiRules> {
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  const api = (await SwaggerParser.dereference(file)) as unknown as Json;
+  const paths: Record<string, Json> = {};
+  for (const [path, item] of Object.entries((api.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    const ops = Object.entries(item).filter(
+      ([, op]) => op.operationId === 'StartPod' || op.operationId === 'CreateEndpoint',
+    );
+    if (ops.length > 0) paths[path] = Object.fromEntries(ops);
+  }
+  const extract = { openapi: api.openapi, info: api.info, paths };
+  writeFileSync(OPENAPI_EXTRACT, `${JSON.stringify(extract, null, 1)}\n`);
+  return loadOpenApiRules(fileURLToPath(OPENAPI_EXTRACT));
+}
+
+interface Run {
+  fault: string | null;
+  yaml: string;
+  proves: string[];
+  webhookAnswers?: WebhookAnswers;
+}
+
+const optionsOf = (run: Run, rules: OpenApiRules) => {
+  const openapi = run.yaml.includes('probe: management') ? rules : undefined;
+  return {
+    ...(run.fault ? { faults: [run.fault] } : {}),
+    ...(run.webhookAnswers ? { webhookAnswers: run.webhookAnswers } : {}),
+    ...(openapi ? { openapi } : {}),
+  };
+};
+
+/** Runs live, saves the records, and judges the saved file by replay: the manifest holds the replay's counts. */
+async function save(run: Run, rules: OpenApiRules, faithful?: SavedStream): Promise<SavedStream> {
+  const options = optionsOf(run, rules);
+  const file = streamFile(run.fault, nameOf(run.yaml), run.webhookAnswers);
+  for (let attempt = 1; ; attempt++) {
+    const live: ProofResult = await proofRun(run.yaml, options);
+    writeFileSync(new URL(file, STREAMS_DIR), gzipSync(live.records.map(recordLine).join(''), { level: 9 }));
+    const counts = countsOf(replay(readStream(file), options.openapi));
+    const fired = new Map(Object.entries(counts.violations));
+    const problems = run.fault
+      ? exactProofProblems({
+          fault: run.fault,
+          mayTrip: faultOf({ fault: run.fault }).mayTrip,
+          proves: run.proves,
+          fired,
+          faithful: new Map(Object.entries(faithful?.violations ?? {})),
+        })
+      : [...fired].map(([id, n]) => `${id} fired ${String(n)}× on the faithful emulator`);
+    if (problems.length === 0 || attempt === ATTEMPTS) {
+      if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}`);
+      console.log(`saved ${file} (${String(live.records.length)} records)`);
+      return {
+        file,
+        fault: run.fault,
+        scenario: nameOf(run.yaml),
+        ...(run.webhookAnswers ? { webhookAnswers: run.webhookAnswers } : {}),
+        openapi: options.openapi !== undefined,
+        proves: run.proves,
+        ...(faithful ? { faithful: faithful.file } : {}),
+        records: live.records.length,
+        ...counts,
+      };
+    }
+    console.log(`again ${file}: ${problems.join('; ')}`);
+  }
+}
+
+async function main(): Promise<void> {
+  mkdirSync(STREAMS_DIR, { recursive: true });
+  const rules = await writeExtract(vendorDoc(process.argv.slice(2)));
+  const proofs: Proof[] = [...PROOFS, ...SCALING_PROOFS];
+  const faithfuls = new Map<string, SavedStream>();
+  const streams: SavedStream[] = [];
+  for (const p of proofs) {
+    const key = `${p.scenario}\n${JSON.stringify(p.webhookAnswers ?? null)}`;
+    let base = faithfuls.get(key);
+    if (!base) {
+      const hooks = p.webhookAnswers ? { webhookAnswers: p.webhookAnswers } : {};
+      base = await save({ fault: null, yaml: p.scenario, proves: [], ...hooks }, rules);
+      faithfuls.set(key, base);
+      streams.push(base);
+    }
+    const hooks = p.webhookAnswers ? { webhookAnswers: p.webhookAnswers } : {};
+    streams.push(await save({ fault: p.fault, yaml: p.scenario, proves: p.ids, ...hooks }, rules, base));
+  }
+  const names = new Set(streams.map((s) => s.file));
+  if (names.size !== streams.length) throw new Error('two streams share a file name');
+  for (const f of readdirSync(STREAMS_DIR))
+    if (f.endsWith('.ndjson.gz') && !names.has(f)) unlinkSync(new URL(f, STREAMS_DIR));
+  writeFileSync(MANIFEST_FILE, `${JSON.stringify({ streams }, null, 1)}\n`);
+  const bytes = readdirSync(STREAMS_DIR).reduce((n, f) => n + statSync(new URL(f, STREAMS_DIR)).size, 0);
+  console.log(`${String(streams.length)} streams, ${(bytes / 1024).toFixed(0)} KiB in test/check/streams/`);
+}
+
+await main();
