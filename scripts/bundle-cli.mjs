@@ -5,7 +5,8 @@
 // left out); the other dependencies stay where npm put them: they load lazily, spawn their own
 // files (autocannon, tsx, esbuild) or are read as files (uplot). The library (`import 'jobstorm'`)
 // stays dist/src/index.js.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { URL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -14,10 +15,15 @@ const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
 const BUNDLED = new Set(['zod', 'yaml', 'yargs', 'hdr-histogram-js']);
 const external = Object.keys(pkg.dependencies).filter((name) => !BUNDLED.has(name));
 
-// Chunk names carry a content hash: clear the last build's.
-rmSync(new URL('dist/cli', root), { recursive: true, force: true });
+// Chunk names carry a content hash, so each build leaves the last one's chunks behind. They are kept
+// for one more build: a run started from the last build loads some chunks lazily (reports at its
+// end) and must find them even if the checkout is rebuilt meanwhile. Older ones are removed.
+const dir = new URL('dist/cli/', root);
+const ledger = new URL('.builds.json', dir);
+/** @type {string[][]} the output files of the last two builds, the newest last */
+const builds = existsSync(ledger) ? JSON.parse(readFileSync(ledger, 'utf8')) : [];
 
-await build({
+const result = await build({
   absWorkingDir: new URL('.', root).pathname,
   // The workers' names are fixed: src/core/module-worker.ts finds `<name>.js` beside its caller.
   entryPoints: {
@@ -38,4 +44,10 @@ await build({
   },
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
 });
+
+const outputs = Object.keys(result.metafile.outputs).map((file) => basename(file));
+const keep = new Set([...outputs, ...(builds.at(-1) ?? []), basename(ledger.pathname)]);
+for (const file of readdirSync(dir)) if (!keep.has(file)) rmSync(new URL(file, dir));
+writeFileSync(ledger, JSON.stringify([builds.at(-1) ?? [], outputs]));
