@@ -1,16 +1,15 @@
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
 import { exactProofProblems } from './exact-proof.js';
 import { faultOf, nameOf, PROOFS, type Proof } from './proof-table.js';
 import {
   countsOf,
-  OPENAPI_EXTRACT,
   readManifest,
   readStream,
   replay,
   streamFile,
   type SavedStream,
+  vendorDocPath,
 } from './saved-streams.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 
@@ -25,7 +24,7 @@ const byFile = new Map(manifest.streams.map((s) => [s.file, s]));
 let rules: OpenApiRules | undefined;
 
 beforeAll(async () => {
-  rules = await loadOpenApiRules(fileURLToPath(OPENAPI_EXTRACT));
+  rules = await loadOpenApiRules(vendorDocPath());
 });
 
 const replayed = (s: SavedStream) => replay(readStream(s.file), s.openapi ? rules : undefined);

@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
 import { recordLine } from '../../src/check/records-file.js';
@@ -10,12 +9,12 @@ import { faultOf, nameOf, PROOFS, type Proof } from './proof-table.js';
 import {
   countsOf,
   MANIFEST_FILE,
-  OPENAPI_EXTRACT,
   readStream,
   replay,
   STREAMS_DIR,
   streamFile,
   type SavedStream,
+  vendorDocPath,
 } from './saved-streams.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 
@@ -27,33 +26,14 @@ import { SCALING_PROOFS } from './scaling-scenarios.js';
  * its row. Review the manifest's diff (git diff test/check/streams) before committing.
  */
 
-const VENDOR_DOC = fileURLToPath(new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url));
 const ATTEMPTS = 3;
-
-type Json = Record<string, unknown>;
 
 function vendorDoc(argv: string[]): string {
   const at = argv.indexOf('--openapi');
-  const file = at === -1 ? VENDOR_DOC : argv[at + 1];
+  const file = at === -1 ? vendorDocPath() : argv[at + 1];
   if (!file || !existsSync(file))
     throw new Error(`streams:update: no OpenAPI document at ${String(file)}; give one with --openapi <file>`);
   return file;
-}
-
-/** The vendor document's StartPod and CreateEndpoint, dereferenced, as a document of their own. */
-async function writeExtract(file: string): Promise<OpenApiRules> {
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  const api = (await SwaggerParser.dereference(file)) as unknown as Json;
-  const paths: Record<string, Json> = {};
-  for (const [path, item] of Object.entries((api.paths ?? {}) as Record<string, Record<string, Json>>)) {
-    const ops = Object.entries(item).filter(
-      ([, op]) => op.operationId === 'StartPod' || op.operationId === 'CreateEndpoint',
-    );
-    if (ops.length > 0) paths[path] = Object.fromEntries(ops);
-  }
-  const extract = { openapi: api.openapi, info: api.info, paths };
-  writeFileSync(OPENAPI_EXTRACT, `${JSON.stringify(extract, null, 1)}\n`);
-  return loadOpenApiRules(fileURLToPath(OPENAPI_EXTRACT));
 }
 
 interface Run {
@@ -111,7 +91,7 @@ async function save(run: Run, rules: OpenApiRules, faithful?: SavedStream): Prom
 
 async function main(): Promise<void> {
   mkdirSync(STREAMS_DIR, { recursive: true });
-  const rules = await writeExtract(vendorDoc(process.argv.slice(2)));
+  const rules = await loadOpenApiRules(vendorDoc(process.argv.slice(2)));
   const proofs: Proof[] = [...PROOFS, ...SCALING_PROOFS];
   const faithfuls = new Map<string, SavedStream>();
   const streams: SavedStream[] = [];
