@@ -71,7 +71,8 @@ export class Checker {
   private readonly book: JobBook;
   private readonly groups = new Map<string, ViolationGroup>();
   private readonly maxExamples: number;
-  private readonly ctx: CheckContext;
+  /** The checks' context; `job` is set to each record's events before the checks see it. */
+  private readonly ctx: { -readonly [K in keyof CheckContext]: CheckContext[K] };
   private total = 0;
   private readonly time: TargetTime;
   private finished = false;
@@ -82,8 +83,6 @@ export class Checker {
   private fold: JobFold | undefined;
   /** Whether records came with their events: one way for the whole run, or the book would miss some. */
   private handed: boolean | undefined;
-  /** The fold's events of the record the checks are looking at (`CheckContext.job`). */
-  private current: JobEvents = NO_EVENTS;
 
   constructor(
     private readonly run: RunRecord,
@@ -104,14 +103,11 @@ export class Checker {
       maxAfterlife: 500_000,
     });
     this.maxExamples = options.maxExamples ?? 20;
-    const current = (): JobEvents => this.current;
     this.ctx = {
       run,
       tolerances: this.tolerances,
       jobs: this.book,
-      get job() {
-        return current();
-      },
+      job: NO_EVENTS,
       routes: this.routes,
       judge: <Id extends CheckId>(id: Id, violated: boolean): Verdict<Id> | undefined => {
         this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1);
@@ -137,7 +133,7 @@ export class Checker {
       return;
     }
     const record = this.time.map(original);
-    this.current = events;
+    this.ctx.job = events;
     routeCheck.add(record, this.ctx);
     for (const check of this.adders) check.add(record, this.ctx);
     applyToBook(this.book, record, events);
