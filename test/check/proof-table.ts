@@ -1,3 +1,4 @@
+import { QUEUE_OPERATIONS } from '../../src/core/operation.js';
 import type { Fault } from '../../src/emulator/faults/fault.js';
 import { FAULT_LIST } from '../../src/emulator/faults/fault-list.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
@@ -41,17 +42,8 @@ export interface Proof {
   webhookAnswers?: WebhookAnswers;
 }
 
-const queueOps = [
-  'run',
-  'runsync',
-  'status',
-  'status-sync',
-  'stream',
-  'cancel',
-  'retry',
-  'purge-queue',
-  'health',
-];
+/** The queue's own operations (the OpenAI-compatible routes and /requests are proven apart). */
+const queueOps = QUEUE_OPERATIONS.filter((op) => op !== 'openai' && op !== 'requests');
 
 /** Every check id, with the fault that breaks its rule and a scenario that exercises it. */
 export const PROOFS: Proof[] = [
