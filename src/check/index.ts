@@ -3,7 +3,6 @@ export * from './catalog-table.js';
 export * from './check.js';
 export * from './check-file.js';
 export * from './checker.js';
-export * from './job-id.js';
 export * from './openapi-rules.js';
 export * from './records-file.js';
 export * from './tolerances.js';

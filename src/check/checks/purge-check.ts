@@ -1,7 +1,6 @@
 import type { ExchangeRecord } from '../../core/record.js';
 import { isFinalStatus } from '../../core/job-status.js';
 import type { Check, CheckContext } from '../check.js';
-import { jobIdOf } from '../job-id.js';
 import { entriesOf } from '../job-timeline.js';
 
 interface PendingPurge {
@@ -68,13 +67,13 @@ export function purgeCheck(): Check {
 
 /** A job of ours, accepted before the purge was sent, seen IN_QUEUE after it answered: left behind. */
 function judgeLeftBehind(r: ExchangeRecord, purge: ExchangeRecord, ctx: CheckContext): void {
-  const id = jobIdOf(r);
+  // The fold read the record's job and the state its body showed (CheckContext.job).
+  const id = ctx.job.jobId;
   const job = id === undefined ? undefined : ctx.jobs.get(id);
   if (job?.acceptedAt === undefined) return;
   const queuedBefore = job.acceptedAt < purge.sentAt && r.sentAt > purge.endAt && job.retries === 0;
   if (!queuedBefore) return;
-  const status = (r.body as { status?: unknown } | undefined)?.status;
-  const v = ctx.judge('lifecycle.purge-count', status === 'IN_QUEUE');
+  const v = ctx.judge('lifecycle.purge-count', ctx.job.shown === 'IN_QUEUE');
   if (v) {
     ctx.emit(v, {
       record: r,
