@@ -69,7 +69,9 @@ function judgeLost(job: JobState, ctx: CheckContext): void {
  */
 function deniedThenShown(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
   const denied = job.lostCandidate;
-  if (!denied || LOOKUP_OPS.has(denied.op) || !speaksForJob(denied, ctx)) return;
+  // Such a 404 was a candidate only once its operation had answered 2xx, and a route once served
+  // is never found missing: it still speaks for the job.
+  if (!denied || LOOKUP_OPS.has(denied.op)) return;
   if (!firstTime(job, 'lifecycle.lost')) return;
   const shown = (r.body as { status?: unknown } | undefined)?.status;
   ctx.emit(ctx.settle('lifecycle.lost'), {
