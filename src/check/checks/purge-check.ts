@@ -54,9 +54,9 @@ export function purgeCheck(): Check {
       } else if (lastPurge.record && (r.op === 'status' || r.op === 'status-sync')) {
         judgeLeftBehind(r, lastPurge.record, ctx);
       }
-      while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {
-        const p = pending.shift();
-        if (p) judgeCount(p, ctx);
+      for (let p = pending[0]; p !== undefined && p.record.endAt + SETTLE_MS < r.endAt; p = pending[0]) {
+        pending.shift();
+        judgeCount(p, ctx);
       }
     },
     finish(ctx) {
