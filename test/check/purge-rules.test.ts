@@ -41,6 +41,10 @@ describe('the removed count', () => {
     ]);
   });
 
+  it('counts only jobs we submitted, not one we only saw through its status', () => {
+    expect(check([shown('x', 500, 'IN_QUEUE'), purge(1)]).fired).toEqual({ [ID]: 1 });
+  });
+
   it('leaves out a job shown final before the purge was sent, not one shown final as it was sent', () => {
     expect(check([submit('a', 0), shown('a', 999, 'COMPLETED'), purge(1)]).fired).toEqual({ [ID]: 1 });
     expect(check([submit('a', 0), shown('a', 1000, 'COMPLETED'), purge(1)]).fired).toEqual({});

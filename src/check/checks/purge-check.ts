@@ -27,9 +27,9 @@ export function purgeCheck(): Check {
     // cancelled have long been final and folded.
     for (const job of ctx.jobs.known()) {
       if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
-      const doneBefore =
-        job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
-      const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
+      // A job never shown final (or running) was neither when the purge was sent.
+      const doneBefore = (job.finalAt ?? Infinity) < p.record.sentAt && isFinalStatus(job.last);
+      const runningBefore = (job.startedBy ?? Infinity) < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
     const v = ctx.judge('lifecycle.purge-count', p.removed > couldWait);
