@@ -33,7 +33,7 @@ export function managementCheck(rules: OpenApiRules): Check {
       const found = mismatch(op, r.status, r.body);
       if (found === undefined) return;
       const v = ctx.judge('management.openapi', found !== false);
-      if (v && found) ctx.emit(v, { record: r, message: `${r.op} ${found}` });
+      if (v) ctx.emit(v, { record: r, message: `${r.op} ${String(found)}` });
     },
   };
 }

@@ -27,9 +27,9 @@ export function purgeCheck(): Check {
     // cancelled have long been final and folded.
     for (const job of ctx.jobs.known()) {
       if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
-      const doneBefore =
-        job.finalAt !== undefined && job.finalAt < p.record.sentAt && isFinalStatus(job.last);
-      const runningBefore = job.startedBy !== undefined && job.startedBy < p.record.sentAt;
+      // A job never shown final (or running) was neither when the purge was sent.
+      const doneBefore = (job.finalAt ?? Infinity) < p.record.sentAt && isFinalStatus(job.last);
+      const runningBefore = (job.startedBy ?? Infinity) < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
     const v = ctx.judge('lifecycle.purge-count', p.removed > couldWait);
@@ -54,9 +54,9 @@ export function purgeCheck(): Check {
       } else if (lastPurge.record && (r.op === 'status' || r.op === 'status-sync')) {
         judgeLeftBehind(r, lastPurge.record, ctx);
       }
-      while (pending.length > 0 && (pending[0]?.record.endAt ?? Infinity) + SETTLE_MS < r.endAt) {
-        const p = pending.shift();
-        if (p) judgeCount(p, ctx);
+      for (let p = pending[0]; p !== undefined && p.record.endAt + SETTLE_MS < r.endAt; p = pending[0]) {
+        pending.shift();
+        judgeCount(p, ctx);
       }
     },
     finish(ctx) {

@@ -16,17 +16,16 @@ interface Chunk {
 function chunkKey(c: Chunk): string | undefined {
   const idx = c.metrics?.stream_index;
   if (typeof idx === 'number') return `m${String(idx)}`;
-  const out = c.output as { index?: unknown; chunk?: unknown } | undefined;
-  if (out && typeof out === 'object') {
-    if (typeof out.index === 'number') return `i${String(out.index)}`;
-    if (typeof out.chunk === 'number') return `c${String(out.chunk)}`;
-  }
+  // A primitive output has neither property: reading one gives undefined, as for null.
+  const out = c.output as { index?: unknown; chunk?: unknown } | null | undefined;
+  if (typeof out?.index === 'number') return `i${String(out.index)}`;
+  if (typeof out?.chunk === 'number') return `c${String(out.chunk)}`;
   return undefined;
 }
 
 /** `stream.chunk-too-large`: every chunk of an answer that has any. */
 function judgeSizes(r: ExchangeRecord, chunks: readonly Chunk[], ctx: CheckContext): void {
-  let size = -1;
+  let size: number | undefined;
   for (const c of chunks) {
     const n = jsonSize(c.output);
     if (n >= LIMITS.streamChunk.surelyRejected) {
@@ -34,7 +33,7 @@ function judgeSizes(r: ExchangeRecord, chunks: readonly Chunk[], ctx: CheckConte
       break;
     }
   }
-  const v = ctx.judge('stream.chunk-too-large', size >= 0);
+  const v = ctx.judge('stream.chunk-too-large', size !== undefined);
   if (v) ctx.emit(v, { record: r, message: `a streamed chunk of ${String(size)} bytes; the limit is 1 MB` });
 }
 

@@ -1,0 +1,31 @@
+import { Checker, type CheckerOptions, type CheckResult } from '../../src/check/checker.js';
+import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
+import { runRecord } from './records.js';
+
+/** What a checker made of some records: findings and judged observations per id, and the messages. */
+export interface Outcome {
+  /** Findings per id (only ids that fired). */
+  fired: Record<string, number>;
+  /** Observations judged per id (only ids that judged any). */
+  judged: Record<string, number>;
+  /** The messages of one id's findings, in order. */
+  messages(id: string): string[];
+  result: CheckResult;
+}
+
+/** Feeds `records` in the order given to a checker of `run` (the default run record, changed by `run`). */
+export function outcome(
+  records: readonly JobstormRecord[],
+  options: CheckerOptions & { run?: Partial<RunRecord> } = {},
+): Outcome {
+  const { run, ...rest } = options;
+  const c = new Checker(runRecord(run), rest);
+  for (const r of records) c.add(r);
+  const result = c.finish();
+  return {
+    fired: Object.fromEntries(result.violations.map((g) => [g.id, g.count])),
+    judged: Object.fromEntries(Object.entries(result.coverage).filter(([, n]) => n > 0)),
+    messages: (id) => result.violations.find((g) => g.id === id)?.examples.map((e) => e.message) ?? [],
+    result,
+  };
+}
