@@ -54,7 +54,7 @@ function judgeLowPriority(j: Judging): void {
   const shared = sharedQueue(j.ctx);
   if (shared !== undefined) return j.ctx.unjudged(id, shared);
   const grace = j.ctx.tolerances.scaleUpGraceMs;
-  let judged = 0;
+  let judgedOne = false;
   let noInit = false;
   for (let i = 1; i < j.samples.length; i++) {
     const a = j.samples[i - 1] as HealthSample;
@@ -67,7 +67,7 @@ function judgeLowPriority(j: Judging): void {
       noInit = true;
       continue;
     }
-    judged++;
+    judgedOne = true;
     const before = Math.max(workersOf(a), min);
     const v = j.ctx.judge(id, workersOf(b) > before);
     if (v)
@@ -76,7 +76,7 @@ function judgeLowPriority(j: Judging): void {
         message: `/health counted ${countsText(b)}, up from ${String(workersOf(a))} workers (workersMin ${String(min)}) at the read before, while every job in the queue was lowPriority`,
       });
   }
-  if (judged === 0)
+  if (!judgedOne)
     j.ctx.unjudged(
       id,
       noInit ? NO_INITIALIZING : 'no /health read saw a queue of only lowPriority jobs of ours',
@@ -131,7 +131,7 @@ function judgeNoScaleDown(j: Judging): void {
   const bound = idle + j.ctx.tolerances.scaleDownGraceMs;
   let since: HealthSample | undefined;
   let reported = false;
-  let judged = 0;
+  let judgedOne = false;
   for (const s of j.samples) {
     const quiet =
       s.inQueue === 0 && s.running === 0 && (s.initializing ?? 0) === 0 && s.finished !== undefined;
@@ -142,7 +142,7 @@ function judgeNoScaleDown(j: Judging): void {
       reported = false;
     }
     if (!quiet) continue;
-    judged++;
+    judgedOne = true;
     const idleFor = since === undefined ? 0 : s.record.sentAt - since.record.endAt;
     const v = j.ctx.judge(id, !reported && idleFor > bound);
     if (!v) continue;
@@ -152,7 +152,7 @@ function judgeNoScaleDown(j: Judging): void {
       message: `/health counted ${countsText(s)}, nothing running, for ${secs(idleFor)}: above workersMin ${String(min)} past idleTimeout ${secs(idle)}`,
     });
   }
-  if (judged === 0) j.ctx.unjudged(id, 'no /health read saw the endpoint with nothing queued or running');
+  if (!judgedOne) j.ctx.unjudged(id, 'no /health read saw the endpoint with nothing queued or running');
 }
 
 export const SCALING_IDS = [

@@ -68,19 +68,19 @@ function judgeRetryCount(
   job: JobState,
   d: readonly Delivery[],
   firstOk: number,
+  attempts: number,
   latest: number,
   ctx: CheckContext,
 ): void {
   const first = d[0];
-  const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
+  // Retries are due only after a non-200 answer: only then is their count judged.
+  if (!first || first.answered === 200) return;
   const expected = 1 + LIMITS.webhookRetries;
   const lastDue =
-    (first?.at ?? 0) +
-    LIMITS.webhookRetries * LIMITS.webhookRetrySpacing +
-    ctx.tolerances.webhookSpacingMs * 2;
-  // Retries are due only after a non-200 answer: only then is their count judged.
-  if (!first || first.answered === 200 || (firstOk < 0 && latest <= lastDue && attempts <= expected)) return;
-  const tooFew = firstOk < 0 && attempts < expected && latest > lastDue;
+    first.at + LIMITS.webhookRetries * LIMITS.webhookRetrySpacing + ctx.tolerances.webhookSpacingMs * 2;
+  if (firstOk < 0 && latest <= lastDue && attempts <= expected) return;
+  // Past here, no 200 and too few attempts means the last retry was due long ago.
+  const tooFew = firstOk < 0 && attempts < expected;
   const lastTry = d[attempts - 1] ?? first;
   const v = ctx.judge('webhook.retry-count', tooFew || attempts > expected);
   if (v) {
@@ -96,27 +96,28 @@ function judgeRetryCount(
 
 /** `webhook.retry-spacing`: each retry about 10 s after the attempt before it. */
 function judgeSpacing(job: JobState, d: readonly Delivery[], attempts: number, ctx: CheckContext): void {
-  for (let i = 1; i < attempts; i++) {
-    const retry = d[i];
-    if (!retry) break;
-    const previous = d[i - 1];
-    const gap = retry.at - (previous?.at ?? 0);
-    // Either attempt may have come in before our held-up loop read it: the spacing is that unsure.
-    const unsure = (retry.record.loopGapMs ?? 0) + (previous?.record.loopGapMs ?? 0);
-    const v = ctx.judge(
-      'webhook.retry-spacing',
-      Math.abs(gap - LIMITS.webhookRetrySpacing) > ctx.tolerances.webhookSpacingMs + unsure,
-    );
-    if (v) {
-      ctx.emit(v, {
-        record: retry.record,
-        jobId: job.id,
-        timeline: entriesOf(job.timeline),
-        at: retry.at,
-        message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s`,
-      });
-      break;
+  let previous: Delivery | undefined;
+  for (const retry of d.slice(0, attempts)) {
+    if (previous) {
+      const gap = retry.at - previous.at;
+      // Either attempt may have come in before our held-up loop read it: the spacing is that unsure.
+      const unsure = (retry.record.loopGapMs ?? 0) + (previous.record.loopGapMs ?? 0);
+      const v = ctx.judge(
+        'webhook.retry-spacing',
+        Math.abs(gap - LIMITS.webhookRetrySpacing) > ctx.tolerances.webhookSpacingMs + unsure,
+      );
+      if (v) {
+        ctx.emit(v, {
+          record: retry.record,
+          jobId: job.id,
+          timeline: entriesOf(job.timeline),
+          at: retry.at,
+          message: `job ${job.id}'s webhook retry came ${String(Math.round(gap))} ms after the previous attempt; the contract says 10 s`,
+        });
+        break;
+      }
     }
+    previous = retry;
   }
 }
 
@@ -132,9 +133,11 @@ function judgeDeliveries(job: JobState, latest: number, ctx: CheckContext): void
   ctx.judge('webhook.missing', false);
   judgeStatuses(job, d, ctx);
   const firstOk = d.findIndex((x) => x.answered === 200);
+  // The attempts up to our first 200: deliveries after it are duplicates, not retries.
+  const attempts = firstOk >= 0 ? firstOk + 1 : d.length;
   judgeDuplicate(job, d, firstOk, ctx);
-  judgeRetryCount(job, d, firstOk, latest, ctx);
-  judgeSpacing(job, d, firstOk >= 0 ? firstOk + 1 : d.length, ctx);
+  judgeRetryCount(job, d, firstOk, attempts, latest, ctx);
+  judgeSpacing(job, d, attempts, ctx);
 }
 
 /** What the run does with a body that names no job (the deviations list cuts it off at "; jobstorm"). */
