@@ -345,11 +345,17 @@ function mayHaveArrived(r: ExchangeRecord): boolean {
   return kind !== undefined && kind !== 'refused' && kind !== 'dns' && kind !== 'tls';
 }
 
+/**
+ * Retry-After in seconds from `nowWallMs`: delay-seconds, or an HTTP date in the IMF-fixdate form
+ * senders must use (RFC 9110, 5.6.7). `Date.parse` alone also reads "1.5", "-1" or "in 5" as dates
+ * long past, so a date must read back as itself.
+ */
 export function retryAfterSeconds(value: string, nowWallMs: number): number | undefined {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - nowWallMs) / 1000);
+  if (Number.isNaN(date) || new Date(date).toUTCString() !== trimmed) return undefined;
+  return Math.max(0, (date - nowWallMs) / 1000);
 }
 
 /** Whether a request of a rate-limited operation counts against its limit. */
@@ -368,16 +374,17 @@ function outcomeOf(status: number | undefined): SendOutcome {
 
 /**
  * `ratelimit.retry-after` for a 429 without a Retry-After, or with one that is neither seconds nor
- * an HTTP date. A readable one is judged with the window (`retryAfterTooLong`): each 429 once.
+ * an HTTP date (IMF-fixdate). A readable one is judged with the window (`retryAfterTooLong`): each 429 once.
  */
 function judgeRetryAfterForm(r: ExchangeRecord, ctx: CheckContext): void {
-  if (r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) !== undefined) return;
+  // Whether it reads at all: any time will do.
+  if (r.retryAfter && retryAfterSeconds(r.retryAfter, 0) !== undefined) return;
   const v = ctx.judge('ratelimit.retry-after', true);
   if (v) {
     ctx.emit(v, {
       record: r,
       message: r.retryAfter
-        ? `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date`
+        ? `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date (IMF-fixdate)`
         : `${r.op} answered 429 without a Retry-After header`,
     });
   }
