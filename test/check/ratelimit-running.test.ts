@@ -81,10 +81,29 @@ describe('the most workers in a window (not-enforced)', () => {
     expect(notEnforced([health(0, 20), health(5000, 0), ok(9000), ...times(149, () => ok(16_000))])).toBe(1);
   });
 
-  it('holds 512 samples, the oldest included', () => {
-    const old = Array.from({ length: 256 }, (_, i) => health(i, 20));
-    const recent = Array.from({ length: 256 }, (_, i) => health(20_000 + i, 0));
-    expect(notEnforced([...old, ...recent, ...accepted150(5000)])).toBe(0);
+  it('counts a sample of the preflight, before time 0', () => {
+    expect(notEnforced([health(-500, 20), ...accepted150(5000)])).toBe(0);
+  });
+
+  it('holds every sample a window still to be judged can read, however many came', () => {
+    // 600 samples in 3 s, 20 workers in the first 200.
+    const samples = Array.from({ length: 600 }, (_, i) => health(i * 5, i < 200 ? 20 : 0));
+    expect(notEnforced([...samples, ...accepted150(5000)])).toBe(0);
+  });
+
+  it('lets go of samples sent over 45 s before a newer one, but for the one then in force', () => {
+    // 20 workers in the first 256 samples, none from 1 s; a 429 of 0.5 s answered a minute later
+    // reads its window only once those samples are gone.
+    const first = Array.from({ length: 256 }, (_, i) => health(i, 20));
+    const stream = (newest: number) => [
+      ...first,
+      health(1000, 0),
+      health(newest, 0),
+      ...spread(150, -3500, 400, (t) => refused404(t)),
+      throttled(500, { took: 60_000 }),
+    ];
+    expect(early(stream(46_000))).toBe(1);
+    expect(early(stream(46_001))).toBe(0);
   });
 });
 

@@ -14,6 +14,12 @@ import { SendLog, SendOutcome } from '../send-log.js';
 /** Responses can arrive this long after they were sent; judge a request only once all earlier sends are in. */
 const SETTLE_MS = 35_000;
 
+/**
+ * How long before the newest /health sample a window still to be judged can start: a request is
+ * judged once the latest answer ended this long after it was sent, and its window opens 10 s before.
+ */
+const SAMPLES_KEPT_MS = SETTLE_MS + RATE_WINDOW_MS;
+
 /** The observed ceiling of one operation: what the service let through at most. */
 export interface RateCeiling {
   op: QueueOperation;
@@ -285,7 +291,10 @@ class RunningSamples {
     }
     this.at[i] = at;
     this.running[i] = running;
-    if (this.at.length > 512) {
+    // Let go of the oldest 256 once the one after them is older than any window still to be
+    // judged can start: it stays, as the value in force there. A count alone dropped samples a
+    // busy run still needed (a /health step at 100 per second fills 512 in 5 s).
+    if ((this.at[256] ?? Infinity) < at - SAMPLES_KEPT_MS) {
       this.at.splice(0, 256);
       this.running.splice(0, 256);
     }
