@@ -55,6 +55,15 @@ describe('ratelimit.early: requests in the window', () => {
     });
   });
 
+  it('forgets requests sent long before its window, however many came between', () => {
+    const stream = [
+      ...times(94, () => refused404(0)),
+      ...times(94, () => refused404(12_000)),
+      throttled(25_000),
+    ];
+    expect(judgeRates(stream).found).toEqual({ 'ratelimit.early': 1 });
+  });
+
   it('does not count requests that never reached the service: refused, unresolved, or a failed handshake', () => {
     const recent = spread(40, 6000, 10_000, (at) => ok(at));
     const unanswered = (kind: 'refused' | 'dns' | 'tls' | 'reset') =>

@@ -41,16 +41,23 @@ describe('ratelimit.not-enforced: the count', () => {
     expect(judgeRates(stream).found).toEqual({ 'ratelimit.not-enforced': 1 });
   });
 
-  it('says how many, when, and the effective limit, citing the first accepted request of its second', () => {
-    // A 404 comes first in that second: the evidence is an accepted request.
+  it('says how many, when, and the effective limit, citing the kept accepted request nearest before', () => {
+    // One accepted request is kept per second of send time, the first that came: in the second of
+    // the finding a 404 comes first, so the evidence is the first accepted one after it.
+    const before = ok(500);
     const first = refused404(1000, 0);
     const burst = spread(107, 1001, 1536, (at) => ok(at));
-    const [g] = judgeRates([first, ...burst]).groups;
+    const [g] = judgeRates([before, first, ...burst]).groups;
     expect(g?.count).toBe(1);
     expect(g?.examples[0]?.message).toBe(
-      'cancel accepted 107 requests (2xx) within the 10 s before 1531 ms; the effective limit is 100. The evidence is one of them',
+      'cancel accepted 107 requests (2xx) within the 10 s before 1526 ms; the effective limit is 100. The evidence is one of them',
     );
     expect(g?.examples[0]?.evidence.seq).toBe(burst[0]?.seq);
+  });
+
+  it('takes an edge as wide as the window: each accepted request is then alone in its window', () => {
+    const out = judgeRates([ok(0, 0), ok(1, 0), ok(2, 0)], { tolerances: { windowEdgeMs: 10_001 } });
+    expect(out.ceilings[0]?.maxAcceptedPerWindow).toBe(1);
   });
 
   it('fires again 10 s after its last finding, not sooner', () => {
@@ -184,5 +191,10 @@ describe('ratelimit.retry-after', () => {
       ];
     expect(at(18)).toBeUndefined();
     expect(at(17)).toBe(1);
+  });
+
+  it('never allows a long one where there is no cap', () => {
+    const out = judgeRates([throttled(100, { op: 'purge-queue', retryAfter: '30' })]);
+    expect(out.found['ratelimit.retry-after']).toBe(1);
   });
 });

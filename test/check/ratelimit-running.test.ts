@@ -45,6 +45,7 @@ describe('the most workers in a window (not-enforced)', () => {
     // Of two samples sent at once, the one answered last is in force.
     expect(notEnforced([health(0, 20), health(0, 0), ...accepted150(15_000)])).toBe(1);
     expect(notEnforced([health(0, 0), health(0, 20), ...accepted150(15_000)])).toBe(0);
+    expect(notEnforced([health(20_000, 20), health(3000, 0), ...accepted150(22_000)])).toBe(0);
   });
 
   it('reads only the running count of a 200 /health answer', () => {

@@ -118,13 +118,14 @@ class OperationWindow {
       this.lo++;
     }
     // All requests that may have reached the service in (sentAt - window - edge, sentAt]: generous, for early.
+    // It stops at the entry judged next at the latest, which was sent after the bound.
     const bound = sentAt - RATE_WINDOW_MS - edge;
-    while (this.allLo < this.next && log.sentAt(this.allLo) <= bound) {
+    while (log.sentAt(this.allLo) <= bound) {
       if (log.endAt(this.allLo) > bound) this.lingering.push(log.endAt(this.allLo));
       this.allLo++;
     }
-    while (this.lingering.size > 0 && (this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
-    while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
+    while ((this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
+    while ((this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
   }
 
   /** `ratelimit.early` and a Retry-After too long, for the throttled entry judged now. */
@@ -252,9 +253,8 @@ class OperationWindow {
     if (!r.retryAfter) return;
     const seconds = retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt);
     if (seconds === undefined) return;
-    const atCap =
-      this.row.concurrent !== undefined &&
-      concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
+    // No cap (an infinite one) is never full.
+    const atCap = concurrent >= (this.row.concurrent ?? Infinity) * (1 - ctx.tolerances.rateUnderrun) - 1;
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
     const v = ctx.judge(
       'ratelimit.retry-after',
