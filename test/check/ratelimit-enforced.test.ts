@@ -55,6 +55,13 @@ describe('ratelimit.not-enforced: the count', () => {
     expect(g?.examples[0]?.evidence.seq).toBe(burst[0]?.seq);
   });
 
+  it('keeps evidence in every second, the one before time 0 (the preflight) too', () => {
+    const burst = spread(107, -1000, -465, (at) => ok(at));
+    const [g] = judgeRates(burst).groups;
+    expect(g?.count).toBe(1);
+    expect(g?.examples[0]?.evidence.seq).toBe(burst[0]?.seq);
+  });
+
   it('takes an edge as wide as the window: each accepted request is then alone in its window', () => {
     const out = judgeRates([ok(0, 0), ok(1, 0), ok(2, 0)], { tolerances: { windowEdgeMs: 10_001 } });
     expect(out.ceilings[0]?.maxAcceptedPerWindow).toBe(1);

@@ -39,7 +39,8 @@ class OperationWindow {
    * really happened, without holding every accepted record of the last 45 s.
    */
   private readonly log = new SendLog<ExchangeRecord>();
-  private keptSecond = -1;
+  /** No second yet: NaN equals none, where -1 is the second of a preflight request (before time 0). */
+  private keptSecond = NaN;
   private next = 0;
   /** First entry still inside the accepted-count window of the entry being judged. */
   private lo = 0;
