@@ -15,8 +15,9 @@ import { SendLog, SendOutcome } from '../send-log.js';
 const SETTLE_MS = 35_000;
 
 /**
- * How long before the newest /health sample a window still to be judged can start: a request is
- * judged once the latest answer ended this long after it was sent, and its window opens 10 s before.
+ * No window still to be judged opens more than this long before a /health sample just read: a
+ * request is judged once the latest answer ended 35 s after it was sent, and its window opens 10 s
+ * before it.
  */
 const SAMPLES_KEPT_MS = SETTLE_MS + RATE_WINDOW_MS;
 
