@@ -14,6 +14,13 @@ import { SendLog, SendOutcome } from '../send-log.js';
 /** Responses can arrive this long after they were sent; judge a request only once all earlier sends are in. */
 const SETTLE_MS = 35_000;
 
+/**
+ * No window still to be judged opens more than this long before a /health sample just read: a
+ * request is judged once the latest answer ended 35 s after it was sent, and its window opens 10 s
+ * before it.
+ */
+const SAMPLES_KEPT_MS = SETTLE_MS + RATE_WINDOW_MS;
+
 /** The observed ceiling of one operation: what the service let through at most. */
 export interface RateCeiling {
   op: QueueOperation;
@@ -33,7 +40,8 @@ class OperationWindow {
    * really happened, without holding every accepted record of the last 45 s.
    */
   private readonly log = new SendLog<ExchangeRecord>();
-  private keptSecond = -1;
+  /** No second yet: NaN equals none, where -1 is the second of a preflight request (before time 0). */
+  private keptSecond = NaN;
   private next = 0;
   /** First entry still inside the accepted-count window of the entry being judged. */
   private lo = 0;
@@ -112,13 +120,14 @@ class OperationWindow {
       this.lo++;
     }
     // All requests that may have reached the service in (sentAt - window - edge, sentAt]: generous, for early.
+    // It stops at the entry judged next at the latest, which was sent after the bound.
     const bound = sentAt - RATE_WINDOW_MS - edge;
-    while (this.allLo < this.next && log.sentAt(this.allLo) <= bound) {
+    while (log.sentAt(this.allLo) <= bound) {
       if (log.endAt(this.allLo) > bound) this.lingering.push(log.endAt(this.allLo));
       this.allLo++;
     }
-    while (this.lingering.size > 0 && (this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
-    while (this.inFlight.size > 0 && (this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
+    while ((this.lingering.peek() ?? Infinity) <= bound) this.lingering.pop();
+    while ((this.inFlight.peek() ?? Infinity) <= sentAt) this.inFlight.pop();
   }
 
   /** `ratelimit.early` and a Retry-After too long, for the throttled entry judged now. */
@@ -246,9 +255,8 @@ class OperationWindow {
     if (!r.retryAfter) return;
     const seconds = retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt);
     if (seconds === undefined) return;
-    const atCap =
-      this.row.concurrent !== undefined &&
-      concurrent >= this.row.concurrent * (1 - ctx.tolerances.rateUnderrun) - 1;
+    // No cap (an infinite one) is never full.
+    const atCap = concurrent >= (this.row.concurrent ?? Infinity) * (1 - ctx.tolerances.rateUnderrun) - 1;
     // A sliding 10 s window always frees a slot within 10 s; only a full concurrency cap can take longer.
     const v = ctx.judge(
       'ratelimit.retry-after',
@@ -285,7 +293,10 @@ class RunningSamples {
     }
     this.at[i] = at;
     this.running[i] = running;
-    if (this.at.length > 512) {
+    // Let go of the oldest 256 once the one after them is older than any window still to be
+    // judged can start: it stays, as the value in force there. A count alone dropped samples a
+    // busy run still needed (a /health step at 100 per second fills 512 in 5 s).
+    if ((this.at[256] ?? Infinity) < at - SAMPLES_KEPT_MS) {
       this.at.splice(0, 256);
       this.running.splice(0, 256);
     }
@@ -345,11 +356,17 @@ function mayHaveArrived(r: ExchangeRecord): boolean {
   return kind !== undefined && kind !== 'refused' && kind !== 'dns' && kind !== 'tls';
 }
 
+/**
+ * Retry-After in seconds from `nowWallMs`: delay-seconds, or an HTTP date in the IMF-fixdate form
+ * senders must use (RFC 9110, 5.6.7). `Date.parse` alone also reads "1.5", "-1" or "in 5" as dates
+ * long past, so a date must read back as itself.
+ */
 export function retryAfterSeconds(value: string, nowWallMs: number): number | undefined {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
   const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - nowWallMs) / 1000);
+  if (Number.isNaN(date) || new Date(date).toUTCString() !== trimmed) return undefined;
+  return Math.max(0, (date - nowWallMs) / 1000);
 }
 
 /** Whether a request of a rate-limited operation counts against its limit. */
@@ -368,16 +385,17 @@ function outcomeOf(status: number | undefined): SendOutcome {
 
 /**
  * `ratelimit.retry-after` for a 429 without a Retry-After, or with one that is neither seconds nor
- * an HTTP date. A readable one is judged with the window (`retryAfterTooLong`): each 429 once.
+ * an HTTP date (IMF-fixdate). A readable one is judged with the window (`retryAfterTooLong`): each 429 once.
  */
 function judgeRetryAfterForm(r: ExchangeRecord, ctx: CheckContext): void {
-  if (r.retryAfter && retryAfterSeconds(r.retryAfter, ctx.run.startedAtMs + r.endAt) !== undefined) return;
+  // Whether it reads at all: any time will do.
+  if (r.retryAfter && retryAfterSeconds(r.retryAfter, 0) !== undefined) return;
   const v = ctx.judge('ratelimit.retry-after', true);
   if (v) {
     ctx.emit(v, {
       record: r,
       message: r.retryAfter
-        ? `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date`
+        ? `Retry-After: ${r.retryAfter} is neither seconds nor an HTTP date (IMF-fixdate)`
         : `${r.op} answered 429 without a Retry-After header`,
     });
   }
