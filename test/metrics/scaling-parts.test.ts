@@ -495,6 +495,17 @@ describe('ScalingTrack', () => {
     expect(d?.lastArrivalMs).toBeNull();
   });
 
+  it('gives a wait ending exactly on a second’s edge nothing in the next second', () => {
+    // Opened at 500, waited 500 ms: the wait ends at 1,000, where second 1001 begins.
+    const d = fed([
+      [
+        ex('status', 2000, 200, undefined, { took: 0 }),
+        { final: 'COMPLETED', sinceOpenMs: 1500, delayMs: 500 },
+      ],
+    ]).toJSON();
+    expect(d?.delayUs).toEqual([[1000, 500_000]]);
+  });
+
   it('adds no wait for a warm job, a job with no or no positive delay, or no final answer', () => {
     expect(
       fed([

@@ -164,6 +164,15 @@ describe('SecondSeries: busy time', () => {
     expect(edge.requests).toEqual([0, 1]);
   });
 
+  it('adds no busy time for a request answered before its send (clock skew)', () => {
+    const d = seriesOf([ex('run', 1500, 200, undefined, { took: -300 })]).toJSON();
+    expect(d.busyUs).toEqual([0]);
+    expect(d.requests).toEqual([1]);
+    const across = seriesOf([ex('run', 2100, 200, undefined, { took: -300 })]).toJSON();
+    expect(across.busyUs).toEqual([0]);
+    expect(across.startSec).toBe(1001);
+  });
+
   it('stops spreading a request’s time an hour after its send', () => {
     const hour = 3600;
     const d = seriesOf([ex('run', 0, 200, undefined, { took: (hour + 10) * 1000 })]).toJSON();
@@ -236,6 +245,25 @@ describe('SecondSeries: merge and round trip', () => {
     back.merge(seriesOf([ex('run', 10, 200)]));
     expect(back.toJSON().workers).toEqual([3]);
     expect(back.toJSON().queue).toEqual([2]);
+  });
+
+  it('keeps a gauge merged with a second that has none as it is, a negative one too', () => {
+    // A broken server's -1 is kept for the checks to see, not read as 0.
+    const gauge = (): SecondSeries =>
+      seriesOf([health(0, { workers: { running: -1 }, jobs: { inQueue: -2 } })]);
+    const plain = (): SecondSeries => seriesOf([health(10, { workers: {}, jobs: {} })]);
+    const a = gauge();
+    a.merge(plain());
+    expect([a.toJSON().workers, a.toJSON().queue]).toEqual([[-1], [-2]]);
+    const b = plain();
+    b.merge(gauge());
+    expect([b.toJSON().workers, b.toJSON().queue]).toEqual([[-1], [-2]]);
+    // Within a second too: an answer without the gauge leaves it.
+    const live = seriesOf([
+      health(0, { workers: { running: -1 }, jobs: { inQueue: -2 } }),
+      health(10, { workers: {}, jobs: {} }),
+    ]).toJSON();
+    expect([live.workers, live.queue]).toEqual([[-1], [-2]]);
   });
 
   it('merges an unanswered histogram into an operation that had none', () => {
@@ -337,7 +365,13 @@ describe('SecondSeries: merge and round trip', () => {
     s.addSubmitted(ANCHOR + 1000);
     expect(s.span()).toEqual({ first: 1001, last: 1009 });
     expect(s.toJSON()).toMatchObject({ startSec: 1001, length: 9 });
-    expect(s.toJSON().submitted).toEqual([1, 1, 0, 0, 1, 0, 0, 0, 1]);
+    const d = s.toJSON();
+    expect(d.submitted).toEqual([1, 1, 0, 0, 1, 0, 0, 0, 1]);
+    // The seconds between hold zeros and no gauges, as any other column.
+    expect(d.requests).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(d.workers).toEqual(new Array<null>(9).fill(null));
+    expect(d.queue).toEqual(new Array<null>(9).fill(null));
+    expect(d.finals.CANCELLED).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });
 
@@ -356,6 +390,18 @@ describe('SecondSeries: settling', () => {
     s.addExchange(ANCHOR, ex('run', 5100, 200));
     expect(compact).toHaveBeenCalledTimes(3);
     s.addExchange(ANCHOR, ex('run', 9000, 200));
+    expect(compact).toHaveBeenCalledTimes(4);
+  });
+
+  it('compacts every histogram of a merged series, since nothing is added after a merge', () => {
+    const a = seriesOf([
+      ex('run', 0, 200),
+      ex('status', 1000, undefined, undefined, { error: { kind: 'reset' } }),
+    ]);
+    const b = seriesOf([ex('run', 2000, 200)]);
+    const compact = vi.spyOn(SparseHistogram.prototype, 'compact');
+    a.merge(b);
+    // run in 1000 and 1002, status and its unanswered in 1001.
     expect(compact).toHaveBeenCalledTimes(4);
   });
 
