@@ -154,6 +154,10 @@ describe('worker samples', () => {
       0,
     );
     expect(compareSamples({ ...base, throttled: undefined }, { ...base, throttled: 0 })).toBeLessThan(0);
+    expect(
+      compareSamples({ ...base, initializing: 0 }, { ...base, initializing: undefined }),
+    ).toBeGreaterThan(0);
+    expect(compareSamples({ ...base, throttled: 0 }, { ...base, throttled: undefined })).toBeGreaterThan(0);
     // Time decides before the counts.
     expect(compareSamples({ ...base, atMs: 0, idle: 5 }, base)).toBeLessThan(0);
   });
@@ -242,7 +246,10 @@ describe('scaling figures on hand-made samples', () => {
     expect(scalingFigures(data(rows, { lastArrivalMs: 3251 }), INPUT).notMeasured.drainTime).toBe(
       'no /health sample after the last arrival',
     );
-    const f = scalingFigures(data(rows, { lastArrivalMs: 1000 }), INPUT);
+    const f = scalingFigures(
+      data([...rows.slice(0, 2), [2000, 0, 1, 0, 1, 1], rows[2] as Row], { lastArrivalMs: 1000 }),
+      INPUT,
+    );
     expect(f.drainMs).toBeNull();
     expect(f.notMeasured.drainTime).toBe(
       'jobs were still queued or in progress 2.3 s after the last arrival, when sampling ended',
@@ -347,6 +354,29 @@ describe('scaling figures on hand-made samples', () => {
       12,
     );
     expect(scalingFigures(data(second, { delayUs: [[1, 1_000_000]] }), INPUT).coldStartShare).toBe(1);
+  });
+
+  it('read a sample’s initializing up to the midpoint to the next, from either side of it', () => {
+    // Initializing shown at 1000, not at 4000: initializing from 1000 up to the midpoint at 2500.
+    const rows: Row[] = [
+      [1000, 0, 1, 2, 1, 1],
+      [4000, 0, 1, 0, 1, 1],
+    ];
+    const share = (sec: number): number | null =>
+      scalingFigures(data(rows, { delayUs: [[sec, 1_000_000]] }), INPUT).coldStartShare;
+    // Second 1 ends before the midpoint; second 2 straddles it; second 3 lies after it.
+    expect(share(1)).toBe(1);
+    expect(share(2)).toBe(0.5);
+    expect(share(3)).toBe(0);
+    const late: Row[] = [
+      [1000, 0, 1, 0, 1, 1],
+      [4000, 0, 1, 2, 1, 1],
+    ];
+    const lateShare = (sec: number): number | null =>
+      scalingFigures(data(late, { delayUs: [[sec, 1_000_000]] }), INPUT).coldStartShare;
+    expect(lateShare(1)).toBe(0);
+    expect(lateShare(2)).toBe(0.5);
+    expect(lateShare(3)).toBe(1);
   });
 
   it('need workers.initializing in every sample for a cold start', () => {
@@ -465,6 +495,8 @@ describe('ScalingTrack', () => {
       [ex('health', 200, 200, body(3, 0))],
     ]).toJSON();
     expect(d?.samples.idle).toEqual([2, 1, 3]);
+    const last = fed([[ex('health', 100, 200, body(1, 0))], [ex('health', 50, 200, body(2, 0))]]).toJSON();
+    expect(last?.samples.idle).toEqual([2, 1]);
     const inOrder = fed([
       [ex('health', 0, 200, body(1, 0))],
       [ex('health', 0, 200, body(1, 0))],
@@ -600,6 +632,10 @@ describe('ScalingTrack', () => {
     delete unpriced.pricePerWorkerSecond;
     delete unpriced.currency;
     expect(ScalingTrack.fromJSON(unpriced).toJSON()).toEqual(unpriced);
+    expect(ScalingTrack.fromJSON(unpriced).toJSON()).not.toHaveProperty('pricePerWorkerSecond');
+    // Unpriced, it takes the price of a track merged into it.
+    const takes = ScalingTrack.fromJSON(unpriced).merge(new ScalingTrack({ pricePerWorkerSecond: 3 }));
+    expect(takes.toJSON()?.pricePerWorkerSecond).toBe(3);
     // Two entries for one second (a hand-written file) add up.
     const twice = ScalingTrack.fromJSON({
       ...unpriced,
