@@ -96,6 +96,25 @@ describe('RunMetrics: the wall-clock span', () => {
     expect(d.series.requests).toEqual([1, 0, 0, 1]);
   });
 
+  it('keeps a span before the epoch as it is (a test clock anchored below 0), merged or not', () => {
+    const m = metricsOf([runRecord({ startedAtMs: -5000 }), ex('run', 0, 200)]);
+    const d = m.toJSON();
+    expect([d.wallStartMs, d.wallEndMs]).toEqual([-5000, -4995]);
+    const a = RunMetrics.fromJSON(d).merge(new RunMetrics()).toJSON();
+    expect([a.wallStartMs, a.wallEndMs]).toEqual([-5000, -4995]);
+    const b = new RunMetrics().merge(RunMetrics.fromJSON(d)).toJSON();
+    expect([b.wallStartMs, b.wallEndMs]).toEqual([-5000, -4995]);
+  });
+
+  it('ends at the last record of the warm-up when nothing came after it', () => {
+    const d = metricsOf(
+      [RUN, ex('run', 100, 200, undefined, { took: 300 }), dropped(200, 'f')],
+      1000,
+    ).toJSON();
+    expect(d.wallEndMs).toBe(START + 400);
+    expect(metricsOf([RUN, dropped(700, 'f')], 1000).toJSON().wallEndMs).toBe(START + 700);
+  });
+
   it('reads a summary’s start as the anchor of violations added later', () => {
     const v: Violation = { id: 'a.b', severity: 'error', at: 10, message: 'm', evidence: {} };
     const m = RunMetrics.fromJSON(metricsOf([RUN, ex('run', 0, 200)]).toJSON());
@@ -124,6 +143,20 @@ describe('RunMetrics: live figures and counts', () => {
     expect(live.p99Ms).toBeCloseTo(10, 1);
     m.add(ex('run', 0, 200, undefined, { took: 1000 }));
     expect(m.liveFigures().p99Ms).toBeGreaterThan(900);
+  });
+
+  it('shows its per-second series live, as the summary will write it', () => {
+    const m = metricsOf([
+      RUN,
+      ex('run', 0, 200, { id: 'a', status: 'IN_QUEUE' }),
+      ex('status', 1500, 200, { id: 'a', status: 'FAILED' }, { jobId: 'a' }),
+      ex('status', 1600, 200, { id: 'x', status: 'RUNNING' }, { jobId: 'x' }),
+    ]);
+    const source = m.secondSource();
+    expect(source.span()).toEqual({ first: 1000, last: 1001 });
+    expect(source.second(1000)?.submitted).toBe(1);
+    expect(source.second(1001)?.finals).toEqual({ COMPLETED: 0, FAILED: 1, CANCELLED: 0, TIMED_OUT: 0 });
+    expect(source.second(1001)?.ops.get('status')?.requests).toBe(2);
   });
 
   it('count jobs as the summary does, a copy each time', () => {
@@ -270,6 +303,7 @@ describe('RunMetrics: stalls and generator stretches', () => {
     const merged = RunMetrics.fromJSON(other).merge(RunMetrics.fromJSON(d)).toJSON();
     expect(merged.generatorLimited?.map((g) => g.atMs - START)).toEqual([1000, 1000, 2000, 3000]);
     expect(RunMetrics.fromJSON(d).toJSON()).toEqual(d);
+    expect(d.generatorLimited?.[0]).not.toHaveProperty('cpuShare');
   });
 
   it('leaves both lists out when there were none', () => {

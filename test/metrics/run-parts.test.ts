@@ -320,6 +320,13 @@ describe('ViolationTally', () => {
     expect(new ViolationTally().total).toBe(0);
   });
 
+  it('lists many ids in order whatever order they came in', () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `c${String((i * 37) % 150).padStart(3, '0')}.x`);
+    const t = new ViolationTally();
+    for (const id of ids) t.add(violation(id, 0), 0);
+    expect(t.toJSON().map((d) => d.id)).toEqual([...ids].sort());
+  });
+
   it('merges as one tally of every violation, and survives a JSON round trip', () => {
     const a = new ViolationTally();
     a.add(violation('a.x', 300), 0);
