@@ -293,6 +293,18 @@ describe('ViolationTally', () => {
     const kept = forward.toJSON()[0]?.examples.map((e) => e.violation);
     expect(kept).toEqual([tied[4], tied[3], tied[2]]);
     expect(backward.toJSON()).toEqual(forward.toJSON());
+    // A tie in message, job and evidence too (a repro, an operation or the shard's anchor apart).
+    const alike = [
+      violation('a.x', 10, { repro: 'curl b' }),
+      violation('a.x', 10, { repro: 'curl a' }),
+      violation('a.x', 10, { op: 'run' }),
+      violation('a.x', 0),
+    ];
+    const one = new ViolationTally();
+    for (const v of alike) one.add(v, v.at === 0 ? 10 : 0);
+    const other = new ViolationTally();
+    for (const v of [...alike].reverse()) other.add(v, v.at === 0 ? 10 : 0);
+    expect(other.toJSON()).toEqual(one.toJSON());
     // The same content twice: either may be kept, they are equal.
     const same = new ViolationTally();
     same.add(violation('a.x', 10), 0);
