@@ -2,8 +2,13 @@ import type { JobEvents } from '../fold/job-events.js';
 import { LatencyHistogram } from './histogram.js';
 import { FINAL_STATES, type FinalState, type JobsData } from './metrics-data.js';
 
-function byState<T>(make: () => T): Record<FinalState, T> {
-  return { COMPLETED: make(), FAILED: make(), CANCELLED: make(), TIMED_OUT: make() };
+function byState<T>(make: (state: FinalState) => T): Record<FinalState, T> {
+  return {
+    COMPLETED: make('COMPLETED'),
+    FAILED: make('FAILED'),
+    CANCELLED: make('CANCELLED'),
+    TIMED_OUT: make('TIMED_OUT'),
+  };
 }
 
 /**
@@ -73,8 +78,7 @@ export class JobTracker {
   }
 
   toJSON(): JobsData {
-    const e2e = byState(() => '');
-    for (const s of FINAL_STATES) e2e[s] = this.e2e[s].encode();
+    const e2e = byState((s) => this.e2e[s].encode());
     return {
       submitted: this.submitted,
       retried: this.retried,

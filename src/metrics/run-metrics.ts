@@ -374,7 +374,8 @@ function maxOf(a: number | null, b: number | null): number | null {
  */
 function sortedStalls(stalls: StallData[]): StallData[] {
   const out: StallData[] = [];
-  for (const x of [...stalls].sort((a, b) => a.atMs - b.atMs || b.durationMs - a.durationMs)) {
+  // Stalls starting at one instant are joined whichever comes first: no tie-break needed.
+  for (const x of [...stalls].sort((a, b) => a.atMs - b.atMs)) {
     const last = out.at(-1);
     if (last !== undefined && x.atMs <= last.atMs + last.durationMs) {
       last.durationMs = Math.max(last.durationMs, x.atMs + x.durationMs - last.atMs);

@@ -61,15 +61,16 @@ interface Span {
   initBefore: number[];
 }
 
-function initializing(s: WorkerSample | undefined): boolean {
-  return (s?.initializing ?? 0) > 0;
+function initializing(s: WorkerSample): boolean {
+  return (s.initializing ?? 0) > 0;
 }
 
 function spanOf(samples: readonly WorkerSample[]): Span {
   const initBefore = [0];
   for (let i = 1; i < samples.length; i++) {
-    const half = ((samples[i]?.atMs ?? 0) - (samples[i - 1]?.atMs ?? 0)) / 2;
-    const init = (initializing(samples[i - 1]) ? half : 0) + (initializing(samples[i]) ? half : 0);
+    const [prev, cur] = [samples[i - 1] as WorkerSample, samples[i] as WorkerSample];
+    const half = (cur.atMs - prev.atMs) / 2;
+    const init = (initializing(prev) ? half : 0) + (initializing(cur) ? half : 0);
     initBefore.push((initBefore[i - 1] ?? 0) + init);
   }
   return { samples, initBefore };
@@ -131,9 +132,9 @@ function drain(data: ScalingData, samples: readonly WorkerSample[]): number | st
 
 function workerSeconds(samples: readonly WorkerSample[]): number {
   let ms = 0;
-  for (let i = 0; i + 1 < samples.length; i++) {
-    const s = samples[i] as WorkerSample;
-    ms += billedWorkers(s) * ((samples[i + 1]?.atMs ?? s.atMs) - s.atMs);
+  for (let i = 1; i < samples.length; i++) {
+    const [prev, cur] = [samples[i - 1] as WorkerSample, samples[i] as WorkerSample];
+    ms += billedWorkers(prev) * (cur.atMs - prev.atMs);
   }
   return ms / 1000;
 }

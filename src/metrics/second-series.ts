@@ -306,9 +306,11 @@ export class SecondSeries implements SecondSource {
     }
   }
 
-  /** Splits the request's time in flight over the seconds it spans, in whole microseconds. */
+  /**
+   * Splits the request's time in flight over the seconds it spans, in whole microseconds; an end
+   * not after the start (no time, clock skew) overlaps no second.
+   */
   private addBusy(fromMs: number, toMs: number): void {
-    if (!(toMs > fromMs)) return;
     const first = Math.floor(fromMs / 1000);
     const last = Math.min(Math.floor(toMs / 1000), first + MAX_BUSY_SECONDS);
     for (let sec = first; sec <= last; sec++) {

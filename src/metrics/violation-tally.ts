@@ -4,13 +4,21 @@ import type { ViolationData, ViolationExampleData } from './metrics-data.js';
 /** A few examples per check id are enough to act on; the count says how many there were. */
 export const MAX_EXAMPLES = 3;
 
-/** Earliest first (wall clock), then by content, so the examples kept never depend on arrival order. */
+/**
+ * Earliest first (wall clock), then by content (message, job, evidence, then all of it), so the
+ * examples kept never depend on arrival order.
+ */
 function compareExamples(a: ViolationExampleData, b: ViolationExampleData): number {
   const byTime = a.anchorMs + a.violation.at - (b.anchorMs + b.violation.at);
   if (byTime !== 0) return byTime;
-  const ka = `${a.violation.message}\u0000${a.violation.jobId ?? ''}\u0000${JSON.stringify(a.violation.evidence)}`;
-  const kb = `${b.violation.message}\u0000${b.violation.jobId ?? ''}\u0000${JSON.stringify(b.violation.evidence)}`;
+  const ka = contentKey(a);
+  const kb = contentKey(b);
   return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+function contentKey(e: ViolationExampleData): string {
+  const v = e.violation;
+  return `${v.message}\u0000${v.jobId ?? ''}\u0000${JSON.stringify(v.evidence)}\u0000${JSON.stringify(e)}`;
 }
 
 function worse(a: Severity, b: Severity): Severity {
