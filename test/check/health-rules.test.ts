@@ -51,6 +51,10 @@ const submit = (at: number, op: 'run' | 'runsync' | 'retry' = 'run', status = 20
   ex(op, at, status, job(`s${String(at)}`, 'IN_QUEUE'), { jobId: `s${String(at)}` });
 
 describe('health.negative', () => {
+  it('are the ids of the health family, with counter-decreased and jobs-mismatch', () => {
+    expect(healthCheck().ids).toEqual(IDS);
+  });
+
   it('fires on a job or worker counter below 0, naming the first', () => {
     const bad = health(0, { inQueue: -1, failed: -2 });
     const out = check([bad, health(100, {}, { idle: -3, running: 0 }), health(200, {})]);
@@ -182,6 +186,8 @@ describe('health.jobs-mismatch', () => {
     const read = () => health(1000, { completed: 1 });
     expect(check([submit(1099), read()]).fired).toEqual({});
     expect(check([submit(1100), read()]).fired).toEqual({ 'health.jobs-mismatch': 1 });
+    // A read that ends exactly where a bucket starts counts that bucket.
+    expect(check([submit(1050), health(990, { completed: 1 })]).fired).toEqual({});
   });
 
   it('orders the buckets by send time, whatever order the submits arrived in', () => {

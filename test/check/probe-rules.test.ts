@@ -62,6 +62,10 @@ const limitsProbe = (
   ex('run', 0, status, undefined, { req: { probe, expect, ...(auth === undefined ? {} : { auth }) } });
 
 describe('which answers the probe check judges', () => {
+  it('owns the auth, limits and request-probe ids', () => {
+    expect([...probeCheck().ids].sort()).toEqual([...IDS].sort());
+  });
+
   it('leaves out 429s, 5xx and unanswered requests, and judges 4xx up to 499', () => {
     expect(
       check([withAuth('missing', 429), withAuth('missing', 500), withAuth('missing', undefined)]),
@@ -200,6 +204,7 @@ describe('limits.*', () => {
     const out = check([
       accept(399),
       accept(400),
+      accept(401),
       accept(499),
       accept(200),
       reject(199),
@@ -208,9 +213,10 @@ describe('limits.*', () => {
       reject(300),
       reject(400),
     ]);
-    expect(out.judged).toEqual({ 'limits.payload': 9 });
+    expect(out.judged).toEqual({ 'limits.payload': 10 });
     expect(out.messages).toEqual([
       "probe payload.run.inside is within the contract's limits but was rejected with 400",
+      "probe payload.run.inside is within the contract's limits but was rejected with 401",
       "probe payload.run.inside is within the contract's limits but was rejected with 499",
       "probe payload.run.outside is outside the contract's limits but was accepted with 200",
       "probe payload.run.outside is outside the contract's limits but was accepted with 299",
@@ -293,5 +299,12 @@ describe('request.missing-input', () => {
 
   it('says nothing on a refused key or method', () => {
     expect(check([served, missing(401), missing(403), missing(405)]).judged).toEqual({});
+  });
+
+  it('is judged before the auth rules, which never see a request probe', () => {
+    const keyless = (status: number, at = 100) =>
+      ex('run', at, status, undefined, { req: { probe: 'request.missing-input', auth: 'missing' } });
+    expect(check([keyless(404, 0)]).judged).toEqual({});
+    expect(check([served, keyless(401), keyless(400)]).judged).toEqual({ 'request.missing-input': 1 });
   });
 });
