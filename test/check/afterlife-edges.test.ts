@@ -46,6 +46,13 @@ describe('JobAfterlife edges', () => {
     expect(store.size).toBe(2);
   });
 
+  it('lists no job for a hole', () => {
+    const store = new JobAfterlife(3);
+    for (const id of ['a', 'b', 'c']) store.set(job(id));
+    store.take('b');
+    expect([...store.values()].map((j) => j.id)).toEqual(['a', 'c']);
+  });
+
   it('lists the jobs oldest first before it wraps round', () => {
     const store = new JobAfterlife(5);
     for (const id of ['a', 'b', 'c']) store.set(job(id));

@@ -138,6 +138,8 @@ describe('Checker findings', () => {
       jobId: 'other',
       evidence: { seq: w.seq, request: 'POST /webhook (webhook delivery, answered 200)', body: '{"id":"j"}' },
     });
+    expect(v).not.toHaveProperty('op');
+    expect(v).not.toHaveProperty('repro');
   });
 
   it('names no job when neither the finding nor its record has one', () => {
@@ -198,6 +200,17 @@ describe('Checker coverage and notes', () => {
     const second = c.finish();
     expect([finished, folded]).toEqual([1, 1]);
     expect(second).toEqual(first);
+  });
+
+  it('sends an operation refused with 405 the other way, unless the run is strict', () => {
+    const refused = ex('status', 0, 405, undefined, { jobId: 'a', allow: 'POST' });
+    const message = (strict: boolean) => {
+      const c = new Checker(runRecord(strict ? { strict } : {}), { checks: [] });
+      c.add(refused);
+      return c.finish().violations[0]?.examples[0]?.message;
+    };
+    expect(message(false)).toMatch(/jobstorm sends status with POST from then on/);
+    expect(message(true)).toMatch(/jobstorm stops sending status for the rest of the run$/);
   });
 
   it('reports the routes the route watch found missing', () => {

@@ -9,7 +9,7 @@ describe('evidenceOf', () => {
     const r = ex('status', 0, 200, { id: 'j' }, { path: '/status/j' });
     expect(evidenceOf(r)).toEqual({ seq: r.seq, request: 'GET /status/j', status: 200, body: '{"id":"j"}' });
     const unanswered = ex('run', 0, undefined, undefined, { path: '/run' });
-    expect(evidenceOf(unanswered)).toEqual({ seq: unanswered.seq, request: 'POST /run' });
+    expect(evidenceOf(unanswered)).toStrictEqual({ seq: unanswered.seq, request: 'POST /run' });
   });
 
   it('shows a webhook delivery by its path and answer', () => {

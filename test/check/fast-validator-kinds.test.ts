@@ -61,6 +61,14 @@ describe('fast validator kinds', () => {
         'union of transforms only',
         z.union([z.string().transform((s) => s.length), z.number().transform(String)]),
       ],
+      [
+        'optional of a transform',
+        z
+          .string()
+          .transform((s) => s.length)
+          .optional(),
+      ],
+      ['record with format keys', z.record(z.email(), z.number())],
       ['__proto__ key', z.object(JSON.parse('{"__proto__": null}') as Record<string, never>)],
     ];
     for (const [name, schema] of none) expect(fastValidator(schema), name).toBeUndefined();
@@ -93,6 +101,26 @@ describe('fast validator kinds', () => {
     expect(answers(z.literal(['a', 2]), ['a', 2, 'b'])).toEqual([
       [true, true],
       [true, true],
+      [false, false],
+    ]);
+  });
+
+  it('compares a single literal of another kind by its set, a bigint too', () => {
+    expect(answers(z.literal(2n), [2n, 2])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+  });
+
+  it('skips a refinement its `when` leaves out, as zod does', () => {
+    const schema = z.string().refine((v) => v.length > 5, { when: () => false });
+    expect(answers(schema, ['ab'])).toEqual([[true, true]]);
+  });
+
+  it("inlines only the safe-integer format: a 32-bit one is zod's", () => {
+    expect(answers(z.int32(), [5, 2 ** 40, 1.5])).toEqual([
+      [true, true],
+      [false, false],
       [false, false],
     ]);
   });

@@ -25,10 +25,17 @@ describe('JobBook folds', () => {
     final(b, 'hooked', 0, true);
     const folded: string[] = [];
     const fold = (j: JobState) => void folded.push(j.id);
+    const held: boolean[] = [];
     b.advance(9, fold);
+    b.advance(9, (j) => void held.push(j.held));
+    expect(held).toEqual([]);
     expect(folded).toEqual([]);
-    b.advance(10, fold);
+    b.advance(10, (j) => {
+      held.push(j.held);
+      fold(j);
+    });
     expect(folded).toEqual(['plain']);
+    expect(held).toEqual([false]);
     b.advance(49, fold);
     expect(folded).toEqual(['plain']);
     b.advance(50, fold);
@@ -130,6 +137,21 @@ describe('JobBook folds', () => {
     for (let i = 5000; i < 5010; i++) final(b, `j${String(i)}`, i);
     b.advance(10_000, (x) => void folded.push(x.id));
     expect(folded).toEqual(Array.from({ length: 5010 }, (_, i) => `j${String(i)}`));
+  });
+
+  it('a retry starts the job afresh: not drained, not final, not foldable', () => {
+    const b = book();
+    const j = final(b, 'a', 0);
+    j.streamDrained = true;
+    j.finalAt = 5;
+    b.action(j, { type: 'exchange', op: 'retry', sentAt: 20 } as never, 'retry');
+    expect([j.streamDrained, j.finalAt, j.foldAfter, j.queuedAt, j.retries]).toEqual([
+      false,
+      undefined,
+      undefined,
+      20,
+      1,
+    ]);
   });
 
   it('adds deliveries to the job, never to the list shared by jobs without one', () => {

@@ -73,6 +73,16 @@ describe('a submission', () => {
     expect([j.submittedAt, j.acceptedAt, j.ttl]).toEqual([10, 15, 1000]);
   });
 
+  it('is taken once even when the fold opens the id again after it closed it', () => {
+    const j = jobOf([submit(0, { ttl: 1000 }), done(10), submit(20, { ttl: 2000 })]);
+    expect([j.submittedAt, j.ttl]).toEqual([0, 1000]);
+  });
+
+  it('is not taken from an answer that did not open the job', () => {
+    const j = jobOf([status(10, 'IN_QUEUE')]);
+    expect([j.submittedAt, j.acceptedAt, j.via]).toEqual([undefined, undefined, undefined]);
+  });
+
   it('is not one unless answered 200', () => {
     expect(
       book([ex('run', 10, 500, job('a', 'IN_QUEUE'), { jobId: 'a' })]).jobs.get('a')?.submittedAt,
@@ -134,6 +144,14 @@ describe('the statuses shown', () => {
     expect([j.last, j.finalAt]).toEqual(['IN_QUEUE', undefined]);
   });
 
+  it('are read only for records that name a job, and an unanswered request makes none', () => {
+    const seen = book([
+      ex('health', 0, 200, { jobs: {}, workers: {} }),
+      ex('status', 10, undefined, undefined, { jobId: 'q' }),
+    ]);
+    expect([...seen.jobs.keys()]).toEqual([]);
+  });
+
   it('give a /status?ttl= answered 200 a new deadline from its send', () => {
     const asked = (code: number) =>
       ex('status', 100, code, code === 200 ? job('a', 'IN_QUEUE') : undefined, {
@@ -142,6 +160,8 @@ describe('the statuses shown', () => {
       });
     expect(jobOf([submit(0), asked(200)]).ttlDeadline).toBe(5100);
     expect(jobOf([submit(0), asked(404)]).ttlDeadline).toBeUndefined();
+    const cancel = ex('cancel', 100, 200, job('a', 'CANCELLED'), { jobId: 'a', req: { statusTtl: 5000 } });
+    expect(jobOf([submit(0), cancel]).ttlDeadline).toBeUndefined();
   });
 
   it('mark the step that broke the transition table', () => {
@@ -182,6 +202,23 @@ describe('our actions', () => {
     ]);
   });
 
+  it('a retry of a job shown COMPLETED breaks the transition table', () => {
+    const retry = ex('retry', 100, 200, job('a', 'IN_QUEUE'), { jobId: 'a' });
+    expect(jobOf([submit(0), done(10), retry]).sequenceBroken).toBe(true);
+  });
+
+  it('a retry answered without a status leaves the job unfinished, held until it shows final again', () => {
+    const failed = status(10, 'FAILED', 'a', { error: 'x' });
+    const retry = ex('retry', 100, 200, {}, { jobId: 'a' });
+    const folded: string[] = [];
+    const c = new Checker(runRecord(), {
+      checks: [{ name: 'r', ids: [], jobDone: (j) => void folded.push(j.id) }],
+    });
+    for (const r of [submit(0), failed, retry, ex('health', 10_000, 200)]) c.add(r);
+    // Not folded for the final state it showed before the retry, nor for the one the retry did not show.
+    expect(folded).toEqual([]);
+  });
+
   it('a purge answered 200 reaches every job not yet final, and no other', () => {
     const seen = book([
       submit(0, {}, 'a'),
@@ -197,6 +234,43 @@ describe('our actions', () => {
   });
 });
 
+describe('a 404 that may mean the job was lost', () => {
+  /** Records each /status 404 as the job's lost candidate, as the lifecycle check does. */
+  function candidates(records: JobstormRecord[]): boolean {
+    let kept = false;
+    const c = new Checker(runRecord(), {
+      checks: [
+        {
+          name: 'lost',
+          ids: [],
+          add(r, ctx) {
+            if (r.type === 'exchange' && r.status === 404 && r.jobId) {
+              const j = ctx.jobs.touch(r.jobId);
+              j.lostCandidate = r;
+            }
+          },
+          finish(ctx) {
+            kept = ctx.jobs.get('a')?.lostCandidate !== undefined;
+          },
+        },
+      ],
+    });
+    for (const r of records) c.add(r);
+    c.finish();
+    return kept;
+  }
+  const gone = ex('status', 50, 404, undefined, { jobId: 'a' });
+
+  it('is cleared by a later answer showing the job, but not by an accept of its id', () => {
+    expect(candidates([submit(0), gone])).toBe(true);
+    expect(candidates([submit(0), gone, status(100, 'IN_PROGRESS')])).toBe(false);
+    expect(candidates([submit(0), gone, submit(100)])).toBe(true);
+    expect(candidates([submit(0), gone, ex('runsync', 100, 200, job('a', 'IN_QUEUE'), { jobId: 'a' })])).toBe(
+      true,
+    );
+  });
+});
+
 describe('webhook deliveries', () => {
   it('go to the job they name, made if unknown', () => {
     const seen = book([webhook(10, 'a', 500, { status: 'FAILED' }), webhook(20, 'a', 200, 'text')]);
@@ -204,6 +278,13 @@ describe('webhook deliveries', () => {
       [10, 500, 'FAILED'],
       [20, 200, undefined],
     ]);
+    const bare: WebhookRecord = { ...webhook(30, 'b', 200, undefined) };
+    delete (bare as { body?: unknown }).body;
+    expect(
+      book([bare])
+        .jobs.get('b')
+        ?.deliveries.map((d) => d.status),
+    ).toEqual([undefined]);
   });
 
   it('without a job, go by their URL when the run adapts to bodies that name none', () => {

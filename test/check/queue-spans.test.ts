@@ -91,6 +91,29 @@ describe('QueueSpans', () => {
     expect(s.index(false).overlapping(15, 1e9)).toBe(4);
   });
 
+  it('opens a span only at a submit or retry answered 200, never at a later poll', () => {
+    const s = spans([
+      submit('a', 0),
+      shows('a', 100, 'IN_PROGRESS'),
+      shows('a', 200, 'IN_PROGRESS'),
+      shows('z', 300, 'IN_QUEUE'),
+      ex('run', 400, 400, job('b', 'IN_QUEUE'), { jobId: 'b' }),
+      ex('retry', 500, 409, job('a', 'IN_QUEUE'), { jobId: 'a' }),
+    ]);
+    expect(s.index(false).overlapping(106, 1e9)).toBe(0);
+  });
+
+  it('keeps a retry of a normal job normal', () => {
+    const s = spans([
+      submit('lo', 0, { req: { lowPriority: true } }),
+      submit('n', 0),
+      shows('n', 10, 'FAILED'),
+      ex('retry', 100, 200, job('n', 'IN_QUEUE'), { jobId: 'n' }),
+    ]);
+    expect(s.index(true).overlapping(100, 1e9)).toBe(1);
+    expect(s.index(false).overlapping(100, 1e9)).toBe(1);
+  });
+
   it('reads only the operations that show where a job is', () => {
     const s = spans([submit('a', 0), ex('health', 10, 200, { status: 'COMPLETED' }, { jobId: 'a' })]);
     expect(s.index(false).overlapping(1e9, 1e9)).toBe(1);
@@ -101,7 +124,7 @@ describe('QueueSpans', () => {
   it('counts a submit without an answer, or answered 5xx, as a job queued to the end', () => {
     const s = spans([
       ex('run', 10, undefined),
-      ex('runsync', 20, 503),
+      ex('runsync', 20, 500),
       ex('run', 30, 499),
       ex('status', 40, undefined, undefined, { jobId: 'z' }),
     ]);

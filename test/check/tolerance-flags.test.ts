@@ -29,6 +29,7 @@ describe('parseTolerances', () => {
     expect(messages(['clockSkewMs='])).toHaveLength(1);
     expect(messages(['=5'])).toHaveLength(1);
     expect(messages(['clockSkewMs5'])).toHaveLength(1);
+    expect(messages(['clockSkewMs=5\nrateOverrun=1'])).toHaveLength(1);
   });
 
   it('wants a finite number', () => {
