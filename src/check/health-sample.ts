@@ -26,12 +26,14 @@ const sum = (a: number | undefined, b: number | undefined): number | undefined =
 export function healthSample(r: ExchangeRecord): HealthSample | undefined {
   if (r.op !== 'health' || r.status !== 200) return undefined;
   const b = r.body as { jobs?: Record<string, unknown>; workers?: Record<string, unknown> } | undefined;
-  const idle = count(b?.workers?.idle);
-  const running = count(b?.workers?.running);
-  const inQueue = count(b?.jobs?.inQueue);
+  const workers = b?.workers ?? {};
+  const jobs = b?.jobs ?? {};
+  const idle = count(workers.idle);
+  const running = count(workers.running);
+  const inQueue = count(jobs.inQueue);
   if (idle === undefined || running === undefined || inQueue === undefined) return undefined;
-  const initializing = count(b?.workers?.initializing);
-  const finished = sum(count(b?.jobs?.completed), count(b?.jobs?.failed));
+  const initializing = count(workers.initializing);
+  const finished = sum(count(jobs.completed), count(jobs.failed));
   return {
     record: r,
     idle,

@@ -1,6 +1,6 @@
 import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { CappedMap } from '../core/capped-map.js';
-import type { ExchangeRecord, WebhookRecord } from '../core/record.js';
+import type { ExchangeRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved } from '../../contracts/queue/states.js';
 import { JobAfterlife } from './job-afterlife.js';
@@ -110,12 +110,12 @@ export class JobBook {
   }
 
   /** Records a status the service showed us for the job (as the job fold read it: JobEvents.shown). */
-  observe(job: JobState, r: ExchangeRecord | WebhookRecord, status: JobStatus | undefined): void {
+  observe(job: JobState, r: ExchangeRecord, status: JobStatus | undefined): void {
     if (status === undefined) return;
-    const at = r.type === 'exchange' ? r.endAt : r.at;
+    const at = r.endAt;
     if (!job.sequenceBroken && stepObserved(job, STATUS_OBSERVATION[status])) job.sequenceBroken = true;
-    this.addTimeline(job, at, r.type === 'exchange' ? r.op : 'webhook', status);
-    const sent = r.type === 'exchange' ? r.sentAt : r.at;
+    this.addTimeline(job, at, r.op, status);
+    const sent = r.sentAt;
     if (status === 'IN_QUEUE') job.queuedAt = Math.max(job.queuedAt ?? 0, sent);
     if (status === 'IN_PROGRESS' && job.startedBy === undefined) job.startedBy = at;
     if (isFinalStatus(status) && job.finalAt === undefined) {

@@ -54,3 +54,21 @@ describe('SendLog', () => {
     }
   });
 });
+
+describe('SendLog floor', () => {
+  it('never moves an entry below the floor, even for a request sent before it', () => {
+    const log = new SendLog<string>();
+    log.push(10, 11, SendOutcome.Accepted, 'a', 0);
+    log.push(20, 21, SendOutcome.Throttled, 'b', 0);
+    log.push(5, 6, SendOutcome.Other, 'c', 2);
+    expect([0, 1, 2].map((i) => [log.sentAt(i), log.detail(i)])).toEqual([
+      [10, 'a'],
+      [20, 'b'],
+      [5, 'c'],
+    ]);
+    log.push(15, 16, SendOutcome.Accepted, 'd', 2);
+    expect([2, 3].map((i) => log.sentAt(i))).toEqual([5, 15]);
+    log.push(12, 13, SendOutcome.Accepted, 'e', 3);
+    expect([3, 4].map((i) => log.detail(i))).toEqual(['e', 'd']);
+  });
+});

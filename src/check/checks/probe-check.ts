@@ -60,13 +60,11 @@ function judgeForm(r: ExchangeRecord, status: number, auth: Form, seen: KeySeen,
     else seen.refused[auth] ??= r;
     return true;
   }
-  if (!seen.letIn[auth]) {
-    seen.letIn[auth] = true;
-    const waiting = seen.refused[other];
-    if (waiting) {
-      seen.refused[other] = undefined;
-      formRejected(waiting, other, ctx);
-    }
+  seen.letIn[auth] = true;
+  const waiting = seen.refused[other];
+  if (waiting) {
+    seen.refused[other] = undefined;
+    formRejected(waiting, other, ctx);
   }
   if (r.req?.probe?.startsWith('auth.')) ctx.judge('auth.form-rejected', false);
   return false;
@@ -80,7 +78,8 @@ function judgeLimits(r: ExchangeRecord, status: number, ctx: CheckContext): void
   const id = FAMILY[probe.split('.')[0] ?? ''];
   if (id === undefined) return;
   const accepted = status >= 200 && status < 300;
-  const rejected = status >= 400 && status < 500;
+  // 4xx: `add` leaves 5xx out.
+  const rejected = status >= 400;
   const v = ctx.judge(id, (expect === 'accept' && rejected) || (expect === 'reject' && accepted));
   if (v) {
     ctx.emit(v, {
