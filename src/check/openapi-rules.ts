@@ -43,9 +43,10 @@ export async function loadOpenApiRules(file: string): Promise<OpenApiRules> {
     ]);
   }
   const rules: OpenApiRules = new Map();
-  for (const item of Object.values((api.paths ?? {}) as Record<string, Record<string, Json>>)) {
+  for (const item of Object.values((api.paths ?? {}) as Record<string, Record<string, Json | null>>)) {
+    // A path item holds extensions (`x-…`) beside its operations, of any value, null too.
     for (const op of Object.values(item)) {
-      if (typeof op !== 'object' || typeof op.operationId !== 'string') continue;
+      if (typeof op?.operationId !== 'string') continue;
       const responses = new Map<string, z.ZodType | undefined>();
       for (const [code, response] of Object.entries((op.responses ?? {}) as Record<string, Json>))
         responses.set(code, bodySchema(response));

@@ -36,9 +36,12 @@ describe('loadOpenApiRules', () => {
               200: json({ type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }),
               404: { description: 'none' },
               500: json('not a schema'),
+              502: json(true),
+              503: { description: 'text', content: { 'text/plain': { schema: { type: 'string' } } } },
             },
           },
           post: { responses: { 200: { description: 'no id' } } },
+          'x-note': null,
         },
       },
     });
@@ -46,12 +49,15 @@ describe('loadOpenApiRules', () => {
     expect([...rules.keys()]).toEqual(['GetA']);
     const get = rules.get('GetA');
     expect(get?.operationId).toBe('GetA');
-    expect([...(get?.responses.keys() ?? [])]).toEqual(['200', '404', '500']);
+    expect([...(get?.responses.keys() ?? [])]).toEqual(['200', '404', '500', '502', '503']);
     const ok = get?.responses.get('200');
     expect(ok?.safeParse({ n: 1 }).success).toBe(true);
     expect(ok?.safeParse({}).success).toBe(false);
     expect(get?.responses.get('404')).toBeUndefined();
     expect(get?.responses.get('500')).toBeUndefined();
+    // A boolean schema, or a body that is not JSON: the code only.
+    expect(get?.responses.get('502')).toBeUndefined();
+    expect(get?.responses.get('503')).toBeUndefined();
   });
 
   it('judges the code only where zod cannot express the schema', async () => {
