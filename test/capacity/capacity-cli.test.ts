@@ -388,8 +388,10 @@ describe('jobstorm capacity', () => {
       const step = report.steps[0];
       expect(step?.passed).toBe(false);
       expect(step?.generatorLimited?.durationMs).toBeGreaterThan(1000);
+      // The hook saturates the loop; on a machine loaded by parallel test files the watch may find
+      // the process starved of CPU as well (measured in a CI run of 2026-11-26): either is jobstorm's.
       expect(step?.reasons[0]).toMatch(
-        /^jobstorm itself was the bottleneck for \d+\.\d s of the measured window \(its event loop saturated\): this failure may be jobstorm's, not the target's$/,
+        /^jobstorm itself was the bottleneck for \d+\.\d s of the measured window \((its event loop saturated|starved of CPU)\): this failure may be jobstorm's, not the target's$/,
       );
       expect(report.generatorLimitedAt).toBe(10);
       expect(report.verdict).toBe('unknown');
