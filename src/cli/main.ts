@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { ExitCode } from '../core/exit-code.js';
 import { runCli } from './cli.js';
+import { steadyHeapGrowth } from './heap-growth.js';
 import { runForcedExitHooks } from './run/forced-exit.js';
+
+// Before the first run allocates: fewer, evenly spaced full collections (see heap-growth.ts).
+steadyHeapGrowth(process.execArgv);
 
 // A closed pipe (`jobstorm ... | head`) is the reader's choice, not our failure.
 for (const stream of [process.stdout, process.stderr]) {
