@@ -7,7 +7,7 @@ import {
   type SequenceState,
 } from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
-import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import type { ExchangeRecord } from '../../core/record.js';
 import type { Check, CheckContext, Verdict } from '../check.js';
 import type { JobState } from '../job-book.js';
 import { firstTime } from '../fired-rules.js';
@@ -45,9 +45,11 @@ function idOf(fault: SequenceFault, job: JobState): TransitionId {
 /** Reused for every record (the check runs synchronously, one record at a time). */
 const scratch: SequenceState = { cancelAsked: false };
 
-function statusIn(r: JobstormRecord): unknown {
-  if (r.type !== 'exchange' || r.status !== 200) return undefined;
-  if (r.op === 'stream' && Array.isArray(r.body)) return undefined;
+/**
+ * The status a 200 answer's body shows (`add` takes only those). A stream's list of chunks shows
+ * none: a JSON array has no `status`.
+ */
+function statusIn(r: ExchangeRecord): unknown {
   return (r.body as { status?: unknown } | undefined)?.status;
 }
 
