@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Checker } from '../../src/check/checker.js';
 import { healthCheck } from '../../src/check/checks/health-check.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
+import { familyOutcome, type FamilyOutcome } from './check-outcome.js';
 import { ex, job, runRecord } from './records.js';
 
 /*
@@ -13,25 +14,8 @@ import { ex, job, runRecord } from './records.js';
 
 const IDS = ['health.negative', 'health.counter-decreased', 'health.jobs-mismatch'] as const;
 
-interface Outcome {
-  fired: Record<string, number>;
-  judged: Record<string, number>;
-  messages: string[];
-  cited: number[];
-}
-
-function check(records: JobstormRecord[], run: RunRecord = runRecord()): Outcome {
-  const c = new Checker(run, { checks: [healthCheck()] });
-  for (const r of records) c.add(r);
-  const result = c.finish();
-  const examples = result.violations.flatMap((g) => g.examples);
-  return {
-    fired: Object.fromEntries(result.violations.map((g) => [g.id, g.count])),
-    judged: Object.fromEntries(IDS.flatMap((id) => (result.coverage[id] ? [[id, result.coverage[id]]] : []))),
-    messages: examples.map((v) => v.message),
-    cited: examples.map((v) => v.evidence.seq ?? -1),
-  };
-}
+const check = (records: JobstormRecord[], run?: RunRecord): FamilyOutcome =>
+  familyOutcome(records, healthCheck(), IDS, run);
 
 type Jobs = Partial<Record<'completed' | 'failed' | 'retried' | 'inQueue' | 'inProgress', unknown>>;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Checker } from '../../src/check/checker.js';
 import { probeCheck } from '../../src/check/checks/probe-check.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
+import { familyOutcome, type FamilyOutcome } from './check-outcome.js';
 import { ex, job, runRecord } from './records.js';
 
 /*
@@ -23,28 +24,8 @@ const IDS = [
   'request.missing-input',
 ] as const;
 
-interface Outcome {
-  /** Findings per id. */
-  fired: Record<string, number>;
-  /** Observations judged per id of the probe check (ids judged 0 times left out). */
-  judged: Record<string, number>;
-  messages: string[];
-  /** The seq of the record each finding cites, in order. */
-  cited: number[];
-}
-
-function check(records: JobstormRecord[], run: RunRecord = runRecord()): Outcome {
-  const c = new Checker(run, { checks: [probeCheck()] });
-  for (const r of records) c.add(r);
-  const result = c.finish();
-  const examples = result.violations.flatMap((g) => g.examples);
-  return {
-    fired: Object.fromEntries(result.violations.map((g) => [g.id, g.count])),
-    judged: Object.fromEntries(IDS.flatMap((id) => (result.coverage[id] ? [[id, result.coverage[id]]] : []))),
-    messages: examples.map((v) => v.message),
-    cited: examples.map((v) => v.evidence.seq ?? -1),
-  };
-}
+const check = (records: JobstormRecord[], run?: RunRecord): FamilyOutcome =>
+  familyOutcome(records, probeCheck(), IDS, run);
 
 type Auth = NonNullable<NonNullable<ExchangeRecord['req']>['auth']>;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
+import { done, final, submit, until } from './webhook-job.js';
 
 /*
  * The webhook checks at their edges, on saved records (issue 39: what the fault proofs leave to a
@@ -23,19 +24,6 @@ function violations(records: JobstormRecord[]): Record<string, number> {
 function message(records: JobstormRecord[], id: string): string | undefined {
   return groups(records).find((g) => g.id === id)?.examples[0]?.message;
 }
-
-const done = job('w', 'COMPLETED', { delayTime: 10, executionTime: 20, output: {} });
-const submit = ex('run', 0, 200, job('w', 'IN_QUEUE'), {
-  jobId: 'w',
-  req: { webhook: 'http://127.0.0.1:1/webhook' },
-});
-const final = ex('status', 1000, 200, done, { jobId: 'w' });
-/** A record whose end is `endAt`: the latest time the check has seen. */
-const until = (endAt: number): JobstormRecord =>
-  ex('health', endAt - 5, 200, {
-    jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 },
-    workers: { idle: 1, running: 0 },
-  });
 
 describe('webhook.missing', () => {
   it('waits 30 s after the final state, and not a millisecond more', () => {

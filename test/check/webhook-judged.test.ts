@@ -5,6 +5,7 @@ import { webhookCheck } from '../../src/check/checks/webhook-check.js';
 import { WebhookOwners } from '../../src/check/webhook-owners.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
+import { done, final, submit, until } from './webhook-job.js';
 
 /*
  * What the webhook checks judge, not only what they find (issue 39): a report calls a rule passed
@@ -43,18 +44,6 @@ function check(records: JobstormRecord[]): Outcome {
   };
 }
 
-const done = job('w', 'COMPLETED', { delayTime: 10, executionTime: 20, output: {} });
-const submit = ex('run', 0, 200, job('w', 'IN_QUEUE'), {
-  jobId: 'w',
-  req: { webhook: 'http://127.0.0.1:1/webhook' },
-});
-const final = ex('status', 1000, 200, done, { jobId: 'w' });
-/** A record whose end is `endAt`: the latest time the check has seen. */
-const until = (endAt: number): JobstormRecord =>
-  ex('health', endAt - 5, 200, {
-    jobs: { completed: 1, failed: 0, inProgress: 0, inQueue: 0, retried: 0 },
-    workers: { idle: 1, running: 0 },
-  });
 /** Deliveries of job w's final body at `at`, answered as given. */
 const tries = (...attempts: [at: number, answered: number][]) =>
   attempts.map(([at, answered]) => webhook(at, 'w', answered, done));
