@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /*
  * The two management operations of SPEC "Management REST API", shaped as the vendor's published
- * OpenAPI document (reference/rest-v1-openapi.json) declares them.
+ * REST v1 OpenAPI document declares them. The project keeps those facts in its own fixture
+ * (test/fixtures/management-openapi.json); test/emulator/management.test.ts holds these schemas to it.
  */
 
 /** `EndpointCreateInput` of the REST v1 document: only `templateId` is required. */

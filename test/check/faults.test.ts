@@ -8,16 +8,16 @@ import { FAULT_LIST } from '../../src/emulator/faults/fault-list.js';
 import { loseJobs } from '../../src/emulator/faults/lose-jobs.js';
 import { ttlIgnored } from '../../src/emulator/faults/ttl-ignored.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
+import { MANAGEMENT_OPENAPI } from '../helpers/management-openapi.js';
 import { exactProofProblems } from './exact-proof.js';
 import { proofRun, type ProofResult } from './proof-run.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 import { CLOCKED, OPENAI_RATE, REQUESTS_RATE, WEBHOOKS } from './proof-scenarios.js';
 import { FAILING_HOOK, faultOf, nameOf, PROOFS } from './proof-table.js';
 
-const vendorDoc = new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url).pathname;
 /** The OpenAPI rules judge the management calls: loaded where a scenario makes them. */
 const openapiFor = async (yaml: string): Promise<OpenApiRules | undefined> =>
-  yaml.includes('probe: management') ? loadOpenApiRules(vendorDoc) : undefined;
+  yaml.includes('probe: management') ? loadOpenApiRules(MANAGEMENT_OPENAPI) : undefined;
 
 /** The same scenario and options on the faithful emulator, run once per scenario and webhook answer. */
 const faithfulRuns = new Map<string, Promise<ProofResult>>();

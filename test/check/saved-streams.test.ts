@@ -1,16 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
+import { MANAGEMENT_OPENAPI } from '../helpers/management-openapi.js';
 import { exactProofProblems } from './exact-proof.js';
 import { faultOf, nameOf, PROOFS, type Proof } from './proof-table.js';
-import {
-  countsOf,
-  readManifest,
-  readStream,
-  replay,
-  streamFile,
-  type SavedStream,
-  vendorDocPath,
-} from './saved-streams.js';
+import { countsOf, readManifest, readStream, replay, streamFile, type SavedStream } from './saved-streams.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 
 /*
@@ -24,7 +17,7 @@ const byFile = new Map(manifest.streams.map((s) => [s.file, s]));
 let rules: OpenApiRules | undefined;
 
 beforeAll(async () => {
-  rules = await loadOpenApiRules(vendorDocPath());
+  rules = await loadOpenApiRules(MANAGEMENT_OPENAPI);
 });
 
 const replayed = (s: SavedStream) => replay(readStream(s.file), s.openapi ? rules : undefined);

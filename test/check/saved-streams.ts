@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Checker, type CheckResult } from '../../src/check/checker.js';
 import type { OpenApiRules } from '../../src/check/openapi-rules.js';
@@ -16,21 +14,6 @@ import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 
 export const STREAMS_DIR = new URL('./streams/', import.meta.url);
 export const MANIFEST_FILE = new URL('manifest.json', STREAMS_DIR);
-const VENDOR_DOC = join('shared', 'reference', 'rest-v1-openapi.json');
-
-/**
- * The vendor's OpenAPI document, whose rules the proofs of scenarios with `probe: management` load.
- * It is not copied into the project: it is read from `shared/` beside the checkout, found by
- * climbing from this file, so that a mutation run's sandbox (a copy inside the checkout) finds it
- * too.
- */
-export function vendorDocPath(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    const file = join(dir, VENDOR_DOC);
-    if (existsSync(file)) return file;
-  }
-  throw new Error(`no ${VENDOR_DOC} beside the checkout or above it (the vendor OpenAPI document)`);
-}
 
 export interface SavedStream {
   /** File name in test/check/streams/. */
@@ -40,7 +23,7 @@ export interface SavedStream {
   /** The scenario's name (proof-scenarios.ts, scaling-scenarios.ts). */
   scenario: string;
   webhookAnswers?: WebhookAnswers;
-  /** Whether the checker judged with the vendor document's rules, as the live proof did. */
+  /** Whether the checker judged with the management fixture's rules (MANAGEMENT_OPENAPI), as live. */
   openapi: boolean;
   /** The ids this proof must show firing (its row of the proof table); none for a faithful run. */
   proves: string[];

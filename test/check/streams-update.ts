@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
 import { recordLine } from '../../src/check/records-file.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
+import { MANAGEMENT_OPENAPI } from '../helpers/management-openapi.js';
 import { exactProofProblems } from './exact-proof.js';
 import { proofRun, type ProofResult } from './proof-run.js';
 import { faultOf, nameOf, PROOFS, type Proof } from './proof-table.js';
@@ -14,7 +15,6 @@ import {
   STREAMS_DIR,
   streamFile,
   type SavedStream,
-  vendorDocPath,
 } from './saved-streams.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 
@@ -23,14 +23,16 @@ import { SCALING_PROOFS } from './scaling-scenarios.js';
  * the scaling proofs) live, and the faithful run of each of their scenarios, and saves each run's
  * records to test/check/streams/ with a manifest of what a replay of each must find. A run whose
  * proof is not exact (timing on a loaded machine) is run again, so a saved stream always proves
- * its row. Review the manifest's diff (git diff test/check/streams) before committing.
+ * its row. The management calls are judged with the project's fixture (MANAGEMENT_OPENAPI), the
+ * document saved-streams.test.ts replays with, unless --openapi names another. Review the
+ * manifest's diff (git diff test/check/streams) before committing.
  */
 
 const ATTEMPTS = 3;
 
-function vendorDoc(argv: string[]): string {
+function openApiDoc(argv: string[]): string {
   const at = argv.indexOf('--openapi');
-  const file = at === -1 ? vendorDocPath() : argv[at + 1];
+  const file = at === -1 ? MANAGEMENT_OPENAPI : argv[at + 1];
   if (!file || !existsSync(file))
     throw new Error(`streams:update: no OpenAPI document at ${String(file)}; give one with --openapi <file>`);
   return file;
@@ -91,7 +93,7 @@ async function save(run: Run, rules: OpenApiRules, faithful?: SavedStream): Prom
 
 async function main(): Promise<void> {
   mkdirSync(STREAMS_DIR, { recursive: true });
-  const rules = await loadOpenApiRules(vendorDoc(process.argv.slice(2)));
+  const rules = await loadOpenApiRules(openApiDoc(process.argv.slice(2)));
   const proofs: Proof[] = [...PROOFS, ...SCALING_PROOFS];
   const faithfuls = new Map<string, SavedStream>();
   const streams: SavedStream[] = [];

@@ -8,9 +8,9 @@ import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { JOBSTORM_VERSION } from '../../src/version.js';
 import { captureIo } from '../helpers/cli-io.js';
+import { MANAGEMENT_OPENAPI } from '../helpers/management-openapi.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const vendorDoc = join(root, '../shared/reference/rest-v1-openapi.json');
 
 describe('jobstorm CLI', () => {
   it('--help lists every command DESIGN.md names', async () => {
@@ -59,16 +59,17 @@ describe('jobstorm contract', () => {
     expect(lintIo.stdout.join('\n')).toMatch(/POST\s+\/v2\/\{endpointId\}\/run\s+\(run\)/);
   });
 
-  it("lint accepts the vendor's document and prints its operations", async () => {
+  it('lint accepts a management document and prints its operations', async () => {
     const io = captureIo();
-    expect(await runCli(['contract', 'lint', vendorDoc], io)).toBe(ExitCode.Ok);
+    expect(await runCli(['contract', 'lint', MANAGEMENT_OPENAPI], io)).toBe(ExitCode.Ok);
     expect(io.stdout.join('\n')).toMatch(/POST\s+\/pods\/\{podId\}\/start\s+\(StartPod\)/);
+    expect(io.stdout.join('\n')).toMatch(/POST\s+\/endpoints\s+\(CreateEndpoint\)/);
   });
 
   it('lint rejects a dangling $ref with the parser error and exit 2', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'jobstorm-contract-'));
     const file = join(dir, 'broken.json');
-    const doc = JSON.parse(await readFile(vendorDoc, 'utf8')) as {
+    const doc = JSON.parse(await readFile(MANAGEMENT_OPENAPI, 'utf8')) as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
     const create = doc.paths['/endpoints']?.post;
@@ -106,10 +107,9 @@ describe('the installed bin', () => {
   });
 
   it('exits 2 for a usage error', async () => {
-    const err = await promisify(execFile)(process.execPath, [
-      join(root, 'dist/cli/main.js'),
-      'nope',
-    ]).catch((e: unknown) => e);
+    const err = await promisify(execFile)(process.execPath, [join(root, 'dist/cli/main.js'), 'nope']).catch(
+      (e: unknown) => e,
+    );
     expect((err as { code?: number }).code).toBe(2);
   });
 });

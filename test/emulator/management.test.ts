@@ -1,26 +1,25 @@
-import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EndpointSchema, ManagementErrorSchema } from '../../contracts/management/schemas.js';
+import {
+  EndpointCreateInputSchema,
+  EndpointSchema,
+  ManagementErrorSchema,
+} from '../../contracts/management/schemas.js';
 import {
   RunResponseSchema,
   RunsyncResponseSchema,
   StatusResponseSchema,
 } from '../../contracts/queue/schemas.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
+import { fixtureSchema, MANAGEMENT_OPENAPI, type FixtureProperty } from '../helpers/management-openapi.js';
 import { call, expectStatus, until, valid } from './helpers.js';
-
-/** The vendor's REST v1 document, read where it lives (never copied into the project). */
-const OPENAPI_PATH = new URL('../../../shared/reference/rest-v1-openapi.json', import.meta.url);
 
 let h: EmulatorHandle;
 let endpointSchema: z.ZodType;
 beforeAll(async () => {
   h = await startEmulator({ pods: ['pod-a', 'pod-b'] });
-  const doc = (await SwaggerParser.dereference(
-    JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as never,
-  )) as unknown as {
+  const doc = (await SwaggerParser.dereference(MANAGEMENT_OPENAPI)) as unknown as {
     paths: Record<
       string,
       Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
@@ -32,6 +31,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
+
+/** The fixture's CreateEndpoint body: the facts the emulator's route and the contract must agree with. */
+const createInput = fixtureSchema('EndpointCreateInput');
+const create = (body: object) => call(h, 'POST', `${h.managementUrl}/endpoints`, { body });
+
+/** A value at each bound the fixture sets on a field, and one a step past it. */
+function edges(p: FixtureProperty): { inside: unknown; outside: unknown }[] {
+  const out: { inside: unknown; outside: unknown }[] = [];
+  if (p.minimum !== undefined) out.push({ inside: p.minimum, outside: p.minimum - 1 });
+  if (p.maximum !== undefined) out.push({ inside: p.maximum, outside: p.maximum + 1 });
+  if (p.maxLength !== undefined)
+    out.push({ inside: 'n'.repeat(p.maxLength), outside: 'n'.repeat(p.maxLength + 1) });
+  return out;
+}
 
 describe('POST /v1/pods/{podId}/start (StartPod)', () => {
   it('200 for a known pod, 400 for an unknown one, 401 without the key; errors are {"message"}', async () => {
@@ -105,9 +118,62 @@ describe('POST /v1/endpoints (CreateEndpoint)', () => {
     }
   });
 
+  it("applies the fixture's defaults to an endpoint made from templateId alone", async () => {
+    const endpoint = fixtureSchema('Endpoint').properties;
+    // Only a default the Endpoint carries back can be seen in the answer (vcpuCount is not one).
+    const defaults = Object.fromEntries(
+      Object.entries(createInput.properties).flatMap(([k, p]) =>
+        p.default !== undefined && k in endpoint ? [[k, p.default]] : [],
+      ),
+    );
+    expect(Object.keys(defaults).sort()).toEqual([
+      'computeType',
+      'gpuCount',
+      'idleTimeout',
+      'scalerType',
+      'scalerValue',
+    ]);
+    const r = await create({ templateId: 'tpl-defaults' });
+    expectStatus(r, 200);
+    expect(r.body).toMatchObject(defaults);
+  });
+
+  it('accepts each bound the fixture sets on a field and refuses one step past it', async () => {
+    const bounded = Object.entries(createInput.properties).flatMap(([field, p]) =>
+      edges(p).map((e) => ({ field, ...e })),
+    );
+    expect(new Set(bounded.map((b) => b.field))).toEqual(
+      new Set(['name', 'gpuCount', 'workersMin', 'workersMax', 'idleTimeout', 'scalerValue']),
+    );
+    for (const { field, inside, outside } of bounded) {
+      const at = await create({ templateId: 'tpl-edge', [field]: inside });
+      expect(at.status, `${field}=${JSON.stringify(inside)}: ${at.text}`).toBe(200);
+      const past = await create({ templateId: 'tpl-edge', [field]: outside });
+      expect(past.status, `${field}=${JSON.stringify(outside)}`).toBe(400);
+      valid(ManagementErrorSchema, past.body);
+    }
+  });
+
   it('other management paths are 404 with a message', async () => {
     const r = await call(h, 'GET', `${h.managementUrl}/billing`);
     expectStatus(r, 404);
     valid(ManagementErrorSchema, r.body);
+  });
+});
+
+describe("the contract's EndpointCreateInput", () => {
+  it("has the fixture's fields, required fields and enum values", () => {
+    const shape = EndpointCreateInputSchema.shape;
+    expect(Object.keys(shape).sort()).toEqual(Object.keys(createInput.properties).sort());
+    const required = Object.entries(shape).flatMap(([k, field]) =>
+      field.safeParse(undefined).success ? [] : [k],
+    );
+    expect(required).toEqual(createInput.required);
+    for (const [k, p] of Object.entries(createInput.properties)) {
+      if (!p.enum) continue;
+      const field = shape[k as keyof typeof shape];
+      for (const value of p.enum) expect(field.safeParse(value).success, `${k}=${value}`).toBe(true);
+      expect(field.safeParse(`not ${p.enum.join(' or ')}`).success, k).toBe(false);
+    }
   });
 });

@@ -22,7 +22,7 @@ export const MUTATION_TESTS = [
 ];
 
 /**
- * Live runs, CLI runs, reads of ../shared/reference and the readme: slow or not about a rule. A CLI
+ * Live runs, CLI runs, whole-document OpenAPI validation and the readme: slow or not about a rule. A CLI
  * run also loads modules inside a test (its commands are imported lazily), so their module-level
  * tables count as covered by that test and their mutants, never reloaded, all survive. The
  * HTML and merged-report tests import every reporter and take seconds a file, paid again for each

@@ -10,7 +10,13 @@ import { sendJson, sendMessage } from './reply.js';
 /** Largest management body we read; endpoint definitions are small. */
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
 
-/** REST v1 defaults of EndpointCreateInput (reference/rest-v1-openapi.json). */
+/**
+ * What CreateEndpoint fills in for a field the body leaves out. gpuCount, idleTimeout, computeType,
+ * scalerType and scalerValue are the REST v1 document's defaults (restated in the project's
+ * fixture, test/fixtures/management-openapi.json, whose defaults test/emulator/management.test.ts
+ * holds this table to). The document gives workersMin and workersMax no default: the emulator
+ * takes 0 and 3, the values the document's examples show.
+ */
 const CREATE_DEFAULTS = {
   workersMin: 0,
   workersMax: 3,
