@@ -2,10 +2,10 @@
 import { filesOf, readModules } from './scripts/mutation-modules.mjs';
 
 /*
- * Mutation testing of the verdict's code (docs/contributing.md "Mutation testing"). The modules and
- * their break thresholds live in test/mutation/modules.json; `npm run test:mutation [module...]`
- * runs them through scripts/mutation.mjs, which prints the score per module. Results are kept in
- * the committed incremental file, so a run after a small change retests only what it touched.
+ * Mutation testing of the verdict's code (docs/mutation.md). The modules and their break
+ * thresholds live in test/mutation/modules.json; `npm run test:mutation [module...]` runs them
+ * through scripts/mutation.mjs, which prints the score per module. Results are kept in the
+ * committed incremental file, so a run after a small change retests only what it touched.
  */
 
 const modules = readModules();
