@@ -359,6 +359,9 @@ export const CHECK_CATALOG: readonly CheckInfo[] = [
 
 const BY_ID = new Map<string, CheckInfo>(CHECK_CATALOG.map((c) => [c.id, c]));
 
+/** Every check id, for the names a threshold or a gate may use. */
+export const CHECK_IDS: readonly string[] = CHECK_CATALOG.map((c) => c.id);
+
 export function isCheckId(id: string): id is CheckId {
   return BY_ID.has(id);
 }

@@ -1,7 +1,7 @@
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import { compare } from '../report/threshold.js';
-import { globToRegExp } from '../report/threshold-evaluation.js';
+import { globToRegExp } from '../report/check-glob.js';
 import { VIOLATION_PREFIX } from '../report/threshold-metrics.js';
 import { generatorLimitedSeconds } from '../report/verdict.js';
 import { measure, type BootstrapSettings } from './bootstrap.js';

@@ -1,3 +1,4 @@
+import { CHECK_IDS } from '../check/catalog.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { ExitCode } from '../core/exit-code.js';
 import type { EmulatorHandle } from '../emulator/start.js';
@@ -16,10 +17,13 @@ import { remoteTarget } from './remote-target.js';
 import { scenarioOf } from './scenario-source.js';
 
 function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[] {
-  return parseThresholds([
-    ...thresholdSources(scenario.thresholds, scenario.source),
-    ...extra.map((expression) => ({ expression, where: 'thresholds' })),
-  ]);
+  return parseThresholds(
+    [
+      ...thresholdSources(scenario.thresholds, scenario.source),
+      ...extra.map((expression) => ({ expression, where: 'thresholds' })),
+    ],
+    { checkIds: CHECK_IDS },
+  );
 }
 
 /** A remote target validated, or the embedded emulator started (the caller closes it). */

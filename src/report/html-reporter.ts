@@ -13,6 +13,7 @@ import { deviationHtml } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { WORKER_HEADER, workerCells } from './workers-section.js';
 import {
+  atLabel,
   COVERAGE_HEADER,
   countsLine,
   coverageRows,
@@ -121,7 +122,7 @@ function jobsSection(s: Summary): string {
 
 function exampleHtml(e: ViolationSummary['examples'][number]): string {
   const lines: string[] = [
-    `<div><strong>t+${esc(formatMs(e.at))}</strong>${e.jobId ? ` job <code>${esc(e.jobId)}</code>` : ''}: ${esc(e.message)}</div>`,
+    `<div><strong>${esc(atLabel(e.at))}</strong>${e.jobId ? ` job <code>${esc(e.jobId)}</code>` : ''}: ${esc(e.message)}</div>`,
   ];
   const ev = e.evidence;
   const evidence: string[] = [];
@@ -130,7 +131,7 @@ function exampleHtml(e: ViolationSummary['examples'][number]): string {
   if (ev.body) evidence.push(`body: ${ev.body}`);
   if (ev.timeline?.length)
     evidence.push(
-      `timeline: ${ev.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`,
+      `timeline: ${ev.timeline.map((t) => `${atLabel(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' → ')}`,
     );
   if (evidence.length) lines.push(`<pre><code>${esc(evidence.join('\n'))}</code></pre>`);
   if (e.repro) lines.push(`<div>repro:</div><pre><code>${esc(e.repro)}</code></pre>`);

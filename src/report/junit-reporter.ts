@@ -1,5 +1,6 @@
 import { windowLine } from './threshold-window-line.js';
-import { escapeXml, formatMs, formatValue } from './format.js';
+import { escapeXml, formatValue } from './format.js';
+import { atLabel } from './report-view.js';
 import type { Reporter } from './reporter.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
@@ -11,14 +12,14 @@ function evidenceText(v: ViolationSummary): string {
   const e = v.examples[0];
   if (!e) return '';
   const lines = [
-    `${v.count} violation${v.count === 1 ? '' : 's'}; first at t+${formatMs(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`,
+    `${v.count} violation${v.count === 1 ? '' : 's'}; first at ${atLabel(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`,
   ];
   if (e.evidence.request) lines.push(`request: ${e.evidence.request}`);
   if (e.evidence.status !== undefined) lines.push(`status: ${e.evidence.status}`);
   if (e.evidence.body) lines.push(`body: ${e.evidence.body}`);
   if (e.evidence.timeline?.length)
     lines.push(
-      `timeline: ${e.evidence.timeline.map((t) => `t+${formatMs(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' -> ')}`,
+      `timeline: ${e.evidence.timeline.map((t) => `${atLabel(t.at)} ${t.op}${t.status !== undefined ? ` ${t.status}` : ''}`).join(' -> ')}`,
     );
   if (e.repro) lines.push(`repro: ${e.repro}`);
   return lines.join('\n');

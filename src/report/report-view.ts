@@ -137,9 +137,12 @@ export function violationTotal(s: Summary): number {
   return s.violations.reduce((n, v) => n + v.count, 0);
 }
 
-/** ms since the run's start, as the examples' `at` is. */
+/**
+ * ms since the run's start, as the examples' `at` is. A finding before time 0 (a preflight
+ * request) is said to be so, never `t+-20247µs`.
+ */
 export function atLabel(ms: number): string {
-  return `t+${formatMs(ms)}`;
+  return ms < 0 ? `t−${formatMs(-ms)} (before the start)` : `t+${formatMs(ms)}`;
 }
 
 /** The verdict's headline, the same words in every format: "PASSED", "INCONCLUSIVE"… */

@@ -4,6 +4,7 @@ import { exportLines } from './export-lines.js';
 import { deviationText } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
+import { terminalLines } from './terminal-lines.js';
 import { scalingTextLines } from './scaling-rows.js';
 import type { Reporter } from './reporter.js';
 import {
@@ -39,7 +40,14 @@ function coverageLine(s: Summary): string {
   if (ids.length === 0)
     return `checks: ${s.checks.length ? `${String(s.checks.length)} ids, coverage unknown` : 'off'}`;
   const idle = notExercised(s);
-  return `checks: ${String(ids.length - idle.length)} of ${String(ids.length)} checks exercised${idle.length ? ` (not exercised: ${idle.join(', ')})` : ''}`;
+  const head = `checks: ${String(ids.length - idle.length)} of ${String(ids.length)} checks exercised`;
+  if (idle.length === 0) return head;
+  const named = `${head} (not exercised: ${idle.join(', ')})`;
+  // A few ids fit on the line; dozens made one line of a thousand characters (issue 47): then the
+  // count, and the ids in the reports.
+  return named.length <= 100
+    ? named
+    : `${head}; ${String(idle.length)} not exercised (listed in summary.md and report.html)`;
 }
 
 function violationLines(s: Summary): string[] {
@@ -105,6 +113,6 @@ export const terminalReporter: Reporter = {
     out.push(...exportLines(s.exports));
     out.push(...scalingTextLines(s));
     out.push('', coverageLine(s), ...violationLines(s), '', ...thresholdLines(s), '', ...verdictLines(s));
-    return `${out.join('\n')}\n`;
+    return `${out.flatMap(terminalLines).join('\n')}\n`;
   },
 };

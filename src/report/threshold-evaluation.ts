@@ -9,16 +9,7 @@ import { judgeWindows, windowFrame } from './threshold-windows.js';
 import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
 import { compare, type Aggregation, type Threshold } from './threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from './threshold-metrics.js';
-
-/** `transition.*` → /^transition\..*$/: only `*` is special, dots are literal. */
-export function globToRegExp(glob: string): RegExp {
-  return new RegExp(
-    `^${glob
-      .split('*')
-      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
-  );
-}
+import { globToRegExp } from './check-glob.js';
 
 function aggregateHistogram(h: LatencyHistogram, a: Aggregation): number | null {
   if (a.kind === 'count') return h.count;

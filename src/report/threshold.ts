@@ -1,4 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
+import { globToRegExp } from './check-glob.js';
 import { closestName } from './closest-name.js';
 import { perSecondProblem } from './threshold-readers.js';
 import type { ThresholdUnit } from './threshold-unit.js';
@@ -81,6 +82,16 @@ const MS_PER_UNIT: Record<string, number> = {
   m: 60_000,
 };
 
+/**
+ * What the parser checks names against beyond its own tables. The check ids live in src/check,
+ * which this layer may not import: whoever reads a threshold a person wrote now (the CLI, the
+ * library) hands them in, so `count(violation:nosuch) == 0` is an error and not a silent pass. A
+ * threshold read back from a stored summary is judged as it was written then, without them.
+ */
+export interface ThresholdNames {
+  checkIds?: readonly string[];
+}
+
 /** A problem with one expression; parsers built on this one (compare gates) reuse it. */
 export class ThresholdSyntaxError extends Error {}
 
@@ -124,11 +135,27 @@ function parseTags(text: string | undefined): Record<string, string> {
   return tags;
 }
 
-function lookupMetric(metric: string, aggregation: Aggregation): MetricSpec {
+/** A check id or glob that names no check would count nothing forever: say so, with the nearest id. */
+function checkPattern(pattern: string, ids: readonly string[]): void {
+  const re = globToRegExp(pattern);
+  if (ids.some((id) => re.test(id))) return;
+  const literal = pattern.replace(/\*/g, '');
+  const hint = closestName(pattern.includes('*') ? literal : pattern, ids);
+  const family = pattern.includes('*')
+    ? closestName(pattern.split('.')[0] ?? '', [...new Set(ids.map((id) => id.split('.')[0] ?? ''))])
+    : undefined;
+  const suggestion = family ? `${family}.*` : hint;
+  fail(
+    `"${VIOLATION_PREFIX}${pattern}" matches no check id${suggestion ? `; did you mean "${VIOLATION_PREFIX}${suggestion}"?` : ''} (docs/reference/checks.md lists the ids)`,
+  );
+}
+
+function lookupMetric(metric: string, aggregation: Aggregation, names: ThresholdNames): MetricSpec {
   if (metric.startsWith(VIOLATION_PREFIX)) {
     const pattern = metric.slice(VIOLATION_PREFIX.length);
     if (!/^[\w.*-]+$/.test(pattern))
       fail(`"${metric}" needs a check id or glob after "${VIOLATION_PREFIX}", e.g. violation:transition.*`);
+    if (names.checkIds) checkPattern(pattern, names.checkIds);
     const spec = THRESHOLD_METRICS.get('violations');
     if (!spec) fail('internal: violations metric missing');
     return spec;
@@ -175,6 +202,12 @@ function bareTime(value: number): string {
   return `${value} has no unit: write "${value}s" (${value} second${plural}) or "${value}ms" (${value} millisecond${plural})`;
 }
 
+/** A bare rate of 1 or more: the fraction it says (at most 100 %) or the percentage it may mean. */
+function bareRate(value: number): string {
+  const whole = value === 1 ? ` or "100%" (all of them, the fraction 1)` : '';
+  return `a plain rate is a fraction between 0 and 1, and ${value} is ambiguous: write "${value}%" (${value} percent)${whole}`;
+}
+
 /**
  * A parsed number with its unit text, converted into the metric's unit (ms, fraction, count).
  * `stored` reads a bare time as milliseconds (see ThresholdSource.stored).
@@ -191,7 +224,8 @@ export function toTarget(value: number, unitText: string, unit: ThresholdUnit, s
     if (unitText === '%') return value / 100;
     if (unitText !== '')
       fail(`a rate is compared with a percentage (1%) or a fraction (0.01), not "${unitText}"`);
-    if (value > 1) fail(`a plain rate is a fraction between 0 and 1; did you mean ${value}%?`);
+    // 1 reads as 100 % or as 1 %: both are plausible, so neither is taken (as for a bare time).
+    if (value >= 1 && !stored) fail(bareRate(value));
     return value;
   }
   if (unitText !== '')
@@ -199,7 +233,7 @@ export function toTarget(value: number, unitText: string, unit: ThresholdUnit, s
   return value;
 }
 
-function parseOne(expression: string, where: string, stored: boolean): Threshold {
+function parseOne(expression: string, where: string, stored: boolean, names: ThresholdNames): Threshold {
   const parts = expression.split(COMPARATOR);
   if (parts.length !== 3)
     fail('expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms');
@@ -210,7 +244,7 @@ function parseOne(expression: string, where: string, stored: boolean): Threshold
   const metric = (call ? call[2] : bare?.[1]) ?? '';
   const aggregation = call?.[1] !== undefined ? parseAggregation(call[1]) : bareAggregation(metric);
   const tags = parseTags(call ? call[3] : bare?.[2]);
-  const spec = lookupMetric(metric, aggregation);
+  const spec = lookupMetric(metric, aggregation, names);
   checkTags(metric, spec, tags);
   const number = NUMBER_WITH_UNIT.exec(right);
   if (!number?.[1]) fail(`cannot read the value "${right.trim()}"; write e.g. 500ms, 30s, 1% or 0`);
@@ -229,11 +263,11 @@ function parseOne(expression: string, where: string, stored: boolean): Threshold
 }
 
 /** One source: its window split off, the rest parsed, then what a window or a live judge needs. */
-function parseSource(source: ThresholdSource, where: string): Threshold {
+function parseSource(source: ThresholdSource, where: string, names: ThresholdNames): Threshold {
   const split = splitWindow(source);
   if (typeof split === 'string') fail(split);
   const t: Threshold = {
-    ...parseOne(split.core, where, source.stored === true),
+    ...parseOne(split.core, where, source.stored === true, names),
     expression: split.expression,
   };
   if (split.windowS !== undefined) t.windowS = split.windowS;
@@ -248,14 +282,17 @@ function parseSource(source: ThresholdSource, where: string): Threshold {
  * Parses every expression, reporting all bad ones at once (DESIGN rule 5) as a ConfigError naming
  * the expression and what is wrong with it.
  */
-export function parseThresholds(inputs: readonly (string | ThresholdSource)[]): Threshold[] {
+export function parseThresholds(
+  inputs: readonly (string | ThresholdSource)[],
+  names: ThresholdNames = {},
+): Threshold[] {
   const issues: ConfigIssue[] = [];
   const parsed: Threshold[] = [];
   for (const input of inputs) {
     const source = typeof input === 'string' ? { expression: input } : input;
     const { expression, where = 'threshold' } = source;
     try {
-      parsed.push(parseSource(source, where));
+      parsed.push(parseSource(source, where, names));
     } catch (err) {
       if (!(err instanceof ThresholdSyntaxError)) throw err;
       issues.push({ where, message: `"${expression.trim()}": ${err.message}` });

@@ -93,6 +93,26 @@ describe('a bare number at the command line is exit 2 with both readings, and no
     expect(server?.received).toEqual([]);
   }, 40_000);
 
+  it('a check id that names no check and a bare rate of 1 (issue 47): exit 2, nothing sent', async () => {
+    const { target: flags } = await target();
+    const ran = await jobstorm([
+      'run',
+      'scenarios/smoke.yaml',
+      '--threshold',
+      'count(violation:nosuch) == 0',
+      '--threshold',
+      'rate(violation:transition.bakwards) < 1%',
+      '--threshold',
+      'rate(429) < 1',
+      ...flags,
+    ]);
+    expect(ran.code).toBe(ExitCode.Usage);
+    expect(ran.stderr).toContain('"violation:nosuch" matches no check id');
+    expect(ran.stderr).toContain('did you mean "violation:transition.backwards"?');
+    expect(ran.stderr).toContain('1 is ambiguous: write "1%" (1 percent) or "100%"');
+    expect(server?.received).toEqual([]);
+  }, 40_000);
+
   it('0 needs no unit: --graceful-stop 0 and --warmup 0 are accepted', async () => {
     const { target: flags } = await target();
     const ran = await jobstorm([

@@ -87,27 +87,39 @@ describe('the progress line renderer', () => {
       violations: 0,
     });
     expect(progressLine(small, 79)).toBe(
-      'smoke  2s/4s  p99 113ms  errors 0  violations 0  jobs 3 running, 15 final',
+      'smoke  2s/4s  2s left  p99 113ms  errors 0  violations 0  15/18 jobs final',
     );
     expect(progressLine(small, 199)).toBe(
       'smoke  2s/4s  2s left  5.0 arrivals/s  p99 113ms  errors 0  violations 0  requests 98765  flows running 340  jobs: submitted 18 · COMPLETED 15 · unfinished 3',
     );
   });
 
-  it('at 80 columns keeps the phase, elapsed/total, p99, errors, violations and the jobs, whole', () => {
-    const line = progressLine(figures(), 79);
-    expect(line.length).toBeLessThanOrEqual(79);
-    expect(line).toMatch(/^steady {2}2m05s\/10m00s {2}/);
-    for (const part of ['p99 1.23s', 'errors 17', 'violations 3', 'jobs 10765/12001'])
-      expect(line).toContain(part);
-    // The least important went first.
-    for (const gone of ['requests', 'flows running', 'left', 'dropped']) expect(line).not.toContain(gone);
+  it('at 80 and 120 columns keeps the phase, elapsed/total and the time left (issue 47), then p99, errors, violations', () => {
+    expect(progressLine(figures(), 79)).toBe(
+      'steady  2m05s/10m00s  7m55s left  p99 1.23s  errors 17  violations 3',
+    );
+    expect(progressLine(figures(), 119)).toBe(
+      'steady (2/2)  2m05s/10m00s  7m55s left  212/s  p99 1.23s  errors 17  violations 3  jobs 1234 running, 10765 final',
+    );
+  });
+
+  it('says what the short job count counts, and names the drain instead of an elapsed past the total', () => {
+    const smoke: PhasePlan = {
+      phases: [{ name: 'smoke', startMs: 0, endMs: 4000 }],
+      totalMs: 4000,
+      warmupMs: 0,
+    };
+    const drain = figures({ phase: phaseAt(smoke, 5100), elapsedMs: 5100, totalMs: 4000 });
+    expect(progressLine(drain, 79)).toBe(
+      'draining  4s/4s +1s  p99 1.23s  errors 17  violations 3  10765/12001 jobs final',
+    );
+    expect(progressLine(figures(), 100)).toContain('10765/12001 jobs final');
   });
 
   it('is never longer than the width, and never cuts a field: every token is a whole one of the full line', () => {
     const full = progressLine(figures());
     const words = new Set(full.split(/\s+/));
-    for (const extra of ['jobs', 'running,', 'final', '10765']) words.add(extra);
+    for (const extra of ['jobs', 'running,', 'final', '10765', '10765/12001']) words.add(extra);
     for (let width = 1; width <= 220; width++) {
       const line = progressLine(figures(), width);
       expect(line.length, `width ${String(width)}`).toBeLessThanOrEqual(width);
@@ -140,10 +152,15 @@ describe('the progress line renderer', () => {
       before = now;
       expect(line).toContain('2m05s/10m00s');
     }
-    // The violations are the last to go, the elapsed / total never.
-    expect(progressLine(figures(), 26)).toBe('2m05s/10m00s  violations 3');
+    // Where the run is goes last: the time left, then the phase; the elapsed / total never.
+    expect(progressLine(figures(), 40)).toBe('steady  2m05s/10m00s  7m55s left');
+    expect(progressLine(figures(), 26)).toBe('steady  2m05s/10m00s');
     expect(progressLine(figures(), 14)).toBe('2m05s/10m00s');
-    expect(NARROWING.at(-1)).toEqual(['violations', 'drop']);
+    expect(NARROWING.slice(-3)).toEqual([
+      ['violations', 'drop'],
+      ['left', 'drop'],
+      ['phase', 'drop'],
+    ]);
   });
 
   it('names the warm-up as such, then the phase, then the drain', () => {
@@ -151,7 +168,7 @@ describe('the progress line renderer', () => {
     expect(phaseAt(PLAN, 45_000).long).toBe('ramp-up (1/2)');
     expect(phaseAt(PLAN, 600_500).long).toBe('draining');
     const draining = progressLine(figures({ phase: phaseAt(PLAN, 601_000), elapsedMs: 601_000 }), 199);
-    expect(draining).toMatch(/^draining {2}10m01s\/10m00s {2}212/);
+    expect(draining).toMatch(/^draining {2}10m00s\/10m00s \+1s {2}212/);
   });
 
   it('in a log (no width) prints every field at its longest, and hides what cannot apply', () => {

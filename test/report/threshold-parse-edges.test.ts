@@ -71,8 +71,9 @@ describe('violation globs', () => {
 });
 
 describe('values', () => {
-  it('a plain rate may be 1 (every request), not more', () => {
-    expect(parseThresholds(['rate(429) <= 1'])[0]?.target).toBe(1);
+  it('a plain rate is a fraction below 1; 1 and more are ambiguous, and refused', () => {
+    expect(parseThresholds(['rate(429) <= 0.99'])[0]?.target).toBe(0.99);
+    expect(messageOf('rate(429) <= 1')).toMatch(/fraction between 0 and 1/);
     expect(messageOf('rate(429) <= 1.5')).toMatch(/fraction between 0 and 1/);
   });
 

@@ -81,7 +81,7 @@ describe('threshold expressions', () => {
       threshold: "p95(e2e{status=DONE}) < 1s": tag status=DONE is not one of COMPLETED, FAILED, CANCELLED, TIMED_OUT
       threshold: "p99(run) 500ms": expected "<aggregation>(<metric>) <comparator> <value>", e.g. p99(run) < 500ms
       threshold: "pp99(run) < 1s": unknown aggregation "pp99"; did you mean "p99"? (use pNN, max, min, mean, count, rate or rps)
-      threshold: "rate(429) < 2": a plain rate is a fraction between 0 and 1; did you mean 2%?
+      threshold: "rate(429) < 2": a plain rate is a fraction between 0 and 1, and 2 is ambiguous: write "2%" (2 percent)
       threshold: "p99(run{colour=red}) < 1s": "run" has no tag "colour" (tags: status, from)"
     `);
   });

@@ -1,3 +1,4 @@
+import { CHECK_IDS } from '../../check/catalog.js';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { renderTerminalSummary, writeReports } from '../../report/report-writer.js';
@@ -11,7 +12,10 @@ import type { ReportArgs } from './report-args.js';
 
 /** `--threshold` values, parsed together so every bad one is reported at once. */
 export function thresholdFlags(values: readonly string[] | undefined): ReturnType<typeof parseThresholds> {
-  return parseThresholds((values ?? []).map((expression) => ({ expression, where: '--threshold' })));
+  return parseThresholds(
+    (values ?? []).map((expression) => ({ expression, where: '--threshold' })),
+    { checkIds: CHECK_IDS },
+  );
 }
 
 /** What `report` does once its arguments parsed; loaded only when the command runs. */

@@ -20,7 +20,11 @@ const AGGREGATION_SYNTAX: Readonly<Record<AggregationKind, (metric: string) => s
 /** What a threshold's value is compared in, and how it is written. */
 const UNITS: Readonly<Record<ThresholdUnit, { name: string; written: string }>> = {
   ms: { name: 'time', written: 'a number with `us` (or `µs`), `ms`, `s` or `m`: `500ms`, `2s`' },
-  ratio: { name: 'share', written: 'a percentage or a fraction: `1%` or `0.01`' },
+  ratio: {
+    name: 'share',
+    written:
+      'a percentage or a fraction below 1: `1%` or `0.01` (a bare 1 or more could mean either: refused)',
+  },
   count: { name: 'count', written: 'a number without unit: `0`, `100`' },
   rps: { name: 'per second', written: 'requests per second, a number without unit: `50`' },
 };
@@ -50,7 +54,7 @@ export function metricsPage(): string {
   if (violations)
     rows.push([
       code(`${VIOLATION_PREFIX}<id or glob>`),
-      'violations of one check id, or of ids matching a glob (`violation:transition.*`)',
+      'violations of one check id, or of ids matching a glob (`violation:transition.*`); an id or glob that names no check is a configuration error',
       `${code(`count(${VIOLATION_PREFIX}transition.*)`)} ${UNITS.count.name}`,
       tags(violations),
     ]);

@@ -68,7 +68,8 @@ function jobForms(f: ProgressFigures): readonly string[] {
   return [
     `jobs: ${parts.join(' · ')}`,
     `jobs ${String(j.unfinished)} running, ${String(final)} final`,
-    `jobs ${String(final)}/${String(j.submitted)}`,
+    // "jobs 40/41" read as anything; this says it is the jobs in a final state of those submitted.
+    `${String(final)}/${String(j.submitted)} jobs final`,
   ];
 }
 
@@ -80,6 +81,16 @@ function thresholdForms(f: ProgressFigures): readonly string[] {
   return [`${n}: ${failing.join(', ')}`, n, `✗ ${String(failing.length)}`];
 }
 
+/**
+ * Elapsed of total while arrivals last; after them (the drain) the overrun is named as such, so
+ * the line never reads "5s/4s".
+ */
+function timeForms(f: ProgressFigures): readonly string[] {
+  const total = clock(f.totalMs);
+  if (whole(f.elapsedMs) <= whole(f.totalMs)) return [`${clock(f.elapsedMs)}/${total}`];
+  return [`${total}/${total} +${clock(f.elapsedMs - f.totalMs)}`];
+}
+
 function count(label: string, n: number, hideZero = false): readonly string[] {
   return hideZero && n === 0 ? [] : [`${label} ${String(n)}`];
 }
@@ -87,7 +98,7 @@ function count(label: string, n: number, hideZero = false): readonly string[] {
 /** The fields in the order they are shown, left to right; the jobs last, where the eye ends. */
 const FIELDS: Readonly<Record<FieldName, Forms>> = {
   phase: (f) => [f.phase.long, f.phase.short],
-  time: (f) => [`${clock(f.elapsedMs)}/${clock(f.totalMs)}`],
+  time: timeForms,
   left: (f) => (f.elapsedMs < f.totalMs ? [`${clock(whole(f.totalMs) - whole(f.elapsedMs))} left`] : []),
   rate: (f) => [`${formatRate(f.snapshot.rate)} arrivals/s`, `${formatRate(f.snapshot.rate)}/s`],
   p99: (f) => [`p99 ${f.latency.p99Ms === undefined ? '-' : formatMs(f.latency.p99Ms)}`],
@@ -105,27 +116,29 @@ const ORDER = Object.keys(FIELDS) as FieldName[];
 
 /**
  * What gives way when the line is too wide, in this fixed order: a wording one step shorter, or
- * the field gone. The elapsed / total time never goes; the violations and errors go last.
+ * the field gone. Where the run is (phase, elapsed / total, time left) is what a person glances
+ * at a progress line for, so it stays to the end, the elapsed / total always; of the figures, the
+ * violations go last, then the errors.
  */
 export const NARROWING: readonly (readonly [FieldName, 'shorter' | 'drop'])[] = [
   ['requests', 'drop'],
   ['flows', 'drop'],
   ['jobs', 'shorter'],
   ['rate', 'shorter'],
-  ['phase', 'shorter'],
-  ['left', 'drop'],
   ['dropped', 'drop'],
   ['429s', 'drop'],
   ['rate', 'drop'],
   ['jobs', 'shorter'],
+  ['phase', 'shorter'],
+  ['jobs', 'drop'],
   ['p99', 'drop'],
-  ['phase', 'drop'],
   ['errors', 'drop'],
   ['thresholds', 'shorter'],
-  ['jobs', 'drop'],
   ['thresholds', 'shorter'],
   ['thresholds', 'drop'],
   ['violations', 'drop'],
+  ['left', 'drop'],
+  ['phase', 'drop'],
 ];
 
 const GAP = '  ';

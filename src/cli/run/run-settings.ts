@@ -1,3 +1,4 @@
+import { CHECK_IDS } from '../../check/catalog.js';
 import { parseTolerances } from '../../check/tolerance-options.js';
 import type { Tolerances } from '../../check/tolerances.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
@@ -84,10 +85,13 @@ function thresholdsOf(
   issues: ConfigIssue[],
 ): Threshold[] | undefined {
   return collect(issues, () =>
-    parseThresholds([
-      ...thresholdSources(scenario?.thresholds ?? [], scenario?.source ?? ''),
-      ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
-    ]),
+    parseThresholds(
+      [
+        ...thresholdSources(scenario?.thresholds ?? [], scenario?.source ?? ''),
+        ...(args.threshold ?? []).map((expression) => ({ expression, where: '--threshold' })),
+      ],
+      { checkIds: CHECK_IDS },
+    ),
   );
 }
 
