@@ -19,7 +19,15 @@ export interface DocumentCheckOptions {
   /** The scenario file as the user named it; the data feed path is relative to it. */
   readonly source: string;
   readonly readFile: (path: string) => string;
+  /**
+   * Judges one threshold expression (the thresholds grammar lives outside this layer), so a bad
+   * threshold is reported with the field errors, at its line, not only once they are fixed.
+   */
+  readonly thresholdIssue?: ThresholdIssue;
 }
+
+/** What is wrong with one threshold expression, or undefined when nothing is. */
+export type ThresholdIssue = (expression: string) => string | undefined;
 
 export interface DocumentCheck {
   /** Problems to locate in the scenario source. */
@@ -85,6 +93,17 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   };
 }
 
+/** Each threshold expression as written, judged by the caller's grammar. */
+function thresholdIssues(doc: unknown, judge: ThresholdIssue | undefined): PathIssue[] {
+  if (!judge || !isRecord(doc) || !Array.isArray(doc.thresholds)) return [];
+  return doc.thresholds.flatMap((entry: unknown, i): PathIssue[] => {
+    const text = isRecord(entry) ? entry.threshold : entry;
+    const problem = typeof text === 'string' && text.trim() !== '' ? judge(text) : undefined;
+    const path = isRecord(entry) ? ['thresholds', i, 'threshold'] : ['thresholds', i];
+    return problem === undefined ? [] : [{ path, message: problem }];
+  });
+}
+
 /** The value at `path` in the document as written (before defaults), or undefined. */
 function valueAt(doc: unknown, path: KeyPath): unknown {
   let v = doc;
@@ -110,6 +129,7 @@ export function checkScenarioDocument(doc: unknown, options: DocumentCheckOption
       ...allStepIssues(doc),
       ...feed.issues,
       ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
+      ...thresholdIssues(doc, options.thresholdIssue),
     ],
     doc,
   );

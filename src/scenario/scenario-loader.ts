@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { ConfigError } from '../core/index.js';
-import { checkScenarioDocument } from './document-check.js';
+import { checkScenarioDocument, type ThresholdIssue } from './document-check.js';
 import { interpolateStrings, type Env } from './env-interpolation.js';
 import { defaultExport, importModule } from './module-import.js';
 import type { Scenario } from './scenario.js';
@@ -16,6 +16,8 @@ export const MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] 
 export interface LoadOptions {
   /** Values for `${NAME}` interpolation (the CLI passes process.env). */
   readonly env?: Env;
+  /** Judges each threshold expression with the field errors (see DocumentCheckOptions). */
+  readonly thresholdIssue?: ThresholdIssue;
 }
 
 /**
@@ -48,12 +50,14 @@ async function importDefault(file: string, shown: string): Promise<unknown> {
   return exported;
 }
 
-async function loadModule(file: string, shown: string, env: Env): Promise<Scenario> {
+async function loadModule(file: string, shown: string, options: LoadOptions): Promise<Scenario> {
+  const env = options.env ?? {};
   const exported = await importDefault(file, shown);
   const { value, problems } = interpolateStrings(exported, env);
   const check = checkScenarioDocument(value, {
     source: shown,
     readFile: (path) => readFileSync(path, 'utf8'),
+    thresholdIssue: options.thresholdIssue,
   });
   // No positions in a module: order by key path so related problems sit together.
   const messages = [...problems, ...check.issues]
@@ -73,9 +77,8 @@ async function loadModule(file: string, shown: string, env: Env): Promise<Scenar
  */
 export async function loadScenario(path: string, options: LoadOptions = {}): Promise<Scenario> {
   const ext = extname(path).toLowerCase();
-  const env = options.env ?? {};
   const file = resolve(path);
-  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(file, path, env);
+  if ((MODULE_EXTENSIONS as readonly string[]).includes(ext)) return loadModule(file, path, options);
   if (!(TEXT_EXTENSIONS as readonly string[]).includes(ext)) {
     fail(
       path,
@@ -91,5 +94,5 @@ export async function loadScenario(path: string, options: LoadOptions = {}): Pro
       `cannot read the scenario file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     );
   }
-  return parseScenario(text, path, { env });
+  return parseScenario(text, path, options);
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/index.js';
-import { checkScenarioDocument } from './document-check.js';
+import { checkScenarioDocument, type ThresholdIssue } from './document-check.js';
 import { interpolateEnv, type Env } from './env-interpolation.js';
 import { formatPath, type PathIssue } from './path-format.js';
 import type { Scenario } from './scenario.js';
@@ -14,6 +14,8 @@ export interface ParseOptions {
   readonly env?: Env;
   /** Reads the data feed; defaults to the file system. */
   readonly readFile?: (path: string) => string;
+  /** Judges each threshold expression with the field errors (see DocumentCheckOptions). */
+  readonly thresholdIssue?: ThresholdIssue;
 }
 
 interface Located {
@@ -71,7 +73,11 @@ export function parseScenario(text: string, fileName: string, options: ParseOpti
   if (value !== undefined && 'problems' in value)
     for (const p of value.problems) found.push({ ...position(p.offset), message: p.message });
   if (value !== undefined && 'value' in value) {
-    const check = checkScenarioDocument(value.value, { source: fileName, readFile });
+    const check = checkScenarioDocument(value.value, {
+      source: fileName,
+      readFile,
+      thresholdIssue: options.thresholdIssue,
+    });
     const locator = new YamlLocator(doc);
     for (const issue of check.issues) {
       const at = position(locator.offsetOf(issue.path, issue.atKey));

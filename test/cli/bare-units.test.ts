@@ -155,6 +155,23 @@ describe('a bare number at the command line is exit 2 with both readings, and no
     expect(server?.received).toEqual([]);
   }, 40_000);
 
+  it('a broken field and a bad threshold in one file are reported together (issue 47)', async () => {
+    const { target: flags } = await target();
+    const dir = await mkdtemp(join(tmpdir(), 'jobstorm-bare-'));
+    const file = join(dir, 'both.yaml');
+    await writeFile(
+      file,
+      'name: t\nphases:\n  - { duration: 1s, rate: nope }\nflows:\n  - name: f\n    steps:\n      - health: {}\nthresholds:\n  - "p99(health) < 250"\n  - threshold: "count(violation:nosuch) == 0"\n',
+    );
+    const ran = await jobstorm(['run', file, ...flags]);
+    expect(ran.code).toBe(ExitCode.Usage);
+    expect(ran.stderr).toContain('configuration error (3 problems)');
+    expect(ran.stderr).toContain(`${file}:3:27: phases[0].rate: expected a number`);
+    expect(ran.stderr).toContain(`${file}:9:5: thresholds[0]: "p99(health) < 250": ${hint('250')}`);
+    expect(ran.stderr).toContain(`${file}:10:16: thresholds[1].threshold: "count(violation:nosuch) == 0"`);
+    expect(server?.received).toEqual([]);
+  }, 40_000);
+
   it('capacity --step-duration, --warmup and --slo', async () => {
     const { target: flags } = await target();
     const ran = await jobstorm([
