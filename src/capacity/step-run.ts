@@ -6,7 +6,7 @@ import type { Threshold } from '../report/threshold.js';
 import { unansweredReason } from '../report/verdict.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { ExportSink } from '../session/session-options.js';
-import { RunSession } from '../session/run-session.js';
+import { assembleRun, reachedAlready } from '../session/run-assembly.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { StepProgress } from './capacity-options.js';
 import type { CapacityStep, HealthPoint } from './capacity-report.js';
@@ -345,30 +345,33 @@ export async function runStep(
     new QueueWatch(rate, settings.unboundedQueueSeconds),
     (why) => stop.abort(new Error(why)),
   );
-  const session = new RunSession({
-    scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
-    target: settings.target,
-    runId: `${settings.runId}-step${String(index)}`,
-    thresholds: settings.slo,
-    checks: false,
-    ...(settings.exports ? { exports: { sink: settings.exports, stopAtFinish: false } } : {}),
-    sinks: {
-      record: (r) => {
-        recorder.add(r);
-        settings.onRecord?.(r);
+  // The search reached the target once for all its steps and closes it after the last one.
+  const { session, run: runSession } = await assembleRun({
+    reach: () => Promise.resolve(reachedAlready(settings.target)),
+    session: () => ({
+      scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
+      runId: `${settings.runId}-step${String(index)}`,
+      thresholds: settings.slo,
+      checks: false,
+      ...(settings.exports ? { exports: { sink: settings.exports, stopAtFinish: false } } : {}),
+      sinks: {
+        record: (r) => {
+          recorder.add(r);
+          settings.onRecord?.(r);
+        },
+        ...(settings.onProgress
+          ? { progress: (snapshot, view) => settings.onProgress?.({ index, rate, stage, snapshot, view }) }
+          : {}),
       },
-      ...(settings.onProgress
-        ? { progress: (snapshot, view) => settings.onProgress?.({ index, rate, stage, snapshot, view }) }
-        : {}),
-    },
-    interrupt: stop.signal,
-    gracefulStopMs: settings.gracefulStopMs,
-    drainMs: 1000,
-    ...(settings.cpu ? { cpu: settings.cpu } : {}),
+      interrupt: stop.signal,
+      gracefulStopMs: settings.gracefulStopMs,
+      drainMs: 1000,
+      ...(settings.cpu ? { cpu: settings.cpu } : {}),
+    }),
   });
   let outcome: RunOutcome;
   try {
-    outcome = await session.run();
+    outcome = await runSession();
   } finally {
     settings.interrupt?.removeEventListener('abort', onOuter);
   }

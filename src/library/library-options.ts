@@ -25,6 +25,11 @@ export interface RunJobstormOptions {
   /** `{base_url}/v1` of a remote target given as a URL (default: its origin + `/v1`). */
   managementUrl?: string;
   routes?: RouteLayout;
+  /**
+   * No other client sends to the endpoint (`--exclusive-endpoint`): a 429 under the rate limit is
+   * then an error, not a warning. Defaults to true for the embedded emulator, false for a remote one.
+   */
+  exclusiveEndpoint?: boolean;
   /** Emulator faults to switch on (embedded emulator only). */
   faults?: readonly string[];
   /** Aborting it stops arrivals and drains, as Ctrl-C does; the summary then says `interrupted`. */

@@ -1,19 +1,15 @@
 import { CHECK_IDS } from '../check/catalog.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
-import { ExitCode } from '../core/exit-code.js';
-import type { EmulatorHandle } from '../emulator/start.js';
 import { parseThresholds, type Threshold } from '../report/threshold.js';
 import { thresholdSources } from '../report/threshold-source.js';
-import type { Summary } from '../report/summary.js';
-import { VERDICT_EXIT } from '../report/verdict.js';
-import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runIdFor } from '../session/run-id.js';
-import { RunSession } from '../session/run-session.js';
+import { assembleRun } from '../session/run-assembly.js';
+import { endingOf, exitCodeOf } from '../session/run-exit.js';
 import type { RunSessionOptions } from '../session/session-options.js';
-import { startEmbeddedTarget } from './embedded-target.js';
 import type { JobstormRun, RunJobstormOptions } from './library-options.js';
 import { remoteTarget } from './remote-target.js';
+import { reachTarget, type RunTarget } from './run-target.js';
 import { scenarioOf } from './scenario-source.js';
 
 function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[] {
@@ -26,14 +22,12 @@ function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[]
   );
 }
 
-/** A remote target validated, or the embedded emulator started (the caller closes it). */
-async function reach(
-  o: RunJobstormOptions,
-  scenario: Scenario,
-): Promise<{ target: Target; emulator?: EmulatorHandle }> {
-  if (typeof o.target === 'object') return { target: o.target };
+/** The target `o` names: a Target as given, a remote URL validated, or the embedded emulator. */
+function reach(o: RunJobstormOptions, scenario: Scenario): Promise<RunTarget> {
+  const extra = o.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: o.exclusiveEndpoint };
+  if (typeof o.target === 'object') return reachTarget(scenario, { remote: o.target, ...extra });
   if (o.target === undefined)
-    return startEmbeddedTarget(scenario, o.faults?.length ? { fault: o.faults } : {});
+    return reachTarget(scenario, { ...(o.faults?.length ? { faults: o.faults } : {}), ...extra });
   const issues: ConfigIssue[] = [];
   if (o.faults?.length)
     issues.push({ where: 'faults', message: 'faults switch on the embedded emulator, not a remote target' });
@@ -49,18 +43,16 @@ async function reach(
     issues,
   );
   if (!target || issues.length > 0) throw new ConfigError(issues);
-  return { target };
+  return reachTarget(scenario, { remote: target, ...extra });
 }
 
 function sessionOptions(
   o: RunJobstormOptions,
   scenario: Scenario,
-  target: Target,
   thresholds: Threshold[],
-): RunSessionOptions {
+): Omit<RunSessionOptions, 'target'> {
   return {
     scenario,
-    target,
     runId: o.runId ?? runIdFor(scenario.name),
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,
@@ -77,13 +69,6 @@ function sessionOptions(
   };
 }
 
-/** What `jobstorm run` would exit with for this run. */
-function exitCodeOf(summary: Summary, outcome: RunOutcome): ExitCode {
-  if (outcome.preflight?.fatal?.kind === 'key-refused') return ExitCode.Usage;
-  if (summary.run.end === 'shard-failed') return ExitCode.Aborted;
-  return VERDICT_EXIT[summary.verdict.status];
-}
-
 /**
  * Runs a scenario, as `jobstorm run` does, and resolves with its Summary: against a remote target,
  * or against the embedded emulator, which it starts and closes itself. Throws a ConfigError
@@ -93,14 +78,12 @@ function exitCodeOf(summary: Summary, outcome: RunOutcome): ExitCode {
 export async function runJobstorm(o: RunJobstormOptions): Promise<JobstormRun> {
   const scenario = await scenarioOf(o);
   const thresholds = thresholdsOf(scenario, o.thresholds ?? []);
-  const { target, emulator } = await reach(o, scenario);
-  const session = new RunSession(sessionOptions(o, scenario, target, thresholds));
-  let outcome: RunOutcome;
-  try {
-    outcome = await session.run();
-  } finally {
-    await emulator?.close();
-  }
+  // A remote URL is refused before anything starts; a Target object or the emulator is reached here.
+  const { session, run } = await assembleRun({
+    reach: () => reach(o, scenario),
+    session: () => sessionOptions(o, scenario, thresholds),
+  });
+  const outcome = await run();
   const summary = await session.finish();
-  return { summary, outcome, exitCode: exitCodeOf(summary, outcome) };
+  return { summary, outcome, exitCode: exitCodeOf(endingOf(summary, outcome)) };
 }

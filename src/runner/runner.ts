@@ -3,8 +3,7 @@ import type { JobClientOptions } from '../client/client-options.js';
 import { JobClient } from '../client/job-client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { LoopHeartbeat } from '../core/loop-heartbeat.js';
-import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
-import { resolveScaling } from '../core/scaling-expectation.js';
+import type { JobstormRecord } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
 import { arrivalSchedule, deriveSeed, mulberry32, type ArrivalSchedule } from '../schedule/index.js';
 import { Dispatcher } from './dispatcher.js';
@@ -15,6 +14,7 @@ import { connectionsToOpen, firstSecondArrivals, HeldRecords, warmUp } from './r
 import { preflight } from './preflight.js';
 import { startProgress } from './progress.js';
 import { RecordTap } from './record-tap.js';
+import { runRecord } from './run-record.js';
 import { runClock } from './run-clock.js';
 import { newCounters, type RunContext } from './run-context.js';
 import { DEFAULT_GRACEFUL_STOP_MS, type RunOptions, type RunOutcome } from './run-options.js';
@@ -283,26 +283,6 @@ async function setUp(
     ...(scenario.target.auth === 'none' ? { keyless: true } : {}),
   };
   return { ctx, client, closeReceiver: () => receiver.close() };
-}
-
-function runRecord(o: RunOptions, startedAtMs: number, shard: string | undefined): RunRecord {
-  const run: RunRecord = {
-    v: RECORD_VERSION,
-    type: 'run',
-    runId: o.runId,
-    scenario: o.scenario.name,
-    target: o.target.baseUrl,
-    startedAtMs,
-    ownsEndpoint: o.target.ownsEndpoint,
-  };
-  if (shard) run.shard = shard;
-  if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
-  if (o.target.clock === 'manual') run.targetClock = 'manual';
-  const scaling = resolveScaling(o.target.scaling, o.scenario.scaling);
-  if (scaling) run.scaling = scaling;
-  if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
-  if (o.scenario.target.adapt === false) run.strict = true;
-  return run;
 }
 
 /**

@@ -1,11 +1,11 @@
 import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { Worker } from 'node:worker_threads';
 import { spawnModuleWorker } from '../core/module-worker.js';
-import { RECORD_VERSION, type JobstormRecord, type RunRecord } from '../core/record.js';
-import { resolveScaling } from '../core/scaling-expectation.js';
+import type { JobstormRecord } from '../core/record.js';
 import { CpuCell } from './cpu-cell.js';
 import type { RunOptions, RunOutcome, Target } from './run-options.js';
 import { newCounters } from './run-context.js';
+import { runRecord } from './run-record.js';
 import type { FromShard, ShardInit, ToShard } from './shard-protocol.js';
 
 export interface ThreadedRunOptions extends RunOptions {
@@ -63,20 +63,8 @@ async function runShards(
   }
   const epochZeroMs = performance.timeOrigin + performance.now() + START_MARGIN_MS;
   const startedAtMs = Math.round(epochZeroMs);
-  const run: RunRecord = {
-    v: RECORD_VERSION,
-    type: 'run',
-    runId: o.runId,
-    scenario: o.scenario.name,
-    target: o.target.baseUrl,
-    startedAtMs,
-    ownsEndpoint: o.target.ownsEndpoint,
-  };
-  if (o.target.requestsPerWorker !== undefined) run.requestsPerWorker = o.target.requestsPerWorker;
-  if (o.target.clock === 'manual') run.targetClock = 'manual';
-  const scaling = resolveScaling(o.target.scaling, o.scenario.scaling);
-  if (scaling) run.scaling = scaling;
-  o.onRecord(run);
+  // One record for the whole run: the shards' own run records are not forwarded (see runShard).
+  o.onRecord(runRecord(o, startedAtMs, undefined));
   for (const s of shards) s.worker.postMessage({ type: 'start', epochZeroMs } satisfies ToShard);
   const { outcomes, failure } = await finishShards(shards);
   const counters = newCounters();

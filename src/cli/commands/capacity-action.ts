@@ -7,7 +7,7 @@ import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
 import { lostStep, planLine } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
-import { ExitCode } from '../../core/exit-code.js';
+import type { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { durationIssue, parseDuration } from '../../scenario/duration.js';
@@ -15,7 +15,11 @@ import type { Phase, Scenario } from '../../scenario/scenario.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import type { CapacityArgs } from './capacity-args.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
-import { resolveTarget, type ResolvedTarget } from '../run/target.js';
+import { resolveTarget } from '../run/target.js';
+import { reachTarget, type RunTarget } from '../../library/run-target.js';
+import type { Target } from '../../runner/run-options.js';
+import { exitCodeOf } from '../../session/run-exit.js';
+import { searchStatus } from '../../capacity/search-status.js';
 import { parseExportSettings, type ExportSettings } from '../run/export-settings.js';
 import { startLiveExports } from '../run/live-export.js';
 import { writeWorkersJson } from '../run/worker-report.js';
@@ -25,11 +29,10 @@ import { clearLiveLine, progressSink } from '../run/progress-sink.js';
 import { formatRate } from '../../report/format.js';
 import {
   guardWorkerProcesses,
-  readWorkers,
+  WorkerFigures,
   workerEmulatorOptions,
   workerSpecFor,
 } from '../run/worker-target.js';
-import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { WorkerSpec } from '../../scenario/index.js';
 import { runIdFor } from '../../session/run-id.js';
 import type { ExportSummary } from '../../report/summary.js';
@@ -40,7 +43,7 @@ interface Settings {
   slo: Threshold[];
   steps: StepPlan;
   /** Set when --target was given (validated with everything else); the emulator starts later. */
-  remote?: ResolvedTarget;
+  remote?: Target;
   exports: ExportSettings;
   notes: string[];
 }
@@ -152,16 +155,17 @@ async function remoteOf(
   io: CliIo,
   scenario: Scenario | undefined,
   issues: ConfigIssue[],
-): Promise<ResolvedTarget | undefined> {
+): Promise<Target | undefined> {
   if (!scenario || args.target === undefined) return undefined;
   const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
   try {
-    return await resolveTarget({
+    const resolved = await resolveTarget({
       scenario,
       target: args.target,
       ...(apiKey ? { apiKey } : {}),
       ...(args['management-url'] ? { managementUrl: args['management-url'] } : {}),
     });
+    return resolved.target;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     issues.push(...err.issues);
@@ -193,36 +197,29 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
   };
 }
 
-/** The remote target, or the embedded emulator (with its worker processes' guard). */
-async function reach(s: Settings, io: CliIo, out: string): Promise<ResolvedTarget & { release: () => void }> {
-  if (s.remote) return { ...s.remote, release: () => undefined };
-  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, out) : undefined;
+/** The target, reached through the one assembly (library/run-target.ts) for every step. */
+function reach(s: Settings, io: CliIo, out: string, workers: WorkerFigures): Promise<RunTarget> {
   const guard = s.worker ? guardWorkerProcesses() : undefined;
-  const release = (): void => guard?.release();
-  const resolved = await resolveTarget({
-    scenario: s.scenario,
-    ...(emulatorOptions ? { emulatorOptions } : {}),
-    ...(guard ? { processGroups: guard.groups } : {}),
-  }).catch((err: unknown) => {
-    release();
-    throw err;
+  return reachTarget(s.scenario, {
+    ...(s.remote ? { remote: s.remote } : {}),
+    ...(s.worker ? { emulatorOptions: workerEmulatorOptions(s.worker, io.env, out) } : {}),
+    ...(guard ? { workerGuard: guard } : {}),
+    ...(s.worker ? { beforeClose: workers.read } : {}),
   });
-  return { ...resolved, release };
 }
 
-/** The exit code of a finished search, its reasons said on stderr. */
+/**
+ * The search's exit code, its reasons said on stderr: what the search amounts to (searchStatus)
+ * mapped by the one table every run uses.
+ */
 function exitOf(report: CapacityReport, baseUrl: string, io: CliIo): ExitCode {
   if (report.targetUnreachable) {
     const lost = lostStep(report);
     io.err(
       `jobstorm capacity: the target ${baseUrl} ${lost ? `stopped answering during step ${String(lost.index)}; the search ended there` : 'could not be reached'}.`,
     );
-    return ExitCode.Aborted;
   }
-  if (report.interrupted) return ExitCode.Interrupted;
-  // Stopped by jobstorm's own limit before any rate passed: nothing was learnt about the target.
-  if (report.verdict === 'unknown' && report.generatorLimitedAt !== undefined) return ExitCode.Inconclusive;
-  return report.verdict === 'found' || report.verdict === 'at-least' ? ExitCode.Ok : ExitCode.Failed;
+  return exitCodeOf({ status: searchStatus(report) });
 }
 
 /** What the search will do, said before the first step (its 11 s or more are not silent). */
@@ -260,10 +257,10 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
   const runId = runIdFor(`capacity-${s.scenario.name}`);
   const out = resolve(args.out ?? join('reports', runId));
-  const reached = await reach(s, io, out);
+  const workers = new WorkerFigures();
+  const reached = await reach(s, io, out, workers);
   const { target, emulator } = reached;
   const mode = args.mode ?? 'binary';
-  let workerStats: ExternalPoolSnapshot | undefined;
   if (!args.quiet)
     announce(s, io, mode, emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl);
   // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
@@ -287,15 +284,13 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   } finally {
     // The last interval is flushed even when the search threw: a dashboard shows how far it got.
     exportStats = await live?.stop();
-    if (s.worker && emulator) workerStats = await readWorkers(emulator);
-    await emulator?.close();
-    reached.release();
+    await reached.close();
   }
   if (!args.quiet) clearLiveLine(io);
   if (exportStats) report.exports = exportStats;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
-  if (workerStats) await writeWorkersJson(out, workerStats);
+  if (workers.stats) await writeWorkersJson(out, workers.stats);
   if (!args.quiet) io.out(renderCapacityText(report));
   io.out(`reports: ${out}`);
   return exitOf(report, target.baseUrl, io);

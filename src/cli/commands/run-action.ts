@@ -1,13 +1,14 @@
 import { join, resolve } from 'node:path';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
-import { ExitCode } from '../../core/exit-code.js';
+import type { ExitCode } from '../../core/exit-code.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
-import type { EmulatorHandle } from '../../emulator/start.js';
+import { reachTarget, type RunTarget } from '../../library/run-target.js';
 import { renderTerminalSummary } from '../../report/report-writer.js';
-import { VERDICT_EXIT } from '../../report/verdict.js';
 import type { RunOutcome, Target } from '../../runner/run-options.js';
-import { RunSession } from '../../session/run-session.js';
-import type { SessionSinks } from '../../session/session-options.js';
+import { assembleRun } from '../../session/run-assembly.js';
+import { endingOf, exitCodeOf, keyRefused } from '../../session/run-exit.js';
+import type { RunSession } from '../../session/run-session.js';
+import type { RunSessionOptions, SessionSinks } from '../../session/session-options.js';
 import type { CliIo, JobstormCommand } from '../command.js';
 import { phasePlanOf } from '../run/phase-plan.js';
 import { clearLiveLine, progressSink } from '../run/progress-sink.js';
@@ -15,42 +16,33 @@ import { startLiveExports } from '../run/live-export.js';
 import { readProcessCpu } from '../run/process-cpu.js';
 import { RunOutputs } from '../run/run-outputs.js';
 import { settleRun, type RunSettings } from '../run/run-settings.js';
-import { resolveTarget } from '../run/target.js';
 import { workersSummary, writeWorkersJson } from '../run/worker-report.js';
-import { guardWorkerProcesses, readWorkers, workerEmulatorOptions } from '../run/worker-target.js';
+import { guardWorkerProcesses, WorkerFigures, workerEmulatorOptions } from '../run/worker-target.js';
 import type { RunArgs } from './run-args.js';
 import { runIdFor } from '../../session/run-id.js';
-import { HALT_EXIT, startTogether } from '../run/together.js';
+import { startTogether } from '../run/together.js';
 
-/** Where the run goes: the remote target, or the embedded emulator (with its worker processes' guard). */
-interface Reached {
-  target: Target;
-  emulator?: EmulatorHandle;
-  release(): void;
-}
-
-async function reach(args: RunArgs, s: RunSettings, io: CliIo, outputs: RunOutputs): Promise<Reached> {
-  const emulatorOptions = s.worker ? workerEmulatorOptions(s.worker, io.env, outputs.out) : undefined;
+/** The target the flags chose, reached through the one assembly; what only the CLI knows is passed in. */
+function reach(
+  args: RunArgs,
+  s: RunSettings,
+  io: CliIo,
+  outputs: RunOutputs,
+  workers: WorkerFigures,
+): Promise<RunTarget> {
   const guard = s.worker ? guardWorkerProcesses() : undefined;
-  const release = (): void => guard?.release();
-  const resolved = s.remote
-    ? { target: s.remote }
-    : await resolveTarget({
-        scenario: s.scenario,
-        ...(args.fault ? { fault: args.fault } : {}),
-        ...(emulatorOptions ? { emulatorOptions } : {}),
-        ...(guard ? { processGroups: guard.groups } : {}),
-      }).catch((err: unknown) => {
-        release();
-        outputs.discard();
-        throw err;
-      });
-  const target = {
-    ...resolved.target,
+  return reachTarget(s.scenario, {
+    ...(s.remote ? { remote: s.remote } : {}),
+    ...(args.fault ? { faults: args.fault } : {}),
+    ...(s.worker ? { emulatorOptions: workerEmulatorOptions(s.worker, io.env, outputs.out) } : {}),
+    ...(guard ? { workerGuard: guard } : {}),
+    ...(s.worker ? { beforeClose: workers.read } : {}),
     ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
     ...(s.localAddress === undefined ? {} : { localAddress: s.localAddress }),
-  };
-  return { target, release, ...(resolved.emulator ? { emulator: resolved.emulator } : {}) };
+  }).catch((err: unknown) => {
+    outputs.discard();
+    throw err;
+  });
 }
 
 /** The terminal's part of the run: the progress line and the warnings. */
@@ -66,7 +58,7 @@ function terminalSinks(args: RunArgs, io: CliIo, outputs: RunOutputs, s: RunSett
   };
 }
 
-function announce(args: RunArgs, io: CliIo, s: RunSettings, reached: Reached): void {
+function announce(args: RunArgs, io: CliIo, s: RunSettings, reached: RunTarget): void {
   if (args.quiet) return;
   const { shard, workers } = s;
   const where = reached.emulator
@@ -93,9 +85,10 @@ async function conclude(r: Ran): Promise<ExitCode> {
   const { args, io, session, outputs, outcome, workerStats } = r;
   await outputs.closeRecords();
   const fatal = outcome.preflight?.fatal;
-  if (fatal?.kind === 'key-refused') {
+  if (fatal && keyRefused(outcome)) {
     io.err(`jobstorm: preflight: ${fatal.message}. Check --api-key / JOBSTORM_API_KEY and --auth.`);
-    return ExitCode.Usage;
+    // Nothing was sent: no reports, but the session still stops its exports.
+    return exitCodeOf(endingOf(await session.finish(), outcome));
   }
   if (outcome.failure !== undefined)
     io.err(
@@ -108,21 +101,61 @@ async function conclude(r: Ran): Promise<ExitCode> {
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${outputs.out}`);
   const halt = session.halt;
-  if (halt) {
-    io.err(`jobstorm: ${halt.message}`);
-    return HALT_EXIT[halt.exit];
-  }
-  const by = summary.run.stoppedBy;
-  if (by) io.err(`jobstorm: stopped by shard ${by.shard}: ${by.reason}`);
-  if (outcome.targetUnreachable)
-    io.err(
+  if (halt) io.err(`jobstorm: ${halt.message}`);
+  else explain(r, summary.run.stoppedBy);
+  return exitCodeOf({
+    ...endingOf(summary, outcome),
+    ...(halt ? { halt } : {}),
+    ...(outputs.reportsFailed ? { reportsFailed: true } : {}),
+  });
+}
+
+/** Why a run that started ended as it did, when another shard stopped it or nothing answered. */
+function explain(r: Ran, by: { shard: string; reason: string } | undefined): void {
+  if (by) r.io.err(`jobstorm: stopped by shard ${by.shard}: ${by.reason}`);
+  if (r.outcome.targetUnreachable)
+    r.io.err(
       `jobstorm: the target ${r.target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`,
     );
-  // Issue 12: a run stopped by a failed write, or a report not written, is exit 3, not a Ctrl-C.
-  const end = summary.run.end;
-  return end === 'output-failed' || end === 'shard-failed' || outputs.reportsFailed
-    ? ExitCode.Aborted
-    : VERDICT_EXIT[summary.verdict.status];
+}
+
+interface Prepared {
+  together: ReturnType<typeof startTogether>;
+  openapi: Awaited<ReturnType<typeof loadOpenApiRules>> | undefined;
+}
+
+/** The session's options: the flags' settings, the terminal's sinks, the CLI's CPU reading. */
+function sessionOptions(
+  args: RunArgs,
+  io: CliIo,
+  s: RunSettings,
+  outputs: RunOutputs,
+  p: Prepared & { runId: string },
+): Omit<RunSessionOptions, 'target'> {
+  const live = startLiveExports(s.exports, {
+    runId: p.runId,
+    scenario: s.scenario,
+    ...(args.shard ? { shard: args.shard } : {}),
+    io,
+  });
+  return {
+    scenario: s.scenario,
+    runId: p.runId,
+    thresholds: s.thresholds,
+    checks:
+      args.check === false
+        ? false
+        : { tolerances: s.tolerances, ...(p.openapi ? { openapi: p.openapi } : {}) },
+    ...(live ? { exports: { sink: live, stopAtFinish: true } } : {}),
+    sinks: terminalSinks(args, io, outputs, s),
+    interrupt: outputs.interrupt,
+    workers: s.workers,
+    preflight: args.preflight !== false,
+    cpu: readProcessCpu,
+    ...(s.shard ? { shard: s.shard } : {}),
+    ...(s.gracefulStopMs === undefined ? {} : { gracefulStopMs: s.gracefulStopMs }),
+    ...(p.together ? { together: p.together } : {}),
+  };
 }
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
@@ -133,45 +166,19 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const runId = runIdFor(s.scenario.name, s.shard);
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
-  const reached = await reach(args, s, io, outputs);
-  const { target, emulator } = reached;
-  const live = startLiveExports(s.exports, {
-    runId,
-    scenario: s.scenario,
-    ...(args.shard ? { shard: args.shard } : {}),
-    io,
-  });
-  const session = new RunSession({
-    scenario: s.scenario,
-    target,
-    runId,
-    thresholds: s.thresholds,
-    checks: args.check === false ? false : { tolerances: s.tolerances, ...(openapi ? { openapi } : {}) },
-    ...(live ? { exports: { sink: live, stopAtFinish: true } } : {}),
-    sinks: terminalSinks(args, io, outputs, s),
-    interrupt: outputs.interrupt,
-    workers: s.workers,
-    preflight: args.preflight !== false,
-    cpu: readProcessCpu,
-    ...(s.shard ? { shard: s.shard } : {}),
-    ...(s.gracefulStopMs === undefined ? {} : { gracefulStopMs: s.gracefulStopMs }),
-    ...(together ? { together } : {}),
+  const workers = new WorkerFigures();
+  const { reached, session, run } = await assembleRun({
+    reach: () => reach(args, s, io, outputs, workers),
+    session: () => sessionOptions(args, io, s, outputs, { together, openapi, runId }),
   });
   announce(args, io, s, reached);
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
   outputs.whenForcedToExit(() => session.partialSummary(), stepSummary);
-  let outcome: RunOutcome;
-  let workerStats: ExternalPoolSnapshot | undefined;
-  try {
-    outcome = await session.run();
-  } finally {
-    if (s.worker && emulator) workerStats = await readWorkers(emulator);
-    await emulator?.close();
-    reached.release();
-  }
+  const outcome = await run();
   if (!args.quiet) clearLiveLine(io);
-  return conclude({ args, io, session, outputs, outcome, target, workerStats, stepSummary });
+  const { target } = reached;
+  return conclude({ args, io, session, outputs, outcome, target, workerStats: workers.stats, stepSummary });
 }
 
 /** What `run` does once its arguments parsed; loaded only when the command runs. */

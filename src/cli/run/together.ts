@@ -2,12 +2,10 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/config-error.js';
-import { ExitCode } from '../../core/exit-code.js';
 import type { ShardSpec } from '../../runner/run-options.js';
 import { announcementFile } from '../../session/barrier/barrier-files.js';
 import type { StartTogether } from '../../session/barrier/meeting.js';
 import { ShardBarrier } from '../../session/barrier/shard-barrier.js';
-import type { Halt } from '../../session/barrier/shard-together.js';
 import { StartInstant } from '../../session/barrier/start-instant.js';
 import type { TogetherFlag } from './together-flags.js';
 
@@ -36,10 +34,3 @@ export function startTogether(
     who: `${hostname()} pid ${String(process.pid)}`,
   });
 }
-
-/** A shard that did not start: its peers never came (3), stopped first (3), it ran before (2), Ctrl-C. */
-export const HALT_EXIT: Record<Halt['exit'], ExitCode> = {
-  usage: ExitCode.Usage,
-  aborted: ExitCode.Aborted,
-  interrupted: ExitCode.Interrupted,
-};

@@ -115,3 +115,11 @@ export async function readWorkers(emulator: EmulatorHandle): Promise<ExternalPoo
     return undefined;
   }
 }
+
+/** Your worker processes' figures, read from the emulator just before it closes (`beforeClose`). */
+export class WorkerFigures {
+  stats: ExternalPoolSnapshot | undefined;
+  readonly read = async (emulator: EmulatorHandle): Promise<void> => {
+    this.stats = await readWorkers(emulator);
+  };
+}
