@@ -239,6 +239,11 @@ export interface RunRecord {
    * the contract's is reported and no longer sent, instead of sent the way the target takes it.
    */
   strict?: boolean;
+  /**
+   * How the run sent its key when not as `Bearer <key>`: the bare key, or none at all
+   * (`--auth none`). A reproduction sends what the run sent.
+   */
+  auth?: 'bare' | 'none';
   /** What the run expects of the endpoint's scaling (the scenario's `scaling:`, the emulator's settings). */
   scaling?: ScalingExpectation;
 }

@@ -29,5 +29,6 @@ export function runRecord(
   if (scaling) run.scaling = scaling;
   if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
   if (o.scenario.target.adapt === false) run.strict = true;
+  if (o.scenario.target.auth !== 'bearer') run.auth = o.scenario.target.auth;
   return run;
 }

@@ -43,8 +43,24 @@ describe('curlRepro', () => {
       `curl -sS -X GET 'https://api.example.com/v2/ep/health' -H 'Authorization: Bearer wrong-key'`,
     );
     expect(get('missing')).toBe(`curl -sS -X GET 'https://api.example.com/v2/ep/health'`);
+    expect(get('none')).toBe(`curl -sS -X GET 'https://api.example.com/v2/ep/health'`);
     expect(get('bearer')).toBe(
       `curl -sS -X GET 'https://api.example.com/v2/ep/health' -H "Authorization: Bearer $JOBSTORM_API_KEY"`,
+    );
+  });
+
+  it('sends what the run sent: no header at all in a run with --auth none, the bare key with --auth bare (issue 47)', () => {
+    const status = ex('status', 0, 200, undefined, { path: '/status/j' });
+    expect(curlRepro(status, runRecord({ target: 'https://api.example.com/v2/ep', auth: 'none' }))).toBe(
+      `curl -sS -X GET 'https://api.example.com/v2/ep/status/j'`,
+    );
+    expect(curlRepro(status, runRecord({ target: 'https://api.example.com/v2/ep', auth: 'bare' }))).toBe(
+      `curl -sS -X GET 'https://api.example.com/v2/ep/status/j' -H "Authorization: $JOBSTORM_API_KEY"`,
+    );
+    // A probe that sent a wrong key on purpose still sends it, whatever the run's form.
+    const probe = ex('health', 0, 401, undefined, { path: '/health', req: { auth: 'wrong' } });
+    expect(curlRepro(probe, runRecord({ target: 'https://api.example.com/v2/ep', auth: 'none' }))).toBe(
+      `curl -sS -X GET 'https://api.example.com/v2/ep/health' -H 'Authorization: Bearer wrong-key'`,
     );
   });
 
