@@ -1,3 +1,4 @@
+import { systemClock } from '../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { ExitCode } from '../core/exit-code.js';
 import type { EmulatorHandle } from '../emulator/start.js';
@@ -58,6 +59,7 @@ function sessionOptions(
     scenario,
     target,
     runId: o.runId ?? runIdFor(scenario.name),
+    clock: o.clock ?? systemClock,
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,
     ...(o.exports ? { exports: { sink: o.exports, stopAtFinish: true } } : {}),

@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
+import { systemClock } from '../../core/clock.js';
 import { ExitCode } from '../../core/exit-code.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import type { EmulatorHandle } from '../../emulator/start.js';
@@ -145,6 +146,7 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
     scenario: s.scenario,
     target,
     runId,
+    clock: systemClock,
     thresholds: s.thresholds,
     checks: args.check === false ? false : { tolerances: s.tolerances, ...(openapi ? { openapi } : {}) },
     ...(live ? { exports: { sink: live, stopAtFinish: true } } : {}),
