@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
 import type { Summary } from '../../src/report/summary.js';
-import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
+import { failuresBesideLatency } from '../helpers/latency-bounds.js';
 
 /*
  * Every command in the README and in the pages of docs/ runs here, as written, against the
@@ -105,12 +105,12 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
 }
 
-/** The summary a `jobstorm run … --out DIR` command wrote, judged by failedOnlyOnPercentiles. */
-async function failedOnlyOnPercentilesIn(command: string): Promise<boolean> {
+/** The summary a `jobstorm run … --out DIR` command wrote, if it is one and wrote it. */
+async function summaryWrittenBy(command: string): Promise<Summary | undefined> {
   const out = /^npx jobstorm run .*--out (\S+)/.exec(command)?.[1];
-  if (out === undefined) return false;
+  if (out === undefined) return undefined;
   const text = await readFile(join(cwd, out, 'summary.json'), 'utf8').catch(() => undefined);
-  return text !== undefined && failedOnlyOnPercentiles(JSON.parse(text) as Summary);
+  return text === undefined ? undefined : (JSON.parse(text) as Summary);
 }
 
 describe('README and docs/ commands', async () => {
@@ -152,11 +152,21 @@ describe('README and docs/ commands', async () => {
         expect(code).toBe(0);
         return;
       }
-      let { code, output } = await shell(c.text, env);
-      // A run that failed only a percentile threshold gets one more try (see failedOnlyOnPercentiles).
-      if (code === 1 && (await failedOnlyOnPercentilesIn(c.text)))
-        ({ code, output } = await shell(c.text, env));
-      expect(code, output.slice(-3000)).toBe(0);
+      const { code, output } = await shell(c.text, env);
+      const why = output.slice(-3000);
+      // The real built CLI on real time: a documented latency bound (`p99(run) < 500ms`) holds on
+      // a quiet host and may rightly fail on a loaded one (see latency-bounds.ts). What the command
+      // must do on any host: run to its end and fail (exit 1) for nothing but such a bound.
+      if (code === 1) {
+        const summary = await summaryWrittenBy(c.text);
+        expect(summary, why).toBeDefined();
+        expect(failuresBesideLatency(summary ?? { violations: [], thresholds: [] }), why).toEqual([]);
+        expect(
+          summary?.thresholds.some((t) => !t.ok),
+          why,
+        ).toBe(true);
+        expect(summary?.run.end, why).toBe('completed');
+      } else expect(code, why).toBe(0);
     },
     120_000,
   );
