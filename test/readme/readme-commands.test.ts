@@ -106,13 +106,20 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
 }
 
 /**
- * The summary a `jobstorm run` command wrote: into its `--out`, or without one into the newest
- * folder of `reports/` (the CLI's default, `reports/<run id>`) written since `sinceMs`.
+ * The summary a command that judges a run wrote or read: `run` and `merge` into their `--out`
+ * (a run without one into the newest folder of `reports/` written since `sinceMs`, the CLI's
+ * default `reports/<run id>`), `report` from the folder it is given.
  */
 async function summaryWrittenBy(command: string, sinceMs: number): Promise<Summary | undefined> {
-  if (!command.startsWith('npx jobstorm run ')) return undefined;
+  const [, verb, first] = /^npx jobstorm (run|merge|report) (\S+)/.exec(command) ?? [];
+  if (verb === undefined) return undefined;
   const out = / --out (\S+)/.exec(command)?.[1];
-  const dirs = out !== undefined ? [join(cwd, out)] : await reportDirs(sinceMs);
+  const dirs =
+    verb === 'report' && first !== undefined
+      ? [join(cwd, first)]
+      : out !== undefined
+        ? [join(cwd, out)]
+        : await reportDirs(sinceMs);
   const text = await readFile(join(dirs[0] ?? cwd, 'summary.json'), 'utf8').catch(() => undefined);
   return text === undefined ? undefined : (JSON.parse(text) as Summary);
 }
@@ -178,8 +185,9 @@ describe('README and docs/ commands', async () => {
       const { code, output } = await shell(c.text, env);
       const why = output.slice(-3000);
       // The real built CLI on real time: a documented latency bound (`p99(run) < 500ms`) holds on
-      // a quiet host and may rightly fail on a loaded one (see latency-bounds.ts). What the command
-      // must do on any host: run to its end and fail (exit 1) for nothing but such a bound.
+      // a quiet host and may rightly fail on a loaded one (see latency-bounds.ts), and so do the
+      // merge and report of such runs. What the command must do on any host: run to its end and
+      // fail (exit 1) for nothing but such a bound.
       if (code === 1) {
         // A second early: a file system may keep modification times to the second.
         const summary = await summaryWrittenBy(c.text, began - 1000);
