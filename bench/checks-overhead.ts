@@ -25,6 +25,7 @@ import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { CheckStage } from '../src/session/check-stage.js';
 import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
+import { systemClock } from '../src/core/clock.js';
 
 const vus = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 60);
@@ -126,6 +127,7 @@ function nextSlice(): void {
 
 const timer = setInterval(nextSlice, sliceMs);
 await runScenario({
+  clock: systemClock,
   scenario,
   target: { baseUrl: emu.url, apiKey: emu.apiKey, ownsEndpoint: true, requestsPerWorker: 10 },
   runId: 'bench',

@@ -22,6 +22,7 @@ import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
 import { startPrometheus } from '../test/export/prometheus-server.js';
+import { systemClock } from '../src/core/clock.js';
 
 const vus = Number(process.argv[2] ?? 64);
 const seconds = Number(process.argv[3] ?? 24);
@@ -160,6 +161,7 @@ async function nextSlice(): Promise<void> {
 
 const timer = setInterval(() => void nextSlice(), sliceMs);
 await runScenario({
+  clock: systemClock,
   scenario,
   target: { baseUrl: emu.url, apiKey: emu.apiKey, ownsEndpoint: true, requestsPerWorker: 10 },
   runId: 'bench',

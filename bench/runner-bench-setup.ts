@@ -20,6 +20,7 @@ import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
 import type { Scenario } from '../src/scenario/scenario.js';
 import { cpuMicros } from './client-bench-setup.js';
+import { systemClock } from '../src/core/clock.js';
 
 export { cpuMicros, hostTicks, median, percentile, pinSelf, stealShare } from './client-bench-setup.js';
 
@@ -173,6 +174,7 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
   const cpu0 = cpuMicros();
   const t0 = performance.now();
   const outcome = await runScenario({
+    clock: systemClock,
     scenario,
     target: { baseUrl: `${origin}/v2/ep`, apiKey: 'bench-key', ownsEndpoint: false },
     runId: 'bench',

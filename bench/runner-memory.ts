@@ -15,6 +15,7 @@ import type { JobstormRecord } from '../src/core/record.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { runScenario } from '../src/runner/runner.js';
 import { canPin, flowScenario, median, pinSelf, startFlowServer, type Sink } from './runner-bench-setup.js';
+import { systemClock } from '../src/core/clock.js';
 
 const minutes = Number(process.argv[2] ?? 10);
 const rate = Number(process.argv[3] ?? 800);
@@ -62,6 +63,7 @@ console.log(
 sample(0, 0, 0);
 try {
   const outcome = await runScenario({
+    clock: systemClock,
     scenario: flowScenario(rate, minutes * 60),
     target: { baseUrl: `${server.origin}/v2/ep`, apiKey: 'bench-key', ownsEndpoint: false },
     runId: 'bench-memory',

@@ -1,8 +1,10 @@
+import type { EpochClock } from '../core/clock.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
+import type { GeneratorProbe } from '../runner/generator-watch.js';
 import type { ProgressSnapshot } from '../runner/run-options.js';
 import type { ExportSink, LiveView } from '../session/session-options.js';
 import type { CapacityStep } from './capacity-report.js';
@@ -45,6 +47,10 @@ export interface CapacityOptions {
   slo: readonly Threshold[];
   steps: StepPlan;
   mode: SearchMode;
+  /** The search's time and timers, from its owner (the CLI picks the system clock, tests a manual one). */
+  clock: EpochClock;
+  /** What each step's generator watch reads instead of the real event loop (RunOptions.generatorProbe). */
+  generatorProbe?: () => GeneratorProbe;
   /** Called after each step, for progress lines. */
   onStep?(step: CapacityStep): void;
   /** Called about once a second while a step runs, for a live progress line. */

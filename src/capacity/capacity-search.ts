@@ -36,8 +36,10 @@ function stepSettingsOf(o: CapacityOptions, runId: string, originMs: number): St
     unboundedQueueSeconds: o.unboundedQueueSeconds ?? DEFAULT_UNBOUNDED_QUEUE_SECONDS,
     runId,
     originMs,
+    clock: o.clock,
     ...(o.interrupt ? { interrupt: o.interrupt } : {}),
     ...(o.cpu ? { cpu: o.cpu } : {}),
+    ...(o.generatorProbe ? { generatorProbe: o.generatorProbe } : {}),
     ...(o.onRecord ? { onRecord: o.onRecord } : {}),
     ...(o.exports ? { exports: o.exports } : {}),
     ...(o.onProgress ? { onProgress: (p) => o.onProgress?.(p) } : {}),
@@ -108,7 +110,7 @@ export function planOf(steps: StepPlan): CapacityReport['plan'] {
  * with what it has.
  */
 export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> {
-  const originMs = Date.now();
+  const originMs = o.clock.epochNow();
   const runId = o.runId ?? `capacity-${o.scenario.name}`;
   const { stepDurationMs, warmupMs } = o.steps;
   if (!(stepDurationMs > 0) || !(warmupMs >= 0))
@@ -125,6 +127,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
       scenario: o.scenario,
       target: o.target,
       runId: `${runId}-settle${String(n)}`,
+      clock: o.clock,
       timeoutMs: settleTimeoutMs,
       ...(baseline !== undefined ? { baseline } : {}),
       ...(o.interrupt ? { interrupt: o.interrupt } : {}),
@@ -138,7 +141,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     scenario: o.scenario.name,
     target: o.target.baseUrl,
     startedAtMs: originMs,
-    durationMs: Date.now() - originMs,
+    durationMs: o.clock.epochNow() - originMs,
     mode: o.mode,
     plan: planOf(o.steps),
     slo: o.slo.map((t) => t.expression),

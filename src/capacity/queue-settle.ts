@@ -1,3 +1,4 @@
+import type { EpochClock } from '../core/clock.js';
 import { runScenario } from '../runner/runner.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -17,6 +18,7 @@ export interface SettleOptions {
   scenario: Scenario;
   target: Target;
   runId: string;
+  clock: EpochClock;
   timeoutMs: number;
   /** Wait until jobs in system ≤ this; undefined takes the first sample as it is. */
   baseline?: number;
@@ -40,6 +42,7 @@ export async function settleQueue(o: SettleOptions): Promise<SettleResult> {
       scenario: settleScenario(o.scenario, o.timeoutMs),
       target: o.target,
       runId: o.runId,
+      clock: o.clock,
       sampleHealth: false,
       interrupt: stop.signal,
       drainMs: 1000,

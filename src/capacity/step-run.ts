@@ -1,9 +1,11 @@
+import type { EpochClock } from '../core/clock.js';
 import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorRecord, JobstormRecord, RunRecord } from '../core/record.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { unansweredReason } from '../report/verdict.js';
+import type { GeneratorProbe } from '../runner/generator-watch.js';
 import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { ExportSink } from '../session/session-options.js';
 import { assembleRun, reachedAlready } from '../session/run-assembly.js';
@@ -29,6 +31,9 @@ export interface StepSettings {
   runId: string;
   /** Epoch ms the search started; step and sample times are reported relative to it. */
   originMs: number;
+  /** The search's clock: each step runs on it. */
+  clock: EpochClock;
+  generatorProbe?: () => GeneratorProbe;
   interrupt?: AbortSignal;
   cpu?: () => CpuReading;
   /** Every record of the step too, as it comes (CapacityOptions.onRecord). */
@@ -351,6 +356,7 @@ export async function runStep(
     session: () => ({
       scenario: stepScenario(settings.scenario, rate, plannedEnd, settings.warmupMs),
       runId: `${settings.runId}-step${String(index)}`,
+      clock: settings.clock,
       thresholds: settings.slo,
       checks: false,
       ...(settings.exports ? { exports: { sink: settings.exports, stopAtFinish: false } } : {}),
@@ -367,6 +373,7 @@ export async function runStep(
       gracefulStopMs: settings.gracefulStopMs,
       drainMs: 1000,
       ...(settings.cpu ? { cpu: settings.cpu } : {}),
+      ...(settings.generatorProbe ? { generatorProbe: settings.generatorProbe } : {}),
     }),
   });
   let outcome: RunOutcome;

@@ -11,6 +11,16 @@ export interface Clock {
 }
 
 /**
+ * A clock that can also say which wall-clock instant its `now()` is: a run's records count from
+ * a time 0 given as an epoch instant (shards on other threads or machines share it), so whoever
+ * starts a run hands it one of these, and nothing below reads the system's wall clock itself.
+ */
+export interface EpochClock extends Clock {
+  /** Epoch milliseconds (high resolution) of the instant `now()` reads. */
+  epochNow(): number;
+}
+
+/**
  * A timer that never fires before `performance.now()` reaches its due time. libuv counts from a
  * loop time cached at millisecond granularity, so a bare setTimeout(fn, ms) often runs up to 1 ms
  * before `now()` has advanced by `ms` (about half of short timers here): an executionTimeout of
@@ -31,8 +41,9 @@ function timerUntil(ms: number, fn: () => void, unref: boolean): () => void {
   return () => clearTimeout(timer);
 }
 
-export const systemClock: Clock = {
+export const systemClock: EpochClock = {
   now: () => performance.now(),
+  epochNow: () => performance.timeOrigin + performance.now(),
   // A sleep holds the process open (an unref'd timer would let it exit mid-run); a scheduled callback does not.
   sleep: (ms, signal) => sleepOn((wait, fn) => timerUntil(wait, fn, false), ms, signal),
   schedule: (ms, fn) => timerUntil(ms, fn, true),

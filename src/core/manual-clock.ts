@@ -1,4 +1,4 @@
-import { sleepOn, type Clock } from './clock.js';
+import { sleepOn, type EpochClock } from './clock.js';
 import { TimerHeap } from './timer-heap.js';
 
 /**
@@ -6,18 +6,26 @@ import { TimerHeap } from './timer-heap.js';
  * set) as `advance` passes them, and `now()` reads each timer's own time while it runs, so code
  * under test sees the same sequence it would see in real time.
  */
-export class ManualClock implements Clock {
+export class ManualClock implements EpochClock {
   private current: number;
   private seq = 0;
   private live = 0;
   private readonly heap = new TimerHeap();
 
-  constructor(start = 0) {
+  /** `epochAtZero`: the wall-clock instant (epoch ms) that `now()` 0 stands for. */
+  constructor(
+    start = 0,
+    private readonly epochAtZero = 0,
+  ) {
     this.current = start;
   }
 
   now(): number {
     return this.current;
+  }
+
+  epochNow(): number {
+    return this.epochAtZero + this.current;
   }
 
   schedule(ms: number, fn: () => void): () => void {
@@ -48,6 +56,19 @@ export class ManualClock implements Clock {
       t.fn();
     }
     this.current = target;
+  }
+
+  /**
+   * When the next timer falls due (undefined when none waits): what a test driver advances to
+   * once the code under test has nothing left to do before then.
+   */
+  nextDue(): number | undefined {
+    for (let t = this.heap.peek(); t; t = this.heap.peek()) {
+      if (!t.cancelled) return t.at;
+      // A cancelled timer only waits to be dropped; dropping it here keeps the answer exact.
+      this.heap.pop();
+    }
+    return undefined;
   }
 
   /** Number of timers still waiting; tests use it to see that nothing leaks. */

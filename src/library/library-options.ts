@@ -1,3 +1,4 @@
+import type { EpochClock } from '../core/clock.js';
 import type { ExitCode } from '../core/exit-code.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Summary } from '../report/summary.js';
@@ -48,6 +49,11 @@ export interface RunJobstormOptions {
   exports?: ExportSink;
   /** The run's id, in every report and export (default `<scenario name>-<UTC time>`). */
   runId?: string;
+  /**
+   * The run's time and timers (default the system clock). A manual clock shared with an
+   * in-process emulator given as `target` runs a scenario without waiting for real time.
+   */
+  clock?: EpochClock;
   onRecord?: (record: JobstormRecord) => void;
   /** About once a second while the load runs (not with `workers` > 1). */
   onProgress?: (snapshot: ProgressSnapshot, view: LiveView) => void;

@@ -1,4 +1,5 @@
 import { CHECK_IDS } from '../check/catalog.js';
+import { systemClock } from '../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
 import { parseThresholds, type Threshold } from '../report/threshold.js';
 import { thresholdSources } from '../report/threshold-source.js';
@@ -54,6 +55,7 @@ function sessionOptions(
   return {
     scenario,
     runId: o.runId ?? runIdFor(scenario.name),
+    clock: o.clock ?? systemClock,
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,
     ...(o.exports ? { exports: { sink: o.exports, stopAtFinish: true } } : {}),

@@ -1,6 +1,7 @@
+import type { EpochClock } from '../core/clock.js';
 import type { ConnectionWait } from '../core/connection-wait.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
-import type { GeneratorFigures } from './generator-watch.js';
+import type { GeneratorFigures, GeneratorProbe } from './generator-watch.js';
 import type { PreflightResult } from './preflight.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { ScalingExpectation } from '../core/scaling-expectation.js';
@@ -40,6 +41,11 @@ export interface RunOptions {
   target: Target;
   runId: string;
   onRecord(record: JobstormRecord): void;
+  /**
+   * The run's time and timers, from its owner (the CLI and the library's entry pick the system
+   * clock; tests a manual one): pacing, waits, watches and the wall-clock anchor all read it.
+   */
+  clock: EpochClock;
   shard?: ShardSpec;
   /** First Ctrl-C: stop arrivals, drain, still hand over every record. */
   interrupt?: AbortSignal;
@@ -53,7 +59,7 @@ export interface RunOptions {
   onProgress?(snapshot: ProgressSnapshot): void;
   progressEveryMs?: number;
   /**
-   * High-resolution epoch time (performance.timeOrigin + performance.now()) of the run's time 0:
+   * High-resolution epoch time (the clock's `epochNow()`) of the run's time 0:
    * shard threads of one run share it, so their records share one time base.
    */
   epochZeroMs?: number;
@@ -81,6 +87,12 @@ export interface RunOptions {
    * generator watch tells a run starved of CPU from a saturated one.
    */
   cpu?: () => CpuReading;
+  /**
+   * How the generator watch reads jobstorm's own loop each second (default: the real event loop,
+   * with `cpu`). A run on a manual clock has no real seconds to read it over: its owner says what
+   * the loop did instead.
+   */
+  generatorProbe?: () => GeneratorProbe;
 }
 
 export interface ProgressSnapshot extends LiveCounters {

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { JobClientOptions } from '../client/client-options.js';
 import { JobClient } from '../client/job-client.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { LoopHeartbeat } from '../core/loop-heartbeat.js';
 import type { JobstormRecord } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
@@ -43,8 +43,7 @@ async function startAtZero(
 ): Promise<{ startedAtMs: number; stall: StallWatch; generator: GeneratorWatch; heartbeat: LoopHeartbeat }> {
   // Time 0 once everything is set up and ready, so the first arrivals are not late by the set-up
   // (shard threads of one run are told a common time 0 instead, once every shard is ready).
-  const epochZeroMs =
-    o.epochZeroMs ?? (o.startAt ? await o.startAt() : performance.timeOrigin + performance.now());
+  const epochZeroMs = o.epochZeroMs ?? (o.startAt ? await o.startAt() : clock.epochNow());
   const before = clock.now();
   clock.start(epochZeroMs);
   const shiftMs = clock.now() - before;
@@ -64,7 +63,7 @@ async function startAtZero(
   w.stall = stall;
   const generator = new GeneratorWatch(
     clock,
-    eventLoopProbe(o.cpu),
+    o.generatorProbe ? o.generatorProbe() : eventLoopProbe(o.cpu),
     (r) => o.onRecord(r),
     () => ctx.nextSeq(),
     (message) => o.onGeneratorLimited?.(message),
@@ -122,7 +121,7 @@ function listenForInterrupt(
  * the record tap counts what comes back, and the wind-down ends what is still in flight.
  */
 export async function runScenario(o: RunOptions): Promise<RunOutcome> {
-  const clock = runClock(systemClock);
+  const clock = runClock(o.clock);
   const counters = newCounters();
   const stop = new AbortController();
   const abort = new AbortController();

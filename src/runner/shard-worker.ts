@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { systemClock } from '../core/clock.js';
 import type { JobstormRecord } from '../core/record.js';
 import { CpuCell } from './cpu-cell.js';
 import { runScenario } from './runner.js';
@@ -30,6 +31,9 @@ runScenario({
   scenario: init.scenario,
   target: init.target,
   runId: init.runId,
+  // A thread's own entry: a clock (functions) cannot cross into it, and shards of one run meet on
+  // the epoch time 0 the main thread sends, so each reads the system clock of its own thread.
+  clock: systemClock,
   shard: init.shard,
   startAt: () =>
     new Promise<number>((resolve) => {

@@ -61,7 +61,7 @@ async function runShards(
     await Promise.allSettled(shards.map((s) => s.done));
     throw err;
   }
-  const epochZeroMs = performance.timeOrigin + performance.now() + START_MARGIN_MS;
+  const epochZeroMs = o.clock.epochNow() + START_MARGIN_MS;
   const startedAtMs = Math.round(epochZeroMs);
   // One record for the whole run: the shards' own run records are not forwarded (see runShard).
   o.onRecord(runRecord(o, startedAtMs, undefined));
@@ -77,7 +77,8 @@ async function runShards(
   return {
     runId: o.runId,
     startedAtMs,
-    durationMs: outcomes.length > 0 ? most((x) => x.durationMs) : Math.max(0, Date.now() - startedAtMs),
+    durationMs:
+      outcomes.length > 0 ? most((x) => x.durationMs) : Math.max(0, o.clock.epochNow() - startedAtMs),
     interrupted: failure !== undefined || outcomes.some((x) => x.interrupted),
     targetUnreachable: outcomes.length > 0 && outcomes.every((x) => x.targetUnreachable),
     counters,

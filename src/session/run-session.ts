@@ -62,6 +62,7 @@ export class RunSession {
           o.shard ? `${String(o.shard.index)}/${String(o.shard.count)}` : '1/1',
           (why) => this.stopper.abort(new Error(why)),
           (message) => o.sinks?.warning?.(message),
+          o.clock,
         )
       : undefined;
   }
@@ -140,6 +141,7 @@ export class RunSession {
       scenario: o.scenario,
       target: o.target,
       runId: o.runId,
+      clock: o.clock,
       onRecord: this.add,
       onWarmupRecord: new WarmupPath(o.checks, o.runId).add,
       // Live, whatever the owner shows: from then on the latencies are partly jobstorm's own.
@@ -150,6 +152,7 @@ export class RunSession {
       ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
       ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
       ...(o.cpu ? { cpu: o.cpu } : {}),
+      ...(o.generatorProbe ? { generatorProbe: o.generatorProbe } : {}),
     };
     // One preflight per run: shard threads and further shards trust the first.
     const preflight = o.preflight === true && workers === 1 && (o.shard?.index ?? 1) === 1;
@@ -170,12 +173,11 @@ export class RunSession {
   partialSummary(): Summary | undefined {
     const run = this.first;
     if (!run) return undefined;
-    const now = this.o.now ?? Date.now;
     const summary = buildSummary({
       run,
       metrics: this.metrics,
       ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
-      durationMs: now() - run.startedAtMs,
+      durationMs: this.o.clock.epochNow() - run.startedAtMs,
       end: 'interrupted',
     });
     return withTogether(summary, this.together);

@@ -1,5 +1,6 @@
 import type { JobEvents } from '../fold/job-events.js';
 import type { LiveThresholdStatus } from './live-thresholds.js';
+import type { EpochClock } from '../core/clock.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
@@ -9,6 +10,7 @@ import type { JobCounts, LiveFigures } from '../metrics/run-metrics.js';
 import type { ExportSummary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import type { RunEnd } from '../report/verdict.js';
+import type { GeneratorProbe } from '../runner/generator-watch.js';
 import type { ProgressSnapshot, ShardSpec, Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { StartTogether } from './barrier/meeting.js';
@@ -70,6 +72,11 @@ export interface RunSessionOptions {
   target: Target;
   runId: string;
   /**
+   * The run's time and timers, from the owner (the CLI and `runJobstorm` pick the system clock,
+   * tests a manual one); the runner runs on it and the forced-exit summary's duration reads it.
+   */
+  clock: EpochClock;
+  /**
    * Judged over the run's metrics at the end; they set the verdict. Those the per-second series can
    * judge are also judged live, every second; one with abortOnFail stops the run when it fails.
    */
@@ -93,13 +100,13 @@ export interface RunSessionOptions {
   preflight?: boolean;
   /** The process's CPU time, so the generator watch tells starved from saturated. */
   cpu?: () => CpuReading;
+  /** What the generator watch reads each second instead of the real event loop (RunOptions.generatorProbe). */
+  generatorProbe?: () => GeneratorProbe;
   /**
    * Start the schedule together with the run's other shards and stop together with them
    * (`--barrier`, `--start-at`): met after the preflight and the warm-up, just before time 0.
    */
   together?: StartTogether;
-  /** Wall clock for the forced-exit summary's duration (default Date.now). */
-  now?: () => number;
 }
 
 export interface FinishOptions {

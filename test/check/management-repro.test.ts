@@ -6,6 +6,7 @@ import { resolveTarget } from '../../src/cli/run/target.js';
 import type { RunRecord } from '../../src/core/record.js';
 import { runScenario } from '../../src/runner/runner.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /*
  * The curl reproductions of management calls go to the management base, `{origin}/v1`: a run
@@ -34,6 +35,7 @@ describe('repro of management calls', () => {
       let checker: Checker | undefined;
       let run: RunRecord | undefined;
       await runScenario({
+        clock: systemClock,
         scenario,
         target,
         runId: 'management-repro',

@@ -5,6 +5,7 @@ import type { JobstormRecord } from '../../src/core/record.js';
 import { runScenario } from '../../src/runner/runner.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
+import { systemClock } from '../../src/core/clock.js';
 
 export interface ProofOptions {
   faults?: string[];
@@ -28,6 +29,7 @@ export async function proofRun(yaml: string, o: ProofOptions = {}): Promise<Proo
   let checker: Checker | undefined;
   try {
     await runScenario({
+      clock: systemClock,
       scenario,
       target,
       runId: 'proof',

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulatorInWorker, type EmulatorHandle } from '../../src/emulator/index.js';
 import type { Summary } from '../../src/report/summary.js';
-import { failedOnlyOnPercentiles } from '../helpers/percentile-retry.js';
+import { failuresBesideLatency } from '../helpers/latency-bounds.js';
 
 /*
  * Every command in the README and in the pages of docs/ runs here, as written, against the
@@ -105,12 +105,41 @@ function shell(command: string, env: NodeJS.ProcessEnv): Promise<{ code: number 
   return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
 }
 
-/** The summary a `jobstorm run … --out DIR` command wrote, judged by failedOnlyOnPercentiles. */
-async function failedOnlyOnPercentilesIn(command: string): Promise<boolean> {
-  const out = /^npx jobstorm run .*--out (\S+)/.exec(command)?.[1];
-  if (out === undefined) return false;
-  const text = await readFile(join(cwd, out, 'summary.json'), 'utf8').catch(() => undefined);
-  return text !== undefined && failedOnlyOnPercentiles(JSON.parse(text) as Summary);
+/**
+ * The summary a command that judges a run wrote or read: `run` and `merge` into their `--out`
+ * (a run without one into the newest folder of `reports/` written since `sinceMs`, the CLI's
+ * default `reports/<run id>`), `report` from the folder it is given.
+ */
+async function summaryWrittenBy(command: string, sinceMs: number): Promise<Summary | undefined> {
+  const [, verb, first] = /^npx jobstorm (run|merge|report) (\S+)/.exec(command) ?? [];
+  if (verb === undefined) return undefined;
+  const out = / --out (\S+)/.exec(command)?.[1];
+  const dirs =
+    verb === 'report' && first !== undefined
+      ? [join(cwd, first)]
+      : out !== undefined
+        ? [join(cwd, out)]
+        : await reportDirs(sinceMs);
+  const text = await readFile(join(dirs[0] ?? cwd, 'summary.json'), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : (JSON.parse(text) as Summary);
+}
+
+/** The folders of `reports/` whose summary.json was written since `sinceMs`, newest first. */
+async function reportDirs(sinceMs: number): Promise<string[]> {
+  const names = await readdir(join(cwd, 'reports')).catch(() => [] as string[]);
+  const written = await Promise.all(
+    names.map(async (n) => {
+      const at = await stat(join(cwd, 'reports', n, 'summary.json')).then(
+        (st) => st.mtimeMs,
+        () => -1,
+      );
+      return { dir: join(cwd, 'reports', n), at };
+    }),
+  );
+  return written
+    .filter((w) => w.at >= sinceMs)
+    .sort((a, b) => b.at - a.at)
+    .map((w) => w.dir);
 }
 
 describe('README and docs/ commands', async () => {
@@ -152,11 +181,24 @@ describe('README and docs/ commands', async () => {
         expect(code).toBe(0);
         return;
       }
-      let { code, output } = await shell(c.text, env);
-      // A run that failed only a percentile threshold gets one more try (see failedOnlyOnPercentiles).
-      if (code === 1 && (await failedOnlyOnPercentilesIn(c.text)))
-        ({ code, output } = await shell(c.text, env));
-      expect(code, output.slice(-3000)).toBe(0);
+      const began = Date.now();
+      const { code, output } = await shell(c.text, env);
+      const why = output.slice(-3000);
+      // The real built CLI on real time: a documented latency bound (`p99(run) < 500ms`) holds on
+      // a quiet host and may rightly fail on a loaded one (see latency-bounds.ts), and so do the
+      // merge and report of such runs. What the command must do on any host: run to its end and
+      // fail (exit 1) for nothing but such a bound.
+      if (code === 1) {
+        // A second early: a file system may keep modification times to the second.
+        const summary = await summaryWrittenBy(c.text, began - 1000);
+        expect(summary, why).toBeDefined();
+        expect(failuresBesideLatency(summary ?? { violations: [], thresholds: [] }), why).toEqual([]);
+        expect(
+          summary?.thresholds.some((t) => !t.ok),
+          why,
+        ).toBe(true);
+        expect(summary?.run.end, why).toBe('completed');
+      } else expect(code, why).toBe(0);
     },
     120_000,
   );

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock } from '../../src/core/clock.js';
 import type { JobStatus } from '../../src/core/job-status.js';
 import { isFinalStatus, isJobStatus } from '../../src/core/job-status.js';
 import type { DroppedRecord, ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
@@ -54,6 +55,8 @@ export async function runCollecting(
     drainMs: 2000,
     gracefulStopMs: 10_000,
     ...extra,
+    // Real time unless the test hands its own clock (one shared with an in-process emulator).
+    clock: extra.clock ?? systemClock,
     onRecord: (r) => {
       records.push(r);
       extra.onRecord?.(r);

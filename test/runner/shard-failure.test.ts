@@ -9,6 +9,7 @@ import { summarySchema } from '../../src/report/summary-schema.js';
 import type { ShardInit } from '../../src/runner/shard-protocol.js';
 import { runScenarioThreaded, spawnShardWorker } from '../../src/runner/threaded-run.js';
 import { emulatorTarget, exchanges, inlineScenario } from './helpers.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /*
  * A --workers thread that fails mid-run (a bug, memory) used to take the whole run with it: the
@@ -48,6 +49,7 @@ flows:
     const records: JobstormRecord[] = [];
     const t0 = Date.now();
     const outcome = await runScenarioThreaded({
+      clock: systemClock,
       scenario,
       target: started.target,
       runId: 'shard-failure',

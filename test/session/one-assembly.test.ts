@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCapacity } from '../../src/capacity/capacity-search.js';
 import { runCli } from '../../src/cli/cli.js';
+import { systemClock } from '../../src/core/clock.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { reachTarget } from '../../src/library/run-target.js';
@@ -93,6 +94,8 @@ async function viaCapacityStep(): Promise<RunRecord | undefined> {
     const report = await findCapacity({
       scenario,
       target: reached.target,
+      // The entries under test run the real CLI and threads on real time; so does this one.
+      clock: systemClock,
       slo: [],
       steps: { start: 4, max: 4, stepDurationMs: 1000, warmupMs: 0 },
       mode: 'step',

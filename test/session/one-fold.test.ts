@@ -6,6 +6,7 @@ import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
 import { RunSession } from '../../src/session/run-session.js';
 import { checkWithFacts } from '../check/book-facts.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /*
  * Issue 33, one job fold: a run session folds each record into job progress once, and its checks,
@@ -46,6 +47,7 @@ describe('one job fold per run session', () => {
     const records: JobstormRecord[] = [];
     const add = vi.spyOn(JobFold.prototype, 'add');
     const session = new RunSession({
+      clock: systemClock,
       scenario,
       target: embedded.target,
       runId: 'one-fold',

@@ -5,15 +5,22 @@ import { describe, expect, it } from 'vitest';
 import { heartbeatFile, readJson, STOP_FILE } from '../../src/session/barrier/barrier-files.js';
 import type { StopNotice } from '../../src/session/barrier/meeting.js';
 import { ShardBarrier } from '../../src/session/barrier/shard-barrier.js';
-import { sleep } from './shard-process.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { ClockDriver } from '../helpers/clock-driver.js';
+import { MANUAL_EPOCH_MS } from '../helpers/manual-target.js';
 
 /*
  * Issue 38: a shard killed hard writes no stop notice; its peers see its heartbeat stop changing
  * and stop after the bound. A shard that ended normally said so, and its silence stops no one.
- * Short beats and bound here; the processes' test (shard-barrier.test.ts) uses the defaults.
+ * Short beats and bound here; the processes' test (shard-barrier.test.ts) uses the defaults. The
+ * files are real; the beats, polls and silences run on a manual clock (issue 46), moved once each
+ * poll's reads and writes are done.
  */
 
 const SILENCE_MS = 800;
+
+const clock = new ManualClock(0, MANUAL_EPOCH_MS);
+const driver = new ClockDriver(clock);
 
 async function barrierOf(index: number, count: number): Promise<{ folder: string; barrier: ShardBarrier }> {
   const folder = await mkdtemp(join(tmpdir(), 'jobstorm-heartbeat-'));
@@ -24,6 +31,7 @@ function shardIn(folder: string, index: number, count: number): ShardBarrier {
   return new ShardBarrier({
     folder,
     shard: { index, count },
+    clock,
     timeoutMs: 10_000,
     who: 'test',
     beatMs: 100,
@@ -36,7 +44,7 @@ function watching(b: ShardBarrier): { heard: StopNotice[]; at: number[]; cancel:
   const at: number[] = [];
   const cancel = b.watch((n) => {
     heard.push(n);
-    at.push(performance.now());
+    at.push(clock.now());
   });
   return { heard, at, cancel };
 }
@@ -46,10 +54,10 @@ describe('heartbeats in the barrier folder', () => {
     const { folder, barrier } = await barrierOf(1, 2);
     // Shard 2 beat once, then was killed.
     await writeFile(join(folder, heartbeatFile(2, 2)), '{"shard":"2/2","beat":1,"atMs":1}\n');
-    const started = performance.now();
+    const started = clock.now();
     const w = watching(barrier);
     try {
-      for (let i = 0; i < 50 && w.heard.length === 0; i++) await sleep(100);
+      await driver.advanceBy(SILENCE_MS * 3);
       expect(w.heard).toHaveLength(1);
       expect(w.heard[0]).toMatchObject({
         shard: '2/2',
@@ -58,7 +66,9 @@ describe('heartbeats in the barrier folder', () => {
       });
       const waited = (w.at[0] ?? 0) - started;
       expect(waited).toBeGreaterThanOrEqual(SILENCE_MS);
-      expect(waited).toBeLessThan(SILENCE_MS + 2000);
+      // Polls come every 250 ms: the first one reads the beat (silence counts from there), the
+      // first one past the bound sees the silence.
+      expect(waited).toBe(250 + SILENCE_MS + 200);
       // Written for every shard to stop on the same notice.
       expect(await readJson(folder, STOP_FILE)).toMatchObject({ shard: '2/2', by: '1/2' });
     } finally {
@@ -71,7 +81,7 @@ describe('heartbeats in the barrier folder', () => {
     const { barrier } = await barrierOf(2, 3);
     const w = watching(barrier);
     try {
-      for (let i = 0; i < 50 && w.heard.length === 0; i++) await sleep(100);
+      await driver.advanceBy(SILENCE_MS * 3);
       expect(w.heard[0]?.shard).toBe('1/3');
       expect(w.heard[0]?.reason).toBe('stopped answering (no heartbeat for 800ms)');
     } finally {
@@ -86,13 +96,13 @@ describe('heartbeats in the barrier folder', () => {
     const w1 = watching(one);
     const w2 = watching(two);
     try {
-      await sleep(SILENCE_MS * 2);
+      await driver.advanceBy(SILENCE_MS * 2);
       expect(w1.heard).toEqual([]);
       expect(w2.heard).toEqual([]);
       w2.cancel();
       await two.finish();
       expect(await readJson(folder, heartbeatFile(2, 2))).toMatchObject({ shard: '2/2', done: true });
-      await sleep(SILENCE_MS * 2);
+      await driver.advanceBy(SILENCE_MS * 2);
       expect(w1.heard).toEqual([]);
       expect(await readJson(folder, STOP_FILE)).toBeUndefined();
     } finally {

@@ -3,6 +3,7 @@ import { scenarioOf } from '../../src/library/scenario-source.js';
 import { startEmbeddedTarget } from '../../src/library/embedded-target.js';
 import type { Meeting, StartTogether, StopNotice } from '../../src/session/barrier/meeting.js';
 import { RunSession } from '../../src/session/run-session.js';
+import { systemClock } from '../../src/core/clock.js';
 
 /*
  * Issue 38: the summary a forced exit writes (a second Ctrl-C) carries the shard's start instant
@@ -43,6 +44,7 @@ describe('partialSummary of a shard', () => {
     const notice = { shard: '2/3', reason: 'interrupted (Ctrl-C or SIGTERM)', atMs: Date.now() };
     const together = peerStopsAfter(500, notice);
     const session = new RunSession({
+      clock: systemClock,
       scenario,
       target,
       runId: 'partial-shard',

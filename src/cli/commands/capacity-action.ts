@@ -6,6 +6,7 @@ import type { CapacityOptions, SearchMode, StepPlan } from '../../capacity/capac
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
 import { lostStep, planLine } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
+import { systemClock } from '../../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import type { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
@@ -274,6 +275,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       slo: s.slo,
       steps: s.steps,
       mode,
+      clock: systemClock,
       runId,
       interrupt: io.interrupt,
       cpu: readProcessCpu,

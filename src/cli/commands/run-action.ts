@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
+import { systemClock } from '../../core/clock.js';
 import type { ExitCode } from '../../core/exit-code.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import { reachTarget, type RunTarget } from '../../library/run-target.js';
@@ -141,6 +142,7 @@ function sessionOptions(
   return {
     scenario: s.scenario,
     runId: p.runId,
+    clock: systemClock,
     thresholds: s.thresholds,
     checks:
       args.check === false

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { systemClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/config-error.js';
 import type { ShardSpec } from '../../runner/run-options.js';
 import { announcementFile } from '../../session/barrier/barrier-files.js';
@@ -18,7 +19,7 @@ export function startTogether(
   shard: ShardSpec | undefined,
 ): StartTogether | undefined {
   if (!flag) return undefined;
-  if (flag.kind === 'start-at') return new StartInstant(flag.atMs);
+  if (flag.kind === 'start-at') return new StartInstant(flag.atMs, systemClock);
   const s = shard ?? { index: 1, count: 1 };
   if (existsSync(join(flag.folder, announcementFile(s.index, s.count))))
     throw new ConfigError([
@@ -31,6 +32,7 @@ export function startTogether(
     folder: flag.folder,
     shard: s,
     timeoutMs: flag.timeoutMs,
+    clock: systemClock,
     who: `${hostname()} pid ${String(process.pid)}`,
   });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -52,13 +53,9 @@ export function heartbeatFile(index: number, count: number): string {
   return `heartbeat-${String(index)}-of-${String(count)}.json`;
 }
 
-let tempSeq = 0;
+/** Unique across the shards sharing the folder (other hosts too), not a time: a random UUID. */
 function tempName(folder: string, name: string): string {
-  tempSeq++;
-  return join(
-    folder,
-    `.${name}.${String(Date.now())}-${String(tempSeq)}-${Math.random().toString(36).slice(2)}.tmp`,
-  );
+  return join(folder, `.${name}.${randomUUID()}.tmp`);
 }
 
 export async function ensureFolder(folder: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { heartbeatFile, isDone, readText, writeAtomic, type Heartbeat } from './barrier-files.js';
-import type { WallClock } from './wall-clock.js';
+import { every, type WallClock } from './wall-clock.js';
 
 /**
  * A shard killed hard (SIGKILL, the OOM killer) writes no stop notice: its peers learn of it only
@@ -27,7 +27,7 @@ function label(index: number, count: number): string {
 /** This shard's heartbeat: beats from `start` until `end`, which writes the done marker. */
 export class HeartbeatWriter {
   private beat = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private stopBeats: (() => void) | undefined;
   private busy = false;
   private writing: Promise<void> = Promise.resolve();
 
@@ -37,9 +37,8 @@ export class HeartbeatWriter {
   ) {}
 
   start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.beatMs);
-    this.timer.unref();
+    if (this.stopBeats) return;
+    this.stopBeats = every(this.p.clock, this.beatMs, () => this.tick());
     this.tick();
   }
 
@@ -67,9 +66,9 @@ export class HeartbeatWriter {
 
   /** The run ended: the last beat says so. Nothing when it never beat (it never started). */
   async end(): Promise<void> {
-    if (!this.timer) return;
-    clearInterval(this.timer);
-    this.timer = undefined;
+    if (!this.stopBeats) return;
+    this.stopBeats();
+    this.stopBeats = undefined;
     await this.writing;
     await this.write(true);
   }

@@ -12,7 +12,8 @@ import {
 } from './barrier-files.js';
 import { HeartbeatWriter, PeerSilence } from './heartbeat.js';
 import type { Meeting, StartTogether } from './meeting.js';
-import { sleepUntil, wallNow, type WallClock } from './wall-clock.js';
+import type { EpochClock } from '../../core/clock.js';
+import { every, sleepUntil, wallClockOf, type WallClock } from './wall-clock.js';
 
 /** Between the last announcement and the start: every shard polling the folder sees it by then. */
 export const BARRIER_LEAD_MS = 2000;
@@ -28,7 +29,8 @@ export interface ShardBarrierOptions {
   timeoutMs: number;
   /** This process, for the message when a shard comes twice (host and pid). */
   who: string;
-  clock?: WallClock;
+  /** The owner's clock (the CLI's is the system's): the barrier's instants, waits and beats. */
+  clock: EpochClock;
   leadMs?: number;
   /** How often this shard's heartbeat is rewritten (BEAT_MS). */
   beatMs?: number;
@@ -56,7 +58,7 @@ export class ShardBarrier implements StartTogether {
   private readonly heart: HeartbeatWriter;
 
   constructor(private readonly o: ShardBarrierOptions) {
-    this.clock = o.clock ?? wallNow;
+    this.clock = wallClockOf(o.clock);
     this.me = label(o.shard.index, o.shard.count);
     this.heart = new HeartbeatWriter({ folder: o.folder, shard: o.shard, clock: this.clock }, o.beatMs);
   }
@@ -156,7 +158,7 @@ export class ShardBarrier implements StartTogether {
     );
     let busy = false;
     let done = false;
-    const timer = setInterval(() => {
+    const stopPolls = every(this.clock, STOP_POLL_MS, () => {
       if (busy || done) return;
       busy = true;
       this.stopOrSilence(silence).then(
@@ -164,17 +166,16 @@ export class ShardBarrier implements StartTogether {
           busy = false;
           if (!n || done) return;
           done = true;
-          clearInterval(timer);
+          stopPolls();
           onStop(n);
         },
         // An unreadable notice (a volume hiccup) is read again at the next poll.
         () => (busy = false),
       );
-    }, STOP_POLL_MS);
-    timer.unref();
+    });
     return () => {
       done = true;
-      clearInterval(timer);
+      stopPolls();
     };
   }
 

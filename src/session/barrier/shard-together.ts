@@ -1,3 +1,4 @@
+import type { EpochClock } from '../../core/clock.js';
 import type { RunInfo } from '../../report/summary.js';
 import type { RunOutcome } from '../../runner/run-options.js';
 import type { StopNotice } from './barrier-files.js';
@@ -27,6 +28,8 @@ export class ShardTogether {
     private readonly me: string,
     private readonly stop: (why: string) => void,
     private readonly warn: (message: string) => void,
+    /** The run's clock: a shard that does not start still hands the runner a time 0 from it. */
+    private readonly clock: EpochClock,
   ) {}
 
   /** Why the shard did not start, when it did not. */
@@ -43,7 +46,7 @@ export class ShardTogether {
       // Told the others already (a timeout writes its notice) or need not (a peer's notice).
       this.told = true;
       this.stop(met.message);
-      return performance.timeOrigin + performance.now();
+      return this.clock.epochNow();
     }
     this.started = met;
     const lateMs = met.atMs - met.plannedMs;

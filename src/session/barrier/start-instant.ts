@@ -1,5 +1,6 @@
 import type { Meeting, StartTogether } from './meeting.js';
-import { sleepUntil, wallNow, type WallClock } from './wall-clock.js';
+import type { EpochClock } from '../../core/clock.js';
+import { sleepUntil, wallClockOf, type WallClock } from './wall-clock.js';
 
 /**
  * `--start-at <instant>`: every shard was given the same instant (a CI matrix computes it in an
@@ -9,10 +10,15 @@ import { sleepUntil, wallNow, type WallClock } from './wall-clock.js';
 export class StartInstant implements StartTogether {
   readonly via = 'start-at' as const;
 
+  private readonly clock: WallClock;
+
+  /** `clock`: the owner's (the CLI's is the system's). */
   constructor(
     private readonly atMs: number,
-    private readonly clock: WallClock = wallNow,
-  ) {}
+    clock: EpochClock,
+  ) {
+    this.clock = wallClockOf(clock);
+  }
 
   async meet(signal: AbortSignal): Promise<Meeting> {
     await sleepUntil(this.clock, this.atMs, signal);

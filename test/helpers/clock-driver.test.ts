@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { runClock } from '../../src/runner/run-clock.js';
+import { ClockDriver } from './clock-driver.js';
+import { manualTarget, MANUAL_EPOCH_MS } from './manual-target.js';
+
+describe('ManualClock readings a driver needs (issue 46)', () => {
+  it('nextDue is the earliest timer still set; epochNow is now() past the epoch of its zero', () => {
+    const clock = new ManualClock(0, MANUAL_EPOCH_MS);
+    expect(clock.nextDue()).toBeUndefined();
+    const cancel = clock.schedule(50, () => undefined);
+    clock.schedule(120, () => undefined);
+    expect(clock.nextDue()).toBe(50);
+    cancel();
+    expect(clock.nextDue()).toBe(120);
+    clock.advance(200);
+    expect(clock.nextDue()).toBeUndefined();
+    expect(clock.epochNow()).toBe(MANUAL_EPOCH_MS + 200);
+  });
+
+  it("a run's clock reads 0 at the epoch instant it starts at, on its owner's clock", () => {
+    const base = new ManualClock(1000, MANUAL_EPOCH_MS);
+    const run = runClock(base);
+    // Time 0 set 5 ms ahead (threaded-run's start margin), then 5 ms passed.
+    run.start(base.epochNow() + 5);
+    expect(run.now()).toBe(-5);
+    base.advance(5);
+    expect(run.now()).toBe(0);
+    expect(run.epochNow()).toBe(MANUAL_EPOCH_MS + 1005);
+  });
+});
+
+describe('ClockDriver', () => {
+  it('moves the clock while a runsync waits at the emulator: a 5 s job done in less real time than that', async () => {
+    const t = await manualTarget({ workersMin: 1, workersMax: 1 });
+    try {
+      const began = performance.now();
+      const res = await t.driver.run(
+        fetch(`${t.emulator.url}/runsync?wait=60000`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${t.emulator.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { sleep_ms: 5000 } }),
+        }).then((r) => r.json() as Promise<{ status: string; executionTime?: number }>),
+      );
+      expect(res.status).toBe('COMPLETED');
+      expect(res.executionTime).toBe(5000);
+      expect(t.clock.now()).toBeGreaterThanOrEqual(5000);
+      // Real time: loopback round trips only (generous for a loaded machine).
+      expect(performance.now() - began).toBeLessThan(5000);
+    } finally {
+      await t.emulator.close();
+    }
+  });
+
+  it('gives up with what it saw when the work waits on something off the clock', async () => {
+    const driver = new ClockDriver(new ManualClock(), { maxRealMs: 100 });
+    const never = new Promise<void>(() => undefined);
+    await expect(driver.run(never)).rejects.toThrow(
+      /ClockDriver gave up: it ran past 100 ms of real time and the work did not finish \(clock at 0 ms, next timer none/,
+    );
+  });
+
+  it('gives up after its bound on steps when the work never ends', async () => {
+    const clock = new ManualClock();
+    const tick = (): void => void clock.schedule(10, tick);
+    tick();
+    const driver = new ClockDriver(clock, { maxSteps: 20 });
+    await expect(driver.run(new Promise<void>(() => undefined))).rejects.toThrow(/moved the clock 20 times/);
+    expect(clock.now()).toBe(200);
+  });
+});
