@@ -76,4 +76,4 @@ export const times = (n: number, make: () => ExchangeRecord): ExchangeRecord[] =
 
 /** A /health answer sent at `at` showing `running` workers. */
 export const health = (at: number, running: number): ExchangeRecord =>
-  ex('health', at, 200, { workers: { idle: 0, running } }, { took: 1 });
+  ex('health', at, 200, { workers: { idle: 0, running }, jobs: { inQueue: 0, inProgress: running } }, { took: 1 });
