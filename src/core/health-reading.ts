@@ -43,7 +43,12 @@ export type HealthRejection =
 
 export type HealthRead =
   | { readonly ok: true; readonly reading: HealthReading }
-  | { readonly ok: false; readonly reason: HealthRejection; readonly field?: string; readonly value?: unknown };
+  | {
+      readonly ok: false;
+      readonly reason: HealthRejection;
+      readonly field?: string;
+      readonly value?: unknown;
+    };
 
 type Group = Readonly<Record<string, unknown>>;
 interface Groups {

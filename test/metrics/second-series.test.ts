@@ -257,7 +257,8 @@ describe('SecondSeries: merge and round trip', () => {
   it('keeps a gauge merged with a second that has none as it is; a negative count is none', () => {
     const gauge = (): SecondSeries => seriesOf([health(0, counts(4, 2))]);
     // A broken server's -1 is no reading (health.negative reports it), neither -1 nor 0.
-    const plain = (): SecondSeries => seriesOf([health(10, counts(-1, -2)), health(20, { workers: {}, jobs: {} })]);
+    const plain = (): SecondSeries =>
+      seriesOf([health(10, counts(-1, -2)), health(20, { workers: {}, jobs: {} })]);
     expect([plain().toJSON().workers, plain().toJSON().queue]).toEqual([[null], [null]]);
     const a = gauge();
     a.merge(plain());
