@@ -18,6 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { LiveExports } from '../src/export/live-exports.js';
+import { JobFold } from '../src/fold/job-fold.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { runScenario } from '../src/runner/runner.js';
 import { parseScenario } from '../src/scenario/scenario-parser.js';
@@ -112,6 +113,7 @@ const targets = [
   { kind: 'otlp' as const, url: otlp.url, headers: {} },
 ];
 const metrics = new RunMetrics();
+const fold = new JobFold();
 const slices: Slice[] = [];
 const live = new LiveExports({
   targets,
@@ -167,8 +169,9 @@ await runScenario({
   runId: 'bench',
   onRecord: (r) => {
     if (r.type === 'exchange') current.requests++;
-    metrics.add(r);
-    if (sending) live.add(r);
+    const jobs = fold.add(r);
+    metrics.add(r, jobs);
+    if (sending) live.add(r, jobs);
   },
 });
 clearInterval(timer);

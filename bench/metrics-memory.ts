@@ -9,7 +9,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ExchangeRecord } from '../src/core/record.js';
+import type { ExchangeRecord, JobstormRecord } from '../src/core/record.js';
+import { JobFold } from '../src/fold/job-fold.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { buildSummary } from '../src/report/summary-builder.js';
 
@@ -43,7 +44,9 @@ function side(seconds: number): Result {
   const baseHeap = retainedHeap();
   const startedAtMs = 1_717_000_000_000;
   const m = new RunMetrics();
-  m.add({
+  const fold = new JobFold();
+  const add = (r: JobstormRecord): void => m.add(r, fold.add(r));
+  add({
     v: 1,
     type: 'run',
     runId: 'bench',
@@ -125,7 +128,7 @@ function side(seconds: number): Result {
         },
       },
     ];
-    for (const r of records) m.add(r);
+    for (const r of records) add(r);
     // Every 10 simulated seconds: collect garbage first, so the figure is what the metrics retain.
     if (i % (RATE * 10) === 0) peakHeap = Math.max(peakHeap, retainedHeap());
   }

@@ -166,8 +166,10 @@ export async function runFlow(origin: string, scenario: Scenario, sink: Sink): P
     else if (r.type === 'dropped') dropped++;
     else if (r.type === 'run' && sink === 'checks') checker = new Checker(r);
     const jobs = fold?.add(r);
-    metrics?.add(r, jobs);
-    if (jobs) checker?.add(r, jobs);
+    if (jobs) {
+      metrics?.add(r, jobs);
+      checker?.add(r, jobs);
+    }
   };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();

@@ -12,6 +12,7 @@
  */
 import { Checker } from '../src/check/checker.js';
 import type { JobstormRecord } from '../src/core/record.js';
+import { JobFold } from '../src/fold/job-fold.js';
 import { RunMetrics } from '../src/metrics/run-metrics.js';
 import { runScenario } from '../src/runner/runner.js';
 import { canPin, flowScenario, median, pinSelf, startFlowServer, type Sink } from './runner-bench-setup.js';
@@ -38,11 +39,13 @@ const pinned = pinSelf();
 const server = await startFlowServer();
 const samples: Sample[] = [];
 const metrics = sink === 'none' ? undefined : new RunMetrics();
+const fold = new JobFold();
 let checker: Checker | undefined;
 const onRecord = (r: JobstormRecord): void => {
   if (r.type === 'run' && sink === 'checks') checker = new Checker(r);
-  metrics?.add(r);
-  checker?.add(r);
+  const jobs = fold.add(r);
+  metrics?.add(r, jobs);
+  checker?.add(r, jobs);
 };
 const sample = (t: number, requests: number, inFlight: number): void => {
   gc?.();

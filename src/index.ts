@@ -12,6 +12,7 @@ export {
 } from './library/index.js';
 export {
   RunSession,
+  checkRecordsFile,
   type RunSessionOptions,
   type SessionSinks,
   type SessionExports,
@@ -39,7 +40,6 @@ export { runScenarioThreaded } from './runner/threaded-run.js';
 export type { RunOptions, RunOutcome, Target, ShardSpec, ProgressSnapshot } from './runner/run-options.js';
 export {
   Checker,
-  checkRecordsFile,
   CHECK_CATALOG,
   loadOpenApiRules,
   readRecords,

@@ -13,4 +13,4 @@ export { capacityCharts, type CapacityChart, type CapacitySeries } from './capac
 export { RateSearch, roundRate, type NextRate, type SearchBounds, type SearchStage } from './rate-search.js';
 export { QueueWatch, queueTrend, slopePerSec, type QueueTrend } from './queue-trend.js';
 export { littleCheck, type LittleCheck } from './little-law.js';
-export { healthSampleOf, jobsInSystem, type HealthSample } from './health-sample.js';
+export { timedReadingOf, type TimedReading } from './timed-reading.js';

@@ -1,5 +1,6 @@
 import type { Summary } from '../report/summary.js';
-import { jobsInSystem, type HealthSample } from './health-sample.js';
+import { jobsInSystem } from '../core/health-reading.js';
+import type { TimedReading } from './timed-reading.js';
 
 /**
  * Little's law, L = λ·W, as a cross-check of one step: the jobs the endpoint says it holds (mean of
@@ -26,7 +27,7 @@ function round(v: number, digits = 3): number {
 }
 
 export function littleCheck(
-  samples: readonly HealthSample[],
+  samples: readonly TimedReading[],
   achievedRate: number | null,
   summary: Summary,
 ): LittleCheck | null {

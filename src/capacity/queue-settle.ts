@@ -2,7 +2,8 @@ import type { EpochClock } from '../core/clock.js';
 import { runScenario } from '../runner/runner.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { healthSampleOf, jobsInSystem } from './health-sample.js';
+import { jobsInSystem } from '../core/health-reading.js';
+import { timedReadingOf } from './timed-reading.js';
 import { settleScenario } from './step-scenario.js';
 
 export interface SettleResult {
@@ -50,7 +51,7 @@ export async function settleQueue(o: SettleOptions): Promise<SettleResult> {
       unreachableAfter: 3,
       onRecord: (r) => {
         if (r.type !== 'exchange' || r.op !== 'health' || r.status === undefined) return;
-        const sample = healthSampleOf(r);
+        const sample = timedReadingOf(r);
         // An answer without the gauges (401, 5xx, another body) will not change by waiting: go on,
         // and let the step show what the target does.
         if (!sample) {

@@ -1,4 +1,4 @@
-import type { HealthSample } from './health-sample.js';
+import type { TimedReading } from './timed-reading.js';
 
 export interface QueueTrend {
   /** /health samples inside the measured window. */
@@ -34,7 +34,7 @@ export function slopePerSec(points: readonly { x: number; y: number }[]): number
  * that share of the window's arrivals (and more than two jobs), so that jitter of a few jobs on an
  * almost empty queue is not mistaken for it.
  */
-export function queueTrend(samples: readonly HealthSample[], rate: number, tolerance: number): QueueTrend {
+export function queueTrend(samples: readonly TimedReading[], rate: number, tolerance: number): QueueTrend {
   const depths = samples.map((s) => s.inQueue);
   const growthPerSec = slopePerSec(samples.map((s) => ({ x: s.atMs, y: s.inQueue })));
   const first = depths[0] ?? null;
@@ -72,7 +72,7 @@ export class QueueWatch {
   ) {}
 
   /** True once the queue is judged unbounded. */
-  add(sample: HealthSample): boolean {
+  add(sample: TimedReading): boolean {
     const depth = sample.inQueue;
     this.rises = this.previous !== undefined && depth > this.previous ? this.rises + 1 : 0;
     this.previous = depth;

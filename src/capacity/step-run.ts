@@ -12,7 +12,7 @@ import { assembleRun, reachedAlready } from '../session/run-assembly.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { StepProgress } from './capacity-options.js';
 import type { CapacityStep, HealthPoint } from './capacity-report.js';
-import { healthSampleOf, type HealthSample } from './health-sample.js';
+import { timedReadingOf, type TimedReading } from './timed-reading.js';
 import { littleCheck } from './little-law.js';
 import { QueueWatch, queueTrend, type QueueTrend } from './queue-trend.js';
 import type { SearchStage } from './search-mode.js';
@@ -58,7 +58,7 @@ const LEFTOVER = 0.01;
 
 /** What one step judges besides the session's metrics: every /health sample, the generator's stretches. */
 class StepRecorder {
-  readonly samples: HealthSample[] = [];
+  readonly samples: TimedReading[] = [];
   /** Stretches where jobstorm itself was the bottleneck (run-relative, as every record). */
   readonly generator: GeneratorRecord[] = [];
   unboundedAt: number | undefined;
@@ -80,11 +80,11 @@ class StepRecorder {
       return;
     }
     if (r.type !== 'exchange') return;
-    const sample = healthSampleOf(r);
+    const sample = timedReadingOf(r);
     if (sample) this.addSample(sample);
   }
 
-  private addSample(sample: HealthSample): void {
+  private addSample(sample: TimedReading): void {
     this.samples.push(sample);
     if (this.unboundedAt === undefined && this.watch.add(sample)) {
       this.unboundedAt = sample.atMs;
@@ -107,7 +107,7 @@ class StepRecorder {
 }
 
 function achievedRate(
-  samples: readonly HealthSample[],
+  samples: readonly TimedReading[],
   summary: Summary,
   measuredMs: number,
 ): { rate: number | null; from: CapacityStep['achievedFrom'] } {
@@ -115,7 +115,7 @@ function achievedRate(
   const a = counted[0];
   const b = counted[counted.length - 1];
   if (a && b && b.atMs - a.atMs >= 1000) {
-    const done = (s: HealthSample): number => (s.completed ?? 0) + (s.failed ?? 0);
+    const done = (s: TimedReading): number => (s.completed ?? 0) + (s.failed ?? 0);
     return { rate: round((done(b) - done(a)) / ((b.atMs - a.atMs) / 1000)), from: 'health' };
   }
   if (measuredMs <= 0) return { rate: null, from: null };
@@ -128,7 +128,7 @@ function round(v: number, digits = 3): number {
   return Math.round(v * f) / f;
 }
 
-function workerStats(samples: readonly HealthSample[]): CapacityStep['workers'] {
+function workerStats(samples: readonly TimedReading[]): CapacityStep['workers'] {
   if (!samples.length) return null;
   const running = samples.map((s) => s.running);
   return {
@@ -316,7 +316,7 @@ function judge(
   return { step, health: healthOf(recorder.samples, startMs, index) };
 }
 
-function healthOf(samples: readonly HealthSample[], startMs: number, index: number): HealthPoint[] {
+function healthOf(samples: readonly TimedReading[], startMs: number, index: number): HealthPoint[] {
   return samples.map((s) => ({
     atMs: round(startMs + s.atMs, 1),
     step: index,

@@ -3,7 +3,6 @@ import { recordTime } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
 import type { Violation } from '../core/violation.js';
 import { JobEvents } from '../fold/job-events.js';
-import { JobFold } from '../fold/job-fold.js';
 import { applyToBook } from './book-records.js';
 import { CHECK_CATALOG, checkInfo, type CheckId } from './catalog.js';
 import type { Check, CheckContext, Finding, Verdict } from './check.js';
@@ -59,9 +58,9 @@ function verdictOf<Id extends CheckId>(id: Id): Verdict<Id> {
  * Runs every check over a record stream. The same class serves live runs and `jobstorm check`
  * on a saved file; both feed records in the same order, so the results are identical.
  *
- * What each record did to its job comes from the one job fold (src/fold/): a run session folds
- * every record once for all its consumers and hands the checker the result with the record; fed
- * records alone (`jobstorm check`, a test), the checker folds them itself, the same way.
+ * What each record did to its job comes from the one job fold (src/fold/): whoever feeds the
+ * checker (a run session, `jobstorm check`, a test) folds every record once, for all its
+ * consumers, and hands the result with the record; the checker folds nothing itself.
  */
 export class Checker {
   readonly tolerances: Tolerances;
@@ -79,10 +78,6 @@ export class Checker {
   private readonly routes: RouteWatch;
   private readonly coverage = new Map<CheckId, number>();
   private readonly notes = new Map<CheckId, string>();
-  /** The checker's own fold, for records handed without the fold's events; made on the first. */
-  private fold: JobFold | undefined;
-  /** Whether records came with their events: one way for the whole run, or the book would miss some. */
-  private handed: boolean | undefined;
 
   constructor(
     private readonly run: RunRecord,
@@ -121,34 +116,19 @@ export class Checker {
     };
   }
 
-  /**
-   * Takes one record, with what the job fold made of it when the caller folds (`jobs`: read here
-   * and not kept, so the fold may reuse it). Give the events with every record or with none.
-   */
-  add(original: JobstormRecord, jobs?: JobEvents): void {
-    const events = this.eventsOf(original, jobs);
+  /** Takes one record with what the job fold made of it (`jobs`: read here and not kept, so the fold may reuse it). */
+  add(original: JobstormRecord, jobs: JobEvents): void {
     if (original.type === 'run') return;
     if (original.type === 'clock') {
       this.time.advance(original);
       return;
     }
     const record = this.time.map(original);
-    this.ctx.job = events;
+    this.ctx.job = jobs;
     routeCheck.add(record, this.ctx);
     for (const check of this.adders) check.add(record, this.ctx);
-    applyToBook(this.book, record, events);
+    applyToBook(this.book, record, jobs);
     this.book.advance(recordTime(record), this.foldJob);
-  }
-
-  /** The fold's events for `r`: the ones handed, or the checker's own fold's (fed the record as it came). */
-  private eventsOf(r: JobstormRecord, jobs: JobEvents | undefined): JobEvents {
-    const handed = jobs !== undefined;
-    if (this.handed !== handed) {
-      if (this.handed !== undefined)
-        throw new Error('Checker.add: give the job fold events with every record or with none');
-      this.handed = handed;
-    }
-    return jobs ?? (this.fold ??= new JobFold()).add(r);
   }
 
   finish(): CheckResult {

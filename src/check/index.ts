@@ -1,7 +1,6 @@
 export * from './catalog.js';
 export * from './catalog-table.js';
 export * from './check.js';
-export * from './check-file.js';
 export * from './checker.js';
 export * from './openapi-rules.js';
 export * from './records-file.js';

@@ -1,6 +1,6 @@
+import { healthReadingOf, type HealthReading } from '../core/health-reading.js';
 import type { ExchangeRecord, JobstormRecord, RecordSink } from '../core/record.js';
 import type { Severity, Violation } from '../core/violation.js';
-import { healthGauge } from '../metrics/health-body.js';
 import type { JobEvents } from '../fold/job-events.js';
 import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../fold/job-fold.js';
 import { BucketHistogram, REQUEST_BUCKETS_S } from './bucket-histogram.js';
@@ -150,16 +150,12 @@ export class LiveAggregate implements RecordSink {
     cells.busyMs += r.endAt - r.sentAt;
     cells.jobs.add(jobs);
     if (jobs.evicted) this.cells(jobs.evictedShard ?? this.o.shard).jobs.evicted();
-    if (r.op === 'health' && r.status === 200) this.addHealth(cells, r.body);
+    const reading = healthReadingOf(r);
+    if (reading) this.addHealth(cells, reading);
   }
 
-  private addHealth(cells: ShardCells, body: unknown): void {
-    cells.health = {
-      idle: healthGauge(body, 'workers', 'idle'),
-      running: healthGauge(body, 'workers', 'running'),
-      inQueue: healthGauge(body, 'jobs', 'inQueue'),
-      inProgress: healthGauge(body, 'jobs', 'inProgress'),
-    };
+  private addHealth(cells: ShardCells, h: HealthReading): void {
+    cells.health = { idle: h.idle, running: h.running, inQueue: h.inQueue, inProgress: h.inProgress };
   }
 
   private cells(shard: string): ShardCells {

@@ -3,7 +3,6 @@ import type {
   ExchangeRecord,
   GeneratorRecord,
   JobstormRecord,
-  RecordSink,
   StallRecord,
   WebhookRecord,
 } from '../core/record.js';
@@ -11,7 +10,6 @@ import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { LatencyHistogram } from './histogram.js';
 import type { JobEvents } from '../fold/job-events.js';
-import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../fold/job-fold.js';
 import { JobTracker } from './job-tracker.js';
 import {
   METRICS_DATA_VERSION,
@@ -49,11 +47,6 @@ export interface RunMetricsOptions {
    */
   startedAtMs?: number;
   /**
-   * Jobs followed at once before the oldest is given up on (counted as `untracked`), by the metrics'
-   * own fold: a caller that hands `add` its fold's results sets the cap on that fold.
-   */
-  maxTrackedJobs?: number;
-  /**
    * The scenario's warm-up: exchanges and drops intended before it go to the per-second series
    * only (the timeline stays whole); every other metric, and so every threshold, is of the rest.
    * Jobs submitted in it are not counted, so their later polls add no job timings.
@@ -69,7 +62,7 @@ export interface RunMetricsOptions {
  * of one process seeing every record. Memory is constant in run length apart from the per-second
  * series and the jobs currently in flight.
  */
-export class RunMetrics implements RecordSink {
+export class RunMetrics {
   private anchorMs: number | undefined;
   private wallStartMs: number | null = null;
   private wallEndMs: number | null = null;
@@ -84,8 +77,6 @@ export class RunMetrics implements RecordSink {
   private readonly violations = new ViolationTally();
   private readonly series = new SecondSeries();
   private readonly jobs = new JobTracker();
-  /** Folds the records into job progress when the caller hands no fold result of its own. */
-  private readonly fold: JobFold;
   private readonly tokens = new TokenStats();
   private warmup: WarmupData | undefined;
   private readonly scaling: ScalingTrack;
@@ -94,25 +85,21 @@ export class RunMetrics implements RecordSink {
     this.scaling = new ScalingTrack(options.price);
     if (options.warmupMs !== undefined && options.warmupMs > 0)
       this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
-    this.fold = new JobFold({
-      maxTracked: options.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS,
-      warmupMs: this.warmup?.ms ?? 0,
-    });
     if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
   }
 
   /**
-   * `jobs`: what a JobFold made of this record, when the caller folds each record once for several
-   * consumers; that fold must have this metrics' warm-up. Without it the metrics fold the record
-   * themselves.
+   * `jobs`: what the caller's JobFold made of this record (the one fold of the run, which has this
+   * metrics' warm-up); the metrics fold nothing themselves. Jobs followed at once, and so
+   * `untracked`, are that fold's cap.
    */
-  add(record: JobstormRecord, jobs?: JobEvents): void {
+  add(record: JobstormRecord, jobs: JobEvents): void {
     switch (record.type) {
       case 'run':
         this.setAnchor(record.startedAtMs);
         return;
       case 'exchange':
-        this.addExchange(record, jobs === undefined ? this.fold.add(record) : this.checked(jobs));
+        this.addExchange(record, this.checked(jobs));
         return;
       case 'webhook':
         this.addWebhook(record);
@@ -219,8 +206,8 @@ export class RunMetrics implements RecordSink {
     };
   }
 
-  static fromJSON(data: MetricsData, options: Pick<RunMetricsOptions, 'maxTrackedJobs'> = {}): RunMetrics {
-    const m = new RunMetrics(options);
+  static fromJSON(data: MetricsData): RunMetrics {
+    const m = new RunMetrics();
     m.wallStartMs = data.wallStartMs;
     m.wallEndMs = data.wallEndMs;
     if (data.wallStartMs !== null) m.anchorMs = data.wallStartMs;

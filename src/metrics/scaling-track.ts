@@ -1,3 +1,4 @@
+import { healthReadingOf } from '../core/health-reading.js';
 import type { ExchangeRecord } from '../core/record.js';
 import type { JobEvents } from '../fold/job-events.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
@@ -79,9 +80,9 @@ export class ScalingTrack {
 
   private addHealth(anchorMs: number, r: ExchangeRecord): void {
     this.asked++;
-    const ok = r.status !== undefined && r.status >= 200 && r.status < 300 && r.error === undefined;
-    const sample = ok ? workerSampleOf(r.body, anchorMs + r.endAt) : undefined;
-    if (!sample) return;
+    const reading = healthReadingOf(r);
+    if (!reading) return;
+    const sample = workerSampleOf(reading, anchorMs + r.endAt);
     const last = this.samples.at(-1);
     if (last && compareSamples(last, sample) > 0) this.sorted = false;
     this.samples.push(sample);

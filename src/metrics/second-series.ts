@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../core/record.js';
-import { healthGauge } from './health-body.js';
+import { healthReadingOf } from '../core/health-reading.js';
 import { SparseHistogram } from './sparse-histogram.js';
 import { FINAL_STATES, type FinalState, type OperationSeriesData, type SeriesData } from './metrics-data.js';
 import { OUTCOMES, outcomeOf, type Outcome } from './outcome.js';
@@ -127,9 +127,10 @@ export class SecondSeries implements SecondSource {
     op.outcomes[outcome] = (op.outcomes[outcome] ?? 0) + 1;
     op.latency.recordMs(r.endAt - r.intendedAt);
     if (outcome === 'error') (op.unanswered ??= new SparseHistogram()).recordMs(r.endAt - r.intendedAt);
-    if (r.op === 'health' && outcome === '2xx') {
-      s.workers = maxOf(s.workers, healthGauge(r.body, 'workers', 'running') ?? null);
-      s.queue = maxOf(s.queue, healthGauge(r.body, 'jobs', 'inQueue') ?? null);
+    const reading = healthReadingOf(r);
+    if (reading) {
+      s.workers = maxOf(s.workers, reading.running);
+      s.queue = maxOf(s.queue, reading.inQueue);
     }
     this.addBusy(anchorMs + r.sentAt, anchorMs + r.endAt);
   }

@@ -1,25 +1,16 @@
-import { healthGauge } from './health-body.js';
+import type { HealthCounts } from '../core/health-reading.js';
 import type { WorkerSample, WorkerSampleColumns } from './scaling-data.js';
 
-/**
- * A `/health` answer as a sample, or undefined when it lacks a count the figures need (idle and
- * running workers, jobs in queue and in progress): a partial body is not read as zeros.
- */
-export function workerSampleOf(body: unknown, atMs: number): WorkerSample | undefined {
-  const idle = healthGauge(body, 'workers', 'idle');
-  const running = healthGauge(body, 'workers', 'running');
-  const inQueue = healthGauge(body, 'jobs', 'inQueue');
-  const inProgress = healthGauge(body, 'jobs', 'inProgress');
-  if (idle === undefined || running === undefined || inQueue === undefined || inProgress === undefined)
-    return undefined;
+/** A `/health` reading as a sample of the scaling figures, at `atMs` (wall clock). */
+export function workerSampleOf(h: HealthCounts, atMs: number): WorkerSample {
   return {
     atMs,
-    idle,
-    running,
-    initializing: healthGauge(body, 'workers', 'initializing'),
-    throttled: healthGauge(body, 'workers', 'throttled'),
-    inQueue,
-    inProgress,
+    idle: h.idle,
+    running: h.running,
+    initializing: h.initializing,
+    throttled: h.throttled,
+    inQueue: h.inQueue,
+    inProgress: h.inProgress,
   };
 }
 

@@ -1,8 +1,7 @@
 import { CHECK_CATALOG } from '../check/catalog.js';
 import type { JobstormRecord, RunRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
-import { JobFold } from '../fold/job-fold.js';
-import { RunMetrics, type JobCounts } from '../metrics/run-metrics.js';
+import type { JobCounts, RunMetrics } from '../metrics/run-metrics.js';
 import type { WorkerPrice } from '../metrics/scaling-data.js';
 import { buildSummary } from '../report/summary-builder.js';
 import { formatValue } from '../report/format.js';
@@ -12,10 +11,11 @@ import type { RunEnd } from '../report/verdict.js';
 import type { RunOptions, RunOutcome } from '../runner/run-options.js';
 import { runScenario } from '../runner/runner.js';
 import { runScenarioThreaded } from '../runner/threaded-run.js';
-import { CheckStage } from './check-stage.js';
+import type { CheckStage } from './check-stage.js';
 import { runEndOf } from './run-end.js';
 import { LiveThresholds, type LiveAbort } from './live-thresholds.js';
-import { WarmupPath } from './warmup-path.js';
+import { runPath } from './record-path.js';
+import { warmupPath } from './warmup-path.js';
 import { ShardTogether, type Halt } from './barrier/shard-together.js';
 import type { FinishOptions, LiveView, RunSessionOptions } from './session-options.js';
 
@@ -32,9 +32,9 @@ import type { FinishOptions, LiveView, RunSessionOptions } from './session-optio
  */
 export class RunSession {
   private readonly metrics: RunMetrics;
-  /** Each record is folded into job progress here, once, for the checks, metrics and exports alike. */
-  private readonly fold: JobFold;
   private readonly checks: CheckStage | undefined;
+  /** Each record is folded into job progress there, once, for the checks, metrics and exports alike. */
+  private readonly path: (r: JobstormRecord) => void;
   private first: RunRecord | undefined;
   private outcome: RunOutcome | undefined;
   /** The latest run record's anchor: shards' records count from their own. */
@@ -47,14 +47,20 @@ export class RunSession {
 
   constructor(private readonly o: RunSessionOptions) {
     const { warmupMs, scaling } = o.scenario;
-    this.metrics = new RunMetrics({
-      ...(warmupMs === undefined ? {} : { warmupMs }),
-      ...(scaling?.pricePerWorkerSecond === undefined
-        ? {}
-        : { price: priceOf(scaling.pricePerWorkerSecond, scaling.currency) }),
-    });
-    this.fold = new JobFold(warmupMs === undefined ? {} : { warmupMs });
-    this.checks = o.checks === false ? undefined : new CheckStage(o.checks ?? {}, (v) => this.violated(v));
+    const path = runPath(
+      {
+        ...(warmupMs === undefined ? {} : { warmupMs }),
+        ...(scaling?.pricePerWorkerSecond === undefined
+          ? {}
+          : { price: priceOf(scaling.pricePerWorkerSecond, scaling.currency) }),
+        ...(o.checks === undefined ? {} : { checks: o.checks }),
+        onViolation: (v) => this.violated(v),
+      },
+      o.exports ? [o.exports.sink] : [],
+    );
+    this.metrics = path.metrics;
+    this.checks = path.checks;
+    this.path = path.add;
     this.judge = new LiveThresholds(o.thresholds ?? [], (a) => this.abortRun(a));
     this.together = o.together
       ? new ShardTogether(
@@ -107,10 +113,7 @@ export class RunSession {
       this.anchorMs = r.startedAtMs;
       this.judge.start(r.startedAtMs, this.o.scenario.warmupMs);
     }
-    const jobs = this.fold.add(r);
-    this.checks?.add(r, jobs);
-    this.metrics.add(r, jobs);
-    this.o.exports?.sink.add(r, jobs);
+    this.path(r);
     this.o.sinks?.record?.(r);
     if (r.type === 'exchange' && this.anchorMs !== undefined && this.judge.size > 0)
       this.judgeUpTo(Math.floor((this.anchorMs + r.endAt) / 1000));
@@ -143,7 +146,7 @@ export class RunSession {
       runId: o.runId,
       clock: o.clock,
       onRecord: this.add,
-      onWarmupRecord: new WarmupPath(o.checks, o.runId).add,
+      onWarmupRecord: warmupPath(o.checks, o.runId),
       // Live, whatever the owner shows: from then on the latencies are partly jobstorm's own.
       ...(warning ? { onGeneratorLimited: warning } : {}),
       ...(progress ? { onProgress: (p) => progress(p, this.liveView()) } : {}),

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { HealthSample } from '../../src/capacity/health-sample.js';
-import { healthSampleOf } from '../../src/capacity/health-sample.js';
 import { littleCheck } from '../../src/capacity/little-law.js';
 import { QueueWatch, queueTrend, slopePerSec } from '../../src/capacity/queue-trend.js';
+import { timedReadingOf, type TimedReading } from '../../src/capacity/timed-reading.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import type { Summary } from '../../src/report/summary.js';
 
 /** One sample a second with these queue depths. */
-function samples(depths: readonly number[], inProgress = 10): HealthSample[] {
+function samples(depths: readonly number[], inProgress = 10): TimedReading[] {
   return depths.map((inQueue, i) => ({ atMs: i * 1000, inQueue, inProgress, running: 10, idle: 0 }));
 }
 
@@ -73,7 +72,7 @@ describe('queue steadiness from /health samples', () => {
       jobs: { completed: 5, failed: 1, inProgress: 2, inQueue: 3, retried: 0 },
       workers: { idle: 1, running: 2 },
     };
-    expect(healthSampleOf({ ...base, body })).toEqual({
+    expect(timedReadingOf({ ...base, body })).toEqual({
       atMs: 15,
       inQueue: 3,
       inProgress: 2,
@@ -81,10 +80,11 @@ describe('queue steadiness from /health samples', () => {
       idle: 1,
       completed: 5,
       failed: 1,
+      retried: 0,
     });
-    expect(healthSampleOf({ ...base, status: 500, body })).toBeUndefined();
-    expect(healthSampleOf({ ...base, op: 'status', body })).toBeUndefined();
-    expect(healthSampleOf({ ...base, body: { jobs: {} } })).toBeUndefined();
+    expect(timedReadingOf({ ...base, status: 500, body })).toBeUndefined();
+    expect(timedReadingOf({ ...base, op: 'status', body })).toBeUndefined();
+    expect(timedReadingOf({ ...base, body: { jobs: {} } })).toBeUndefined();
   });
 });
 

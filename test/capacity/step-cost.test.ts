@@ -5,14 +5,14 @@ import { renderCapacityMarkdown } from '../../src/capacity/capacity-markdown.js'
 import { renderCapacityText } from '../../src/capacity/capacity-text.js';
 import { costLine, formatStepRate, stepRow, STEP_HEADER } from '../../src/capacity/capacity-view.js';
 import { stepCost } from '../../src/capacity/step-cost.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { burstRecords } from '../metrics/scaling-fixture.js';
 import { fixtureCapacityReport } from './capacity-fixture.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 function burstSummary(price?: number) {
   const records = burstRecords();
-  const m = new RunMetrics(
+  const m = new FoldedMetrics(
     price === undefined ? {} : { price: { pricePerWorkerSecond: price, currency: 'USD' } },
   );
   for (const r of records) m.add(r);

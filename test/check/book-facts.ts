@@ -13,12 +13,12 @@ export interface BookFacts {
 
 /**
  * Runs every check over `records` and reads the job book at the end (a check of the test's own,
- * last, sees the book before it is emptied). With `fold`, the records come with that fold's events
- * (as a run session hands them); without, the checker folds them itself.
+ * last, sees the book before it is emptied). The records come with the events of a fold with
+ * `fold`'s options, as a run session hands them.
  */
 export function checkWithFacts(
   records: readonly JobstormRecord[],
-  fold?: JobFoldOptions,
+  fold: JobFoldOptions = {},
 ): { result: CheckResult; facts: BookFacts } {
   const [run, ...rest] = records;
   if (run?.type !== 'run') throw new Error('records start with the run record');
@@ -34,8 +34,8 @@ export function checkWithFacts(
     },
   };
   const checker = new Checker(run, { checks: [...defaultChecks(), reader] });
-  const own = fold ? new JobFold(fold) : undefined;
-  own?.add(run);
-  for (const r of rest) checker.add(r, own?.add(r));
+  const own = new JobFold(fold);
+  own.add(run);
+  for (const r of rest) checker.add(r, own.add(r));
   return { result: checker.finish(), facts };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * Issue 39: a server that acknowledges a cancel with IN_PROGRESS and shows CANCELLED later (the
@@ -21,7 +21,7 @@ function savedStream(): JobstormRecord[] {
 function fired(records: readonly JobstormRecord[]): Record<string, number> {
   const [run, ...rest] = records;
   if (run?.type !== 'run') throw new Error('a saved stream starts with its run record');
-  const c = new Checker(run);
+  const c = new FoldedChecker(run);
   for (const r of rest) c.add(r);
   return Object.fromEntries(c.finish().violations.map((g) => [g.id, g.count]));
 }

@@ -1,7 +1,8 @@
-import { Checker, type CheckerOptions, type CheckResult } from '../../src/check/checker.js';
+import { type CheckerOptions, type CheckResult } from '../../src/check/checker.js';
 import type { Check } from '../../src/check/check.js';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /** What a checker made of some records: findings and judged observations per id, and the messages. */
 export interface Outcome {
@@ -20,7 +21,7 @@ export function outcome(
   options: CheckerOptions & { run?: Partial<RunRecord> } = {},
 ): Outcome {
   const { run, ...rest } = options;
-  const c = new Checker(runRecord(run), rest);
+  const c = new FoldedChecker(runRecord(run), rest);
   for (const r of records) c.add(r);
   const result = c.finish();
   return {
@@ -48,7 +49,7 @@ export function familyOutcome(
   ids: readonly string[],
   run: RunRecord = runRecord(),
 ): FamilyOutcome {
-  const c = new Checker(run, { checks: [check] });
+  const c = new FoldedChecker(run, { checks: [check] });
   for (const r of records) c.add(r);
   const result = c.finish();
   const examples = result.violations.flatMap((g) => g.examples);

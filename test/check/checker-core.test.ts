@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_CATALOG, type CheckId } from '../../src/check/catalog.js';
-import { Checker } from '../../src/check/checker.js';
 import type { Check, CheckContext, Finding } from '../../src/check/check.js';
 import type { JobState } from '../../src/check/job-book.js';
 import { RECORD_VERSION, type JobstormRecord } from '../../src/core/record.js';
 import type { Violation } from '../../src/core/violation.js';
 import { ex, job, runRecord, webhook } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The Checker's own work, with stub checks: what each check sees (records on the target's clock,
@@ -35,7 +35,7 @@ function stub(
 describe('Checker findings', () => {
   it('groups findings by id in order of first occurrence, with exact counts and capped examples', () => {
     let n = 0;
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       maxExamples: 2,
       checks: [
         stub('health.negative', () => ({})),
@@ -62,7 +62,7 @@ describe('Checker findings', () => {
   });
 
   it('keeps 20 examples unless told otherwise', () => {
-    const c = new Checker(runRecord(), { checks: [stub('health.negative', () => ({}))] });
+    const c = new FoldedChecker(runRecord(), { checks: [stub('health.negative', () => ({}))] });
     for (let k = 0; k < 21; k++) c.add(ex('health', k, 200));
     const [g] = c.finish().violations;
     expect(g?.count).toBe(21);
@@ -73,7 +73,7 @@ describe('Checker findings', () => {
     // limits.wait is an error in the catalog; lifecycle.timing-inconsistent a warning.
     const severities = ['warning', 'error', 'warning'] as const;
     let n = 0;
-    const lowered = new Checker(runRecord(), {
+    const lowered = new FoldedChecker(runRecord(), {
       checks: [stub('limits.wait', () => ({ severity: severities[n++] }))],
     });
     for (const at of [0, 10, 20]) lowered.add(ex('health', at, 200));
@@ -81,14 +81,16 @@ describe('Checker findings', () => {
     expect(g?.severity).toBe('error');
     expect(g?.examples.map((v) => v.severity)).toEqual(severities);
 
-    const warnOnly = new Checker(runRecord(), {
+    const warnOnly = new FoldedChecker(runRecord(), {
       checks: [stub('limits.wait', () => ({ severity: 'warning' }))],
     });
     warnOnly.add(ex('health', 0, 200));
     warnOnly.add(ex('health', 10, 200));
     expect(warnOnly.finish().violations[0]?.severity).toBe('warning');
 
-    const catalog = new Checker(runRecord(), { checks: [stub('lifecycle.timing-inconsistent', () => ({}))] });
+    const catalog = new FoldedChecker(runRecord(), {
+      checks: [stub('lifecycle.timing-inconsistent', () => ({}))],
+    });
     catalog.add(ex('health', 0, 200));
     expect(catalog.finish().violations[0]?.severity).toBe('warning');
   });
@@ -96,7 +98,7 @@ describe('Checker findings', () => {
   it('makes a violation of an exchange: its time, op, job, evidence, timeline copy and repro', () => {
     const seen: Violation[] = [];
     const timeline = [{ at: 1, op: 'run' as const, status: 'IN_QUEUE' as const }];
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [stub('limits.wait', () => ({ timeline }))],
       onViolation: (v) => seen.push(v),
     });
@@ -124,7 +126,7 @@ describe('Checker findings', () => {
   });
 
   it('takes the time and job a finding gives over its record, and makes no op or repro for a webhook', () => {
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [stub('limits.wait', (r) => (r.type === 'webhook' ? { at: 5, jobId: 'other' } : undefined))],
     });
     const w = webhook(50, 'j', 200, { id: 'j' });
@@ -143,7 +145,7 @@ describe('Checker findings', () => {
   });
 
   it('names no job when neither the finding nor its record has one', () => {
-    const c = new Checker(runRecord(), { checks: [stub('limits.wait', () => ({}))] });
+    const c = new FoldedChecker(runRecord(), { checks: [stub('limits.wait', () => ({}))] });
     c.add(ex('health', 0, 200));
     expect(c.finish().violations[0]?.examples[0]).not.toHaveProperty('jobId');
   });
@@ -151,7 +153,7 @@ describe('Checker findings', () => {
 
 describe('Checker coverage and notes', () => {
   it('counts every judged observation per id, and 0 for each id of the catalog judged never', () => {
-    const c = new Checker(runRecord(), { checks: [stub('limits.wait', () => undefined)] });
+    const c = new FoldedChecker(runRecord(), { checks: [stub('limits.wait', () => undefined)] });
     c.add(ex('health', 0, 200));
     c.add(ex('health', 10, 200));
     const { coverage, violations } = c.finish();
@@ -162,7 +164,7 @@ describe('Checker coverage and notes', () => {
   });
 
   it('keeps the first reason given for an id that could not be judged', () => {
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [
         {
           name: 'notes',
@@ -181,7 +183,7 @@ describe('Checker coverage and notes', () => {
   it('finishes once: the checks finish and the jobs fold a single time', () => {
     let finished = 0;
     let folded = 0;
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [
         {
           name: 'count',
@@ -205,7 +207,7 @@ describe('Checker coverage and notes', () => {
   it('sends an operation refused with 405 the other way, unless the run is strict', () => {
     const refused = ex('status', 0, 405, undefined, { jobId: 'a', allow: 'POST' });
     const message = (strict: boolean) => {
-      const c = new Checker(runRecord(strict ? { strict } : {}), { checks: [] });
+      const c = new FoldedChecker(runRecord(strict ? { strict } : {}), { checks: [] });
       c.add(refused);
       return c.finish().violations[0]?.examples[0]?.message;
     };
@@ -214,7 +216,7 @@ describe('Checker coverage and notes', () => {
   });
 
   it('reports the routes the route watch found missing', () => {
-    const c = new Checker(runRecord(), { checks: [] });
+    const c = new FoldedChecker(runRecord(), { checks: [] });
     c.add(ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }));
     c.add(ex('health', 10, 404));
     const result = c.finish();
@@ -226,7 +228,7 @@ describe('Checker coverage and notes', () => {
 describe('what the checks see', () => {
   it('records on the target clock after an advance, and no run or clock record', () => {
     const seen: [string, number][] = [];
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [
         {
           name: 'see',
@@ -251,7 +253,7 @@ describe('what the checks see', () => {
       if (r.type !== 'exchange') return;
       seen.push([ctx.job.jobId, ctx.job.shown, ctx.jobs.get('a')?.last]);
     };
-    const c = new Checker(runRecord(), { checks: [{ name: 'look', ids: [], add: look }] });
+    const c = new FoldedChecker(runRecord(), { checks: [{ name: 'look', ids: [], add: look }] });
     c.add(ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }));
     c.add(ex('status', 10, 200, job('a', 'IN_PROGRESS'), { jobId: 'a' }));
     expect(seen).toEqual([
@@ -263,7 +265,7 @@ describe('what the checks see', () => {
   it('each job folded once it is final and its hold passed, and the rest at the end', () => {
     const folded: [string, number][] = [];
     let now = 0;
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [
         {
           name: 'fold',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 function check(records: JobstormRecord[], run: RunRecord = runRecord()): Map<string, number> {
-  const c = new Checker(run);
+  const c = new FoldedChecker(run);
   for (const r of sortByEnd(records)) c.add(r);
   return new Map(c.finish().violations.map((g) => [g.id, g.count]));
 }
@@ -30,7 +30,7 @@ describe('transition checks on saved records', () => {
   });
 
   it('fires once per job for a step back, and names the job', () => {
-    const c = new Checker(runRecord());
+    const c = new FoldedChecker(runRecord());
     for (const r of [
       ex('run', 0, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
       ex('status', 100, 200, job('a', 'IN_PROGRESS'), { jobId: 'a' }),
@@ -364,8 +364,8 @@ describe('offline and live agree', () => {
         workers: { idle: 1, running: 0 },
       }),
     ]);
-    const a = new Checker(runRecord());
-    const b = new Checker(runRecord());
+    const a = new FoldedChecker(runRecord());
+    const b = new FoldedChecker(runRecord());
     for (const r of records) a.add(r);
     for (const r of JSON.parse(JSON.stringify(records)) as JobstormRecord[]) b.add(r);
     expect(b.finish()).toEqual(a.finish());

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_CATALOG } from '../../src/check/catalog.js';
-import { Checker } from '../../src/check/checker.js';
 import { evidenceOf } from '../../src/check/evidence.js';
 import { loadOpenApiRules, type OpenApiRules } from '../../src/check/openapi-rules.js';
 import { FAULT_NAMES } from '../../src/emulator/faults.js';
@@ -14,6 +13,7 @@ import { proofRun, type ProofResult } from './proof-run.js';
 import { SCALING_PROOFS } from './scaling-scenarios.js';
 import { CLOCKED, OPENAI_RATE, REQUESTS_RATE, WEBHOOKS } from './proof-scenarios.js';
 import { FAILING_HOOK, faultOf, nameOf, PROOFS } from './proof-table.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /** The OpenAPI rules judge the management calls: loaded where a scenario makes them. */
 const openapiFor = async (yaml: string): Promise<OpenApiRules | undefined> =>
@@ -209,7 +209,7 @@ describe("the faithful emulator gives no violations on the proofs' scenarios", (
     const result = await proofRun(CLOCKED, { faults: ['lose-jobs'] });
     const [run, ...rest] = JSON.parse(JSON.stringify(result.records)) as typeof result.records;
     if (run?.type !== 'run') throw new Error('first record is not the run record');
-    const offline = new Checker(run);
+    const offline = new FoldedChecker(run);
     for (const r of rest) offline.add(r);
     const again = offline.finish();
     expect(again.violations).toEqual(result.violations);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { healthCheck } from '../../src/check/checks/health-check.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { familyOutcome, type FamilyOutcome } from './check-outcome.js';
 import { ex, job, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The /health rules on saved records, each at its edges: `health.negative` (no counter below 0),
@@ -229,7 +229,7 @@ describe('health.jobs-mismatch', () => {
   });
 
   it('keeps at most 10,000 reads to judge', () => {
-    const c = new Checker(runRecord(), { checks: [healthCheck()] });
+    const c = new FoldedChecker(runRecord(), { checks: [healthCheck()] });
     const reads: JobstormRecord[] = [];
     for (let i = 0; i < 10_000; i++) reads.push(health(i * 20, {}));
     for (const r of reads) c.add(r);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobState } from '../../src/check/job-book.js';
 import { entriesOf } from '../../src/check/job-timeline.js';
 import type { JobstormRecord, RunRecord, WebhookRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, webhook } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * What each record does to its job in the checks' book (src/check/book-records.ts), read by a
@@ -18,7 +18,7 @@ interface Seen {
 
 function book(records: JobstormRecord[], run: RunRecord = runRecord()): Seen {
   const seen: Seen = { jobs: new Map(), folded: [] };
-  const c = new Checker(run, {
+  const c = new FoldedChecker(run, {
     checks: [
       {
         name: 'reader',
@@ -214,7 +214,7 @@ describe('our actions', () => {
     const failed = status(10, 'FAILED', 'a', { error: 'x' });
     const retry = ex('retry', 100, 200, {}, { jobId: 'a' });
     const folded: string[] = [];
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [{ name: 'r', ids: [], jobDone: (j) => void folded.push(j.id) }],
     });
     for (const r of [submit(0), failed, retry, ex('health', 10_000, 200)]) c.add(r);
@@ -241,7 +241,7 @@ describe('a 404 that may mean the job was lost', () => {
   /** Records each /status 404 as the job's lost candidate, as the lifecycle check does. */
   function candidates(records: JobstormRecord[]): boolean {
     let kept = false;
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [
         {
           name: 'lost',
@@ -314,7 +314,7 @@ describe('a final job', () => {
     expect(early.folded).toEqual(['a', 'z']);
     const hooked = { webhook: 'http://127.0.0.1:1/h' };
     const seen: string[] = [];
-    const c = new Checker(runRecord(), {
+    const c = new FoldedChecker(runRecord(), {
       checks: [{ name: 'r', ids: [], jobDone: (j) => void seen.push(j.id) }],
     });
     for (const r of [submit(0, hooked), done(100), ex('health', 55_099, 200)]) c.add(r);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { lifecycleCheck } from '../../src/check/checks/lifecycle-check.js';
 import type { Tolerances } from '../../src/check/tolerances.js';
 import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The lifecycle family on saved records, rule by rule (issue 39: what the fault proofs leave to a
@@ -25,7 +25,7 @@ interface Outcome {
 }
 
 function outcome(records: JobstormRecord[], tolerances: Partial<Tolerances> = {}): Outcome {
-  const c = new Checker(runRecord(), { tolerances });
+  const c = new FoldedChecker(runRecord(), { tolerances });
   for (const r of records) c.add(r);
   const result = c.finish();
   const own = new Set<string>(lifecycleCheck.ids);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { OpenApiRules } from '../../src/check/openapi-rules.js';
 import { ex, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * management.openapi judges the management answers against the user's document; a 5xx the
@@ -23,7 +23,7 @@ const RULES: OpenApiRules = new Map([
 ]);
 
 function fired(status: number, rules: OpenApiRules = RULES): string[] {
-  const c = new Checker(runRecord(), { openapi: rules });
+  const c = new FoldedChecker(runRecord(), { openapi: rules });
   c.add(ex('StartPod', 0, status, {}));
   return c
     .finish()

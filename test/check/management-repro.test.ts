@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { resolveTarget } from '../../src/cli/run/target.js';
 import type { RunRecord } from '../../src/core/record.js';
 import { runScenario } from '../../src/runner/runner.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
 import { systemClock } from '../../src/core/clock.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The curl reproductions of management calls go to the management base, `{origin}/v1`: a run
@@ -32,7 +32,7 @@ describe('repro of management calls', () => {
     const scenario = parseScenario(SCENARIO, 'management.yaml', { env: {} });
     const { target, emulator } = await resolveTarget({ scenario, fault: ['malformed-bodies'] });
     try {
-      let checker: Checker | undefined;
+      let checker: FoldedChecker | undefined;
       let run: RunRecord | undefined;
       await runScenario({
         clock: systemClock,
@@ -44,7 +44,7 @@ describe('repro of management calls', () => {
         onRecord: (r) => {
           if (r.type === 'run') {
             run = r;
-            checker = new Checker(r);
+            checker = new FoldedChecker(r);
           } else checker?.add(r);
         },
       });

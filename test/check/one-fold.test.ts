@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { JobFold } from '../../src/fold/job-fold.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { loadFixtureRecords } from '../report/fixtures/fixture-summary.js';
 import { checkWithFacts } from './book-facts.js';
 import { ex, job, runRecord } from './records.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 33, one job fold: the checks' job book takes which job a record is about, the state it
@@ -32,7 +31,7 @@ afterEach(() => {
 describe('the checker and the metrics read jobs from one fold', () => {
   it('agree on jobs submitted, final by state and lost', () => {
     const records = lostAndCompleted();
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     const jobs = metrics.jobCounts();
     const { result, facts } = checkWithFacts(records);
@@ -45,19 +44,15 @@ describe('the checker and the metrics read jobs from one fold', () => {
     expect(lost?.examples[0]?.jobId).toBe('j1');
   });
 
-  it('handed the events, the checker folds no record itself; fed records alone, it folds each once', () => {
+  it("folds no record itself: the caller's fold is the only one, once per record", () => {
     const records = lostAndCompleted();
     const add = vi.spyOn(JobFold.prototype, 'add');
-    checkWithFacts(records, {});
+    checkWithFacts(records);
     // The caller's fold, once per record (the run record included); none by the checker.
     expect(add).toHaveBeenCalledTimes(records.length);
-    add.mockClear();
-    checkWithFacts(records);
-    // The checker's own fold, once per record it was given (the run record came to its constructor).
-    expect(add).toHaveBeenCalledTimes(records.length - 1);
   });
 
-  it('judges the same whether it folds or is handed a fold with a warm-up (retries, shards, warm jobs)', () => {
+  it('judges the same whatever the warm-up or cap of the fold it is handed (retries, shards, warm jobs)', () => {
     const records = loadFixtureRecords();
     const alone = checkWithFacts(records);
     expect(alone.facts.submitted).toBeGreaterThan(0);
@@ -67,17 +62,5 @@ describe('the checker and the metrics read jobs from one fold', () => {
       expect(handed.result).toEqual(alone.result);
       expect(handed.facts).toEqual(alone.facts);
     }
-  });
-
-  it('refuses records with events after records without, and the other way round', () => {
-    const [run, first, second] = lostAndCompleted();
-    if (run?.type !== 'run' || !first || !second) throw new Error('records');
-    const fold = new JobFold();
-    const folding = new Checker(run);
-    folding.add(first);
-    expect(() => folding.add(second, fold.add(second))).toThrow(/with every record or with none/);
-    const handed = new Checker(run);
-    handed.add(first, fold.add(first));
-    expect(() => handed.add(second)).toThrow(/with every record or with none/);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { probeCheck } from '../../src/check/checks/probe-check.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { familyOutcome, type FamilyOutcome } from './check-outcome.js';
 import { ex, job, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The probe check's rules (`auth.*`, `limits.*`, `request.unknown-job`, `request.missing-input`)
@@ -56,7 +56,7 @@ describe('which answers the probe check judges', () => {
   });
 
   it('reads exchanges only', () => {
-    const c = new Checker(runRecord(), { checks: [probeCheck()] });
+    const c = new FoldedChecker(runRecord(), { checks: [probeCheck()] });
     c.add(runRecord());
     expect(c.finish().total).toBe(0);
   });

@@ -1,4 +1,4 @@
-import { Checker, type CheckResult } from '../../src/check/checker.js';
+import { type CheckResult } from '../../src/check/checker.js';
 import type { OpenApiRules } from '../../src/check/openapi-rules.js';
 import { resolveTarget } from '../../src/cli/run/target.js';
 import type { JobstormRecord } from '../../src/core/record.js';
@@ -6,6 +6,7 @@ import { runScenario } from '../../src/runner/runner.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
 import { systemClock } from '../../src/core/clock.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 export interface ProofOptions {
   faults?: string[];
@@ -26,7 +27,7 @@ export async function proofRun(yaml: string, o: ProofOptions = {}): Promise<Proo
   const scenario = parseScenario(yaml, 'proof.yaml', { env: {} });
   const { target, emulator } = await resolveTarget({ scenario, ...(o.faults ? { fault: o.faults } : {}) });
   const records: JobstormRecord[] = [];
-  let checker: Checker | undefined;
+  let checker: FoldedChecker | undefined;
   try {
     await runScenario({
       clock: systemClock,
@@ -38,7 +39,7 @@ export async function proofRun(yaml: string, o: ProofOptions = {}): Promise<Proo
       ...(o.webhookAnswers ? { webhookAnswers: o.webhookAnswers } : {}),
       onRecord: (r) => {
         records.push(r);
-        if (r.type === 'run') checker = new Checker(r, o.openapi ? { openapi: o.openapi } : {});
+        if (r.type === 'run') checker = new FoldedChecker(r, o.openapi ? { openapi: o.openapi } : {});
         else checker?.add(r);
       },
     });

@@ -98,7 +98,8 @@ describe('ratelimit.not-enforced: slow answers', () => {
 
 describe('ratelimit.not-enforced: the effective limit without requestsPerWorker', () => {
   const burst = times(107, () => ok(5000));
-  const health = (running: number) => ex('health', 0, 200, { workers: { idle: 0, running } });
+  const health = (running: number) =>
+    ex('health', 0, 200, { workers: { idle: 0, running }, jobs: { inQueue: 0, inProgress: running } });
 
   it('is judged on the base limit while no worker runs', () => {
     const out = judgeRates([health(0), ...burst], { run: { requestsPerWorker: undefined } });

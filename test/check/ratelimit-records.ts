@@ -1,9 +1,10 @@
-import { Checker, type ViolationGroup } from '../../src/check/checker.js';
+import { type ViolationGroup } from '../../src/check/checker.js';
 import { rateLimitCheck, type RateCeiling } from '../../src/check/checks/ratelimit-check.js';
 import type { Tolerances } from '../../src/check/tolerances.js';
 import type { QueueOperation } from '../../src/core/operation.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { ex, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * Saved records for the rate-limit rules, and a checker that runs those rules alone. The defaults:
@@ -28,7 +29,7 @@ export function judgeRates(
   options: { run?: Partial<RunRecord>; tolerances?: Partial<Tolerances> } = {},
 ): RateOutcome {
   const check = rateLimitCheck();
-  const checker = new Checker(runRecord(options.run), {
+  const checker = new FoldedChecker(runRecord(options.run), {
     checks: [check],
     ...(options.tolerances ? { tolerances: options.tolerances } : {}),
   });
@@ -76,4 +77,10 @@ export const times = (n: number, make: () => ExchangeRecord): ExchangeRecord[] =
 
 /** A /health answer sent at `at` showing `running` workers. */
 export const health = (at: number, running: number): ExchangeRecord =>
-  ex('health', at, 200, { workers: { idle: 0, running } }, { took: 1 });
+  ex(
+    'health',
+    at,
+    200,
+    { workers: { idle: 0, running }, jobs: { inQueue: 0, inProgress: running } },
+    { took: 1 },
+  );

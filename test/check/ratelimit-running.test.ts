@@ -48,15 +48,19 @@ describe('the most workers in a window (not-enforced)', () => {
     expect(notEnforced([health(20_000, 20), health(3000, 0), ...accepted150(22_000)])).toBe(0);
   });
 
-  it('reads only the running count of a 200 /health answer', () => {
-    const body = { workers: { idle: 0, running: 20 } };
+  it('reads only the running count of a /health reading', () => {
+    const body = { workers: { idle: 0, running: 20 }, jobs: { inQueue: 0, inProgress: 20 } };
     const others = [
       ex('health', 0, 503, body),
       ex('status', 0, 200, body),
       ex('health', 0, 200),
       ex('health', 0, 200, { jobs: {} }),
       ex('health', 0, 200, { workers: { idle: 3 } }),
+      // No usable reading: a count below zero, a gauge missing.
+      ex('health', 0, 200, { ...body, jobs: { inQueue: -1, inProgress: 20 } }),
+      ex('health', 0, 200, { ...body, jobs: { inProgress: 20 } }),
     ];
+    expect(notEnforced([ex('health', 0, 200, body), ...accepted150(5000)])).toBe(0);
     expect(notEnforced([...others, ...accepted150(5000)])).toBe(1);
   });
 

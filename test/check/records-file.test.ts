@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRecordsFile } from '../../src/check/check-file.js';
+import { checkRecordsFile } from '../../src/session/records-check.js';
 import { isRunRecord, readRecords, recordLine } from '../../src/check/records-file.js';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { JobstormRecord } from '../../src/core/record.js';

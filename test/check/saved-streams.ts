@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { Checker, type CheckResult } from '../../src/check/checker.js';
+import { type CheckResult } from '../../src/check/checker.js';
 import type { OpenApiRules } from '../../src/check/openapi-rules.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * Saved record streams for the checks (DESIGN: "saved record streams for checks"): the records of
@@ -62,7 +63,7 @@ export function readStream(file: string): JobstormRecord[] {
 export function replay(records: readonly JobstormRecord[], openapi?: OpenApiRules): CheckResult {
   const [run, ...rest] = records;
   if (run?.type !== 'run') throw new Error('a saved stream starts with the run record');
-  const checker = new Checker(run, openapi ? { openapi } : {});
+  const checker = new FoldedChecker(run, openapi ? { openapi } : {});
   for (const r of rest) checker.add(r);
   return checker.finish();
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { scalingCheck } from '../../src/check/checks/scaling-check.js';
 import { runRecord } from './records.js';
 import { health } from './scaling-outcome.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The scaling check keeps its /health reads until the end of the run, so it keeps a bounded number
@@ -12,7 +12,7 @@ import { health } from './scaling-outcome.js';
 const CAP = 50_000;
 
 function aboveMax(reads: number): { judged: number; found: number } {
-  const c = new Checker(runRecord({ scaling: { workersMax: 1, source: 'scenario' } }), {
+  const c = new FoldedChecker(runRecord({ scaling: { workersMax: 1, source: 'scenario' } }), {
     checks: [scalingCheck()],
   });
   for (let i = 0; i < reads; i++) c.add(health(i * 10, { idle: i === reads - 1 ? 2 : 1 }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * Where the scaling checks' expectation comes from, on saved records: the run record's `scaling`,
@@ -18,7 +18,7 @@ function check(
   records: JobstormRecord[],
   scaling = { workersMin: 0, workersMax: 10, source: 'scenario' as const },
 ) {
-  const c = new Checker(runRecord({ scaling }));
+  const c = new FoldedChecker(runRecord({ scaling }));
   for (const r of records) c.add(r);
   return c.finish();
 }

@@ -1,8 +1,8 @@
-import { Checker } from '../../src/check/checker.js';
 import { SCALING_IDS } from '../../src/check/checks/scaling-check.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
 import type { ScalingExpectation } from '../../src/core/scaling-expectation.js';
 import { ex, job, runRecord, sortByEnd } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /** What the scaling rules made of a record stream: findings, judged reads and why a rule judged none. */
 export interface ScalingOutcome {
@@ -18,7 +18,7 @@ export function scalingOutcome(
   scaling: ScalingExpectation | undefined,
   run: Partial<RunRecord> = {},
 ): ScalingOutcome {
-  const c = new Checker(runRecord({ ...(scaling ? { scaling } : {}), ...run }));
+  const c = new FoldedChecker(runRecord({ ...(scaling ? { scaling } : {}), ...run }));
   for (const r of sortByEnd(records)) c.add(r);
   const result = c.finish();
   const judged: Record<string, number> = {};

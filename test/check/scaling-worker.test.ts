@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkRecordsFile } from '../../src/check/check-file.js';
+import { checkRecordsFile } from '../../src/session/records-check.js';
 import { runCli } from '../../src/cli/cli.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { PROCESS_SCALE_UP_MS } from '../../src/emulator/emulator-scaling.js';

@@ -5,6 +5,7 @@ import { SCALING_IDS } from '../../src/check/checks/scaling-check.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { proofRun, type ProofResult } from './proof-run.js';
 import { BURST_SCALING, BURST_SCALING_SHORT, SCALING_PROOFS } from './scaling-scenarios.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The scaling.* checks against the emulator's scaling faults (issue 36): each fault makes its own
@@ -18,7 +19,7 @@ const scaling = (r: ProofResult): Record<string, number> =>
 function offline(records: readonly JobstormRecord[]): ReturnType<Checker['finish']> {
   const [run, ...rest] = JSON.parse(JSON.stringify(records)) as JobstormRecord[];
   if (run?.type !== 'run') throw new Error('first record is not the run record');
-  const checker = new Checker(run);
+  const checker = new FoldedChecker(run);
   for (const r of rest) checker.add(r);
   return checker.finish();
 }

@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parseTolerances, tolerancesMarkdown } from '../../src/check/tolerance-options.js';
 import { ConfigError } from '../../src/core/config-error.js';
-import { Checker } from '../../src/check/checker.js';
 import { ex, job, runRecord } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 describe('--tolerance', () => {
   it('parses name=value over the defaults, every problem at once', () => {
@@ -32,8 +32,8 @@ describe('--tolerance', () => {
         req: { wait: 2000 },
       }),
     ];
-    const strict = new Checker(runRecord());
-    const loose = new Checker(runRecord(), { tolerances: parseTolerances(['waitGraceMs=5000']) });
+    const strict = new FoldedChecker(runRecord());
+    const loose = new FoldedChecker(runRecord(), { tolerances: parseTolerances(['waitGraceMs=5000']) });
     for (const r of records) {
       strict.add(r);
       loose.add(r);

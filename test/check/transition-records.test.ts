@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Checker, type CheckResult } from '../../src/check/checker.js';
+import { type CheckResult } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The transition family on saved records, one rule at a time: each stream breaks (or keeps) one
@@ -9,7 +10,7 @@ import { ex, job, runRecord, sortByEnd } from './records.js';
  * too many, fails as surely as one that fires nothing.
  */
 function result(records: JobstormRecord[]): CheckResult {
-  const c = new Checker(runRecord());
+  const c = new FoldedChecker(runRecord());
   for (const r of sortByEnd(records)) c.add(r);
   return c.finish();
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
 import { done, final, submit, until } from './webhook-job.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * The webhook checks at their edges, on saved records (issue 39: what the fault proofs leave to a
@@ -12,7 +12,7 @@ import { done, final, submit, until } from './webhook-job.js';
  */
 
 function groups(records: JobstormRecord[]) {
-  const c = new Checker(runRecord());
+  const c = new FoldedChecker(runRecord());
   for (const r of sortByEnd(records)) c.add(r);
   return c.finish().violations;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CHECK_CATALOG } from '../../src/check/catalog.js';
-import { Checker } from '../../src/check/checker.js';
 import { webhookCheck } from '../../src/check/checks/webhook-check.js';
 import { WebhookOwners } from '../../src/check/webhook-owners.js';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
 import { done, final, submit, until } from './webhook-job.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * What the webhook checks judge, not only what they find (issue 39): a report calls a rule passed
@@ -31,7 +31,7 @@ interface Outcome {
 }
 
 function check(records: JobstormRecord[]): Outcome {
-  const c = new Checker(runRecord());
+  const c = new FoldedChecker(runRecord());
   for (const r of sortByEnd(records)) c.add(r);
   const result = c.finish();
   const judged: Record<string, number> = {};

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import type { JobstormRecord, WebhookRecord } from '../../src/core/record.js';
 import { ex, job, runRecord, sortByEnd, webhook } from './records.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /**
  * A delivery whose body names no job (the vendor's local `{output}`) is read as the job's whose
  * webhook URL it came to, when the receiver marked it `adaptedShape: 'no-id'` (not in a strict run).
  */
 function check(records: JobstormRecord[]): Map<string, number> {
-  const c = new Checker(runRecord());
+  const c = new FoldedChecker(runRecord());
   for (const r of sortByEnd(records)) c.add(r);
   return new Map(c.finish().violations.map((g) => [g.id, g.count]));
 }

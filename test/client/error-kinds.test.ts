@@ -15,11 +15,11 @@ import { createJobClient, type JobClient } from '../../src/client/index.js';
 import { systemClock } from '../../src/core/clock.js';
 import type { ExchangeRecord, RunRecord } from '../../src/core/record.js';
 import { toRequestError } from '../../src/core/request-error.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { getReporter } from '../../src/report/reporter-registry.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { closedPort, sendJson, startServer, type TestServer } from './test-server.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 13 item 9: a failed request names its cause. Each kind comes from a real loopback server
@@ -170,7 +170,7 @@ describe('request failures name their cause, with the original code', () => {
       startedAtMs: 0,
       ownsEndpoint: false,
     };
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     metrics.add(run);
     for (const r of all) metrics.add(r);
     const summary = buildSummary({ run, metrics });

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Checker } from '../../src/check/checker.js';
 import { createJobClient } from '../../src/client/index.js';
 import { systemClock } from '../../src/core/clock.js';
 import { RECORD_VERSION, type ExchangeRecord, type RunRecord } from '../../src/core/record.js';
 import { sendJson, startServer, type TestServer } from './test-server.js';
+import { FoldedChecker } from '../helpers/folded.js';
 
 /*
  * Issue 18 against servers that are not our emulator: OpenAI-compatible servers that frame their
@@ -182,7 +182,7 @@ describe('streamed /openai/* answers from other servers', () => {
         messages: [{ role: 'user', content: 'hi' }],
         stream: true,
       });
-      const checker = new Checker(run);
+      const checker = new FoldedChecker(run);
       checker.add(r.record);
       return {
         record: r.record,

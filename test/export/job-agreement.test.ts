@@ -5,6 +5,7 @@ import { METRICS } from '../../src/export/metric-catalog.js';
 import type { MetricSnapshot } from '../../src/export/metric-snapshot.js';
 import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import { JobFold } from '../../src/metrics/job-fold.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 import { FINAL_STATES } from '../../src/metrics/metrics-data.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { loadFixtureRecords } from '../report/fixtures/fixture-summary.js';
@@ -68,9 +69,9 @@ function aggregate(maxTrackedJobs?: number): LiveAggregate {
   });
 }
 
-/** Metrics and exports, each folding the records itself. */
+/** Metrics and exports, each on a fold of its own. */
 function separately(records: readonly JobstormRecord[], maxTrackedJobs?: number): [JobFigures, JobFigures] {
-  const m = new RunMetrics(maxTrackedJobs === undefined ? {} : { maxTrackedJobs });
+  const m = new FoldedMetrics(maxTrackedJobs === undefined ? {} : { maxTrackedJobs });
   const a = aggregate(maxTrackedJobs);
   for (const r of records) {
     m.add(r);
@@ -118,7 +119,7 @@ describe('the report’s job metrics and the exported job series', () => {
     const warmupMs = 2000;
     const [metrics, exports] = together(records, { warmupMs });
     expect(exports).toEqual(separately(records)[1]);
-    const m = new RunMetrics({ warmupMs });
+    const m = new FoldedMetrics({ warmupMs });
     for (const r of records) m.add(r);
     expect(metrics).toEqual(fromMetrics(m));
     expect(metrics.submitted).toBeLessThan(exports.submitted);

@@ -5,6 +5,7 @@ import { JobFold } from '../../src/fold/job-fold.js';
 import type { MetricsData } from '../../src/metrics/metrics-data.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { ex, runRecord, webhook } from '../check/records.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * RunMetrics' own rules on records laid out by hand (issue 39): the wall-clock span, the live
@@ -16,7 +17,7 @@ const START = 1_000_000;
 const RUN = runRecord({ startedAtMs: START });
 
 function metricsOf(records: readonly JobstormRecord[], warmupMs?: number): RunMetrics {
-  const m = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
+  const m = new FoldedMetrics(warmupMs === undefined ? {} : { warmupMs });
   for (const r of records) m.add(r);
   return m;
 }
@@ -64,9 +65,9 @@ describe('RunMetrics: the wall-clock span', () => {
   });
 
   it('is null before any record, and an anchor given up front starts it', () => {
-    const none = new RunMetrics().toJSON();
+    const none = new FoldedMetrics().toJSON();
     expect([none.wallStartMs, none.wallEndMs]).toEqual([null, null]);
-    const given = new RunMetrics({ startedAtMs: START });
+    const given = new FoldedMetrics({ startedAtMs: START });
     given.add(ex('run', 10, 200));
     expect([given.toJSON().wallStartMs, given.toJSON().wallEndMs]).toEqual([START, START + 15]);
   });
@@ -78,9 +79,9 @@ describe('RunMetrics: the wall-clock span', () => {
     expect([a.wallStartMs, a.wallEndMs]).toEqual([500, START + 5]);
     const b = RunMetrics.fromJSON(early.toJSON()).merge(RunMetrics.fromJSON(late.toJSON())).toJSON();
     expect([b.wallStartMs, b.wallEndMs]).toEqual([500, START + 5]);
-    const empty = new RunMetrics().merge(RunMetrics.fromJSON(late.toJSON())).toJSON();
+    const empty = new FoldedMetrics().merge(RunMetrics.fromJSON(late.toJSON())).toJSON();
     expect([empty.wallStartMs, empty.wallEndMs]).toEqual([START, START + 5]);
-    const intoEmpty = RunMetrics.fromJSON(late.toJSON()).merge(new RunMetrics()).toJSON();
+    const intoEmpty = RunMetrics.fromJSON(late.toJSON()).merge(new FoldedMetrics()).toJSON();
     expect([intoEmpty.wallStartMs, intoEmpty.wallEndMs]).toEqual([START, START + 5]);
   });
 
@@ -100,9 +101,9 @@ describe('RunMetrics: the wall-clock span', () => {
     const m = metricsOf([runRecord({ startedAtMs: -5000 }), ex('run', 0, 200)]);
     const d = m.toJSON();
     expect([d.wallStartMs, d.wallEndMs]).toEqual([-5000, -4995]);
-    const a = RunMetrics.fromJSON(d).merge(new RunMetrics()).toJSON();
+    const a = RunMetrics.fromJSON(d).merge(new FoldedMetrics()).toJSON();
     expect([a.wallStartMs, a.wallEndMs]).toEqual([-5000, -4995]);
-    const b = new RunMetrics().merge(RunMetrics.fromJSON(d)).toJSON();
+    const b = new FoldedMetrics().merge(RunMetrics.fromJSON(d)).toJSON();
     expect([b.wallStartMs, b.wallEndMs]).toEqual([-5000, -4995]);
   });
 
@@ -120,7 +121,7 @@ describe('RunMetrics: the wall-clock span', () => {
     const m = RunMetrics.fromJSON(metricsOf([RUN, ex('run', 0, 200)]).toJSON());
     m.addViolation(v);
     expect(m.toJSON().violations[0]?.examples[0]?.anchorMs).toBe(START);
-    const bare = new RunMetrics();
+    const bare = new FoldedMetrics();
     bare.addViolation(v);
     expect(bare.toJSON().violations[0]?.examples[0]?.anchorMs).toBe(0);
     expect(bare.toJSON().violations[0]?.count).toBe(1);
@@ -129,7 +130,7 @@ describe('RunMetrics: the wall-clock span', () => {
 
 describe('RunMetrics: live figures and counts', () => {
   it('give the p99 of every operation and outcome, and the requests failed with a 5xx or no answer', () => {
-    const m = new RunMetrics({ startedAtMs: START });
+    const m = new FoldedMetrics({ startedAtMs: START });
     expect(m.liveFigures()).toEqual({ p99Ms: undefined, failed: 0 });
     for (let i = 0; i < 99; i++) m.add(ex('status', i, 200, undefined, { took: 10 }));
     m.add(ex('run', 0, 404, undefined, { took: 1000 }));
@@ -248,7 +249,7 @@ describe('RunMetrics: live figures and counts', () => {
     ]).toJSON();
     expect(d.scaling?.asked).toBe(1);
     expect(RunMetrics.fromJSON(d).toJSON().scaling).toEqual(d.scaling);
-    const priced = new RunMetrics({ startedAtMs: START, price: { pricePerWorkerSecond: 2 } });
+    const priced = new FoldedMetrics({ startedAtMs: START, price: { pricePerWorkerSecond: 2 } });
     priced.add(ex('health', 0, 500));
     expect(priced.toJSON().scaling).toMatchObject({ asked: 1, pricePerWorkerSecond: 2 });
   });
@@ -335,7 +336,7 @@ describe('RunMetrics: the warm-up', () => {
     const b = RunMetrics.fromJSON(long).merge(RunMetrics.fromJSON(short)).toJSON();
     expect(a.warmup).toEqual({ ms: 1000, requests: 3, dropped: 0 });
     expect(b.warmup).toEqual(a.warmup);
-    expect(new RunMetrics().merge(RunMetrics.fromJSON(short)).toJSON().warmup).toEqual(short.warmup);
+    expect(new FoldedMetrics().merge(RunMetrics.fromJSON(short)).toJSON().warmup).toEqual(short.warmup);
   });
 
   it('takes a job fold handed in only with the same warm-up', () => {
@@ -394,7 +395,7 @@ describe('RunMetrics: a summary read back', () => {
     expect(twice.stalls).toEqual([{ atMs: START + 90, durationMs: 10, inFlight: 2 }]);
     expect(twice.generatorLimited).toHaveLength(2);
     // A summary without a start gives later records no anchor.
-    const empty = RunMetrics.fromJSON(new RunMetrics().toJSON());
-    expect(() => empty.add(ex('run', 0, 200))).toThrow(/run record/);
+    const empty = RunMetrics.fromJSON(new FoldedMetrics().toJSON());
+    expect(() => empty.add(ex('run', 0, 200), new JobFold().add(ex('run', 0, 200)))).toThrow(/run record/);
   });
 });

@@ -3,6 +3,7 @@ import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/r
 import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { loadFixtureRecords } from '../report/fixtures/fixture-summary.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 const RUN: RunRecord = {
   v: 1,
@@ -30,7 +31,7 @@ function ex(r: Partial<ExchangeRecord> & Pick<ExchangeRecord, 'op' | 'sentAt' | 
 }
 
 function metricsOf(records: readonly JobstormRecord[], warmupMs?: number): RunMetrics {
-  const m = new RunMetrics(warmupMs === undefined ? {} : { warmupMs });
+  const m = new FoldedMetrics(warmupMs === undefined ? {} : { warmupMs });
   for (const r of records) m.add(r);
   return m;
 }
@@ -219,7 +220,7 @@ describe('RunMetrics', () => {
       .merge(RunMetrics.fromJSON(JSON.parse(JSON.stringify(d)) as typeof d))
       .toJSON();
     expect(merged.warmup).toEqual({ ms: 1000, requests: 4, dropped: 2 });
-    expect(RunMetrics.fromJSON(d).merge(new RunMetrics()).toJSON().warmup).toEqual(d.warmup);
+    expect(RunMetrics.fromJSON(d).merge(new FoldedMetrics()).toJSON().warmup).toEqual(d.warmup);
   });
 
   it('round-trips through JSON unchanged', () => {
@@ -229,7 +230,7 @@ describe('RunMetrics', () => {
   });
 
   it('keeps only jobs in flight: a long run of finished jobs holds no per-job state', () => {
-    const m = new RunMetrics({ maxTrackedJobs: 10 });
+    const m = new FoldedMetrics({ maxTrackedJobs: 10 });
     m.add(RUN);
     for (let i = 0; i < 1000; i++) {
       m.add(
@@ -248,7 +249,7 @@ describe('RunMetrics', () => {
   });
 
   it('times a job’s first stream chunk once per attempt, and forgets the chunk of a job it gave up on', () => {
-    const m = new RunMetrics({ maxTrackedJobs: 2 });
+    const m = new FoldedMetrics({ maxTrackedJobs: 2 });
     m.add(RUN);
     const chunk = { stream: [{ output: 'x' }] };
     m.add(ex({ op: 'run', jobId: 'a', sentAt: 0, endAt: 1, body: { id: 'a', status: 'IN_QUEUE' } }));
@@ -289,6 +290,6 @@ describe('RunMetrics', () => {
   });
 
   it('refuses records before the run record anchors them to the wall clock', () => {
-    expect(() => new RunMetrics().add(ex({ op: 'run', sentAt: 0, endAt: 1 }))).toThrow(/run record/);
+    expect(() => new FoldedMetrics().add(ex({ op: 'run', sentAt: 0, endAt: 1 }))).toThrow(/run record/);
   });
 });

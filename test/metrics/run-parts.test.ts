@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord, SseFacts } from '../../src/core/record.js';
 import type { Violation } from '../../src/core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from '../../src/metrics/counts.js';
-import { healthGauge } from '../../src/metrics/health-body.js';
 import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import type { OperationData } from '../../src/metrics/metrics-data.js';
 import { OperationStats } from '../../src/metrics/operation-stats.js';
@@ -67,18 +66,6 @@ describe('counts', () => {
     expect(c).toEqual({ a: 6, b: 2, c: 3 });
     expect(Object.keys(sortedCounts({ z: 1, m: 0, a: 2 }))).toEqual(['a', 'm', 'z']);
     expect(sortedCounts({ z: 1, m: 0, a: 2 })).toEqual({ a: 2, m: 0, z: 1 });
-  });
-});
-
-describe('health gauges', () => {
-  it('read a finite number only', () => {
-    expect(healthGauge({ workers: { running: 3 } }, 'workers', 'running')).toBe(3);
-    expect(healthGauge({ jobs: { inQueue: 0 } }, 'jobs', 'inQueue')).toBe(0);
-    expect(healthGauge({ workers: { running: '3' } }, 'workers', 'running')).toBeUndefined();
-    expect(healthGauge({ workers: { running: Infinity } }, 'workers', 'running')).toBeUndefined();
-    expect(healthGauge({ workers: { running: NaN } }, 'workers', 'running')).toBeUndefined();
-    expect(healthGauge({ jobs: { running: 3 } }, 'workers', 'running')).toBeUndefined();
-    expect(healthGauge(undefined, 'workers', 'running')).toBeUndefined();
   });
 });
 

@@ -6,9 +6,10 @@ import { scalingFigures } from '../../src/metrics/scaling-figures.js';
 import { scaleEpisodes } from '../../src/metrics/scale-episodes.js';
 import { samplesFromColumns } from '../../src/metrics/worker-sample.js';
 import { BURST, RUN, START, burstRecords, health, job, type Row } from './scaling-fixture.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 function dataOf(records: readonly JobstormRecord[], price?: number): ScalingData {
-  const m = new RunMetrics(
+  const m = new FoldedMetrics(
     price === undefined ? {} : { price: { pricePerWorkerSecond: price, currency: 'USD' } },
   );
   for (const r of records) m.add(r);
@@ -103,7 +104,7 @@ describe('scaling figures', () => {
       [3, 0, 2, 0, 2, 2],
       [4, 0, 2, 0, 0, 2],
     ];
-    const m = new RunMetrics({ startedAtMs: START });
+    const m = new FoldedMetrics({ startedAtMs: START });
     for (const r of rows) m.add(health(r));
     const samples = samplesFromColumns(
       m.toJSON().scaling?.samples ?? {
@@ -129,7 +130,7 @@ describe('scaling figures', () => {
     const shard = (r: JobstormRecord, i: number): '1' | '2' =>
       r.type === 'exchange' && r.op === 'health' ? (i % 2 === 0 ? '1' : '2') : '2';
     const parts = (['1', '2'] as const).map((name) => {
-      const m = new RunMetrics({ price: { pricePerWorkerSecond: 0.001, currency: 'USD' } });
+      const m = new FoldedMetrics({ price: { pricePerWorkerSecond: 0.001, currency: 'USD' } });
       records.forEach((r, i) => {
         if (r.type === 'run' || shard(r, i) === name) m.add(r);
       });
@@ -137,12 +138,12 @@ describe('scaling figures', () => {
     });
     const whole = dataOf(records, 0.001);
     const [a, b] = parts.map((p) => RunMetrics.fromJSON(p.toJSON()));
-    const ab = new RunMetrics()
+    const ab = new FoldedMetrics()
       .merge(a as RunMetrics)
       .merge(b as RunMetrics)
       .toJSON().scaling;
     const [c, d] = parts.map((p) => RunMetrics.fromJSON(p.toJSON()));
-    const ba = new RunMetrics()
+    const ba = new FoldedMetrics()
       .merge(d as RunMetrics)
       .merge(c as RunMetrics)
       .toJSON().scaling;

@@ -14,6 +14,12 @@ import { ex } from '../check/records.js';
 /** Wall clock of the records' time 0: second 1000 starts at record time 0. */
 const ANCHOR = 1_000_000;
 
+/** A /health body with every gauge the one reading needs, `running` and `inQueue` as given. */
+const counts = (running: unknown, inQueue: unknown) => ({
+  workers: { idle: 0, running },
+  jobs: { inQueue, inProgress: 0 },
+});
+
 function health(at: number, body: unknown, status: number | undefined = 200): ExchangeRecord {
   return ex('health', at, status, body);
 }
@@ -104,14 +110,15 @@ describe('SecondSeries: what a second counts', () => {
 
   it('takes the highest workers and queue of the 2xx /health answers in a second', () => {
     const d = seriesOf([
-      health(0, { workers: { running: 2 }, jobs: { inQueue: 7 } }),
-      health(100, { workers: { running: 5 }, jobs: { inQueue: 3 } }),
-      health(200, { workers: { running: 3 }, jobs: { inQueue: 4 } }),
-      // Not read: a refused answer, another operation, a gauge that is no number.
-      health(300, { workers: { running: 50 }, jobs: { inQueue: 50 } }, 503),
-      ex('status', 400, 200, { workers: { running: 60 }, jobs: { inQueue: 60 } }),
-      health(1000, { workers: { running: 'x' }, jobs: {} }),
-      health(2000, { workers: { running: 0 }, jobs: { inQueue: 0 } }),
+      health(0, counts(2, 7)),
+      health(100, counts(5, 3)),
+      health(200, counts(3, 4)),
+      // Not read: a refused answer, another operation, a gauge that is no number, one below zero.
+      health(300, counts(50, 50), 503),
+      ex('status', 400, 200, counts(60, 60)),
+      health(1000, counts('x', 1)),
+      health(1100, counts(1, -1)),
+      health(2000, counts(0, 0)),
     ]).toJSON();
     expect(d.workers).toEqual([5, null, 0]);
     expect(d.queue).toEqual([7, null, 0]);
@@ -188,7 +195,7 @@ describe('SecondSeries: merge and round trip', () => {
     const s = seriesOf([
       ex('run', 0, 200, undefined, { took: 10 }),
       ex('run', 20, 429, undefined, { took: 10 }),
-      health(30, { workers: { running: 2 }, jobs: { inQueue: 9 } }),
+      health(30, counts(2, 9)),
       ex('status', 1500, undefined, undefined, { error: { kind: 'reset' }, took: 40 }),
     ]);
     s.addSubmitted(ANCHOR + 5);
@@ -198,7 +205,7 @@ describe('SecondSeries: merge and round trip', () => {
   function shardB(): SecondSeries {
     const s = seriesOf([
       ex('run', 100, 500, undefined, { took: 30 }),
-      health(200, { workers: { running: 4 }, jobs: { inQueue: 1 } }),
+      health(200, counts(4, 1)),
       ex('status', 1100, undefined, undefined, { error: { kind: 'timeout' }, took: 80 }),
       ex('status', 2500, 200, undefined, { took: 60 }),
     ]);
@@ -236,34 +243,32 @@ describe('SecondSeries: merge and round trip', () => {
   });
 
   it('merges a null gauge with a number as the number, from either side', () => {
-    const gauge = seriesOf([health(0, { workers: { running: 3 }, jobs: { inQueue: 0 } })]);
+    const gauge = seriesOf([health(0, counts(3, 0))]);
     const none = seriesOf([ex('run', 10, 200)]);
     none.merge(gauge);
     expect(none.toJSON().workers).toEqual([3]);
     expect(none.toJSON().queue).toEqual([0]);
-    const back = seriesOf([health(0, { workers: { running: 3 }, jobs: { inQueue: 2 } })]);
+    const back = seriesOf([health(0, counts(3, 2))]);
     back.merge(seriesOf([ex('run', 10, 200)]));
     expect(back.toJSON().workers).toEqual([3]);
     expect(back.toJSON().queue).toEqual([2]);
   });
 
-  it('keeps a gauge merged with a second that has none as it is, a negative one too', () => {
-    // A broken server's -1 is kept for the checks to see, not read as 0.
-    const gauge = (): SecondSeries =>
-      seriesOf([health(0, { workers: { running: -1 }, jobs: { inQueue: -2 } })]);
-    const plain = (): SecondSeries => seriesOf([health(10, { workers: {}, jobs: {} })]);
+  it('keeps a gauge merged with a second that has none as it is; a negative count is none', () => {
+    const gauge = (): SecondSeries => seriesOf([health(0, counts(4, 2))]);
+    // A broken server's -1 is no reading (health.negative reports it), neither -1 nor 0.
+    const plain = (): SecondSeries =>
+      seriesOf([health(10, counts(-1, -2)), health(20, { workers: {}, jobs: {} })]);
+    expect([plain().toJSON().workers, plain().toJSON().queue]).toEqual([[null], [null]]);
     const a = gauge();
     a.merge(plain());
-    expect([a.toJSON().workers, a.toJSON().queue]).toEqual([[-1], [-2]]);
+    expect([a.toJSON().workers, a.toJSON().queue]).toEqual([[4], [2]]);
     const b = plain();
     b.merge(gauge());
-    expect([b.toJSON().workers, b.toJSON().queue]).toEqual([[-1], [-2]]);
-    // Within a second too: an answer without the gauge leaves it.
-    const live = seriesOf([
-      health(0, { workers: { running: -1 }, jobs: { inQueue: -2 } }),
-      health(10, { workers: {}, jobs: {} }),
-    ]).toJSON();
-    expect([live.workers, live.queue]).toEqual([[-1], [-2]]);
+    expect([b.toJSON().workers, b.toJSON().queue]).toEqual([[4], [2]]);
+    // Within a second too: an answer without the gauges leaves them.
+    const live = seriesOf([health(0, counts(4, 2)), health(10, { workers: {}, jobs: {} })]).toJSON();
+    expect([live.workers, live.queue]).toEqual([[4], [2]]);
   });
 
   it('merges an unanswered histogram into an operation that had none', () => {

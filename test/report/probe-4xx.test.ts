@@ -6,12 +6,12 @@ import {
   type JobstormRecord,
   type RunRecord,
 } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseSummary } from '../../src/report/summary-schema.js';
 import type { Summary } from '../../src/report/summary.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 34: a passed smoke run showed 4xx counts nothing explained: they were the answers to the
@@ -48,7 +48,7 @@ function exchange(over: Partial<ExchangeRecord>): ExchangeRecord {
 }
 
 function summaryOf(records: readonly JobstormRecord[], run: RunRecord = RUN): Summary {
-  const metrics = new RunMetrics();
+  const metrics = new FoldedMetrics();
   for (const r of [run, ...records]) metrics.add(r);
   return buildSummary({ run, metrics, durationMs: 1000 });
 }

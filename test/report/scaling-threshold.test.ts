@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { ConfigError } from '../../src/core/config-error.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { getReporter } from '../../src/report/reporter-registry.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
@@ -9,9 +8,10 @@ import { parseSummary } from '../../src/report/summary-schema.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseThresholds } from '../../src/report/threshold.js';
 import { BURST, RUN, burstRecords, health } from '../metrics/scaling-fixture.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 function summaryOf(records: readonly JobstormRecord[], expressions: string[], price?: number) {
-  const m = new RunMetrics(
+  const m = new FoldedMetrics(
     price === undefined ? {} : { price: { pricePerWorkerSecond: price, currency: 'USD' } },
   );
   for (const r of records) m.add(r);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import { LatencyHistogram } from '../../src/metrics/histogram.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { thresholdsFailed, withThresholds } from '../../src/report/summary-thresholds.js';
 import type { Summary } from '../../src/report/summary.js';
@@ -9,6 +8,7 @@ import { evaluateThresholds, thresholdHistogram } from '../../src/report/thresho
 import { parseThresholds, type Threshold } from '../../src/report/threshold.js';
 import { burstRecords } from '../metrics/scaling-fixture.js';
 import { fixtureSummary } from './fixtures/fixture-summary.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * What a threshold reads from a summary, at the edges the golden reports do not reach (issue 39):
@@ -129,7 +129,7 @@ describe('windowed thresholds with nothing to read', () => {
 describe('a scaling figure measured', () => {
   it('is judged with no not-evaluated note', () => {
     const records: JobstormRecord[] = burstRecords();
-    const m = new RunMetrics();
+    const m = new FoldedMetrics();
     for (const r of records) m.add(r);
     const s = buildSummary({ run: records[0] as RunRecord, metrics: m, thresholds: [] });
     const [r] = evaluateThresholds(parseThresholds(['drainTime <= 4s']), s);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { ExchangeRecord, JobstormRecord, RunRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { SparseHistogram } from '../../src/metrics/sparse-histogram.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
@@ -13,6 +12,7 @@ import { parseThresholds, type ThresholdSource } from '../../src/report/threshol
 import { withThresholds } from '../../src/report/summary-thresholds.js';
 import { junitReporter } from '../../src/report/junit-reporter.js';
 import { chartSpecs } from '../../src/report/chart-data.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 35 item 1: a threshold held over every window of the per-second series. Records are laid
@@ -71,7 +71,7 @@ function collapseRecords(): ExchangeRecord[] {
 }
 
 function summaryOf(records: readonly JobstormRecord[], sources: (string | ThresholdSource)[]): Summary {
-  const metrics = new RunMetrics();
+  const metrics = new FoldedMetrics();
   const run = records.find((r): r is RunRecord => r.type === 'run') ?? runRecord();
   for (const r of records) metrics.add(r);
   return buildSummary({ run, metrics, thresholds: parseThresholds(sources), durationMs: 10_000 });
@@ -195,7 +195,7 @@ describe('windowed threshold evaluation', () => {
   });
 
   it('windows start after the warm-up', () => {
-    const metrics = new RunMetrics({ warmupMs: 3000 });
+    const metrics = new FoldedMetrics({ warmupMs: 3000 });
     for (const r of [runRecord(), ...collapseRecords()]) metrics.add(r);
     const s = buildSummary({
       run: runRecord(),

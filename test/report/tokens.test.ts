@@ -5,13 +5,13 @@ import {
   type JobstormRecord,
   type RunRecord,
 } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { htmlReporter } from '../../src/report/html-reporter.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseSummary } from '../../src/report/summary-schema.js';
 import { terminalReporter } from '../../src/report/terminal-reporter.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /* Issue 18: streamed /openai/* answers in the metrics and reports. */
 
@@ -64,7 +64,7 @@ const records: JobstormRecord[] = [
 
 function summaryOf(rs: readonly JobstormRecord[], shard?: string): ReturnType<typeof buildSummary> {
   const r0: RunRecord = shard === undefined ? run : { ...run, shard };
-  const m = new RunMetrics();
+  const m = new FoldedMetrics();
   m.add(r0);
   for (const r of rs) m.add(r);
   return buildSummary({ metrics: m, run: r0 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorKind } from '../../src/core/request-error.js';
 import type { ExchangeRecord, RunRecord, StallRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import type { Summary } from '../../src/report/summary.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { withThresholds } from '../../src/report/summary-thresholds.js';
 import { parseThresholds } from '../../src/report/threshold.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * A target that dies mid-run refuses fast, with no status and no contract rule broken: the run
@@ -55,7 +55,7 @@ function summary(
   thresholds: string[] = ['p99(status) < 1s'],
   stall?: { at: number; durationMs: number },
 ): Summary {
-  const metrics = new RunMetrics();
+  const metrics = new FoldedMetrics();
   metrics.add(RUN);
   const kinds = Object.entries(failures).flatMap(([k, n]) => Array.from({ length: n }, () => k as ErrorKind));
   for (let i = 0; i < 1000; i++)

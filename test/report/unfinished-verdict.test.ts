@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord, RunRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import type { Summary } from '../../src/report/summary.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { parseThresholds } from '../../src/report/threshold.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * A target that takes jobs and never runs them (no workers, a stuck queue) answers every poll
@@ -51,7 +51,7 @@ function ex(
 
 /** 20 jobs submitted; each then polled `polls` times with the states `state(i, poll)` gives. */
 function summary(polls: number, state: (job: number, poll: number) => string | 404): Summary {
-  const metrics = new RunMetrics();
+  const metrics = new FoldedMetrics();
   metrics.add(RUN);
   for (let i = 0; i < 20; i++) {
     const id = `job-${String(i)}`;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
 import type { RunRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { emulatorTarget, exchanges, inlineScenario, runCollecting } from './helpers.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * The requests probe submits a job of its own (to ask /status and /stream of it with GET). A job
@@ -51,7 +51,7 @@ flows:
 
     const run = records.find((r): r is RunRecord => r.type === 'run');
     if (!run) throw new Error('no run record');
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     const summary = buildSummary({ run, metrics });
     expect(summary.jobs).toMatchObject({ unfinished: 0, lost: 0 });

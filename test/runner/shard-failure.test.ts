@@ -2,7 +2,6 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobstormRecord, RunRecord } from '../../src/core/record.js';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { summarySchema } from '../../src/report/summary-schema.js';
@@ -10,6 +9,7 @@ import type { ShardInit } from '../../src/runner/shard-protocol.js';
 import { runScenarioThreaded, spawnShardWorker } from '../../src/runner/threaded-run.js';
 import { emulatorTarget, exchanges, inlineScenario } from './helpers.js';
 import { systemClock } from '../../src/core/clock.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * A --workers thread that fails mid-run (a bug, memory) used to take the whole run with it: the
@@ -70,7 +70,7 @@ flows:
     // The report of such a run: interrupted, saying which thread failed and why, in every form.
     const run = records.find((r): r is RunRecord => r.type === 'run');
     if (!run) throw new Error('no run record');
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     const summary = buildSummary({
       run,

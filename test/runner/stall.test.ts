@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
 import { arrivalsOf, bareServer, inlineScenario, runCollecting } from './helpers.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 4: latency from the intended start exceeds latency from the send when the target stalls,
@@ -99,7 +99,7 @@ flows:
     expect(fromIntended - fromSent, shown).toBeGreaterThan(STALL_MS / 3);
 
     // The same, as the report shows it.
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     const health = buildSummary({ run, metrics }).operations.health;
     if (!health) throw new Error('no health operation in the summary');

@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunRecord, StallRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { renderHtml } from '../../src/report/html-reporter.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { renderTerminalSummary } from '../../src/report/report-writer.js';
@@ -9,6 +8,7 @@ import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseSummary } from '../../src/report/summary-schema.js';
 import { bareServer, exchanges, inlineScenario, runCollecting } from './helpers.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 12, against plain loopback servers (not the emulator): a target that accepts and then
@@ -74,7 +74,7 @@ describe('a stalled target', () => {
 
     const run = records.find((r): r is RunRecord => r.type === 'run');
     if (!run) throw new Error('no run record');
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     const summary = buildSummary({ run, metrics, durationMs: 4000 });
     expect(summary.stalls).toHaveLength(1);

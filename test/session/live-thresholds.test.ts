@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord, RunRecord } from '../../src/core/record.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { parseThresholds, type ThresholdSource } from '../../src/report/threshold.js';
 import { LiveThresholds, type LiveAbort } from '../../src/session/live-thresholds.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 35 item 2: the session's live judge on per-second data. Each record that ends in a later
@@ -42,7 +42,7 @@ function ex(intendedAt: number, latencyMs: number): ExchangeRecord {
 /** Feeds `seconds` seconds of ten requests each, at `latency(second)` ms; returns the aborts. */
 function play(sources: (string | ThresholdSource)[], seconds: number, latency: (sec: number) => number) {
   const aborts: LiveAbort[] = [];
-  const metrics = new RunMetrics();
+  const metrics = new FoldedMetrics();
   const live = new LiveThresholds(parseThresholds(sources), (a) => aborts.push(a));
   metrics.add(RUN);
   live.start(START);

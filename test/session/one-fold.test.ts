@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobstormRecord } from '../../src/core/record.js';
 import { JobFold } from '../../src/fold/job-fold.js';
 import { startEmbeddedTarget, type EmbeddedTarget } from '../../src/library/embedded-target.js';
-import { RunMetrics } from '../../src/metrics/run-metrics.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
 import { RunSession } from '../../src/session/run-session.js';
 import { checkWithFacts } from '../check/book-facts.js';
 import { systemClock } from '../../src/core/clock.js';
+import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
  * Issue 33, one job fold: a run session folds each record into job progress once, and its checks,
@@ -74,7 +74,7 @@ describe('one job fold per run session', () => {
     expect(offline.facts.submitted).toBeGreaterThan(20);
     // The book's jobs are the fold's: the same submitted and final counts as the metrics (without
     // the warm-up, which the metrics leave out and the checks do not).
-    const metrics = new RunMetrics();
+    const metrics = new FoldedMetrics();
     for (const r of records) metrics.add(r);
     expect(offline.facts.submitted).toBe(metrics.jobCounts().submitted);
     expect(offline.facts.byState).toEqual(metrics.jobCounts().byState);

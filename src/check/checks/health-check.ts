@@ -1,3 +1,4 @@
+import { readHealth, type HealthRead, type HealthRejection } from '../../core/health-reading.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
 
@@ -14,22 +15,11 @@ interface Sample {
   jobs: Counters;
 }
 
-function countersOf(
-  body: unknown,
-): { jobs: Record<string, unknown>; workers: Record<string, unknown> } | undefined {
-  const b = body as { jobs?: unknown; workers?: unknown } | undefined;
-  if (
-    !b ||
-    typeof b.jobs !== 'object' ||
-    b.jobs === null ||
-    typeof b.workers !== 'object' ||
-    b.workers === null
-  )
-    return undefined;
-  return { jobs: b.jobs as Record<string, unknown>, workers: b.workers as Record<string, unknown> };
-}
-
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/**
+ * Answers whose counts are judged though they give no reading: their `jobs` and `workers` are
+ * there, and a negative count or a gauge that is missing or no count is the server's, not ours.
+ */
+const JUDGED: ReadonlySet<HealthRejection> = new Set(['negative', 'missing', 'not-a-count']);
 
 /** Submits and retries we sent, bucketed by 100 ms of send time: enough to bound counts. */
 type Sends = Map<number, number>;
@@ -68,18 +58,12 @@ function judgeTotals(samples: readonly Sample[], sends: Sends, ctx: CheckContext
   }
 }
 
-function judgeNegative(
-  r: ExchangeRecord,
-  c: NonNullable<ReturnType<typeof countersOf>>,
-  ctx: CheckContext,
-): void {
-  const negative = [
-    ...Object.entries(c.jobs).map(([k, v]) => [`jobs.${k}`, v] as const),
-    ...Object.entries(c.workers).map(([k, v]) => [`workers.${k}`, v] as const),
-  ].find(([, v]) => typeof v === 'number' && v < 0);
-  const v = ctx.judge('health.negative', negative !== undefined);
-  if (v && negative)
-    ctx.emit(v, { record: r, message: `/health reported ${negative[0]} = ${String(negative[1])}` });
+/** `health.negative`: a count below zero makes the answer no reading at all, for anyone. */
+function judgeNegative(r: ExchangeRecord, read: HealthRead, ctx: CheckContext): void {
+  const negative = !read.ok && read.reason === 'negative';
+  const v = ctx.judge('health.negative', negative);
+  if (v && !read.ok)
+    ctx.emit(v, { record: r, message: `/health reported ${read.field ?? ''} = ${String(read.value)}` });
 }
 
 /** The counters that only grow. */
@@ -120,16 +104,18 @@ export function healthCheck(): Check {
         countSend(sends, r.sentAt);
         return;
       }
-      if (r.status !== 200 || r.op !== 'health') return;
-      const c = countersOf(r.body);
-      if (!c) return;
-      judgeNegative(r, c, ctx);
+      const read = readHealth(r);
+      if (!read.ok && !JUDGED.has(read.reason)) return;
+      judgeNegative(r, read, ctx);
+      if (!read.ok) return;
+      const c = read.reading;
+      // A counter left out (some servers have none, or sent one that is no count) counts as 0.
       const jobs: Counters = {
-        completed: num(c.jobs.completed),
-        failed: num(c.jobs.failed),
-        retried: num(c.jobs.retried),
-        inQueue: num(c.jobs.inQueue),
-        inProgress: num(c.jobs.inProgress),
+        completed: c.completed ?? 0,
+        failed: c.failed ?? 0,
+        retried: c.retried ?? 0,
+        inQueue: c.inQueue,
+        inProgress: c.inProgress,
       };
       const sample = { record: r, jobs };
       if (previous && previous.record.endAt < r.sentAt) judgeDecrease(r, jobs, previous, ctx);

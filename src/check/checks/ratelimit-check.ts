@@ -5,6 +5,7 @@ import {
   RATE_WINDOW_MS,
   type RateLimit,
 } from '../../../contracts/queue/rate-limits.js';
+import { healthReadingOf } from '../../core/health-reading.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext, Verdict } from '../check.js';
@@ -425,10 +426,8 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
     add(r: JobstormRecord, ctx) {
       if (r.type !== 'exchange') return;
       latest = Math.max(latest, r.endAt);
-      if (r.op === 'health' && r.status === 200) {
-        const workers = (r.body as { workers?: { running?: unknown } } | undefined)?.workers;
-        if (typeof workers?.running === 'number') running.add(r.sentAt, workers.running);
-      }
+      const reading = healthReadingOf(r);
+      if (reading) running.add(r.sentAt, reading.running);
       if (r.op === 'StartPod' || r.op === 'CreateEndpoint' || !counted(r, r.op)) return;
       const w = windowFor(r.op);
       if (!w) return;

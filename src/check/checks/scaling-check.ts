@@ -1,7 +1,8 @@
 import type { ScalingExpectation } from '../../core/scaling-expectation.js';
 import type { CheckId } from '../catalog.js';
 import type { Check, CheckContext } from '../check.js';
-import { countsText, healthSample, workersOf, type HealthSample } from '../health-sample.js';
+import { finishedOf, healthReadingOf, workersOf, type HealthReading } from '../../core/health-reading.js';
+import { countsText } from '../counts-text.js';
 import { QueueSpans, type SpanIndex } from '../queue-spans.js';
 import { ScalingExpected } from '../scaling-expected.js';
 
@@ -13,7 +14,7 @@ const NO_INITIALIZING =
 
 /** What the four rules share at the end of the run. */
 interface Judging {
-  readonly samples: readonly HealthSample[];
+  readonly samples: readonly HealthReading[];
   readonly expect: ScalingExpectation;
   /** Says which setting is missing and where it would have come from. */
   readonly unknown: (setting: string) => string;
@@ -57,8 +58,8 @@ function judgeLowPriority(j: Judging): void {
   let judgedOne = false;
   let noInit = false;
   for (let i = 1; i < j.samples.length; i++) {
-    const a = j.samples[i - 1] as HealthSample;
-    const b = j.samples[i] as HealthSample;
+    const a = j.samples[i - 1] as HealthReading;
+    const b = j.samples[i] as HealthReading;
     if (a.record.endAt >= b.record.sentAt || a.inQueue === 0) continue;
     // No job of ours that calls for workers can have been queued then, and some lowPriority one was.
     if (j.normal.overlapping(a.record.sentAt - grace, b.record.endAt) > 0) continue;
@@ -96,7 +97,7 @@ function judgeStuck(j: Judging): void {
   const shared = sharedQueue(j.ctx);
   if (shared !== undefined) return j.ctx.unjudged(id, shared);
   const bound = within + j.ctx.tolerances.scaleUpGraceMs;
-  let since: HealthSample | undefined;
+  let since: HealthReading | undefined;
   let reported = false;
   for (const s of j.samples) {
     if (s.initializing === undefined) continue;
@@ -129,15 +130,15 @@ function judgeNoScaleDown(j: Judging): void {
   if (min === undefined || idle === undefined)
     return j.ctx.unjudged(id, j.unknown(min === undefined ? 'workersMin' : 'idleTimeout'));
   const bound = idle + j.ctx.tolerances.scaleDownGraceMs;
-  let since: HealthSample | undefined;
+  let since: HealthReading | undefined;
   let reported = false;
   let judgedOne = false;
   for (const s of j.samples) {
     const quiet =
-      s.inQueue === 0 && s.running === 0 && (s.initializing ?? 0) === 0 && s.finished !== undefined;
+      s.inQueue === 0 && s.running === 0 && (s.initializing ?? 0) === 0 && finishedOf(s) !== undefined;
     const above = quiet && workersOf(s) > min;
     // A job finished since the stretch began: some worker ran it, so its idle time starts anew.
-    if (!above || since?.finished !== s.finished) {
+    if (!above || (since === undefined ? undefined : finishedOf(since)) !== finishedOf(s)) {
       since = above ? s : undefined;
       reported = false;
     }
@@ -169,7 +170,7 @@ export const SCALING_IDS = [
  * bounded by the records that followed it.
  */
 export function scalingCheck(): Check {
-  const samples: HealthSample[] = [];
+  const samples: HealthReading[] = [];
   const spans = new QueueSpans();
   let expected: ScalingExpected | undefined;
   return {
@@ -180,7 +181,7 @@ export function scalingCheck(): Check {
       expected ??= new ScalingExpected(ctx.run);
       expected.add(r);
       spans.add(r);
-      const s = healthSample(r);
+      const s = healthReadingOf(r);
       if (s && samples.length < MAX_SAMPLES) samples.push(s);
     },
     finish(ctx) {

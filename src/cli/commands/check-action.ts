@@ -1,4 +1,4 @@
-import { checkRecordsFile } from '../../check/check-file.js';
+import { checkRecordsFile } from '../../session/records-check.js';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
 import { parseTolerances } from '../../check/tolerance-options.js';
 import { ExitCode } from '../../core/exit-code.js';

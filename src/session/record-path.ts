@@ -1,0 +1,66 @@
+import type { JobstormRecord } from '../core/record.js';
+import type { Violation } from '../core/violation.js';
+import type { JobEvents } from '../fold/job-events.js';
+import { JobFold, type JobFoldOptions } from '../fold/job-fold.js';
+import { RunMetrics } from '../metrics/run-metrics.js';
+import type { WorkerPrice } from '../metrics/scaling-data.js';
+import { CheckStage } from './check-stage.js';
+import type { CheckSettings } from './session-options.js';
+
+/** A consumer of job progress: takes each record with what the one fold made of it. */
+export interface FoldedSink {
+  add(record: JobstormRecord, jobs: JobEvents): void;
+}
+
+/**
+ * The path each record takes: folded once into job progress (DESIGN rule 9), then handed with
+ * the fold's events to every consumer, in order. Nothing after it folds a record of its own.
+ */
+export class RecordPath {
+  private readonly fold: JobFold;
+
+  constructor(
+    fold: JobFoldOptions,
+    private readonly sinks: readonly FoldedSink[],
+  ) {
+    this.fold = new JobFold(fold);
+  }
+
+  readonly add = (r: JobstormRecord): void => {
+    const jobs = this.fold.add(r);
+    for (const sink of this.sinks) sink.add(r, jobs);
+  };
+}
+
+export interface RunPathOptions {
+  /** The scenario's warm-up: the fold and the metrics take the same one. */
+  warmupMs?: number;
+  price?: WorkerPrice;
+  /** The contract checks, or none (`false`). */
+  checks?: false | CheckSettings;
+  onViolation?: (v: Violation) => void;
+}
+
+/** A run's record path: the checks, then the metrics, then `more` (live exports). */
+export interface RunPath {
+  readonly add: (r: JobstormRecord) => void;
+  readonly checks: CheckStage | undefined;
+  readonly metrics: RunMetrics;
+}
+
+/** The one record path of a run, built the same way for the run session and for its warm-up. */
+export function runPath(o: RunPathOptions, more: readonly FoldedSink[] = []): RunPath {
+  const { warmupMs, price } = o;
+  const checks =
+    o.checks === false ? undefined : new CheckStage(o.checks ?? {}, o.onViolation ?? (() => undefined));
+  const metrics = new RunMetrics({
+    ...(warmupMs === undefined ? {} : { warmupMs }),
+    ...(price === undefined ? {} : { price }),
+  });
+  const path = new RecordPath(warmupMs === undefined ? {} : { warmupMs }, [
+    ...(checks ? [checks] : []),
+    metrics,
+    ...more,
+  ]);
+  return { add: path.add, checks, metrics };
+}
