@@ -209,7 +209,7 @@ function workersChart(r: CapacityReport): CapacityChart | undefined {
     series: [
       { label: 'workers running', values: col('running'), color: COLORS.achieved },
       { label: 'workers idle', values: col('idle'), color: COLORS.idle },
-      { label: 'jobs in queue', values: col('inQueue'), color: COLORS.queue, right: true },
+      { label: 'jobs in queue (right axis)', values: col('inQueue'), color: COLORS.queue, right: true },
     ],
   };
 }

@@ -1,3 +1,4 @@
+import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { formatMs, formatPercent } from '../report/format.js';
 import { formatMoney } from '../report/scaling-rows.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
@@ -93,8 +94,8 @@ export const STEP_HEADER = [
   'cost/1k jobs',
 ];
 
-function timing(count: number, ms: number): string {
-  return count > 0 ? formatMs(ms) : '–';
+function timing(count: number, ms: number, resolutionMs = 0): string {
+  return count > 0 ? formatMs(ms, resolutionMs) : '–';
 }
 
 /** Where a column sits in STEP_HEADER, so renderers pick columns by name. */
@@ -128,8 +129,8 @@ export function stepRow(s: CapacityStep): string[] {
     timing(s.e2e.count, s.e2e.p50),
     timing(s.e2e.count, s.e2e.p95),
     timing(s.e2e.count, s.e2e.p99),
-    timing(s.delayTime.count, s.delayTime.p95),
-    timing(s.executionTime.count, s.executionTime.p95),
+    timing(s.delayTime.count, s.delayTime.p95, TIMING_RESOLUTION_MS.delayTime),
+    timing(s.executionTime.count, s.executionTime.p95, TIMING_RESOLUTION_MS.executionTime),
     s.rate429 === null ? '–' : formatPercent(s.rate429),
     s.queue.growthPerSec === null ? '–' : s.queue.growthPerSec.toFixed(1),
     s.workers ? workersRange(s.workers) : '–',
