@@ -35,7 +35,12 @@ const QUEUE_LEAVING_OPS = new Set(['run', 'runsync', 'status', 'status-sync', 's
  * lowPriority ones that may have been queued then (which "do not trigger worker scaling"). The
  * scaling checks and the scale-up episodes both count queued work this way.
  */
-export function queuedCallingForWorkers(inQueue: number, low: SpanIndex, fromMs: number, toMs: number): number {
+export function queuedCallingForWorkers(
+  inQueue: number,
+  low: SpanIndex,
+  fromMs: number,
+  toMs: number,
+): number {
   return Math.max(0, inQueue - low.overlapping(fromMs, toMs));
 }
 

@@ -53,7 +53,11 @@ export function probe4xxLine(s: Summary): string | undefined {
 export const TIMING_HEADER = ['job timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
 
 function timingRow(label: string, p: Percentiles, resolutionMs = 0): string[] {
-  return [label, String(p.count), ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => formatMs(v, resolutionMs))];
+  return [
+    label,
+    String(p.count),
+    ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => formatMs(v, resolutionMs)),
+  ];
 }
 
 export function timingRows(s: Summary): string[][] {

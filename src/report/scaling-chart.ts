@@ -55,7 +55,8 @@ export function scalingChart(s: Summary): ChartSpec | undefined {
   const origin = s.run.startMs / 1000 - s.series.startSec;
   return {
     id: 'scaling',
-    title: 'Scaling: jobs submitted, queue depth and workers by state (marked: scale-up episodes and their lag)',
+    title:
+      'Scaling: jobs submitted, queue depth and workers by state (marked: scale-up episodes and their lag)',
     kind: 'time',
     yLabel: 'workers, jobs',
     rightLabel: 'jobs submitted/s',

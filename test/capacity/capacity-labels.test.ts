@@ -31,7 +31,9 @@ describe('capacity: labels that say what is measured', () => {
       'Highest sustainable rate: 101.3 arrivals/s offered (87.67 jobs/s submitted, 86.2 jobs/s achieved); passed at 101.3/s offered, failed at 106.9/s',
     );
     r.verdict = 'at-least';
-    expect(headline(r)).toMatch(/^Sustainable up to at least 101\.3 arrivals\/s offered \(87\.67 jobs\/s submitted, 86\.2 jobs\/s achieved\)/);
+    expect(headline(r)).toMatch(
+      /^Sustainable up to at least 101\.3 arrivals\/s offered \(87\.67 jobs\/s submitted, 86\.2 jobs\/s achieved\)/,
+    );
   });
 
   it('the workers the answer needs are the range the step row shows, not the peak of one sample', () => {
@@ -50,7 +52,8 @@ describe('capacity: labels that say what is measured', () => {
 
   it('every step chart says its x is the offered arrivals/s, and the rates axis names both units its legend uses', () => {
     const charts = capacityCharts(fixtureCapacityReport());
-    for (const c of charts.filter((x) => x.kind === 'steps')) expect(c.xLabel, c.id).toBe('offered rate (arrivals/s)');
+    for (const c of charts.filter((x) => x.kind === 'steps'))
+      expect(c.xLabel, c.id).toBe('offered rate (arrivals/s)');
     const rates = charts.find((c) => c.id === 'rates');
     if (!rates) throw new Error('no rates chart');
     for (const s of rates.series.filter((x) => !x.pointsOnly)) {

@@ -71,7 +71,8 @@ describe('scale-up episodes leave out our lowPriority jobs, as the scaling check
     // One shard holds the /health reads and the normal jobs, the other the lowPriority jobs; each
     // goes through its encoded form, as shards' summaries do.
     const isLow = (r: ExchangeRecord) => r.jobId?.startsWith('l') === true;
-    const encoded = (m: RunMetrics) => RunMetrics.fromJSON(JSON.parse(JSON.stringify(m.toJSON())) as MetricsData);
+    const encoded = (m: RunMetrics) =>
+      RunMetrics.fromJSON(JSON.parse(JSON.stringify(m.toJSON())) as MetricsData);
     const merged = encoded(metricsOf((r) => !isLow(r))).merge(encoded(metricsOf(isLow)));
     const data = merged.toJSON().scaling;
     if (!data) throw new Error('the merge lost the scaling data');
