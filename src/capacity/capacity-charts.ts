@@ -1,4 +1,4 @@
-import type { CapacityReport, CapacityStep } from './capacity-report.js';
+import type { CapacityReport, CapacityStep, HealthPoint } from './capacity-report.js';
 
 /*
  * capacity.html's charts as data only (the page script draws them). Per-step charts put the offered
@@ -22,11 +22,16 @@ export interface CapacityChart {
   title: string;
   /** steps: x is the offered rate (jobs/s); time: x is seconds since the search started (run time). */
   kind: 'steps' | 'time';
+  /** The x axis's words: a step chart's x is the offered rate, which is arrivals, not jobs. */
+  xLabel: string;
   yLabel: string;
   rightLabel?: string;
   x: number[];
   series: CapacitySeries[];
 }
+
+/** Every step chart's x: what the search steps (arrivals asked of the flows). */
+const STEP_X_LABEL = 'offered rate (arrivals/s)';
 
 const COLORS = {
   offered: '#1f77b4',
@@ -71,7 +76,9 @@ function ratesChart(steps: readonly CapacityStep[], x: number[]): CapacityChart 
     id: 'rates',
     title: 'Offered vs achieved rate per step',
     kind: 'steps',
-    yLabel: 'jobs/s',
+    xLabel: STEP_X_LABEL,
+    // Offered counts arrivals, submitted and achieved count jobs: the axis names both it holds.
+    yLabel: 'arrivals/s, jobs/s',
     x,
     series: [
       { label: 'offered (arrivals/s)', values: x, color: COLORS.offered, dash: true },
@@ -93,6 +100,7 @@ function e2eChart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
     id: 'e2e',
     title: 'End-to-end job time per step (p50, p95, p99)',
     kind: 'steps',
+    xLabel: STEP_X_LABEL,
     yLabel: 'ms',
     x,
     series: [
@@ -119,6 +127,7 @@ function timingChart(steps: readonly CapacityStep[], x: number[]): CapacityChart
     id: 'timing',
     title: 'delayTime and executionTime per step (p50, p95; as the endpoint reported them)',
     kind: 'steps',
+    xLabel: STEP_X_LABEL,
     yLabel: 'ms',
     x,
     series: [
@@ -150,6 +159,7 @@ function r429Chart(steps: readonly CapacityStep[], x: number[]): CapacityChart {
     id: 'r429',
     title: '429 answers per step (% of requests)',
     kind: 'steps',
+    xLabel: STEP_X_LABEL,
     yLabel: '% of requests',
     x,
     series: [
@@ -170,20 +180,36 @@ function stepCharts(steps: readonly CapacityStep[]): CapacityChart[] {
   return STEP_CHARTS.map((chart) => chart(steps, x));
 }
 
+/**
+ * The /health points in time order, with a point of nulls between two steps' samples: between
+ * steps the search drains the queue and samples nothing, and a line drawn across that gap showed
+ * workers and a queue no sample saw.
+ */
+function workerRows(r: CapacityReport): (HealthPoint | { atMs: number; gap: true })[] {
+  const points = [...r.health].sort((a, b) => a.atMs - b.atMs);
+  return points.flatMap((p, i) => {
+    const prev = points[i - 1];
+    return prev && prev.step !== p.step ? [{ atMs: (prev.atMs + p.atMs) / 2, gap: true as const }, p] : [p];
+  });
+}
+
 function workersChart(r: CapacityReport): CapacityChart | undefined {
   if (!r.health.length) return undefined;
-  const points = [...r.health].sort((a, b) => a.atMs - b.atMs);
+  const rows = workerRows(r);
+  const col = (key: 'running' | 'idle' | 'inQueue'): (number | null)[] =>
+    rows.map((p) => ('gap' in p ? null : p[key]));
   return {
     id: 'workers',
-    title: 'Workers and queue depth over time (from /health)',
+    title: 'Workers and queue depth over time (from /health; gaps between steps)',
     kind: 'time',
+    xLabel: 'run time',
     yLabel: 'workers',
     rightLabel: 'jobs in queue',
-    x: points.map((p) => p.atMs / 1000),
+    x: rows.map((p) => p.atMs / 1000),
     series: [
-      { label: 'workers running', values: points.map((p) => p.running), color: COLORS.achieved },
-      { label: 'workers idle', values: points.map((p) => p.idle), color: COLORS.idle },
-      { label: 'jobs in queue', values: points.map((p) => p.inQueue), color: COLORS.queue, right: true },
+      { label: 'workers running', values: col('running'), color: COLORS.achieved },
+      { label: 'workers idle', values: col('idle'), color: COLORS.idle },
+      { label: 'jobs in queue (right axis)', values: col('inQueue'), color: COLORS.queue, right: true },
     ],
   };
 }

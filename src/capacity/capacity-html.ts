@@ -32,7 +32,8 @@ function stepsTable(r: CapacityReport): string {
     );
     return `<tr>${cells.join('')}</tr>`;
   });
-  return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
+  // Nineteen columns are wider than the page: the table scrolls in its own box, the page does not.
+  return `<div class="wide"><table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function costParagraph(r: CapacityReport): string {

@@ -41,9 +41,9 @@ export const CAPACITY_PAGE_SCRIPT = chartPageScript(String.raw`
       })
     );
     // Time charts read in run time, as report.html's do: seconds since the search started.
-    var timeAxis = { label: 'run time', incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600], values: function (u, splits) { return splits.map(elapsed); } };
+    var timeAxis = { label: c.xLabel, incrs: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600], values: function (u, splits) { return splits.map(elapsed); } };
     var scales = { x: steps ? { time: false, range: padded } : { time: false }, y: { range: fromZero } };
-    var axes = [steps ? { label: 'offered rate (jobs/s)' } : timeAxis, { scale: 'y', label: c.yLabel }];
+    var axes = [steps ? { label: c.xLabel } : timeAxis, { scale: 'y', label: c.yLabel }];
     if (c.series.some(function (s) { return s.right; })) {
       scales.r = { range: fromZero };
       axes.push({ scale: 'r', side: 1, label: c.rightLabel, grid: { show: false } });

@@ -1,3 +1,4 @@
+import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { formatMs, formatPercent } from '../report/format.js';
 import { formatMoney } from '../report/scaling-rows.js';
 import type { CapacityReport, CapacityStep } from './capacity-report.js';
@@ -23,20 +24,37 @@ export function lostStep(r: CapacityReport): CapacityStep | undefined {
   return r.targetUnreachable ? r.steps.at(-1) : undefined;
 }
 
+/** The last passing step at the capacity's rate: the one the headline's rates are read from. */
+function sustainedStep(r: CapacityReport): CapacityStep | undefined {
+  return r.steps.filter((s) => s.passed && s.offeredRate === r.capacity).at(-1);
+}
+
+/**
+ * The capacity as the step measured it. The search steps the offered rate (arrivals asked of the
+ * flows), but a step can pass with fewer jobs submitted (429s, flows that submit no job) and fewer
+ * achieved, so a bare "100 jobs/s" overstated what the endpoint did: each rate is named.
+ */
+function sustainedRates(r: CapacityReport): string {
+  const offered = `${rate(r.capacity)} arrivals/s offered`;
+  const s = sustainedStep(r);
+  if (!s) return offered;
+  return `${offered} (${rate(s.submittedRate)} jobs/s submitted, ${rate(s.achievedRate)} jobs/s achieved)`;
+}
+
 /** The one sentence a reader needs first. */
 export function headline(r: CapacityReport): string {
   const { lastPassing, firstFailing } = r.confidence;
   if (r.generatorLimitedAt !== undefined) {
     const limit = `at ${rate(r.generatorLimitedAt)}/s jobstorm itself was the bottleneck and the search stopped there (capacity runs on one thread: give it a faster or less busy machine to go higher)`;
     return lastPassing !== null
-      ? `Sustainable up to at least ${rate(r.capacity)} jobs/s; ${limit}`
+      ? `Sustainable up to at least ${sustainedRates(r)}; ${limit}`
       : `No verdict: ${limit}`;
   }
   switch (r.verdict) {
     case 'found':
-      return `Highest sustainable rate: ${rate(r.capacity)} jobs/s (passed at ${rate(lastPassing)}/s, failed at ${rate(firstFailing)}/s)`;
+      return `Highest sustainable rate: ${sustainedRates(r)}; passed at ${rate(lastPassing)}/s offered, failed at ${rate(firstFailing)}/s`;
     case 'at-least':
-      return `Sustainable up to at least ${rate(r.capacity)} jobs/s: every step up to the maximum passed; raise --max to find the limit`;
+      return `Sustainable up to at least ${sustainedRates(r)}: every step up to the maximum passed; raise --max to find the limit`;
     case 'none':
       return `No sustainable rate found: even the first step (${rate(r.steps[0]?.offeredRate ?? null)}/s) failed; lower --start`;
     case 'unknown': {
@@ -76,8 +94,8 @@ export const STEP_HEADER = [
   'cost/1k jobs',
 ];
 
-function timing(count: number, ms: number): string {
-  return count > 0 ? formatMs(ms) : '–';
+function timing(count: number, ms: number, resolutionMs = 0): string {
+  return count > 0 ? formatMs(ms, resolutionMs) : '–';
 }
 
 /** Where a column sits in STEP_HEADER, so renderers pick columns by name. */
@@ -85,6 +103,11 @@ export function column(name: string): number {
   const i = STEP_HEADER.indexOf(name);
   if (i < 0) throw new Error(`no column ${name}`);
   return i;
+}
+
+/** Workers running over a step's window as its column shows them: one number, or the range. */
+function workersRange(w: NonNullable<CapacityStep['workers']>): string {
+  return w.min === w.max ? String(w.max) : `${String(w.min)}–${String(w.max)}`;
 }
 
 export function stepRow(s: CapacityStep): string[] {
@@ -106,15 +129,11 @@ export function stepRow(s: CapacityStep): string[] {
     timing(s.e2e.count, s.e2e.p50),
     timing(s.e2e.count, s.e2e.p95),
     timing(s.e2e.count, s.e2e.p99),
-    timing(s.delayTime.count, s.delayTime.p95),
-    timing(s.executionTime.count, s.executionTime.p95),
+    timing(s.delayTime.count, s.delayTime.p95, TIMING_RESOLUTION_MS.delayTime),
+    timing(s.executionTime.count, s.executionTime.p95, TIMING_RESOLUTION_MS.executionTime),
     s.rate429 === null ? '–' : formatPercent(s.rate429),
     s.queue.growthPerSec === null ? '–' : s.queue.growthPerSec.toFixed(1),
-    s.workers
-      ? s.workers.min === s.workers.max
-        ? String(s.workers.max)
-        : `${String(s.workers.min)}–${String(s.workers.max)}`
-      : '–',
+    s.workers ? workersRange(s.workers) : '–',
     s.little ? s.little.observed.toFixed(1) : '–',
     s.little ? s.little.predicted.toFixed(1) : '–',
     s.little?.ratio == null ? '–' : s.little.ratio.toFixed(2),
@@ -124,14 +143,16 @@ export function stepRow(s: CapacityStep): string[] {
 }
 
 /**
- * What the sustainable rate takes, from the last passing step: "50 jobs/s needs 12 workers and
- * costs 0.42 USD per 1,000 jobs"; undefined when no step passed or it measured no workers.
+ * What the sustainable rate takes, from the last passing step: "50/s offered needs 10–12 workers
+ * running and costs 0.42 USD per 1,000 jobs"; undefined when no step passed or it measured no
+ * workers. The workers are the step's `workers` column (running, from /health), not the peak of
+ * all workers, so the sentence and the table never give two numbers for one fact.
  */
 export function costLine(r: CapacityReport): string | undefined {
   const passing = r.steps.filter((s) => s.passed).at(-1);
   const c = passing?.cost;
-  if (!passing || !c || c.peakWorkers === null) return undefined;
-  const workers = `${rate(passing.offeredRate)} jobs/s needs ${String(c.peakWorkers)} workers`;
+  if (!passing?.workers || !c) return undefined;
+  const workers = `${rate(passing.offeredRate)}/s offered needs ${workersRange(passing.workers)} workers running`;
   const ws = c.workerSeconds === null ? '' : ` (${c.workerSeconds.toFixed(1)} worker-s over the step)`;
   if (c.costPer1kJobs !== null)
     return `${workers}${ws} and costs ${formatMoney(c.costPer1kJobs, c.currency)} per 1,000 jobs`;

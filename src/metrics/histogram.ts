@@ -32,6 +32,20 @@ export interface HistogramBin {
 }
 
 /**
+ * `binCount` + 1 log-spaced edges from `lo` to `hi`. A timing in whole units (a resolution of 1 ms
+ * or more) gets its edges on whole units, fewer bins where that leaves some empty by construction:
+ * a bin narrower than the step the values take would be labelled like its neighbour.
+ */
+function binEdges(lo: number, hi: number, binCount: number, resolutionMs: number): number[] {
+  const ratio = Math.pow(hi / lo, 1 / binCount);
+  const edges = Array.from({ length: binCount + 1 }, (_, i) => lo * Math.pow(ratio, i));
+  if (resolutionMs < 1) return edges;
+  const whole = [...new Set(edges.map((e) => Math.ceil(e / resolutionMs - 1e-9) * resolutionMs))];
+  if (whole.length === 1) whole.push((whole[0] ?? lo) + resolutionMs);
+  return whole;
+}
+
+/**
  * A latency histogram with a millisecond API over a microsecond HDR histogram, so callers pass the
  * record's own units while sub-millisecond loopback latencies keep their resolution.
  */
@@ -139,24 +153,32 @@ export class LatencyHistogram {
     return this.count === 0 ? '' : hdr.encodeIntoCompressedBase64(this.h);
   }
 
-  /** Counts in log-spaced bins between the smallest and largest recorded values. */
-  bins(binCount = 30): HistogramBin[] {
+  /**
+   * Counts in log-spaced bins between the smallest and largest recorded values, starting no finer
+   * than `resolutionMs` (a timing reported in whole ms starts at 1 ms, not at 1 µs).
+   */
+  bins(binCount = 30, resolutionMs = 0.001): HistogramBin[] {
     if (this.count === 0) return [];
-    return this.binsBetween(this.minMs, this.maxMs, binCount);
+    return this.binsBetween(this.minMs, this.maxMs, binCount, resolutionMs);
   }
 
   /** Counts in log-spaced bins from `loMs` to `hiMs` (values outside go to the end bins), so two histograms share bins. */
-  binsBetween(loMs: number, hiMs: number, binCount = 30): HistogramBin[] {
-    const lo = Math.max(loMs, 0.001);
+  binsBetween(loMs: number, hiMs: number, binCount = 30, resolutionMs = 0.001): HistogramBin[] {
+    const lo = Math.max(loMs, resolutionMs);
     const hi = Math.max(hiMs, lo * 1.01);
-    const ratio = Math.pow(hi / lo, 1 / binCount);
-    const bins: HistogramBin[] = [];
-    for (let i = 0; i < binCount; i++)
-      bins.push({ fromMs: lo * Math.pow(ratio, i), toMs: lo * Math.pow(ratio, i + 1), count: 0 });
+    const edges = binEdges(lo, hi, binCount, resolutionMs);
+    const bins = edges
+      .slice(0, -1)
+      .map((fromMs, i): HistogramBin => ({ fromMs, toMs: edges[i + 1] ?? hi, count: 0 }));
+    // Values below the first edge (zeros) are counted in the first bin: it starts at them.
+    const first = bins[0];
+    if (first && loMs < lo) first.fromMs = Math.max(0, loMs);
     const h = this.h;
     this.eachRecorded((_valueUs, count, index) => {
-      const ms = Math.max(h.highestEquivalentValue(h.valueFromIndex(index)) / 1000, lo);
-      const bin = bins[Math.min(binCount - 1, Math.max(0, Math.floor(Math.log(ms / lo) / Math.log(ratio))))];
+      const ms = h.highestEquivalentValue(h.valueFromIndex(index)) / 1000;
+      let i = bins.length - 1;
+      while (i > 0 && (edges[i] ?? 0) > ms) i--;
+      const bin = bins[i];
       if (bin) bin.count += count;
     });
     return bins;

@@ -21,25 +21,34 @@ export interface ScaleEpisode {
   to: number;
 }
 
-function waiting(s: WorkerSample): boolean {
-  return s.inQueue > 0 && s.inQueue + s.inProgress > readyWorkers(s);
+/** Jobs a sample counted in the queue that call for workers (all of them, unless told otherwise). */
+export type QueuedCalling = (s: WorkerSample) => number;
+
+function waiting(s: WorkerSample, calling: number): boolean {
+  return calling > 0 && calling + s.inProgress > readyWorkers(s);
 }
 
 /**
  * The episodes in samples sorted by time. A sample that ends one episode by scaling may begin the
  * next (a burst that outgrows each step of the scale-up), measured from that sample's workers.
+ * Queued jobs are those that call for workers (`calling`): a stretch where only our lowPriority
+ * jobs waited is no episode, since they do not trigger scaling.
  */
-export function scaleEpisodes(samples: readonly WorkerSample[]): ScaleEpisode[] {
+export function scaleEpisodes(
+  samples: readonly WorkerSample[],
+  calling: QueuedCalling = (s) => s.inQueue,
+): ScaleEpisode[] {
   const out: ScaleEpisode[] = [];
   let open: { atMs: number; from: number } | undefined;
   for (const s of samples) {
     const ready = readyWorkers(s);
-    if (open && (ready > open.from || s.inQueue === 0)) {
+    const queued = calling(s);
+    if (open && (ready > open.from || queued === 0)) {
       const end: EpisodeEnd = ready > open.from ? 'scaled' : 'drained';
       out.push({ atMs: open.atMs, end, durationMs: s.atMs - open.atMs, from: open.from, to: ready });
       open = undefined;
     }
-    if (!open && waiting(s)) open = { atMs: s.atMs, from: ready };
+    if (!open && waiting(s, queued)) open = { atMs: s.atMs, from: ready };
   }
   const last = samples.at(-1);
   if (open && last)

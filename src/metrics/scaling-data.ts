@@ -27,6 +27,12 @@ export interface ScalingData {
   delayUs: [number, number][];
   /** The latest accepted submission's answer, wall clock (epoch ms); null when none. */
   lastArrivalMs: number | null;
+  /**
+   * When each of our lowPriority jobs may have been queued, `[from, to]` wall clock (epoch ms), to
+   * null when never seen leaving (QueueSpans): the queued jobs that call for no worker, left out of
+   * the scale-up episodes as the scaling checks leave them out. Absent when the run sent none.
+   */
+  lowPriorityQueued?: [number, number | null][];
   /** The scenario's `scaling.pricePerWorkerSecond` and `currency`, when it gave them. */
   pricePerWorkerSecond?: number;
   currency?: string;

@@ -1,5 +1,6 @@
 import type { ScalingData, WorkerSample } from './scaling-data.js';
-import { scaleEpisodes, type EpisodeEnd, type ScaleEpisode } from './scale-episodes.js';
+import { queuedCallingForWorkers, spanIndex } from '../fold/queue-spans.js';
+import { scaleEpisodes, type EpisodeEnd, type QueuedCalling, type ScaleEpisode } from './scale-episodes.js';
 import { billedWorkers, samplesFromColumns } from './worker-sample.js';
 
 /** Every scaling figure by name: what thresholds and reports call them. */
@@ -146,6 +147,17 @@ function lagReason(episodes: readonly ScaleEpisode[]): string {
   return `no worker was added in ${String(episodes.length)} episodes of queued work (${String(drained)} drained, ${String(open)} open at the end)`;
 }
 
+/** Per sample, the queued jobs that call for workers: those counted, less our lowPriority ones queued then. */
+function queuedCalling(data: ScalingData): QueuedCalling {
+  const spans = data.lowPriorityQueued ?? [];
+  if (spans.length === 0) return (s) => s.inQueue;
+  const low = spanIndex(
+    spans.map(([from]) => from),
+    spans.map(([, to]) => to ?? Infinity),
+  );
+  return (s) => queuedCallingForWorkers(s.inQueue, low, s.atMs, s.atMs);
+}
+
 export interface FigureInput {
   /** The run's start (epoch ms): episodes are given from it. */
   originMs: number;
@@ -156,7 +168,7 @@ export interface FigureInput {
 /** The scaling figures of the data: a pure function of it, so merged data gives merged figures. */
 export function scalingFigures(data: ScalingData, input: FigureInput): ScalingFigures {
   const samples = samplesFromColumns(data.samples);
-  const episodes = scaleEpisodes(samples);
+  const episodes = scaleEpisodes(samples, queuedCalling(data));
   const notMeasured: ScalingFigures['notMeasured'] = {};
   const lags = episodes.filter((e) => e.end === 'scaled').map((e) => e.durationMs);
   const out: ScalingFigures = {

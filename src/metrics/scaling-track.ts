@@ -1,6 +1,7 @@
 import { healthReadingOf } from '../core/health-reading.js';
 import type { ExchangeRecord } from '../core/record.js';
 import type { JobEvents } from '../fold/job-events.js';
+import { QueueSpans } from '../fold/queue-spans.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
 import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } from './worker-sample.js';
 
@@ -19,12 +20,21 @@ export class ScalingTrack {
   private sorted = true;
   private readonly delay = new Map<number, number>();
   private lastArrivalMs: number | null = null;
+  /** Our jobs' time in the queue, by priority, on the clock of `anchorMs` (one per run). */
+  private readonly spans = new QueueSpans(true);
+  private anchorMs: number | undefined;
+  /** lowPriority spans of merged shards and read-back summaries, wall clock. */
+  private readonly lowMerged: [number, number | null][] = [];
 
   constructor(private price?: WorkerPrice) {}
 
   /** Health samples, submissions and finished jobs; everything else passes by. */
   add(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): void {
     if (r.op === 'health') this.addHealth(anchorMs, r);
+    else {
+      this.anchorMs ??= anchorMs;
+      this.spans.add(r);
+    }
     if (jobs.opened === 'submit')
       this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, anchorMs + r.endAt);
     if (jobs.final !== undefined && !jobs.warm && jobs.delayMs !== undefined && jobs.delayMs > 0)
@@ -39,6 +49,7 @@ export class ScalingTrack {
     if (other.lastArrivalMs !== null)
       this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, other.lastArrivalMs);
     this.price ??= other.price;
+    this.lowMerged.push(...other.lowSpans());
     return this;
   }
 
@@ -52,11 +63,13 @@ export class ScalingTrack {
       this.samples.sort(compareSamples);
       this.sorted = true;
     }
+    const low = this.lowSpans();
     return {
       asked: this.asked,
       samples: samplesToColumns(this.samples),
       delayUs: [...this.delay.entries()].sort((a, b) => a[0] - b[0]),
       lastArrivalMs: this.lastArrivalMs,
+      ...(low.length ? { lowPriorityQueued: low } : {}),
       ...(this.price ? { pricePerWorkerSecond: this.price.pricePerWorkerSecond } : {}),
       ...(this.price?.currency === undefined ? {} : { currency: this.price.currency }),
     };
@@ -75,7 +88,14 @@ export class ScalingTrack {
     t.samples = samplesFromColumns(data.samples);
     for (const [sec, ms] of data.delayUs) t.delay.set(sec, (t.delay.get(sec) ?? 0) + ms);
     t.lastArrivalMs = data.lastArrivalMs;
+    t.lowMerged.push(...(data.lowPriorityQueued ?? []));
     return t;
+  }
+
+  /** Every lowPriority span, wall clock, in one order whatever the order of merging. */
+  private lowSpans(): [number, number | null][] {
+    const own = this.anchorMs === undefined ? [] : this.spans.lowSpans(this.anchorMs);
+    return [...this.lowMerged, ...own].sort((a, b) => a[0] - b[0] || (a[1] ?? Infinity) - (b[1] ?? Infinity));
   }
 
   private addHealth(anchorMs: number, r: ExchangeRecord): void {

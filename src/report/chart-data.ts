@@ -1,6 +1,7 @@
 import { LatencyHistogram, type HistogramBin } from '../metrics/histogram.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
+import { TIMING_RESOLUTION_MS, type TimingName } from '../metrics/timing-resolution.js';
 import { formatMs } from './format.js';
 import type { OperationSummary, Summary } from './summary.js';
 
@@ -13,7 +14,7 @@ export interface ChartSeries {
   label: string;
   values: (number | null)[];
   color: string;
-  /** Drawn against a second y axis on the right. */
+  /** Drawn against a second y axis on the right; its label then says "right axis", as the legend has no other way to. */
   right?: boolean;
   /** A dashed line (and a hollow dashed legend marker): p50 beside a solid p99 of the same colour. */
   dash?: boolean;
@@ -90,7 +91,7 @@ function throughputChart(s: Summary): ChartSpec {
       {
         // Requests, from their summed time in flight: not the progress line's "in flight", which
         // counts iterations (a job being polled is one, between its requests too).
-        label: 'requests in flight (mean)',
+        label: 'requests in flight (mean, right axis)',
         values: s.series.busyUs.map((b) => Math.round(b / 1000) / 1000),
         color: color(2),
         right: true,
@@ -151,7 +152,7 @@ function capacityChart(s: Summary): ChartSpec | undefined {
     startSec: s.series.startSec,
     series: [
       { label: 'workers running', values: s.series.workers, color: color(2) },
-      { label: 'jobs in queue', values: s.series.queue, color: color(3), right: true },
+      { label: 'jobs in queue (right axis)', values: s.series.queue, color: color(3), right: true },
     ],
   };
 }
@@ -206,9 +207,11 @@ function operationHistograms(o: OperationSummary): [LatencyHistogram, LatencyHis
   return [intended, sent];
 }
 
-function barsChart(id: string, title: string, encoded: string): ChartSpec | undefined {
-  const bins = LatencyHistogram.decode(encoded).bins(30);
-  return bins.length ? binBars(id, title, bins, [['jobs', bins]]) : undefined;
+/** A job timing's histogram as bars, binned and labelled at the timing's resolution. */
+function barsChart(id: string, title: string, encoded: string, timing: TimingName): ChartSpec | undefined {
+  const resolution = TIMING_RESOLUTION_MS[timing];
+  const bins = LatencyHistogram.decode(encoded).bins(30, resolution);
+  return bins.length ? binBars(id, title, bins, [['jobs', bins]], false, resolution) : undefined;
 }
 
 /**
@@ -223,6 +226,7 @@ export function binBars(
   axis: readonly HistogramBin[],
   series: readonly (readonly [string, readonly HistogramBin[]])[],
   shares = false,
+  resolutionMs = 0,
 ): ChartSpec {
   const values = (bins: readonly HistogramBin[]): number[] => {
     const total = bins.reduce((n, b) => n + b.count, 0);
@@ -235,7 +239,7 @@ export function binBars(
     yLabel: shares ? '% of jobs' : 'jobs',
     yLog: false,
     x: axis.map((_, i) => i),
-    xLabels: axis.map((b) => formatMs(b.fromMs)),
+    xLabels: axis.map((b) => formatMs(b.fromMs, resolutionMs)),
     series: series.map(([label, bins], i) => ({ label, values: values(bins), color: color(i) })),
   };
 }
@@ -287,8 +291,8 @@ export function chartSpecs(s: Summary): ChartSpec[] {
         (st) => [st, LatencyHistogram.decode(s.jobs.e2e[st].histogram)] as [string, LatencyHistogram],
       ),
     ),
-    barsChart('delay', 'delayTime (time in queue, as reported)', s.jobs.delayTime.histogram),
-    barsChart('execution', 'executionTime (as reported)', s.jobs.executionTime.histogram),
+    barsChart('delay', 'delayTime (time in queue, as reported)', s.jobs.delayTime.histogram, 'delayTime'),
+    barsChart('execution', 'executionTime (as reported)', s.jobs.executionTime.histogram, 'executionTime'),
   );
   return charts.filter((c): c is ChartSpec => c !== undefined);
 }

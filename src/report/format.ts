@@ -1,7 +1,12 @@
 import type { ThresholdResult, ThresholdUnit } from './summary.js';
 
-/** Human units for milliseconds: 850µs, 12.3ms, 1.24s, 2m05s. */
-export function formatMs(ms: number): string {
+/**
+ * Human units for milliseconds: 850µs, 12.3ms, 1.24s, 2m05s. With a `resolutionMs` of 1 or more (a
+ * timing the service reports in whole ms) no digit finer than it is shown: 0ms, <1ms, 12ms.
+ */
+export function formatMs(ms: number, resolutionMs = 0): string {
+  if (resolutionMs >= 1 && ms < 1000)
+    return ms > 0 && ms < resolutionMs ? `<${String(resolutionMs)}ms` : `${String(Math.round(ms))}ms`;
   if (ms < 1) return `${Math.round(ms * 1000)}µs`;
   if (ms < 10) return `${ms.toFixed(2)}ms`;
   if (ms < 100) return `${ms.toFixed(1)}ms`;

@@ -135,6 +135,7 @@ th { background: #f6f8fa; }
 .u-legend th, .u-legend td { border: none; background: none; padding: 2px 4px; }
 .u-inline.u-live th::after { content: ""; } .u-legend .u-value:empty { display: none; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(480px, 1fr)); gap: 8px 24px; }
+.wide { overflow-x: auto; max-width: 100%; }
 pre { background: #f6f8fa; padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 `;

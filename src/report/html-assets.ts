@@ -119,11 +119,30 @@ ${helpers}
     return opts;
   }
 
+  // uPlot gives a y axis a fixed 50 px, so a tick as wide as "10,000" ran into the axis's label:
+  // each y axis is as wide as its widest tick label, its tick and its gap.
+  function fitAxes(opts) {
+    (opts.axes || []).forEach(function (a, i) {
+      if (i === 0 || a.size != null) return;
+      a.size = function (u, values, ai, cycle) {
+        var ax = u.axes[ai];
+        if (cycle > 1 || !values) return ax._size || 50;
+        var widest = 0;
+        u.ctx.save();
+        u.ctx.font = ax.font[0];
+        values.forEach(function (v) { if (v != null) widest = Math.max(widest, u.ctx.measureText(String(v)).width); });
+        u.ctx.restore();
+        return Math.max(50, Math.ceil(widest / (window.devicePixelRatio || 1) + ax.ticks.size + ax.gap + 2));
+      };
+    });
+    return opts;
+  }
+
   data.charts.forEach(function (c) {
     var el = document.getElementById('chart-' + c.id);
     if (!el) return;
     try {
-      var plot = new uPlot(hoverValues(options(c, Math.max(320, el.clientWidth))), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
+      var plot = new uPlot(hoverValues(fitAxes(options(c, Math.max(320, el.clientWidth)))), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
       charts.push({ plot: plot, el: el });
     } catch (err) {
       el.textContent = 'chart failed: ' + err;

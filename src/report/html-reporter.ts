@@ -3,6 +3,7 @@ import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { chartSpecs, type ChartSpec } from './chart-data.js';
 import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './format.js';
+import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
 import { scalingHtml } from './scaling-html.js';
@@ -90,11 +91,12 @@ function operationsSection(s: Summary): string {
 }
 
 function jobsSection(s: Summary): string {
+  const r = TIMING_RESOLUTION_MS;
   const rows = [
-    ['delayTime', s.jobs.delayTime.percentiles],
-    ['executionTime', s.jobs.executionTime.percentiles],
-    ['first stream chunk', s.jobs.firstChunk.percentiles],
-    ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles] as const),
+    ['delayTime', s.jobs.delayTime.percentiles, r.delayTime],
+    ['executionTime', s.jobs.executionTime.percentiles, r.executionTime],
+    ['first stream chunk', s.jobs.firstChunk.percentiles, r.firstChunk],
+    ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles, r.e2e] as const),
   ] as const;
   const tokens = tokenRows(s);
   const empty = rows.some(([, p]) => p.count === 0)
@@ -102,12 +104,12 @@ function jobsSection(s: Summary): string {
     : '';
   return `<p>${esc(jobCountsLine(s))}</p>${table(
     ['timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'],
-    rows.map(([label, p]) => [
+    rows.map(([label, p, resolution]) => [
       esc(label),
       String(p.count),
       // No samples: no time at all, not 0µs.
       ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) =>
-        p.count > 0 ? esc(formatMs(v)) : { html: '—', className: 'meta' },
+        p.count > 0 ? esc(formatMs(v, resolution)) : { html: '—', className: 'meta' },
       ),
     ]),
   )}${empty}${

@@ -1,4 +1,5 @@
 import { FINAL_STATES } from '../metrics/metrics-data.js';
+import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { formatMs, formatRate } from './format.js';
 import type { Percentiles, Summary, TimingSummary } from './summary.js';
 
@@ -51,27 +52,23 @@ export function probe4xxLine(s: Summary): string | undefined {
 
 export const TIMING_HEADER = ['job timing', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
 
-function timingRow(label: string, p: Percentiles): string[] {
+function timingRow(label: string, p: Percentiles, resolutionMs = 0): string[] {
   return [
     label,
     String(p.count),
-    formatMs(p.p50),
-    formatMs(p.p90),
-    formatMs(p.p95),
-    formatMs(p.p99),
-    formatMs(p.max),
+    ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => formatMs(v, resolutionMs)),
   ];
 }
 
 export function timingRows(s: Summary): string[][] {
-  const rows: [string, TimingSummary][] = [
-    ['delayTime', s.jobs.delayTime],
-    ['executionTime', s.jobs.executionTime],
-    ['first stream chunk', s.jobs.firstChunk],
+  const rows: [string, TimingSummary, number][] = [
+    ['delayTime', s.jobs.delayTime, TIMING_RESOLUTION_MS.delayTime],
+    ['executionTime', s.jobs.executionTime, TIMING_RESOLUTION_MS.executionTime],
+    ['first stream chunk', s.jobs.firstChunk, TIMING_RESOLUTION_MS.firstChunk],
   ];
   const out = rows
     .filter(([, t]) => t.percentiles.count > 0)
-    .map(([label, t]) => timingRow(label, t.percentiles));
+    .map(([label, t, resolution]) => timingRow(label, t.percentiles, resolution));
   for (const st of FINAL_STATES) {
     const p = s.jobs.e2e[st].percentiles;
     if (p.count > 0) out.push(timingRow(`end-to-end ${st}`, p));

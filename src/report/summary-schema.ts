@@ -128,6 +128,7 @@ const scalingSchema = z.object({
   }),
   delayUs: z.array(z.tuple([z.number().int(), count])),
   lastArrivalMs: nullableMs,
+  lowPriorityQueued: z.array(z.tuple([z.number(), nullableMs])).optional(),
   pricePerWorkerSecond: z.number().nonnegative().optional(),
   currency: z.string().optional(),
   figures: z.object({

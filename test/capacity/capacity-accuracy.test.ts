@@ -114,7 +114,7 @@ describe('capacity search against the emulator', () => {
     expect(json.kind).toBe('jobstorm-capacity');
     expect(json.capacity).toBe(report.capacity);
     const md = await readFile(join(dir, 'capacity.md'), 'utf8');
-    expect(md).toContain(`Highest sustainable rate: ${formatStepRate(report.capacity)} jobs/s`);
+    expect(md).toContain(`Highest sustainable rate: ${formatStepRate(report.capacity)} arrivals/s offered (`);
     const html = await readFile(join(dir, 'capacity.html'), 'utf8');
     expect(html).toContain('Content-Security-Policy');
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);

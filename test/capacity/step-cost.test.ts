@@ -37,14 +37,14 @@ describe('capacity: workers and cost per step', () => {
     });
   });
 
-  it('the answer reads "N jobs/s needs W workers and costs X per 1,000" in every capacity report', () => {
+  it('the answer reads "N/s offered needs W workers running and costs X per 1,000" in every capacity report', () => {
     const r = fixtureCapacityReport();
     const passing = r.steps.filter((s) => s.passed).at(-1);
     if (!passing) throw new Error('fixture has no passing step');
     passing.cost = { peakWorkers: 12, workerSeconds: 96, costPer1kJobs: 0.42, currency: 'USD' };
     const line = costLine(r);
     expect(line).toBe(
-      `${formatStepRate(passing.offeredRate)} jobs/s needs 12 workers (96.0 worker-s over the step) and costs 0.42 USD per 1,000 jobs`,
+      `${formatStepRate(passing.offeredRate)}/s offered needs 10 workers running (96.0 worker-s over the step) and costs 0.42 USD per 1,000 jobs`,
     );
     expect(renderCapacityText(r)).toContain(line);
     expect(renderCapacityMarkdown(r)).toContain(line);

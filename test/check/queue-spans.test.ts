@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QueueSpans } from '../../src/check/queue-spans.js';
+import { QueueSpans } from '../../src/fold/queue-spans.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import { ex, job } from './records.js';
 

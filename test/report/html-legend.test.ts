@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCapacityReports } from '../../src/capacity/index.js';
 import { CHECK_CATALOG } from '../../src/check/catalog.js';
+import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import { writeReports } from '../../src/report/report-writer.js';
 import type { Summary } from '../../src/report/summary.js';
 import { fixtureCapacityReport } from '../capacity/capacity-fixture.js';
@@ -136,7 +137,7 @@ describe('report.html and capacity.html, as issue 34 found them', () => {
         return { min: u.scales.r.min, max: u.scales.r.max, label: u.series[i].label, values: u.data[i] }; })()`,
     );
     await page.close();
-    expect(r.label).toBe('requests in flight (mean)');
+    expect(r.label).toBe('requests in flight (mean, right axis)');
     expect(Math.max(...r.values)).toBe(17);
     expect(r.min).toBe(0);
     expect(r.max).toBeGreaterThanOrEqual(17);
@@ -177,5 +178,31 @@ describe('report.html and capacity.html, as issue 34 found them', () => {
     expect(x.min).toBeLessThan(24 * 3600);
     expect(x.ticks.length).toBeGreaterThan(3);
     for (const t of x.ticks) expect(t).toMatch(/^(\d+m)?(\d+s)?$/);
+  });
+
+  it('every y axis is as wide as its widest tick label, so a 10,000 ms tick does not run into the "ms" label (issue 47)', async () => {
+    if (!browser) throw new Error('browser did not start');
+    const slow = issueSummary();
+    const e2e = LatencyHistogram.create();
+    for (let ms = 200; ms <= 14_000; ms += 200) e2e.recordMs(ms);
+    slow.jobs.e2e.COMPLETED = { ...slow.jobs.e2e.COMPLETED, histogram: e2e.encode() };
+    const slowDir = mkdtempSync(join(tmpdir(), 'jobstorm-html-axes-'));
+    await writeReports(slow, slowDir, { reporters: ['html'] });
+    for (const file of [join(slowDir, 'report.html'), join(dir, 'capacity.html')]) {
+      const page = await open(browser, file);
+      const axes = await page.evaluate<{ chart: string; widest: number; room: number; ticks: string[] }[]>(
+        `Object.entries(window.__plots).flatMap(([chart, u]) => u.axes.slice(1).filter((a) => a.show !== false && a._values).map((a) => {
+          u.ctx.save(); u.ctx.font = a.font[0];
+          const widest = Math.max(0, ...a._values.filter((v) => v != null).map((v) => u.ctx.measureText(String(v)).width)) / devicePixelRatio;
+          u.ctx.restore();
+          return { chart, widest, room: a._size - a.ticks.size - a.gap, ticks: a._values };
+        }))`,
+      );
+      await page.close();
+      expect(axes.length, file).toBeGreaterThan(3);
+      const e2eTicks = axes.find((a) => a.chart === 'chart-pct-e2e')?.ticks ?? [];
+      if (file.endsWith('report.html')) expect(e2eTicks).toContain('10,000');
+      for (const a of axes) expect(a.widest, `${a.chart}: ${a.ticks.join(' ')}`).toBeLessThanOrEqual(a.room);
+    }
   });
 });

@@ -312,7 +312,13 @@ describe('report.html in headless Chromium', () => {
     await page.close();
     expect(marks).toBe(String(summary.scaling?.figures.episodes.length));
     expect(Number(marks)).toBeGreaterThan(0);
-    expect(labels).toEqual(['run time', 'jobs in queue', 'workers running', 'workers idle', 'arrivals/s']);
+    expect(labels).toEqual([
+      'run time',
+      'jobs in queue',
+      'workers running',
+      'workers idle',
+      'jobs submitted/s (right axis)',
+    ]);
     expect(text).toContain('scale-up lag3 scale-ups: p50 1.00s');
     expect(text).toContain("not measured: the target's /health has no workers.initializing");
   });

@@ -3,7 +3,7 @@ import type { CheckId } from '../catalog.js';
 import type { Check, CheckContext } from '../check.js';
 import { finishedOf, healthReadingOf, workersOf, type HealthReading } from '../../core/health-reading.js';
 import { countsText } from '../counts-text.js';
-import { QueueSpans, type SpanIndex } from '../queue-spans.js';
+import { QueueSpans, queuedCallingForWorkers, type SpanIndex } from '../../fold/queue-spans.js';
 import { ScalingExpected } from '../scaling-expected.js';
 
 /** Enough for hours of one-a-second samples; a longer run is judged on its first ones. */
@@ -102,7 +102,7 @@ function judgeStuck(j: Judging): void {
   for (const s of j.samples) {
     if (s.initializing === undefined) continue;
     // Queued jobs that call for workers: what the queue holds beyond our lowPriority ones.
-    const calling = s.inQueue - j.low.overlapping(s.record.sentAt, s.record.endAt);
+    const calling = queuedCallingForWorkers(s.inQueue, j.low, s.record.sentAt, s.record.endAt);
     const waiting = calling > s.idle + s.initializing && workersOf(s) < max;
     if (!waiting) {
       since = undefined;

@@ -19,7 +19,8 @@ function upper(xs: Float64Array, x: number, strict: boolean): number {
   return lo;
 }
 
-function index(starts: number[], ends: number[]): SpanIndex {
+/** An index of spans given as starts and ends (in any order; an open end is Infinity). */
+export function spanIndex(starts: readonly number[], ends: readonly number[]): SpanIndex {
   const s = Float64Array.from(starts).sort();
   const e = Float64Array.from(ends).sort();
   // A span overlaps [from, to] when it started by `to` and did not end before `from` (a span that
@@ -28,6 +29,20 @@ function index(starts: number[], ends: number[]): SpanIndex {
 }
 
 const QUEUE_LEAVING_OPS = new Set(['run', 'runsync', 'status', 'status-sync', 'stream', 'cancel', 'retry']);
+
+/**
+ * Jobs in the queue at a `/health` read that call for workers: those it counted, less our
+ * lowPriority ones that may have been queued then (which "do not trigger worker scaling"). The
+ * scaling checks and the scale-up episodes both count queued work this way.
+ */
+export function queuedCallingForWorkers(
+  inQueue: number,
+  low: SpanIndex,
+  fromMs: number,
+  toMs: number,
+): number {
+  return Math.max(0, inQueue - low.overlapping(fromMs, toMs));
+}
 
 /**
  * When each job of ours may have been queued, by priority, from the records: from when its submit
@@ -43,6 +58,9 @@ export class QueueSpans {
   private readonly ends: [number[], number[]] = [[], []];
   private unnamed: number[] = [];
 
+  /** `lowOnly`: keep the lowPriority spans alone (the metrics need no others; a run may submit millions). */
+  constructor(private readonly lowOnly = false) {}
+
   add(r: ExchangeRecord): void {
     if (r.op === 'openai') {
       if (r.method === 'POST') this.close(false, r.sentAt, r.status === undefined ? Infinity : r.endAt);
@@ -53,7 +71,7 @@ export class QueueSpans {
 
   private addJob(r: ExchangeRecord): void {
     const submit = r.op === 'run' || r.op === 'runsync';
-    if (submit && (r.status === undefined || r.status >= 500)) this.unnamed.push(r.sentAt);
+    if (submit && !this.lowOnly && (r.status === undefined || r.status >= 500)) this.unnamed.push(r.sentAt);
     if (r.jobId === undefined || !QUEUE_LEAVING_OPS.has(r.op)) return;
     if ((submit || r.op === 'retry') && r.status === 200) this.enter(r, submit);
     const status = (r.body as { status?: unknown } | undefined)?.status;
@@ -76,13 +94,28 @@ export class QueueSpans {
         starts.push(at);
         ends.push(Infinity);
       }
-    return index(starts, ends);
+    return spanIndex(starts, ends);
+  }
+
+  /**
+   * The spans of our lowPriority jobs, shifted by `shiftMs` (a run's wall-clock anchor), an open
+   * one ending at null: what the scaling figures keep, so that their episodes leave out the queued
+   * jobs the scaling checks leave out, read from the same spans.
+   */
+  lowSpans(shiftMs = 0): [number, number | null][] {
+    const out: [number, number | null][] = this.starts[1].map((from, i) => [
+      from + shiftMs,
+      (this.ends[1][i] ?? from) + shiftMs,
+    ]);
+    for (const o of this.open.values()) if (o.low) out.push([o.from + shiftMs, null]);
+    return out;
   }
 
   private enter(r: ExchangeRecord, submit: boolean): void {
     const id = r.jobId as string;
     const low = submit ? r.req?.lowPriority === true : this.lowIds.has(id);
     if (low) this.lowIds.add(id);
+    else if (this.lowOnly) return;
     if (!this.open.has(id)) this.open.set(id, { low, from: r.sentAt });
   }
 
@@ -94,6 +127,7 @@ export class QueueSpans {
   }
 
   private close(low: boolean, from: number, to: number): void {
+    if (!low && this.lowOnly) return;
     const p = low ? 1 : 0;
     this.starts[p].push(from);
     this.ends[p].push(to);
