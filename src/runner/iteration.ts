@@ -3,6 +3,7 @@ import type { JobStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
 import type { DataRow, Step } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
+import { RequestDue } from './request-due.js';
 import type { RunContext } from './run-context.js';
 import { runStep, type IterationState } from '../steps/index.js';
 
@@ -21,8 +22,8 @@ class Iteration implements IterationState {
   jobId: string | undefined;
   status: JobStatus | undefined;
   submittedAt: number | undefined;
-  intendedAt: number;
   stepIndex = 0;
+  private readonly due: RequestDue;
   /** The first request has gone out (its lateness is the arrival's), or the lateness was taken. */
   private sent: boolean;
 
@@ -34,7 +35,7 @@ class Iteration implements IterationState {
     readonly row: DataRow | undefined,
     lateTaken: boolean,
   ) {
-    this.intendedAt = intendedAt;
+    this.due = new RequestDue(intendedAt);
     this.sent = lateTaken;
   }
 
@@ -48,12 +49,14 @@ class Iteration implements IterationState {
   }
 
   call(kind: string, req?: RequestFacts, forJob = true): CallContext {
+    const now = this.ctx.clock.now();
+    const intendedAt = this.due.take(now);
     if (!this.sent) {
       this.sent = true;
-      this.ctx.arrived(this.ctx.clock.now() - this.intendedAt);
+      this.ctx.arrived(now - intendedAt);
     }
     const c: CallContext = {
-      intendedAt: this.intendedAt,
+      intendedAt,
       flow: this.flow.name,
       step: stepLabel(this.stepIndex, kind),
       signal: this.ctx.abort,
@@ -67,7 +70,19 @@ class Iteration implements IterationState {
     if (r.jobStatus !== undefined) this.status = r.jobStatus;
   }
 
-  async sleepUntil(at: number): Promise<boolean> {
+  waitUntil(at: number): Promise<boolean> {
+    return this.sleepUntil(this.due.waitUntil(at, this.ctx.clock.now()));
+  }
+
+  waitFor(ms: number): Promise<boolean> {
+    return this.sleepUntil(this.due.waitFor(ms, this.ctx.clock.now()));
+  }
+
+  worked(): void {
+    this.due.dropPlan();
+  }
+
+  private async sleepUntil(at: number): Promise<boolean> {
     if (this.ctx.stop.aborted) return false;
     const wait = at - this.ctx.clock.now();
     if (wait <= 0) return true;

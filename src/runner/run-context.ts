@@ -36,7 +36,7 @@ export interface RunContext {
   routes: RouteWatch;
   /**
    * An iteration's first request goes out `lateMs` after it was due: the schedule's lateness, one
-   * sample per arrival (later requests of the iteration are due when the one before them ends).
+   * sample per arrival (later requests of the iteration are due as runner/request-due.ts says).
    */
   arrived(lateMs: number): void;
 }

@@ -96,7 +96,7 @@ const runBlast: StepRunner<BlastStep> = async (step, it) => {
     step: `${String(it.stepIndex)}:blast`,
     ...(it.jobId === undefined ? {} : { jobId: it.jobId }),
   });
-  it.intendedAt = it.ctx.clock.now();
+  it.worked();
   return true;
 };
 

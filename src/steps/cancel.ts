@@ -43,11 +43,10 @@ const cancelJob: StepRunner<CancelStep> = async (step, it) => {
   if (step.when !== undefined) {
     if (!(await pollUntil({ ...WATCH, until: step.when }, it, 'poll'))) return false;
   } else if (step.afterMs !== undefined) {
-    if (!(await it.sleepUntil((it.submittedAt ?? clock.now()) + step.afterMs))) return false;
+    if (!(await it.waitUntil((it.submittedAt ?? clock.now()) + step.afterMs))) return false;
   }
   if (routeMissing(it, 'cancel')) return true;
   const r = await client.cancel(it.jobId, it.call('cancel'));
-  it.intendedAt = clock.now();
   it.see(r);
   await confirmJob(it, 'cancel', r.status);
   return true;

@@ -10,7 +10,6 @@ export interface HealthStep {
 const readHealth: StepRunner<HealthStep> = async (_step, it) => {
   if (routeMissing(it, 'health')) return true;
   await it.ctx.client.health(it.call('health', undefined, false));
-  it.intendedAt = it.ctx.clock.now();
   return true;
 };
 

@@ -56,14 +56,22 @@ export interface IterationState {
   jobId: string | undefined;
   status: JobStatus | undefined;
   submittedAt: number | undefined;
-  /** When the next request was meant to start: the arrival, then each step's own plan. */
-  intendedAt: number;
-  /** The context of one request; `forJob` is false for submits and endpoint-wide calls. */
+  /**
+   * The context of one request going out now, with when it was due (the iteration's one reckoning,
+   * runner/request-due.ts); `forJob` is false for submits and endpoint-wide calls.
+   */
   call(kind: string, req?: RequestFacts, forJob?: boolean): CallContext;
   /** Takes the job state an answer shows. */
   see(r: JobResult): void;
-  /** Sleeps until `at` on the run clock; false when the run stopped meanwhile. */
-  sleepUntil(at: number): Promise<boolean>;
+  /**
+   * Waits until `at` on the run clock (or not at all if the step got there later): the next request
+   * is due at that instant, even if the timer fires late. False when the run stopped meanwhile.
+   */
+  waitUntil(at: number): Promise<boolean>;
+  /** Waits `ms` from when the wait was due to begin; otherwise as `waitUntil`. */
+  waitFor(ms: number): Promise<boolean>;
+  /** The step did work that is not a request (a blast, a clock move): the next request is due when it ended. */
+  worked(): void;
   /** Runs nested steps (a loop's); false ends the iteration. */
   steps(steps: readonly { readonly kind: string }[]): Promise<boolean>;
 }
@@ -92,7 +100,6 @@ export async function confirmJob(it: IterationState, op: string, status: number 
   if (status !== 404 || it.jobId === undefined || routes.isMissing(op) || routes.isMissing('status')) return;
   if (isQueueOperation(op) && routes.hasServed(op)) return;
   it.see(await it.ctx.client.status(it.jobId, {}, it.call('route-check')));
-  it.intendedAt = it.ctx.clock.now();
 }
 
 /**

@@ -68,7 +68,7 @@ const rules: StepRules = (payload, at, flow) =>
  * flow's job is left as it was; a refused call does not end the iteration.
  */
 const complete: StepRunner<OpenAiStep> = async (step, it) => {
-  const { client, clock } = it.ctx;
+  const { client } = it.ctx;
   let body: Record<string, unknown> | undefined;
   if (step.body !== undefined) {
     body = renderTemplate(step.body, step, it);
@@ -76,7 +76,6 @@ const complete: StepRunner<OpenAiStep> = async (step, it) => {
     else delete body.stream;
   }
   await client.openai(step.path, body, it.call('openai', undefined, false));
-  it.intendedAt = clock.now();
   return true;
 };
 

@@ -99,10 +99,8 @@ export async function pollUntil(plan: PollPlan, it: IterationState, label: strin
     it.see(r);
     if (reached(it.status, plan.until)) break;
     // Like a real client: the next poll is an interval after this answer, never a catch-up burst.
-    it.intendedAt = clock.now() + interval;
-    if (!(await it.sleepUntil(it.intendedAt))) return false;
+    if (!(await it.waitFor(interval))) return false;
     interval = Math.min(plan.maxIntervalMs, interval * plan.backoff);
   }
-  it.intendedAt = clock.now();
   return true;
 }

@@ -17,17 +17,11 @@ const ProbeSchema = z
 
 /**
  * Requests at the contract's edges (limits, auth, management). They go one after another: the
- * first is due at the arrival, each later one when the one before it ended, so no request carries
- * the ones before it in its latency from intended.
+ * first is due when the step was, each later one when the one before it ended (it.call reckons
+ * it), so no request carries the ones before it in its latency from intended.
  */
 const runProbe: StepRunner<ProbeStep> = async (step, it) => {
-  let first = true;
-  await PROBES[step.probe](it.ctx, (kind, req) => {
-    if (!first) it.intendedAt = it.ctx.clock.now();
-    first = false;
-    return it.call(kind, req, false);
-  });
-  it.intendedAt = it.ctx.clock.now();
+  await PROBES[step.probe](it.ctx, (kind, req) => it.call(kind, req, false));
   return true;
 };
 

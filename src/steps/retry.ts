@@ -13,7 +13,6 @@ const retryJob: StepRunner<RetryStep> = async (_step, it) => {
   if (it.jobId === undefined) return false;
   if (routeMissing(it, 'retry')) return true;
   const r = await it.ctx.client.retry(it.jobId, it.call('retry'));
-  it.intendedAt = it.ctx.clock.now();
   if (ok(r.status)) it.see(r);
   await confirmJob(it, 'retry', r.status);
   return true;

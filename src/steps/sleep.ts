@@ -41,8 +41,7 @@ const rules: StepRules = (payload, at) => {
 const think: StepRunner<SleepStep> = (step, it) => {
   const ms = step.minMs + (step.maxMs - step.minMs) * it.ctx.random();
   // Think time is not latency: the next request is meant to start when the sleep ends.
-  it.intendedAt = it.ctx.clock.now() + ms;
-  return it.sleepUntil(it.intendedAt);
+  return it.waitFor(ms);
 };
 
 export const sleep = defineStep({

@@ -28,7 +28,6 @@ const statusOnce: StepRunner<StatusStep> = async (step, it) => {
     ttl === undefined ? {} : { ttl },
     it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }),
   );
-  it.intendedAt = it.ctx.clock.now();
   it.see(r);
   return true;
 };

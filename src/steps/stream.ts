@@ -41,8 +41,7 @@ const readStream: StepRunner<StreamStep> = async (step, it) => {
       return it.ctx.routes.isMissing('stream');
     }
     if (transient) {
-      it.intendedAt = clock.now() + step.intervalMs;
-      if (!(await it.sleepUntil(it.intendedAt))) return false;
+      if (!(await it.waitFor(step.intervalMs))) return false;
       continue;
     }
     const chunks = Array.isArray(r.body) ? r.body.length : chunkCount(r.body);
@@ -53,10 +52,8 @@ const readStream: StepRunner<StreamStep> = async (step, it) => {
         it.see(await client.status(it.jobId, {}, it.call('stream-status')));
       if (isFinalStatus(it.status)) break;
     }
-    it.intendedAt = clock.now() + step.intervalMs;
-    if (!(await it.sleepUntil(it.intendedAt))) return false;
+    if (!(await it.waitFor(step.intervalMs))) return false;
   }
-  it.intendedAt = clock.now();
   return true;
 };
 

@@ -119,14 +119,12 @@ export const submit: StepRunner<RunStep | RunsyncStep> = async (step, it) => {
           step.waitMs === undefined ? {} : { wait: step.waitMs },
           it.call('runsync', facts, false),
         );
-  it.intendedAt = clock.now();
   if (r.jobId === undefined || !ok(r.status)) return false;
   it.jobId = r.jobId;
   it.see(r);
   if (step.kind === 'runsync' && !isFinalStatus(it.status)) {
     const wait = step.waitMs === undefined ? undefined : { wait: step.waitMs };
     const s = await client.statusSync(r.jobId, wait ?? {}, it.call('status-sync', wait));
-    it.intendedAt = clock.now();
     if (ok(s.status)) it.see(s);
   }
   return true;
