@@ -70,6 +70,8 @@ describe("Holm's step-down", () => {
     expect(key('p50( run )')).toBe(key('p50(run)'));
     expect(key('p50(run)')).not.toBe(key('p90(run)'));
     expect(key('rate(errors{op=run})')).not.toBe(key('rate(errors)'));
+    expect(key('p99(run{status=2xx,from=sent})')).toBe(key('p99(run{from=sent,status=2xx})'));
+    expect(key('count(run)')).not.toBe(key('rps(run)'));
   });
 });
 
