@@ -1,7 +1,7 @@
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { evaluateThresholds } from '../report/threshold-evaluation.js';
-import type { Significance } from './compare-data.js';
+import type { Resampled } from './compare-data.js';
 import { SeededRandom } from './random.js';
 import { samplerFor } from './samplers.js';
 
@@ -17,7 +17,7 @@ export interface BootstrapSettings {
 export interface Measured {
   baseline: number | null;
   current: number | null;
-  significance: Significance | null;
+  significance: Resampled | null;
 }
 
 /** FNV-1a, so each metric has a stream of its own and rows do not depend on each other's order. */

@@ -31,14 +31,37 @@ export type Direction = 'worse' | 'better' | 'changed' | 'same';
 export type SignificanceMethod =
   'per-second bootstrap' | 'order-statistic resampling' | 'binomial resampling' | 'exact';
 
-export interface Significance {
+/**
+ * Which changes are corrected together: the metrics a gate names (chosen before the runs, so
+ * corrected among themselves only) and the table's other rows (everything else looked at).
+ */
+export type CorrectionFamily = 'gates' | 'table';
+
+/** Holm's correction of one change for the others tested in its family. */
+export interface Correction {
+  family: CorrectionFamily;
+  /** Changes tested together in that family (a row whose resamples never move asks nothing). */
+  tests: number;
+  /** Holm-adjusted p-value: significant at a level when `p ≤ 1 − level`. */
+  p: number;
+  /** 1 − p: the confidence every report shows. */
+  confidence: number;
+}
+
+/** What the resamples say of one change, uncorrected. */
+export interface Resampled {
   method: SignificanceMethod;
   /** Confidence interval of `current − baseline` at the comparison's level; null for exact values. */
   ci: [number, number] | null;
-  /** Two-sided p-value of "no change" from the resamples (exact counts: 0 when changed, 1 when not). */
+  /** Two-sided p-value of "no change" from the resamples, for this change alone. */
   p: number;
-  /** 1 − p: how sure the resamples are that the change is not noise. */
+  /** 1 − p: how sure the resamples are that this change alone is not noise. */
   confidence: number;
+}
+
+export interface Significance extends Resampled {
+  /** The same p after Holm's correction: what rows, gates and the headline all judge. */
+  corrected: Correction;
 }
 
 export interface DeltaRow {
@@ -58,9 +81,15 @@ export interface DeltaRow {
   significance: Significance | null;
   /**
    * The change is larger than run-to-run noise: significant at the level after Holm's correction
-   * for every row tested, and at least `minEffect` of the baseline for times and rates per second.
+   * (`significance.corrected`), and at least `minEffect` of the baseline for times and rates per second.
    */
   significant: boolean;
+  /**
+   * It would be significant on its own (uncorrected p at the level, the same effect), whether or
+   * not the correction keeps it: a change this flags and `significant` does not is named in the
+   * headline, with why it is not called significant.
+   */
+  significantAlone: boolean;
   /** The change is large by LARGE_CHANGE's rules (large-change.ts), whether or not it was tested. */
   large: boolean;
   /** Why the change was not tested, when both sides have the metric and it was not; else null. */

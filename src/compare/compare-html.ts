@@ -10,6 +10,7 @@ import {
   GATE_HEADER,
   checkCells,
   checksLine,
+  columnsNote,
   deltaCells,
   gateCells,
   headlineLines,
@@ -109,7 +110,7 @@ ${gatesSection(cmp)}
 ${has('pct-e2e') ? chartDiv('pct-e2e') : '<p class="meta">No jobs reached a final state.</p>'}
 <div class="grid">${['execution', 'delay'].filter(has).map(chartDiv).join('\n')}</div>
 <h2>Changes</h2>
-<p class="meta">Interval: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise.</p>
+<p class="meta">${esc(columnsNote(cmp))}</p>
 <p class="meta">${esc(LARGE_RULE)}</p>
 ${deltasSection(cmp)}
 <h2>Checks</h2>

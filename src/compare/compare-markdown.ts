@@ -6,6 +6,7 @@ import {
   GATE_HEADER,
   checkCells,
   checksLine,
+  columnsNote,
   deltaCells,
   gateCells,
   headlineLines,
@@ -71,7 +72,7 @@ export function renderCompareMarkdown(cmp: Comparison): string {
     );
   }
   out.push(
-    `_Intervals: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise._`,
+    `_${columnsNote(cmp)}_`,
     '',
     `_${LARGE_RULE}_`,
     '',

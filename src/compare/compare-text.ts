@@ -5,6 +5,7 @@ import {
   DELTA_HEADER,
   checkCells,
   checksLine,
+  columnsNote,
   deltaCells,
   gateCells,
   headlineLines,
@@ -38,7 +39,7 @@ function changeLines(cmp: Comparison): string[] {
     out.push(`  ${group}`, ...textTable(DELTA_HEADER, rows).map((l) => `    ${l}`));
   }
   out.push(
-    `  Interval: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${cmp.settings.resamples} seeded resamples. Confidence: how sure the resamples are that the change is not noise.`,
+    `  ${columnsNote(cmp)}`,
     `  ${LARGE_RULE}`,
   );
   return out;

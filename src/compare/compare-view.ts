@@ -1,6 +1,7 @@
 import { formatPercent, formatValue } from '../report/format.js';
 import type { ThresholdUnit } from '../report/summary.js';
 import type { CheckRow, Comparison, CompareRun, DeltaRow, GateResult, Significance } from './compare-data.js';
+import { familyText, percentText } from './correction-text.js';
 import { factorText } from './large-change.js';
 import { MAX_WINDOWS } from './windows.js';
 
@@ -35,12 +36,17 @@ export function intervalText(s: Significance | null, unit: ThresholdUnit): strin
   return `${formatChange(s.ci[0], unit)} … ${formatChange(s.ci[1], unit)}`;
 }
 
+/** The corrected confidence, marked when the row's metric is corrected among the gates' instead. */
 export function confidenceText(s: Significance | null): string {
-  return s ? `${(100 * s.confidence).toFixed(1)}%` : '';
+  if (!s) return '';
+  const c = s.corrected;
+  return `${percentText(c.confidence)}${c.family === 'gates' ? ' gated' : ''}`;
 }
 
 /** The mark at the end of a row: significant changes, and large ones that could not be tested. */
 export function verdictMark(r: DeltaRow): string {
+  if (!r.significant && r.significantAlone && (r.direction === 'worse' || r.direction === 'better'))
+    return `${r.direction === 'worse' ? 'regression' : 'improvement'} alone, not after correction`;
   if (!r.significant) return r.large && r.untested ? 'large, not tested' : '';
   if (r.direction === 'worse') return 'regression';
   if (r.direction === 'better') return 'improvement';
@@ -125,33 +131,79 @@ export function untestedText(r: DeltaRow): string {
   return `${size}, not tested: ${r.untested?.reason ?? 'not resampled'}${longer}`;
 }
 
-function howText(cmp: Comparison): string {
-  const tested = cmp.deltas.filter(
-    (d) =>
-      d.significance !== null &&
-      !(d.delta === 0 && d.significance.ci?.[0] === 0 && d.significance.ci[1] === 0),
-  ).length;
-  return `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${tested} resampled deltas; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
+/** Under every deltas table: what the interval and the confidence columns hold. */
+export function columnsNote(cmp: Comparison): string {
+  return `Interval: ${(cmp.settings.level * 100).toFixed(0)}% interval of the change from ${String(cmp.settings.resamples)} seeded resamples (per-second windows where the series has the metric). Confidence: how sure the resamples are that the change is not noise, after Holm's correction for the other changes tested with it: the table's rows together, and the metrics a gate names ("gated") apart, among themselves. A row significant on its own but not after the correction is named under the headline.`;
 }
 
-/** The first line of every rendering: "No significant change" only when every large change was tested. */
+/** How many changes each family corrected for: read from the corrections themselves. */
+function familySize(cmp: Comparison, family: 'gates' | 'table'): number {
+  const all = [...cmp.deltas.map((d) => d.significance), ...cmp.gates.map((g) => g.significance)];
+  return Math.max(0, ...all.map((s) => (s?.corrected.family === family ? s.corrected.tests : 0)));
+}
+
+function howText(cmp: Comparison): string {
+  const gated = familySize(cmp, 'gates');
+  const apart = gated ? ` and, apart, over ${plural(gated, 'gated metric')}` : '';
+  return `at ${(cmp.settings.level * 100).toFixed(0)}% confidence, Holm-corrected over ${plural(familySize(cmp, 'table'), 'resampled row')}${apart}; time changes under ${formatPercent(cmp.settings.minEffect)} count as noise`;
+}
+
+/** Rows that are significant on their own but not after the correction, worse or better. */
+export function correctedAway(cmp: Comparison): DeltaRow[] {
+  return cmp.deltas.filter(
+    (d) => d.significantAlone && !d.significant && (d.direction === 'worse' || d.direction === 'better'),
+  );
+}
+
+/** `regression p50(executionTime) 222ms → 290ms (+30.6%): confidence 99.7% alone, 94.3% Holm-corrected over 19 rows, under 95%`. */
+export function correctedAwayText(r: DeltaRow, level: number): string {
+  const kind = r.direction === 'worse' ? 'regression' : 'improvement';
+  const s = r.significance;
+  const why = s
+    ? `: confidence ${percentText(s.confidence)} alone, ${percentText(s.corrected.confidence)} Holm-corrected over ${familyText(s.corrected)}, under ${(level * 100).toFixed(0)}%`
+    : '';
+  return `${kind} ${r.metric} ${formatValue(r.baseline, r.unit)} → ${formatValue(r.current, r.unit)}${relativeText(r)}${why}`;
+}
+
+/** The clauses after the lead, for changes the lead cannot call significant. */
+function caveats(away: readonly DeltaRow[], untested: readonly DeltaRow[]): string[] {
+  const out: string[] = [];
+  if (away.length) {
+    const kinds = [...new Set(away.map((r) => (r.direction === 'worse' ? 'regression' : 'improvement')))];
+    out.push(
+      `${plural(away.length, 'change')} (${kinds.join(', ')}) significant on ${away.length === 1 ? 'its' : 'their'} own ${away.length === 1 ? 'is' : 'are'} not after the correction, so not called significant, though ${away.length === 1 ? 'it' : 'they'} may be real`,
+    );
+  }
+  if (untested.length) {
+    const lengths = untested.map((r) => r.untested?.runMs ?? 0);
+    const longest = Math.max(0, ...lengths);
+    const which = lengths.every((ms) => ms > 0) ? 'them' : 'those a longer run can';
+    const run = longest ? `; a measured run of at least ${runLengthText(longest)} would test ${which}` : '';
+    out.push(`${plural(untested.length, 'large change')} could not be tested, and untested is not "no change"${run}`);
+  }
+  return out;
+}
+
+/**
+ * The first line of every rendering: "No significant change" only when every large change was
+ * tested and nothing significant on its own was corrected away; those are named below it.
+ */
 export function headline(cmp: Comparison): string {
   const how = howText(cmp);
-  const untested = untestedLarge(cmp);
   const parts: string[] = [];
   if (cmp.regressions.length) parts.push(`significant regressions: ${cmp.regressions.join(', ')}`);
   if (cmp.improvements.length) parts.push(`significant improvements: ${cmp.improvements.join(', ')}`);
-  if (!untested.length)
-    return parts.length ? `${parts.join('; ')} (${how}).` : `No significant change (${how}).`;
+  const more = caveats(correctedAway(cmp), untestedLarge(cmp));
+  if (!more.length) return parts.length ? `${parts.join('; ')} (${how}).` : `No significant change (${how}).`;
   const lead = parts.length ? parts.join('; ') : 'No tested change is significant';
-  const lengths = untested.map((r) => r.untested?.runMs ?? 0);
-  const longest = Math.max(0, ...lengths);
-  const which = lengths.every((ms) => ms > 0) ? 'them' : 'those a longer run can';
-  const run = longest ? `; a measured run of at least ${runLengthText(longest)} would test ${which}` : '';
-  return `${lead} (${how}); ${plural(untested.length, 'large change')} could not be tested, and untested is not "no change"${run}:`;
+  return `${lead} (${how}); ${more.join('; ')}:`;
 }
 
-/** The headline, then one line per large change that could not be tested. */
+/** The headline, then one line per change corrected away and per large change that could not be tested. */
 export function headlineLines(cmp: Comparison): string[] {
-  return [headline(cmp), ...untestedLarge(cmp).map(untestedText)];
+  return [
+    headline(cmp),
+    ...correctedAway(cmp).map((r) => correctedAwayText(r, cmp.settings.level)),
+    ...untestedLarge(cmp).map(untestedText),
+  ];
 }

@@ -8,10 +8,11 @@ import {
   type DeltaRow,
   type GateResult,
 } from './compare-data.js';
-import { deltaRows } from './delta-rows.js';
+import { ChangeTests } from './change-tests.js';
+import { deltaRows, rowMetrics } from './delta-rows.js';
 import type { Gate } from './gate.js';
 import { generatorLimitedSeconds } from '../report/verdict.js';
-import { evaluateGates } from './gate-evaluation.js';
+import { evaluateGates, gatedMetrics } from './gate-evaluation.js';
 
 export interface CompareOptions {
   baselineSource: string;
@@ -111,9 +112,14 @@ export function compareRuns(baseline: Summary, current: Summary, o: CompareOptio
     jobNoise: o.jobNoise ?? COMPARE_DEFAULTS.jobNoise,
     significance: o.significance ?? null,
   };
-  const deltas = deltaRows(baseline, current, settings);
+  const rows = rowMetrics(baseline, current);
+  const tests = new ChangeTests(baseline, current, settings, {
+    table: rows.map((r) => r.threshold),
+    gates: gatedMetrics(o.gates ?? []),
+  });
+  const deltas = deltaRows(rows, tests, baseline, current, settings);
   const checks = checkRows(baseline, current);
-  const gates = evaluateGates(o.gates ?? [], baseline, current, settings);
+  const gates = evaluateGates(o.gates ?? [], baseline, current, settings, tests);
   return {
     version: COMPARE_VERSION,
     baseline: b,

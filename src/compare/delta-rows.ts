@@ -2,7 +2,8 @@ import { OPERATIONS } from '../core/operation.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import type { Summary, ThresholdUnit } from '../report/summary.js';
 import { parseThresholds, type Threshold } from '../report/threshold.js';
-import { measure, type BootstrapSettings } from './bootstrap.js';
+import type { BootstrapSettings } from './bootstrap.js';
+import { significantAt, type ChangeTests, type TestedChange } from './change-tests.js';
 import type { DeltaRow, Direction } from './compare-data.js';
 import { measuredMs } from '../report/measured-time.js';
 import { isLarge } from './large-change.js';
@@ -94,8 +95,32 @@ export interface RowSettings extends BootstrapSettings {
   minEffect: number;
 }
 
-export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o: RowSettings): DeltaRow {
-  const m = measure(t, b, c, o);
+/** A row of the table: where it belongs, and its metric as a threshold (named as a gate would). */
+export interface RowMetric {
+  group: string;
+  threshold: Threshold;
+}
+
+/** The table's metrics, parsed by the threshold parser, so the table and the gates read the same numbers. */
+export function rowMetrics(b: Summary, c: Summary): RowMetric[] {
+  const specs = rowSpecs(b, c);
+  const parsed = parseThresholds(
+    specs.map((s) => ({ expression: `${s.expression} >= 0`, where: 'compare' })),
+  );
+  return specs.map((s, i) => {
+    const t = parsed[i];
+    if (!t) throw new Error(`internal: no parse for ${s.expression}`);
+    return { group: s.group, threshold: { ...t, expression: s.expression } };
+  });
+}
+
+/** Times and rates per second must also move by minEffect of the baseline to count. */
+function clearsEffect(unit: ThresholdUnit, relative: number | null, minEffect: number): boolean {
+  return !EFFECT_UNITS.includes(unit) || relative === null || Math.abs(relative) >= minEffect;
+}
+
+export function deltaRow(row: RowMetric, m: TestedChange, b: Summary, c: Summary, o: RowSettings): DeltaRow {
+  const t = row.threshold;
   const delta = m.baseline === null || m.current === null ? null : m.current - m.baseline;
   const relative = delta === null || !m.baseline ? null : delta / m.baseline;
   const both = m.baseline !== null && m.current !== null;
@@ -107,8 +132,10 @@ export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o:
       { value: m.baseline, seconds: measuredMs(b) / 1000 },
       { value: m.current, seconds: measuredMs(c) / 1000 },
     );
+  const s = m.significance;
+  const moved = delta !== null && delta !== 0 && clearsEffect(t.unit, relative, o.minEffect);
   return {
-    group,
+    group: row.group,
     metric: t.expression,
     unit: t.unit,
     baseline: m.baseline,
@@ -116,49 +143,25 @@ export function deltaRow(group: string, t: Threshold, b: Summary, c: Summary, o:
     delta,
     relative,
     direction: delta === null ? null : directionOf(t, delta),
-    significance: m.significance,
-    significant: false,
+    significance: s,
+    significant: moved && significantAt(s, o.level),
+    significantAlone: moved && s !== null && s.p <= 1 - o.level,
     large,
-    untested: both && m.significance === null ? untestedReason(t, b, c, o.jobNoise) : null,
+    untested: both && s === null ? untestedReason(t, b, c, o.jobNoise) : null,
   };
 }
 
-function degenerate(r: DeltaRow): boolean {
-  const ci = r.significance?.ci;
-  return r.delta === 0 && ci !== null && ci !== undefined && ci[0] === 0 && ci[1] === 0;
-}
-
-/**
- * Holm's step-down correction over every resampled row: with ~60 rows, 5 % each would call three
- * changes on two identical runs; Holm keeps the chance of any false call at 1 − level.
- */
-function markSignificant(rows: DeltaRow[], level: number, minEffect: number): void {
-  // A row whose resamples never move (0 of n 429s on both sides) asks no question: not counted.
-  const tested = rows
-    .filter((r) => r.significance !== null && !degenerate(r))
-    .sort((x, y) => (x.significance?.p ?? 1) - (y.significance?.p ?? 1));
-  const alpha = 1 - level;
-  for (let i = 0; i < tested.length; i++) {
-    const r = tested[i];
-    if (!r || (r.significance?.p ?? 1) > alpha / (tested.length - i)) break;
-    const large = !EFFECT_UNITS.includes(r.unit) || r.relative === null || Math.abs(r.relative) >= minEffect;
-    r.significant = large && r.delta !== 0;
-  }
-}
-
-export function deltaRows(b: Summary, c: Summary, o: RowSettings): DeltaRow[] {
-  const specs = rowSpecs(b, c);
-  const parsed = parseThresholds(
-    specs.map((s) => ({ expression: `${s.expression} >= 0`, where: 'compare' })),
-  );
-  const rows = specs.map((s, i) => {
-    const t = parsed[i];
-    if (!t) throw new Error(`internal: no parse for ${s.expression}`);
-    return deltaRow(s.group, { ...t, expression: s.expression }, b, c, o);
-  });
-  markSignificant(rows, o.level, o.minEffect);
+/** The table, each row's significance read from the one correction (change-tests.ts). */
+export function deltaRows(
+  rows: readonly RowMetric[],
+  tests: ChangeTests,
+  b: Summary,
+  c: Summary,
+  o: RowSettings,
+): DeltaRow[] {
+  const all = rows.map((r) => deltaRow(r, tests.of(r.threshold), b, c, o));
   // Nothing on either side (5xx of an operation that never failed): noise in a table for people.
   const quiet = (r: DeltaRow): boolean =>
     (r.baseline ?? 0) === 0 && (r.current ?? 0) === 0 && r.group !== 'requests' && r.group !== 'violations';
-  return rows.filter((r) => (r.baseline !== null || r.current !== null) && !quiet(r));
+  return all.filter((r) => (r.baseline !== null || r.current !== null) && !quiet(r));
 }

@@ -1,10 +1,12 @@
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
-import { compare } from '../report/threshold.js';
+import { compare, type Threshold } from '../report/threshold.js';
 import { globToRegExp } from '../report/check-glob.js';
 import { VIOLATION_PREFIX } from '../report/threshold-metrics.js';
 import { generatorLimitedSeconds } from '../report/verdict.js';
-import { measure, type BootstrapSettings } from './bootstrap.js';
+import type { BootstrapSettings } from './bootstrap.js';
+import { ChangeTests, significantAt } from './change-tests.js';
+import { familyText, percentText } from './correction-text.js';
 import type { GateResult } from './compare-data.js';
 import type { Gate } from './gate.js';
 
@@ -55,8 +57,8 @@ function show(value: number, g: Gate): string {
   return `${value < 0 ? '−' : '+'}${g.unit === 'ratio' ? text.replace('%', ' pp') : text}`;
 }
 
-function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult {
-  const m = measure(g.metric, b, c, o);
+function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings, tests: ChangeTests): GateResult {
+  const m = tests.of(g.metric);
   const base = {
     expression: g.expression,
     where: g.where,
@@ -89,22 +91,20 @@ function deltaGate(g: Gate, b: Summary, c: Summary, o: GateSettings): GateResult
   const value = g.relative ? (m.baseline === 0 ? 0 : delta / m.baseline) : delta;
   if (compare(value, g.comparator, g.target))
     return { ...base, status: 'passed', value, reason: `change ${show(value, g)}` };
-  if (o.significance !== null && m.significance) {
-    const p = m.significance.p;
-    if (p > 1 - o.significance) {
+  const s = m.significance;
+  if (o.significance !== null && s) {
+    // The gate judges the same corrected decision as the row of its metric (change-tests.ts).
+    const confidence = `confidence ${percentText(s.corrected.confidence)}`;
+    const holm = `Holm-corrected over ${familyText(s.corrected)}`;
+    if (!significantAt(s, o.significance)) {
       return {
         ...base,
         status: 'passed',
         value,
-        reason: `change ${show(value, g)} is past the limit but within noise (confidence ${(100 * (1 - p)).toFixed(1)}% < ${(100 * o.significance).toFixed(0)}%)`,
+        reason: `change ${show(value, g)} is past the limit but within noise (${confidence} < ${(100 * o.significance).toFixed(0)}%, ${holm})`,
       };
     }
-    return {
-      ...base,
-      status: 'failed',
-      value,
-      reason: `change ${show(value, g)}, significant (confidence ${(100 * (1 - p)).toFixed(1)}%)`,
-    };
+    return { ...base, status: 'failed', value, reason: `change ${show(value, g)}, significant (${confidence}, ${holm})` };
   }
   const note = o.significance !== null ? ' (this metric cannot be resampled: judged on its value)' : '';
   return { ...base, status: 'failed', value, reason: `change ${show(value, g)}${note}` };
@@ -142,8 +142,23 @@ function discountGenerator(r: GateResult, g: Gate, b: Summary, c: Summary): Gate
   };
 }
 
-export function evaluateGates(gates: readonly Gate[], b: Summary, c: Summary, o: GateSettings): GateResult[] {
+/** The metrics the delta() gates name: the family of pre-registered changes (change-tests.ts). */
+export function gatedMetrics(gates: readonly Gate[]): Threshold[] {
+  return gates.filter((g) => g.kind === 'delta').map((g) => g.metric);
+}
+
+/**
+ * Every gate judged. `tests` holds the comparison's measured and corrected changes; without it,
+ * the gates' metrics are measured and corrected among themselves, as the comparison would.
+ */
+export function evaluateGates(
+  gates: readonly Gate[],
+  b: Summary,
+  c: Summary,
+  o: GateSettings,
+  tests: ChangeTests = new ChangeTests(b, c, o, { table: [], gates: gatedMetrics(gates) }),
+): GateResult[] {
   return gates.map((g) =>
-    g.kind === 'delta' ? discountGenerator(deltaGate(g, b, c, o), g, b, c) : idGate(g, b, c),
+    g.kind === 'delta' ? discountGenerator(deltaGate(g, b, c, o, tests), g, b, c) : idGate(g, b, c),
   );
 }

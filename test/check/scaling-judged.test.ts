@@ -232,6 +232,15 @@ describe('scaling.stuck: queued work beyond the workers idle or starting, below 
     });
   });
 
+  it('an endpoint at exactly workersMax cannot scale, so it is not stuck; one worker below is', () => {
+    // workersMax is 10: busy workers and a queue only more workers could take, read twice past the bound.
+    const busy = (running: number) =>
+      [1000, 9000].map((at) => health(at, { running: running - 1, init: 1, inQueue: 5 }));
+    expect(check(busy(10), ALL).found).toEqual({});
+    expect(check(busy(10), ALL).judged['scaling.stuck']).toBe(2);
+    expect(check(busy(9), ALL).found).toEqual({ 'scaling.stuck': 1 });
+  });
+
   it('judges only the reads that report workers.initializing', () => {
     const out = check([waiting(1000), health(2000, { init: undefined, inQueue: 2 }), waiting(3000)], ALL);
     expect(out.judged['scaling.stuck']).toBe(2);

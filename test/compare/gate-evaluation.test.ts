@@ -152,17 +152,19 @@ describe('delta() with a significance level', () => {
   it('with one, a change past the limit but within noise passes, saying so', () => {
     const r = judge(gate, B, C, 0.95);
     expect(r.status).toBe('passed');
-    expect(r.reason).toBe('change −3.9% is past the limit but within noise (confidence 13.3% < 95%)');
+    expect(r.reason).toBe(
+      'change −3.9% is past the limit but within noise (confidence 13.3% < 95%, Holm-corrected over 1 gated metric)',
+    );
   });
 
   it('a confidence exactly at the level is significant', () => {
-    const p = judge(gate, B, C, 0.95).significance?.p ?? Number.NaN;
+    const p = judge(gate, B, C, 0.95).significance?.corrected.p ?? Number.NaN;
     const level = 1 - p;
     // The level is chosen so that 1 - level is p again, exactly.
     expect(1 - level).toBe(p);
     const r = judge(gate, B, C, level);
     expect(r.status).toBe('failed');
-    expect(r.reason).toBe('change −3.9%, significant (confidence 13.3%)');
+    expect(r.reason).toBe('change −3.9%, significant (confidence 13.3%, Holm-corrected over 1 gated metric)');
   });
 
   it('a metric that cannot be resampled is judged on its value, and says so', () => {

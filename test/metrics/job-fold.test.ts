@@ -103,6 +103,33 @@ describe('JobFold', () => {
     expect(f.open).toBe(1);
   });
 
+  it('a 404 on any lookup of a job (status, status-sync, stream) loses it; on cancel or retry it does not', () => {
+    for (const op of ['status', 'status-sync', 'stream'] as const) {
+      const f = new JobFold();
+      const events = fold(
+        [
+          ex({ op: 'run', sentAt: 0, endAt: 1, body: { id: 'a', status: 'IN_QUEUE' } }),
+          ex({ op, jobId: 'a', sentAt: 5, endAt: 6, status: 404, body: { error: 'not found' } }),
+        ],
+        f,
+      );
+      expect(events, op).toEqual([{ opened: 'submit' }, { lost: true }]);
+      expect(f.open, op).toBe(0);
+    }
+    for (const op of ['cancel', 'retry'] as const) {
+      const f = new JobFold();
+      const events = fold(
+        [
+          ex({ op: 'run', sentAt: 0, endAt: 1, body: { id: 'a', status: 'IN_QUEUE' } }),
+          ex({ op, jobId: 'a', sentAt: 5, endAt: 6, status: 404, body: { error: 'not found' } }),
+        ],
+        f,
+      );
+      expect(events, op).toEqual([{ opened: 'submit' }, {}]);
+      expect(f.open, op).toBe(1);
+    }
+  });
+
   it('times the first chunk once per opening: a retry re-opens the count', () => {
     const events = fold([
       ex({ op: 'run', sentAt: 0, endAt: 1, body: { id: 'a', status: 'IN_QUEUE' } }),

@@ -205,6 +205,19 @@ describe('windowed threshold evaluation', () => {
     // Seconds 3-9 only: seven windows of one second.
     expect(only(s).window).toMatchObject({ judged: 7, failed: 0 });
   });
+
+  it('a window longer than what is left after the warm-up is judged once, over what is left', () => {
+    // Ten seconds, warm-up to second 8: two measured seconds, shorter than the 5 s window.
+    const metrics = new FoldedMetrics({ warmupMs: 8000 });
+    for (const r of [runRecord(), ...collapseRecords()]) metrics.add(r);
+    const s = buildSummary({
+      run: runRecord(),
+      metrics,
+      thresholds: parseThresholds(['count(run) >= 150 over 5s']),
+    });
+    expect(only(s)).toMatchObject({ ok: true, value: 200 });
+    expect(only(s).window).toMatchObject({ judged: 1, failed: 0, worst: { at: 8, value: 200 } });
+  });
 });
 
 describe('exactly on target, for each operator', () => {
