@@ -14,7 +14,7 @@ import {
 } from './capacity-report.js';
 import { settleQueue, type SettleResult } from './queue-settle.js';
 import { RateSearch } from './rate-search.js';
-import { runStep, type StepSettings } from './step-run.js';
+import { runRateStep, type StepSettings } from './step-run.js';
 
 function verdictOf(search: RateSearch, unreachable: boolean): CapacityReport['verdict'] {
   const { lastPassing, firstFailing } = search.bounds;
@@ -75,7 +75,7 @@ async function climb(
   const going = (): boolean => !c.unreachable && !c.interrupted && c.generatorLimitedAt === undefined;
   for (let next = search.next(); next && going(); next = search.next()) {
     if (c.steps.length > 0) await settle(baseline, c.steps.length);
-    const r = await runStep(settings, c.steps.length + 1, next.rate, next.stage);
+    const r = await runRateStep(settings, c.steps.length + 1, next.rate, next.stage);
     c.interrupted = r.interrupted;
     c.unreachable = r.outcome.targetUnreachable;
     c.health.push(...r.health);

@@ -138,7 +138,7 @@ function workerStats(samples: readonly TimedReading[]): CapacityStep['workers'] 
   };
 }
 
-interface Verdict {
+interface StepVerdict {
   rate: number;
   summary: Summary;
   trend: QueueTrend;
@@ -151,7 +151,7 @@ interface Verdict {
 }
 
 /** Every reason the step does not show a sustainable rate; none means it passed. */
-function reasonsOf(v: Verdict): string[] {
+function reasonsOf(v: StepVerdict): string[] {
   const reasons: string[] = [];
   const { summary: s, rate } = v;
   if (v.interrupted) reasons.push('interrupted before the step ended');
@@ -333,7 +333,7 @@ function healthOf(samples: readonly TimedReading[], startMs: number, index: numb
  * A queue growing without bound stops the step early through the runner's interrupt. The step is
  * a run session of its own (no checks; the search's live exports, which outlive it, see it all).
  */
-export async function runStep(
+export async function runRateStep(
   settings: StepSettings,
   index: number,
   rate: number,

@@ -14,11 +14,14 @@ declare const JUDGED: unique symbol;
  * observation it counted broke the rule, and `emit` takes nothing else: a finding cannot be
  * reported without the observation behind it having been counted, nor under another id.
  */
-export type Verdict<Id extends CheckId = CheckId> = CheckInfo & { readonly id: Id; readonly [JUDGED]: true };
+export type Judgement<Id extends CheckId = CheckId> = CheckInfo & {
+  readonly id: Id;
+  readonly [JUDGED]: true;
+};
 
 /**
  * The rules decided across records: the observation was counted when it came (a /status 404 of a
- * job, an answered request), and only a later record or the job's fold shows it broke the rule.
+ * job, an answered request), and only a later record or the job's retirement shows it broke the rule.
  */
 export const LATE_CHECK_IDS = [
   'lifecycle.lost',
@@ -57,12 +60,12 @@ export interface CheckContext {
    * gives the verdict `emit` needs. `violated` carries every condition of the finding, so what is
    * counted and what is reported cannot drift apart. Allocates nothing.
    */
-  judge<Id extends CheckId>(id: Id, violated: boolean): Verdict<Id> | undefined;
+  judge<Id extends CheckId>(id: Id, violated: boolean): Judgement<Id> | undefined;
   /**
    * The verdict of a rule decided across records (LATE_CHECK_IDS), whose observation `judge`
    * counted when it came: it counts nothing.
    */
-  settle<Id extends LateCheckId>(id: Id): Verdict<Id>;
+  settle<Id extends LateCheckId>(id: Id): Judgement<Id>;
   /**
    * Says why rule `id` could not be judged on these records (a setting not known, a field the
    * server does not send): reports show it beside a rule that judged nothing. The first reason given
@@ -70,15 +73,15 @@ export interface CheckContext {
    */
   unjudged(id: CheckId, reason: string): void;
   /** Reports the finding that shows the verdict's rule broken. */
-  emit(verdict: Verdict, finding: Finding): void;
+  emit(verdict: Judgement, finding: Finding): void;
 }
 
 /**
  * A family of rules over records (DESIGN rule 6: small interfaces, registered by name). `ids` are
  * the catalog ids it judges (a test holds their union to the catalog). `add` sees every record in
- * arrival order; `jobDone` sees a job each time the book folds it (again when a late poll brought
+ * arrival order; `jobDone` sees a job each time the book retires it (again when a late poll brought
  * it back: a check that must judge a job once marks it with `firstTime`, which the job keeps
- * through its fold, not with a WeakSet: a job brought back is a new object); `finish` runs once at
+ * through its retirement, not with a WeakSet: a job brought back is a new object); `finish` runs once at
  * the end. All three must depend only on the records seen, so that live and offline checking of
  * the same stream agree.
  */

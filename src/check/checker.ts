@@ -5,7 +5,7 @@ import type { Violation } from '../core/violation.js';
 import { JobEvents } from '../fold/job-events.js';
 import { applyToBook } from './book-records.js';
 import { CHECK_CATALOG, checkInfo, type CheckId } from './catalog.js';
-import type { Check, CheckContext, Finding, Verdict } from './check.js';
+import type { Check, CheckContext, Finding, Judgement } from './check.js';
 import { defaultChecks } from './checks/registry.js';
 import { routeCheck } from './checks/route-check.js';
 import { evidenceOf } from './evidence.js';
@@ -50,8 +50,8 @@ export interface CheckerOptions {
 const NO_EVENTS = new JobEvents(0);
 
 /** The verdict of rule `id`: its catalog row, which only the checker hands out as one. */
-function verdictOf<Id extends CheckId>(id: Id): Verdict<Id> {
-  return checkInfo(id) as Verdict<Id>;
+function verdictOf<Id extends CheckId>(id: Id): Judgement<Id> {
+  return checkInfo(id) as Judgement<Id>;
 }
 
 /**
@@ -104,7 +104,7 @@ export class Checker {
       jobs: this.book,
       job: NO_EVENTS,
       routes: this.routes,
-      judge: <Id extends CheckId>(id: Id, violated: boolean): Verdict<Id> | undefined => {
+      judge: <Id extends CheckId>(id: Id, violated: boolean): Judgement<Id> | undefined => {
         this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1);
         return violated ? verdictOf(id) : undefined;
       },
@@ -128,7 +128,7 @@ export class Checker {
     routeCheck.add(record, this.ctx);
     for (const check of this.adders) check.add(record, this.ctx);
     applyToBook(this.book, record, jobs);
-    this.book.advance(recordTime(record), this.foldJob);
+    this.book.advance(recordTime(record), this.retireJob);
   }
 
   finish(): CheckResult {
@@ -136,7 +136,7 @@ export class Checker {
       this.finished = true;
       // Checks that judge across jobs look into the book, so they finish before it is emptied.
       for (const check of this.checks) check.finish?.(this.ctx);
-      for (const job of this.book.drain()) this.foldJob(job);
+      for (const job of this.book.drain()) this.retireJob(job);
     }
     const coverage: Record<string, number> = {};
     for (const c of CHECK_CATALOG) coverage[c.id] = this.coverage.get(c.id) ?? 0;
@@ -150,11 +150,11 @@ export class Checker {
     };
   }
 
-  private readonly foldJob = (job: JobState): void => {
+  private readonly retireJob = (job: JobState): void => {
     for (const check of this.checks) check.jobDone?.(job, this.ctx);
   };
 
-  private emit(verdict: Verdict, f: Finding): void {
+  private emit(verdict: Judgement, f: Finding): void {
     const id = verdict.id;
     const r = f.record;
     const job = f.jobId ?? r.jobId;

@@ -7,7 +7,7 @@ export type OncePerJob = CheckId | 'webhook.judged';
 /**
  * Bits of `JobState.fired`, by rule id, given out on first use. The ids are a fixed handful (the
  * transition faults, the lifecycle, stream and webhook rules that judge a job once), so a bit each
- * fits one small integer: unlike a set of ids per job, it survives the job's fold into the
+ * fits one small integer: unlike a set of ids per job, it survives the job's retirement into the
  * afterlife's packed rows (job-afterlife.ts) with the rest of what we know of it.
  */
 const BITS = new Map<OncePerJob, number>();
@@ -27,7 +27,7 @@ function bitOf(id: OncePerJob): number {
 
 /**
  * True the first time rule `id` is met for this job, false after: one broken job is one finding
- * however often it is polled, folded and brought back by a late poll.
+ * however often it is polled, retired and brought back by a late poll.
  */
 export function firstTime(job: JobState, id: OncePerJob): boolean {
   const bit = bitOf(id);

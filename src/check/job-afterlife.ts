@@ -5,7 +5,7 @@ import { HELD, newJobState, packTime, unpackTime, type JobField, type JobState }
  * state, its times, ttl and retention, its final state, the rules already fired for it), packed
  * into one row of numbers per job outside the JavaScript heap.
  *
- * Why packed: a soak run folds hundreds of thousands of jobs, and this store keeps up to
+ * Why packed: a soak run retires hundreds of thousands of jobs, and this store keeps up to
  * `maxAfterlife` (500,000) of them. Kept as the job objects themselves, each was a 25-field object
  * with its boxed times, some 300 bytes and half a dozen heap objects beside its id, all traced and
  * moved by every mark-compact, whose pauses then grew with the run. Here a job costs its id and a
@@ -13,7 +13,7 @@ import { HELD, newJobState, packTime, unpackTime, type JobField, type JobState }
  * Float64Array the collector never traces. A job brought back (`take`) or listed (`values`)
  * is a new object made from its row.
  *
- * It remembers the last `cap` jobs folded: the oldest row is written over, and a row taken back
+ * It remembers the last `cap` jobs retired: the oldest row is written over, and a row taken back
  * leaves a hole until the writing comes round to it.
  */
 export class JobAfterlife {
@@ -112,8 +112,8 @@ const ROW = 11;
 
 /**
  * What a row keeps of each field of a job, and what it lets go: every key of JobState is here, so a
- * field added to it must be placed (`satisfies`), not silently lost on the fold. What is let go is
- * what the book let go of a folded job before it was packed: evidence, and the hold.
+ * field added to it must be placed (`satisfies`), not silently lost on retirement. What is let go is
+ * what the book let go of a retired job before it was packed: evidence, and the hold.
  */
 export const AFTERLIFE_FIELDS = {
   id: 'key',
@@ -138,7 +138,7 @@ export const AFTERLIFE_FIELDS = {
   deliveries: 'let go',
   chunkKeys: 'let go',
   streamDrained: 'packed',
-  foldAfter: 'let go',
+  retireAfter: 'let go',
   held: 'let go',
   retries: 'row',
   fired: 'row',

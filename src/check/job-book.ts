@@ -14,14 +14,14 @@ export interface JobBookLimits {
   webhookHoldMs: number;
   /** Hold after the final state for the others (late polls of a finished job). */
   holdMs: number;
-  /** Jobs followed in full at once; past that the oldest is folded early. */
+  /** Jobs followed in full at once; past that the oldest is retired early. */
   maxJobs: number;
   /** Folded jobs remembered in brief (for ttl, retention and late-state judgments). */
   maxAfterlife: number;
 }
 
 /**
- * Per-job state shared by the checks. Memory stays bounded: a job is folded (handed to each check's
+ * Per-job state shared by the checks. Memory stays bounded: a job is retired (handed to each check's
  * `jobDone`, then kept only in brief) once it is final and its hold has passed in record time, long
  * enough for its webhook and retries; the brief record keeps ttl, retention and final-state rules
  * judgeable for late observations. Both stores are capped, oldest out first.
@@ -35,11 +35,11 @@ export class JobBook {
    * still judged against ttl, retention, the final state and the rules already fired.
    */
   private readonly afterlife: JobAfterlife;
-  /** Final jobs by fold time, in the order they became final (record time almost only grows). */
-  private readonly foldAt: number[] = [];
-  private readonly foldJobs: JobState[] = [];
-  private foldHead = 0;
-  /** Jobs pushed out by the cap on jobs held in full, to be folded early. */
+  /** Final jobs by retire time, in the order they became final (record time almost only grows). */
+  private readonly retireAt: number[] = [];
+  private readonly retireJobs: JobState[] = [];
+  private retireHead = 0;
+  /** Jobs pushed out by the cap on jobs held in full, to be retired early. */
   private readonly evicted: JobState[] = [];
   /**
    * The last id looked up and its job (undefined: known to be unknown). Every check asks for the
@@ -86,7 +86,7 @@ export class JobBook {
   }
 
   /**
-   * A folded job seen again: back in full, as a new object. Only its evidence (timeline, deliveries,
+   * A retired job seen again: back in full, as a new object. Only its evidence (timeline, deliveries,
    * records cited) and its hold were let go; its sequence state, times and fired rules judge the
    * new observations as if it had never left.
    */
@@ -136,7 +136,7 @@ export class JobBook {
       job.queuedAt = r.sentAt;
       job.streamDrained = false;
       job.retries++;
-      job.foldAfter = undefined;
+      job.retireAfter = undefined;
     }
   }
 
@@ -144,43 +144,43 @@ export class JobBook {
     job.append(at, op, status);
   }
 
-  /** Marks a final job foldable once record time passes its hold (once per final state). */
+  /** Marks a final job to retire once record time passes its hold (once per final state). */
   holdUntilFinal(job: JobState, at: number): void {
-    if (job.foldAfter !== undefined) return;
-    job.foldAfter = at + (job.webhook ? this.limits.webhookHoldMs : this.limits.holdMs);
-    this.foldAt.push(job.foldAfter);
-    this.foldJobs.push(job);
+    if (job.retireAfter !== undefined) return;
+    job.retireAfter = at + (job.webhook ? this.limits.webhookHoldMs : this.limits.holdMs);
+    this.retireAt.push(job.retireAfter);
+    this.retireJobs.push(job);
   }
 
   /**
-   * Advances record time: each job now ready to fold leaves the book, goes through `fold` (its
+   * Advances record time: each job now ready to retire leaves the book, goes through `retire` (its
    * last checks) and is then kept in brief.
    */
-  advance(now: number, fold: (job: JobState) => void): void {
+  advance(now: number, retire: (job: JobState) => void): void {
     if (this.evicted.length > 0) {
       for (const job of this.evicted.splice(0)) {
-        fold(job);
+        retire(job);
         this.remember(job);
       }
     }
-    const at = this.foldAt;
-    const jobs = this.foldJobs;
-    while (this.foldHead < at.length) {
-      const due = at[this.foldHead] ?? Infinity;
+    const at = this.retireAt;
+    const jobs = this.retireJobs;
+    while (this.retireHead < at.length) {
+      const due = at[this.retireHead] ?? Infinity;
       if (due > now) break;
-      const job = jobs[this.foldHead];
-      this.foldHead++;
-      // A retry since (foldAfter reset) or an earlier fold makes this entry stale.
-      if (!job || job.foldAfter !== due || !job.held) continue;
+      const job = jobs[this.retireHead];
+      this.retireHead++;
+      // A retry since (retireAfter reset) or an earlier retirement makes this entry stale.
+      if (!job || job.retireAfter !== due || !job.held) continue;
       job.held = false;
       this.jobs.delete(job.id);
-      fold(job);
+      retire(job);
       this.remember(job);
     }
-    if (this.foldHead > 4096) {
-      at.splice(0, this.foldHead);
-      jobs.splice(0, this.foldHead);
-      this.foldHead = 0;
+    if (this.retireHead > 4096) {
+      at.splice(0, this.retireHead);
+      jobs.splice(0, this.retireHead);
+      this.retireHead = 0;
     }
   }
 

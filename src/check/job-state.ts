@@ -30,7 +30,7 @@ interface RareFacts {
 /*
  * The layout of `JobState.packed`, one small integer (a Smi, never boxed): `via` in bits 0-1,
  * `last` and `shown` as status numbers (job-status.ts) in bits 2-4 and 5-7, the flags from bit 8.
- * The afterlife keeps the word as it is in a folded job's row (job-afterlife.ts).
+ * The afterlife keeps the word as it is in a retired job's row (job-afterlife.ts).
  */
 const VIA: readonly ('run' | 'runsync' | undefined)[] = [undefined, 'run', 'runsync'];
 const STATUS_BITS = 3;
@@ -160,7 +160,7 @@ export class JobState implements SequenceState {
     this.setFlag(CANCEL_ASKED, on);
   }
 
-  /** In the book in full (false once folded, kept in brief). */
+  /** In the book in full (false once retired, kept in brief). */
   get held(): boolean {
     return this.flag(HELD);
   }
@@ -207,11 +207,11 @@ export class JobState implements SequenceState {
     this.setTime(QUEUED_AT, at);
   }
 
-  /** Record time after which the book may fold it. */
-  get foldAfter(): number | undefined {
+  /** Record time after which the book may retire it. */
+  get retireAfter(): number | undefined {
     return this.time(FOLD_AFTER);
   }
-  set foldAfter(at: number | undefined) {
+  set retireAfter(at: number | undefined) {
     this.setTime(FOLD_AFTER, at);
   }
 

@@ -66,8 +66,8 @@ function sessionOptions(
     },
     preflight: o.preflight !== false,
     ...(o.signal ? { interrupt: o.signal } : {}),
-    ...(o.workers === undefined ? {} : { workers: o.workers }),
-    ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
+    workers: o.workers,
+    gracefulStopMs: o.gracefulStopMs,
   };
 }
 

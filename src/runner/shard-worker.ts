@@ -41,8 +41,8 @@ runScenario({
       port.postMessage({ type: 'ready' } satisfies FromShard);
     }),
   interrupt: interrupt.signal,
-  ...(init.gracefulStopMs === undefined ? {} : { gracefulStopMs: init.gracefulStopMs }),
-  ...(init.drainMs === undefined ? {} : { drainMs: init.drainMs }),
+  gracefulStopMs: init.gracefulStopMs,
+  drainMs: init.drainMs,
   onGeneratorLimited: (message) => port.postMessage({ type: 'warning', message } satisfies FromShard),
   ...(init.cpuCell ? { cpu: new CpuCell(init.cpuCell).reader(init.shard.count) } : {}),
   onRecord: (r) => {

@@ -48,8 +48,8 @@ async function runShards(
       target: shardTarget,
       runId: o.runId,
       shard: { index: i + 1, count: o.workers },
-      ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
-      ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
+      gracefulStopMs: o.gracefulStopMs,
+      drainMs: o.drainMs,
       ...(cpu ? { cpuCell: cpu.buffer } : {}),
     };
     return runShard(init, o);

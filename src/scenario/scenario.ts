@@ -110,8 +110,6 @@ export type {
 
 export type LoopStep = NestingLoopStep<Step>;
 
-export type StepKind = Step['kind'];
-
 export interface Flow {
   readonly name: string;
   readonly weight: number;

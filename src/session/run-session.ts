@@ -152,8 +152,8 @@ export class RunSession {
       ...(progress ? { onProgress: (p) => progress(p, this.liveView()) } : {}),
       interrupt: o.interrupt ? AbortSignal.any([o.interrupt, this.stopper.signal]) : this.stopper.signal,
       ...(o.shard ? { shard: o.shard } : {}),
-      ...(o.gracefulStopMs === undefined ? {} : { gracefulStopMs: o.gracefulStopMs }),
-      ...(o.drainMs === undefined ? {} : { drainMs: o.drainMs }),
+      gracefulStopMs: o.gracefulStopMs,
+      drainMs: o.drainMs,
       ...(o.cpu ? { cpu: o.cpu } : {}),
       ...(o.generatorProbe ? { generatorProbe: o.generatorProbe } : {}),
     };

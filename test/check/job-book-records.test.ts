@@ -191,7 +191,7 @@ describe('our actions', () => {
       status(20, 'FAILED', 'a', { error: 'x' }),
       ex('retry', 100, 200, job('a', 'IN_QUEUE'), { jobId: 'a' }),
     ]);
-    expect([j.finalAt, j.finalRecord, j.startedBy, j.queuedAt, j.retries, j.foldAfter, j.last]).toEqual([
+    expect([j.finalAt, j.finalRecord, j.startedBy, j.queuedAt, j.retries, j.retireAfter, j.last]).toEqual([
       undefined,
       undefined,
       undefined,

@@ -34,7 +34,7 @@ const SET: { [K in Field]: JobState[K] } = {
   deliveries: [{ at: 1, answered: 2, record: { type: 'webhook' } as never }],
   chunkKeys: new Set(['a']),
   streamDrained: true,
-  foldAfter: 200,
+  retireAfter: 200,
   held: true,
   retries: 3,
   fired: (1 << 29) | 5,
@@ -96,12 +96,12 @@ describe('JobState', () => {
   it('keeps its times apart from its timeline, short or past the cap', () => {
     const job = newJobState('j');
     job.submittedAt = 1.5;
-    job.foldAfter = 2.5;
+    job.retireAfter = 2.5;
     for (let k = 0; k < 100; k++) {
       job.append(10 + k, k === 0 ? 'run' : 'status', k === 0 ? 'IN_QUEUE' : 'IN_PROGRESS');
       if (k === 3) job.queuedAt = 3.5;
     }
-    expect([job.submittedAt, job.queuedAt, job.foldAfter, job.acceptedAt]).toEqual([
+    expect([job.submittedAt, job.queuedAt, job.retireAfter, job.acceptedAt]).toEqual([
       1.5,
       3.5,
       2.5,

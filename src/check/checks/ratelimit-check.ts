@@ -8,7 +8,7 @@ import {
 import { healthReadingOf } from '../../core/health-reading.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
-import type { Check, CheckContext, Verdict } from '../check.js';
+import type { Check, CheckContext, Judgement } from '../check.js';
 import { MinHeap } from '../min-heap.js';
 import { SendLog, SendOutcome } from '../send-log.js';
 
@@ -194,7 +194,7 @@ class OperationWindow {
    * warning that says so.
    */
   private early(
-    v: Verdict<'ratelimit.early'>,
+    v: Judgement<'ratelimit.early'>,
     r: ExchangeRecord,
     allInWindow: number,
     low: number,

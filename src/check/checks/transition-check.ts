@@ -8,7 +8,7 @@ import {
 } from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
 import type { ExchangeRecord } from '../../core/record.js';
-import type { Check, CheckContext, Verdict } from '../check.js';
+import type { Check, CheckContext, Judgement } from '../check.js';
 import type { JobState } from '../job-book.js';
 import { firstTime } from '../fired-rules.js';
 import { entriesOf } from '../job-timeline.js';
@@ -54,7 +54,7 @@ function statusIn(r: ExchangeRecord): unknown {
 }
 
 function report(
-  v: Verdict,
+  v: Judgement,
   r: ExchangeRecord,
   job: JobState,
   message: string,

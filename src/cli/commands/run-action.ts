@@ -155,7 +155,7 @@ function sessionOptions(
     preflight: args.preflight !== false,
     cpu: readProcessCpu,
     ...(s.shard ? { shard: s.shard } : {}),
-    ...(s.gracefulStopMs === undefined ? {} : { gracefulStopMs: s.gracefulStopMs }),
+    gracefulStopMs: s.gracefulStopMs,
     ...(p.together ? { together: p.together } : {}),
   };
 }

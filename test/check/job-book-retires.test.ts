@@ -18,28 +18,28 @@ function final(b: JobBook, id: string, at: number, webhook = false): JobState {
   return j;
 }
 
-describe('JobBook folds', () => {
+describe('JobBook retires', () => {
   it('a final job once record time reaches its hold, longer with a webhook', () => {
     const b = book();
     final(b, 'plain', 0);
     final(b, 'hooked', 0, true);
-    const folded: string[] = [];
-    const fold = (j: JobState) => void folded.push(j.id);
+    const retired: string[] = [];
+    const retire = (j: JobState) => void retired.push(j.id);
     const held: boolean[] = [];
-    b.advance(9, fold);
+    b.advance(9, retire);
     b.advance(9, (j) => void held.push(j.held));
     expect(held).toEqual([]);
-    expect(folded).toEqual([]);
+    expect(retired).toEqual([]);
     b.advance(10, (j) => {
       held.push(j.held);
-      fold(j);
+      retire(j);
     });
-    expect(folded).toEqual(['plain']);
+    expect(retired).toEqual(['plain']);
     expect(held).toEqual([false]);
-    b.advance(49, fold);
-    expect(folded).toEqual(['plain']);
-    b.advance(50, fold);
-    expect(folded).toEqual(['plain', 'hooked']);
+    b.advance(49, retire);
+    expect(retired).toEqual(['plain']);
+    b.advance(50, retire);
+    expect(retired).toEqual(['plain', 'hooked']);
     expect(b.size).toBe(0);
     expect([...b.known()].map((j) => [j.id, j.held])).toEqual([
       ['plain', false],
@@ -51,47 +51,47 @@ describe('JobBook folds', () => {
     const b = book();
     const j = final(b, 'a', 0);
     b.holdUntilFinal(j, 100);
-    expect(j.foldAfter).toBe(10);
-    const folded: string[] = [];
-    b.advance(10, (x) => void folded.push(x.id));
-    expect(folded).toEqual(['a']);
+    expect(j.retireAfter).toBe(10);
+    const retired: string[] = [];
+    b.advance(10, (x) => void retired.push(x.id));
+    expect(retired).toEqual(['a']);
   });
 
-  it('skips a hold made stale by a retry, and folds the job at its new hold', () => {
+  it('skips a hold made stale by a retry, and retires the job at its new hold', () => {
     const b = book();
     const j = final(b, 'a', 0);
-    j.foldAfter = undefined;
+    j.retireAfter = undefined;
     b.holdUntilFinal(j, 20);
-    const folded: string[] = [];
-    const fold = (x: JobState) => void folded.push(x.id);
-    b.advance(15, fold);
-    expect(folded).toEqual([]);
-    b.advance(30, fold);
-    expect(folded).toEqual(['a']);
+    const retired: string[] = [];
+    const retire = (x: JobState) => void retired.push(x.id);
+    b.advance(15, retire);
+    expect(retired).toEqual([]);
+    b.advance(30, retire);
+    expect(retired).toEqual(['a']);
   });
 
-  it('folds a job once even when its hold is listed twice', () => {
+  it('retires a job once even when its hold is listed twice', () => {
     const b = book();
     const j = final(b, 'a', 0);
     b.advance(10, () => undefined);
     const back = b.get('a');
     expect(back).not.toBe(j);
     expect(back?.held).toBe(true);
-    const folded: string[] = [];
-    b.advance(1000, (x) => void folded.push(x.id));
-    expect(folded).toEqual([]);
+    const retired: string[] = [];
+    b.advance(1000, (x) => void retired.push(x.id));
+    expect(retired).toEqual([]);
     expect(b.drain().map((x) => x.id)).toEqual(['a']);
   });
 
-  it('folds the oldest job early when more are held than the cap, at the next advance', () => {
+  it('retires the oldest job early when more are held than the cap, at the next advance', () => {
     const b = book(2);
     b.touch('a');
     b.touch('b');
     b.touch('c');
     expect(b.size).toBe(2);
-    const folded: string[] = [];
-    b.advance(0, (x) => void folded.push(`${x.id}:${String(x.held)}`));
-    expect(folded).toEqual(['a:false']);
+    const retired: string[] = [];
+    b.advance(0, (x) => void retired.push(`${x.id}:${String(x.held)}`));
+    expect(retired).toEqual(['a:false']);
     expect(b.get('a')?.id).toBe('a');
     expect(b.get('a')?.held).toBe(true);
   });
@@ -130,13 +130,13 @@ describe('JobBook folds', () => {
 
   it('keeps folding in order past thousands of jobs', () => {
     const b = book(10_000, 10_000);
-    const folded: string[] = [];
+    const retired: string[] = [];
     for (let i = 0; i < 5000; i++) final(b, `j${String(i)}`, i);
-    b.advance(4200, (x) => void folded.push(x.id));
-    expect(folded).toHaveLength(4191);
+    b.advance(4200, (x) => void retired.push(x.id));
+    expect(retired).toHaveLength(4191);
     for (let i = 5000; i < 5010; i++) final(b, `j${String(i)}`, i);
-    b.advance(10_000, (x) => void folded.push(x.id));
-    expect(folded).toEqual(Array.from({ length: 5010 }, (_, i) => `j${String(i)}`));
+    b.advance(10_000, (x) => void retired.push(x.id));
+    expect(retired).toEqual(Array.from({ length: 5010 }, (_, i) => `j${String(i)}`));
   });
 
   it('a retry starts the job afresh: not drained, not final, not foldable', () => {
@@ -145,7 +145,7 @@ describe('JobBook folds', () => {
     j.streamDrained = true;
     j.finalAt = 5;
     b.action(j, { type: 'exchange', op: 'retry', sentAt: 20 } as never, 'retry');
-    expect([j.streamDrained, j.finalAt, j.foldAfter, j.queuedAt, j.retries]).toEqual([
+    expect([j.streamDrained, j.finalAt, j.retireAfter, j.queuedAt, j.retries]).toEqual([
       false,
       undefined,
       undefined,
