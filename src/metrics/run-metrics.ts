@@ -261,16 +261,19 @@ export class RunMetrics {
       if (jobs.opened === 'submit') this.series.addSubmitted(anchor + r.endAt);
       if (jobs.final) this.series.addFinal(anchor + r.endAt, jobs.final);
     }
+    // Before time 0 (the preflight, a shard's wait at the barrier) is no second of the run: the
+    // series, its windows and rates count from the common start, as every shard's do (issue 47).
+    const inRun = r.intendedAt >= 0;
     if (this.warmup && r.intendedAt < this.warmup.ms) {
       this.warmup.requests++;
-      this.series.addExchange(anchor, r);
+      if (inRun) this.series.addExchange(anchor, r);
       this.seen(anchor + r.endAt);
       return;
     }
     this.operation(r.op).add(r);
     if (r.sse) this.tokens.add(r);
     if (r.error) increment(this.errors, r.error.kind);
-    this.series.addExchange(anchor, r);
+    if (inRun) this.series.addExchange(anchor, r);
     this.seen(anchor + r.endAt);
   }
 
