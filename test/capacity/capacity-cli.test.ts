@@ -333,8 +333,9 @@ describe('jobstorm capacity', () => {
       expect(report.capacity).toBe(20);
       expect(report.steps.map((s) => s.offeredRate)).toEqual([10, 20]);
       expect(report.slo).toEqual(['p95(e2e) < 2s']);
-      expect(await readFile(join(out, 'capacity.md'), 'utf8')).toContain(
-        'Sustainable up to at least 20 jobs/s',
+      // The offered rate, named as such, with what was submitted and achieved beside it (issue 47).
+      expect(await readFile(join(out, 'capacity.md'), 'utf8')).toMatch(
+        /Sustainable up to at least 20 arrivals\/s offered \([\d.]+ jobs\/s submitted, [\d.]+ jobs\/s achieved\)/,
       );
       expect(await readFile(join(out, 'capacity.html'), 'utf8')).toContain('chart-rates');
       expect(io.stderr.join('\n')).toMatch(/step 2 \(step\) 20\/s offered/);
