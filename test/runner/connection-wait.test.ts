@@ -78,7 +78,9 @@ describe('arrivals beyond the connections', () => {
     expect(outcome.latenessP99Ms).toBeLessThan(Math.min(...last.map((r) => r.sentAt - r.intendedAt)));
     expect(outcome.counters.inFlight).toBe(0);
     // The report's line: how many waited, and the longest wait, as the records show it.
-    const waitedInRecords = first.filter((r) => r.sentAt - r.intendedAt > 50);
+    // A send later than the pacer's own lateness waited for a connection; one within it may only
+    // have met a busy loop (a loaded machine), which the connection-wait line rightly leaves out.
+    const waitedInRecords = first.filter((r) => r.sentAt - r.intendedAt > outcome.latenessP99Ms + 50);
     expect(outcome.connectionWait?.connections).toBe(2);
     expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(waitedInRecords.length);
     expect(outcome.connectionWait?.arrivals).toBeGreaterThanOrEqual(15);
