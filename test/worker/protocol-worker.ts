@@ -73,6 +73,7 @@ export class ProtocolWorker {
   /** SIGTERM's behaviour: no new takes, in-flight jobs finish and post, then the polls end. */
   async stop(): Promise<void> {
     this.taking = false;
+    // Real time: waits for handlers whose posts cross real sockets.
     while (this.running.size > 0) await sleep(10);
     this.polls.abort();
     await Promise.allSettled(this.loops);
@@ -224,6 +225,7 @@ export class ProtocolWorker {
   }
 }
 
+// Real time: the worker talks to the emulator over real sockets, as a worker process would.
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(resolve, ms);
