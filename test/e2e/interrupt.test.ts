@@ -53,6 +53,7 @@ function runBin(args: string[], onStart?: (child: ReturnType<typeof spawn>) => v
 }
 
 /** Waits (on real time: the run is a real process) until `cond` holds. */
+// Real time: polls what real processes and sockets did.
 async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
@@ -93,6 +94,7 @@ describe('SIGINT mid-run', () => {
       ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
       (child) => {
         void until(() => s.received.length >= 200, 20_000).then(() => {
+          // Real time: the interrupt reaches a run on the system clock.
           sentAt = Date.now();
           child.kill('SIGINT');
         });
@@ -143,6 +145,7 @@ describe('SIGINT mid-run', () => {
     void until(() => s.received.length >= 80, 20_000).then(() =>
       io.controller.abort(new Error('interrupted')),
     );
+    // Real time: the run and its embedded emulator thread are on the system clock.
     const started = Date.now();
     const code = await runCli(
       ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'],

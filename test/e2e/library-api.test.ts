@@ -40,6 +40,7 @@ describe('runJobstorm', () => {
   it('stops when its signal is aborted, with the verdict interrupted', async () => {
     const stop = new AbortController();
     const long: ScenarioInput = { ...SCENARIO, phases: [{ duration: '60s', rate: 4 }] };
+    // Real time: runJobstorm picks the system clock and its emulator thread runs on it.
     setTimeout(() => stop.abort(), 1500);
     const started = Date.now();
     const run = await runJobstorm({ scenario: long, signal: stop.signal });

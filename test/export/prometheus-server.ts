@@ -54,6 +54,7 @@ export async function startPrometheus(): Promise<PrometheusServer> {
       child.kill('SIGKILL');
       throw new Error(`prometheus did not become ready in 30 s: ${stderr}`);
     }
+    // Real time: polls a real Prometheus process for readiness.
     await new Promise((r) => setTimeout(r, 100));
   }
   let killed = false;

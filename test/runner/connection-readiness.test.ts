@@ -45,6 +45,7 @@ async function countingServer(opts: { close?: boolean } = {}): Promise<CountingS
   const ids = new WeakMap<Socket, number>();
   let n = 0;
   const server = createServer((req, res) => {
+    // Real time: when a request came is kept for a failure's message, never judged.
     requests.push({ at: performance.now(), connection: ids.get(req.socket) ?? -1 });
     req.resume();
     const body =
@@ -59,6 +60,7 @@ async function countingServer(opts: { close?: boolean } = {}): Promise<CountingS
   });
   server.on('connection', (socket: Socket) => {
     ids.set(socket, accepted.length);
+    // Real time: when a socket was accepted is kept for a failure's message, never judged.
     accepted.push(performance.now());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -16,10 +16,12 @@ function peerStopsAfter(ms: number, notice: StopNotice): StartTogether & { finis
     via: 'barrier',
     finished: false,
     meet(): Promise<Meeting> {
+      // Real time: the run here is on the system clock; converting it is left (issue 46).
       const now = performance.timeOrigin + performance.now();
       return Promise.resolve({ kind: 'start', via: 'barrier', plannedMs: now, atMs: now });
     },
     watch(onStop) {
+      // Real time: the peer's stop comes mid-run of a session on the system clock.
       const timer = setTimeout(() => onStop(notice), ms);
       return () => clearTimeout(timer);
     },
@@ -41,6 +43,7 @@ describe('partialSummary of a shard', () => {
       },
     });
     const { target, emulator } = await startEmbeddedTarget(scenario);
+    // Real time: the notice's instant is only reported, never judged.
     const notice = { shard: '2/3', reason: 'interrupted (Ctrl-C or SIGTERM)', atMs: Date.now() };
     const together = peerStopsAfter(500, notice);
     const session = new RunSession({
