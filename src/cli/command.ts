@@ -2,6 +2,8 @@ import yargs, { type Argv } from 'yargs';
 import { withExamples, type HelpExample } from './help-example.js';
 import { optionNames } from './usage-hint.js';
 import type { ExitCode } from '../core/exit-code.js';
+import type { EpochClock } from '../core/clock.js';
+import type { GeneratorProbe } from '../runner/generator-watch.js';
 
 /** What a command may use of the outside world; only src/cli/ builds one. */
 export interface CliIo {
@@ -19,6 +21,13 @@ export interface CliIo {
   liveLine?(text: string): void;
   /** The terminal's width now (it can be resized while a run goes); undefined when unknown. */
   columns?(): number | undefined;
+  /**
+   * The clock a command's search runs on; the system clock when absent (main.ts gives none). An
+   * in-process caller hands a manual one, with `generatorProbe`: a manual clock's seconds are not
+   * the real loop's, so what the loop did is said instead of read.
+   */
+  clock?: EpochClock;
+  generatorProbe?: () => GeneratorProbe;
 }
 
 /**

@@ -52,10 +52,20 @@ export class ManualClock implements EpochClock {
       if (t.cancelled) continue;
       t.cancelled = true;
       this.live--;
-      this.current = t.at;
+      // A timer overdue after a hold fires at the time the hold left, as a late timer does.
+      this.current = Math.max(this.current, t.at);
       t.fn();
     }
     this.current = target;
+  }
+
+  /**
+   * Time passes and nothing runs, as in a stop-the-world pause of the loop: the timers that fell
+   * due meanwhile fire late, at the next `advance` (a driver's `advance(0)` when it sees them due).
+   */
+  hold(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`cannot hold a clock for ${String(ms)} ms`);
+    this.current += ms;
   }
 
   /**

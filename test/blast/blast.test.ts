@@ -143,6 +143,7 @@ describe('blast', () => {
 
   it('stops early when its signal aborts', async () => {
     const controller = new AbortController();
+    // Real time: autocannon drives real sockets on real time.
     const started = performance.now();
     setTimeout(() => controller.abort(), 100);
     const result = await blast({

@@ -28,6 +28,7 @@ export async function startCancelAckServer(o: CancelAckOptions = {}): Promise<Ca
   const settleMs = o.settleMs ?? 150;
   const jobs = new Map<string, Job>();
   let n = 0;
+  // Real time: a real loopback server (not our emulator); its cancels settle on the wall clock.
   const statusOf = (j: Job): string =>
     j.cancelledAt !== undefined && Date.now() >= j.cancelledAt ? 'CANCELLED' : 'IN_PROGRESS';
   const view = (j: Job, status = statusOf(j)): Record<string, unknown> => ({
@@ -58,6 +59,7 @@ export async function startCancelAckServer(o: CancelAckOptions = {}): Promise<Ca
       if (op === 'run') {
         const j: Job = {
           id: `ack-${String(++n)}`,
+          // Real time: a real loopback server; its cancels settle on the wall clock.
           cancelledAt: o.cancelsOnItsOwn ? Date.now() + settleMs : undefined,
         };
         jobs.set(j.id, j);
@@ -68,6 +70,7 @@ export async function startCancelAckServer(o: CancelAckOptions = {}): Promise<Ca
       if (op !== 'cancel') return send(res, 404, { detail: 'Not Found' });
       // Acknowledged, not yet done: the answer shows the job as it is now.
       const now = statusOf(job);
+      // Real time: a real loopback server; its cancels settle on the wall clock.
       job.cancelledAt ??= Date.now() + settleMs;
       return send(res, 200, view(job, now));
     });

@@ -30,6 +30,7 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         const cut1 = SPLIT.indexOf(Buffer.from('ö')) + 1;
         const cut2 = SPLIT.indexOf(Buffer.from('☃')) + 2;
+        // Real time: a real loopback server splits its answer across socket reads.
         res.write(SPLIT.subarray(0, cut1));
         setTimeout(() => {
           res.write(SPLIT.subarray(cut1, cut2));
@@ -43,6 +44,7 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
         res.end(body);
       } else if (url.includes('/status/interim')) {
+        // Real time: a real loopback server sends its interim answer first.
         res.writeProcessing();
         setTimeout(() => {
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -52,6 +54,7 @@ beforeAll(async () => {
         res.writeHead(405, { allow: 'POST', 'retry-after': '7', 'content-type': 'text/plain' });
         res.end('use POST');
       } else if (url.includes('/status/slow')) {
+        // Real time: a real loopback server holds its one connection.
         setTimeout(() => res.end('{"id":"slow-1","status":"IN_QUEUE"}'), 400);
       } else {
         res.writeHead(404);
@@ -139,6 +142,7 @@ describe('answers read whole through the dispatch API', () => {
   it('times out a request still queued behind a busy connection, at its deadline', async () => {
     // One connection: the second request waits for the first (400 ms) and its 150 ms deadline ends it.
     const c = client(150, 1);
+    // Real time: the client's deadline ends a real socket exchange.
     const started = performance.now();
     const [slow, queued] = await Promise.all([c.status('slow'), c.status('slow-2')]);
     await c.destroy();

@@ -20,6 +20,7 @@ async function collected(ref: WeakRef<object>): Promise<boolean> {
   return ref.deref() === undefined;
 }
 
+// Real time: DeadlineQueue sweeps on real timers (it bounds real requests) and takes no clock.
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('DeadlineQueue', () => {

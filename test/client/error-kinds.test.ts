@@ -154,6 +154,7 @@ describe('request failures name their cause, with the original code', () => {
   });
 
   it('a name that does not resolve is dns, ENOTFOUND, and is known quickly', async () => {
+    // Real time: a real DNS lookup.
     const started = performance.now();
     const error = await healthError('http://nonexistent.invalid/v2/ep');
     expect(performance.now() - started).toBeLessThan(10_000);

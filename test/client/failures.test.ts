@@ -88,6 +88,7 @@ describe('JobClient failures become records', () => {
   it('records a server that never answers as a timeout', async () => {
     const records: ExchangeRecord[] = [];
     const c = client(`${server.url}/v2/ep`, records, { timeoutMs: 300 });
+    // Real time: the client's timeout ends a real socket exchange with a loopback server.
     const started = performance.now();
     const r = await c.status('stall');
     await c.destroy();
@@ -101,6 +102,7 @@ describe('JobClient failures become records', () => {
   it('ends a body that trickles past the timeout, keeping the status', async () => {
     const records: ExchangeRecord[] = [];
     const c = client(`${server.url}/v2/ep`, records, { timeoutMs: 400 });
+    // Real time: the client's timeout ends a real socket exchange with a loopback server.
     const started = performance.now();
     const r = await c.status('drip');
     const took = performance.now() - started;
@@ -137,6 +139,7 @@ describe('JobClient failures become records', () => {
       c.status('stall', {}, { signal: controller.signal }),
       c.status('stall', {}, { signal: controller.signal }),
     ];
+    // Real time: aborts real socket exchanges in flight.
     setTimeout(() => controller.abort(), 50);
     const results = await Promise.all(pending);
     const late = await c.health({ signal: controller.signal });

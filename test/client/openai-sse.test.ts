@@ -31,6 +31,7 @@ function sse(res: ServerResponse, pieces: string[], gapMs: number): void {
       return;
     }
     res.write(pieces[i++]);
+    // Real time: a real loopback server spaces its stream's pieces.
     setTimeout(next, gapMs);
   };
   next();
@@ -81,6 +82,7 @@ const run: RunRecord = {
   runId: 'sse',
   scenario: 'sse',
   target: 'x',
+  // Real time: a record's anchor, never judged.
   startedAtMs: Date.now(),
   ownsEndpoint: false,
 };

@@ -5,6 +5,7 @@ export class InstantSleepClock implements Clock {
   readonly sleeps: number[] = [];
 
   now(): number {
+    // Real time: the client under test reaches a real server; only its sleeps are skipped.
     return performance.now();
   }
 
@@ -15,6 +16,7 @@ export class InstantSleepClock implements Clock {
   }
 
   schedule(ms: number, fn: () => void): () => void {
+    // Real time: timeouts of requests to a real loopback server.
     const t = setTimeout(fn, ms);
     return () => clearTimeout(t);
   }

@@ -23,6 +23,7 @@ describe('systemClock', () => {
       await Promise.all(Array.from({ length: 100 }, (_, i) => one(i, 'schedule')));
       await Promise.all(Array.from({ length: 100 }, (_, i) => one(i, 'sleep')));
       // Shift the loop's cached time against the real one before the next round.
+      // Real time: the system clock itself is under test.
       const until = performance.now() + 0.7;
       while (performance.now() < until);
     }
@@ -34,6 +35,7 @@ describe('systemClock', () => {
     const cancel = systemClock.schedule(5, () => (ran = true));
     cancel();
     const controller = new AbortController();
+    // Real time: the system clock itself is under test.
     const slept = systemClock.sleep(1000, controller.signal);
     controller.abort(new Error('stop'));
     await expect(slept).rejects.toThrow('stop');

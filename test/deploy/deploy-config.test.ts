@@ -500,6 +500,7 @@ describe('deploy/kubernetes', () => {
     expect(waiting.stdout).toContain(`waiting for shard(s) ${String(n)} of ${String(n)}`);
     // …and once the others have been done that long, it gives up at once, names only the missing
     // one, and lets the merge go on without it (a failed shard is never re-run: it will not come).
+    // Real time: the merge's wait is a real shell script process reading real file times.
     const started = Date.now();
     const straggler = await wait({ STRAGGLER_SECONDS: '1' });
     expect(Date.now() - started).toBeLessThan(15_000);

@@ -152,6 +152,7 @@ describe('deploy/github-actions: the shards start at one instant', () => {
     const printed = execSync(command, { encoding: 'utf8' }).trim();
     const ms = parseRfc3339(printed);
     expect(ms, printed).toBeDefined();
+    // Real time: the instant was printed by a real process from the system clock.
     expect((ms ?? 0) - Date.now()).toBeGreaterThan(60_000);
     const shard = at(wf, 'jobs', 'shard') as Obj;
     const run = (shard.steps as Obj[]).find((s) => String(s.run).includes('jobstorm run')) ?? {};

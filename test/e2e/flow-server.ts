@@ -41,6 +41,7 @@ export async function flowServer(delayMs = 0): Promise<FlowServer> {
       const answer = (): void => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json' }).end(body);
       };
+      // Real time: a real loopback server, reached by built CLI processes and runs on the system clock.
       if (delayMs > 0) setTimeout(answer, delayMs);
       else answer();
     });

@@ -18,6 +18,7 @@ afterEach(async () => {
   server = undefined;
 });
 
+// Real time: the built CLI is a real process stopped and resumed from outside.
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('jobstorm stopped for 3 s while the target answered', () => {

@@ -88,26 +88,27 @@ describe('SIGINT mid-run', () => {
     const file = join(dir, 'load.yaml');
     await writeFile(file, flowScenario('interrupted', 30, 40));
     const out = join(dir, 'out');
-    let sentAt = 0;
+    // Requests the server had when the interrupt was sent (0: never sent).
+    let sentAfter = 0;
     const exit = await runBin(
       ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
       (child) => {
         void until(() => s.received.length >= 200, 20_000).then(() => {
-          sentAt = Date.now();
+          sentAfter = s.received.length;
           child.kill('SIGINT');
         });
       },
     );
     expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
-    expect(sentAt).toBeGreaterThan(0);
-    // Drain is bounded (a few seconds), far less than the 30 s scenario.
-    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect(sentAfter).toBeGreaterThan(0);
     expect(exit.stderr).toMatch(/interrupted/);
     expect(exit.stderr + exit.stdout).not.toMatch(STACK);
     expectReports(out, true);
     const records = await readRecords(out);
     expectCompleteRecords(records, s.received);
     const summary = await readSummary(out);
+    // Drain is bounded (a few seconds): the run, by its own measure, ended far short of the 30 s scenario.
+    expect(summary.run.durationMs).toBeLessThan(20_000);
     const runs = records.filter((r) => r.type === 'exchange' && r.op === 'run').length;
     expect(summary.operations.run?.requests).toBe(runs);
   }, 60_000);
@@ -140,18 +141,19 @@ describe('SIGINT mid-run', () => {
     await writeFile(file, flowScenario('aborted', 30, 40));
     const out = join(dir, 'out');
     const io = captureIo();
+    // Real time: the CLI in-process is on the system clock, against a real loopback server.
     void until(() => s.received.length >= 80, 20_000).then(() =>
       io.controller.abort(new Error('interrupted')),
     );
-    const started = Date.now();
     const code = await runCli(
       ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'],
       io,
     );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Interrupted);
-    expect(Date.now() - started).toBeLessThan(15_000);
     expectReports(out, true);
     expectCompleteRecords(await readRecords(out), s.received);
+    // Stopped, by the run's own measure, far short of the 30 s scenario.
+    expect((await readSummary(out)).run.durationMs).toBeLessThan(20_000);
   }, 60_000);
 });
 

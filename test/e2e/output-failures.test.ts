@@ -52,6 +52,7 @@ function runBin(
   args: string[],
   onStart?: (child: ChildProcess, stderr: () => string) => void,
 ): Promise<Exit> {
+  // Real time: the built CLI is a real process.
   const started = Date.now();
   const child = spawn(process.execPath, [bin, ...args], {
     cwd: root,
@@ -86,6 +87,7 @@ async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> 
       if (m?.[1]) resolve(m[1]);
     });
     child.once('exit', () => reject(new Error(`the emulator exited: ${text}`)));
+    // Real time: the emulator is a real process of the built CLI.
     setTimeout(() => reject(new Error('the emulator did not start within 30 s')), 30_000).unref();
   });
   return { child, url };
@@ -130,6 +132,7 @@ function printed(
       child.stderr?.off('data', check);
       resolve();
     };
+    // Real time: waits on a real process of the built CLI.
     const timer = setTimeout(() => {
       child.stderr?.off('data', check);
       reject(new Error(`${String(pattern)} was not printed within ${String(timeoutMs)} ms`));
@@ -146,6 +149,7 @@ function printed(
  */
 async function tookJobs(url: string, n: number, timeoutMs: number): Promise<void> {
   const state = `${new URL(url).origin}/_emulator/state`;
+  // Real time: polls a real emulator process over a socket.
   const end = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(state, { headers: { authorization: 'Bearer k' } });
@@ -259,6 +263,7 @@ describe('a frozen or dead target', () => {
         void printed(child, stderr, /running steady-load/, 30_000)
           .then(() => tookJobs(emu.url, 10, 30_000))
           .then(() => {
+            // Real time: real processes stopped and signalled from outside.
             emu.child.kill('SIGSTOP');
             return new Promise((r) => setTimeout(r, 1000));
           })

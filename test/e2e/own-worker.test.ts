@@ -247,6 +247,7 @@ describe('jobstorm run with your own worker', () => {
     child.stdout.resume();
     const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
     try {
+      // Real time: the built CLI and its worker processes are real processes.
       const deadline = Date.now() + 45_000;
       while (!/running smoke/.test(stderr)) {
         if (Date.now() > deadline || child.exitCode !== null)

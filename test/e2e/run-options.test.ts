@@ -146,6 +146,7 @@ flows:
       - poll: { until: final, interval: 200ms, timeout: 120s }
 `,
     );
+    // Real time: the built CLI is a real process.
     const started = Date.now();
     const { code, out } = await runRecorded(['run', file, '--duration', '2s', '--graceful-stop', '2s']);
     const elapsed = Date.now() - started;

@@ -79,6 +79,7 @@ describe('a target with a self-signed certificate', () => {
       out,
       '--record',
     ];
+    // Real time: the built CLI is a real process and the TLS server a real socket.
     const started = performance.now();
     const exit = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, args, { cwd: root, env }, (err, stdout, stderr) => {

@@ -23,6 +23,7 @@ async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
     ...extra,
   });
   env = workerEnvironment(h.url, h.apiKey, 1000);
+  // Real time: a real webhook receiver on a socket; its times are not judged.
   hooks = await webhookReceiver(() => Date.now());
 }
 
@@ -205,6 +206,7 @@ describe('worker protocol: a real worker takes the jobs', () => {
 
   it('a take with nothing queued is held (long-poll), then answered 204', async () => {
     await setUp();
+    // Real time: the take's long-poll hold is a real socket held open on real time.
     const t0 = Date.now();
     const r = await call(
       h,
@@ -219,6 +221,7 @@ describe('worker protocol: a real worker takes the jobs', () => {
   it('a held take is answered as soon as a job is queued', async () => {
     await setUp();
     const take = call(h, 'GET', `${h.url}/job-take/w-wait?&job_in_progress=0`, { auth: h.apiKey });
+    // Real time: lets the held take reach the emulator over its real socket.
     await sleep(200);
     const id = await submit(h, { hello: 'there' });
     const r = await take;
@@ -234,6 +237,7 @@ describe('worker protocol: a real worker takes the jobs', () => {
       call(h, 'GET', `${h.url}/job-stop/${w}?`, { auth: h.apiKey }),
     ]);
     await until(async () => (await health()).workers.idle === 3, 'three idle workers');
+    // Real time: the take's long-poll hold is a real socket held open on real time.
     const t0 = Date.now();
     await h.close();
     const answers = await Promise.all(held);

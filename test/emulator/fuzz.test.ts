@@ -39,6 +39,7 @@ beforeAll(async () => {
   ticker = (async () => {
     while (ticking) {
       await h.advance(10_000);
+      // Real time: lets the emulator's worker thread answer between advances of its clock.
       await new Promise((r) => setTimeout(r, 3));
     }
   })();
@@ -491,6 +492,7 @@ describe('fuzz', () => {
     const submitted = await call(h, 'POST', `${h.url}/run`, { body: { input } });
     expect(submitted.status).toBe(200);
     const id = (submitted.body as { id: string }).id;
+    // Real time: polls the emulator's worker thread while the ticker moves its clock.
     const end = Date.now() + 20_000;
     let last: unknown;
     while (Date.now() < end) {
@@ -534,6 +536,7 @@ describe('fuzz', () => {
         socket.on('error', () => resolve(got));
         socket.on('close', () => resolve(got));
         socket.write(raw);
+        // Real time: a raw socket's answer is read for a moment, then it is closed.
         setTimeout(() => socket.destroy(), 200);
       });
       expect(answer).not.toMatch(/^HTTP\/1\.1 5/);

@@ -85,6 +85,7 @@ export async function status(h: EmulatorHandle, id: string): Promise<Reply> {
 }
 
 /** Waits (briefly, in wall time) until `cond` holds; for effects that cross a socket. */
+// Real time: polls effects that cross a real socket (a worker, a webhook receiver).
 export async function until(cond: () => boolean | Promise<boolean>, what: string, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {

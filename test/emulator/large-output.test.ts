@@ -111,6 +111,7 @@ async function startProbe(): Promise<Probe> {
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
         child.stdin.end();
+        // Real time: a real child process that must not outlive the test.
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
   };
@@ -191,6 +192,7 @@ describe('large generated outputs', () => {
   }, 120_000);
 
   it('a large echoed input reads back equal from /status, the webhook and the admin API', async () => {
+    // Real time: a real webhook receiver on a socket; its times are not judged.
     const hook = await webhookReceiver(() => Date.now());
     try {
       const input = {
@@ -220,6 +222,7 @@ describe('large generated outputs', () => {
   }, 30_000);
 
   it('a webhook with a large output is delivered whole and valid', async () => {
+    // Real time: a real webhook receiver on a socket; its times are not judged.
     const hook = await webhookReceiver(() => Date.now());
     try {
       const bytes = 3 * MiB + 7;

@@ -11,6 +11,7 @@ import {
 import { HealthResponseSchema } from '../../contracts/queue/schemas.js';
 import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js';
 import { agent, call, manualEmulator, openAiEvents, submit, until, valid } from './helpers.js';
+import { manualTarget } from '../helpers/manual-target.js';
 
 /*
  * Issue 18: the OpenAI-compatible routes and GET /requests. The official `openai` npm client,
@@ -49,22 +50,44 @@ describe('the official openai client against the emulator', () => {
   });
 
   it('completes a streamed chat completion: chunks over the job time, then the end', async () => {
-    const stream = await client.chat.completions.create({ ...CHAT, max_completion_tokens: 6, stream: true });
+    // Its own emulator on a manual clock (issue 46): the tokens' spacing is the job's, exactly.
+    const m = await manualTarget({
+      workersMin: 2,
+      workersMax: 2,
+      profile: { duration: { kind: 'fixed', ms: 600 } },
+    });
+    const streaming = new OpenAI({
+      baseURL: `${m.emulator.url}/openai/v1`,
+      apiKey: m.emulator.apiKey,
+      maxRetries: 0,
+    });
     const arrivals: number[] = [];
     let text = '';
     let finish: string | null | undefined;
-    for await (const chunk of stream) {
-      expect(chunk.object).toBe('chat.completion.chunk');
-      const delta = chunk.choices[0]?.delta.content ?? '';
-      if (delta !== '') arrivals.push(performance.now());
-      text += delta;
-      finish = chunk.choices[0]?.finish_reason ?? finish;
+    try {
+      await m.driver.run(
+        (async () => {
+          const stream = await streaming.chat.completions.create({
+            ...CHAT,
+            max_completion_tokens: 6,
+            stream: true,
+          });
+          for await (const chunk of stream) {
+            expect(chunk.object).toBe('chat.completion.chunk');
+            const delta = chunk.choices[0]?.delta.content ?? '';
+            if (delta !== '') arrivals.push(m.clock.now());
+            text += delta;
+            finish = chunk.choices[0]?.finish_reason ?? finish;
+          }
+        })(),
+      );
+    } finally {
+      await m.emulator.close();
     }
     expect(text.trim().split(' ')).toHaveLength(6);
     expect(finish).toBe('stop');
-    // Six tokens over a 600 ms job: 100 ms apart, the first and the last 500 ms apart (half of
-    // that allowed for a loaded machine); all at once would be a few ms.
-    expect((arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThan(250);
+    // Six tokens over a 600 ms job: 100 ms apart (all at once would be 0 apart).
+    expect(arrivals.slice(1).map((at, i) => at - (arrivals[i] ?? 0))).toEqual([100, 100, 100, 100, 100]);
   });
 
   it('completes a text completion and lists the model', async () => {

@@ -36,6 +36,7 @@ function stall(port: number, path: string): Promise<Stalled> {
     });
     s.socket.on('error', () => undefined);
     s.socket.on('close', () => {
+      // Real time: the emulator's body timeout closes a real socket on real time.
       s.closedAt = Date.now();
     });
     s.socket.once('connect', () => {
@@ -56,6 +57,7 @@ describe('stalled uploads', () => {
     const stalled = await Promise.all(
       Array.from({ length: STALLED }, () => stall(Number(url.port), `${url.pathname}/run`)),
     );
+    // Real time: the emulator's body timeout closes real sockets on real time.
     const startedAt = Date.now();
     // Every stalled upload has reached the route (the request handler runs on headers): the rate
     // window admits each there, so its count says so, instead of 100 ms that a loaded machine may not
@@ -105,8 +107,10 @@ describe('stalled uploads', () => {
     const step = Math.ceil(body.length / pieces);
     for (let i = 0; i < pieces; i++) {
       socket.write(body.slice(i * step, (i + 1) * step));
+      // Real time: a real socket's body trickles in under the body timeout.
       await new Promise((r) => setTimeout(r, BODY_TIMEOUT_MS / 3.5));
     }
+    // Real time: waits for an answer on a real socket.
     const end = Date.now() + 5000;
     while (!answer.includes('\r\n\r\n{') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     socket.destroy();
@@ -120,6 +124,7 @@ describe('stalled uploads', () => {
       (snapshot.body as { rateLimits: Record<string, { inFlight: number }> }).rateLimits.runsync?.inFlight,
     ).toBe(0);
     const waiting = call(h, 'POST', `${h.url}/runsync?wait=1000`, { body: { input: { sleep_ms: 5000 } } });
+    // Real time: waits for an answer on a real socket.
     const end = Date.now() + 5000;
     let inFlight = 0;
     while (inFlight === 0 && Date.now() < end) {

@@ -22,6 +22,7 @@ async function setUp(): Promise<void> {
     workerDeadAfterMs: 3000,
   });
   env = workerEnvironment(h.url, h.apiKey, 1000);
+  // Real time: the worker is a real Python process on the system clock.
   hooks = await webhookReceiver(() => Date.now());
 }
 
@@ -156,6 +157,7 @@ describe('the standard-library Python worker', () => {
     const id = await submit(h, { sleep_ms: 60_000 }, { webhook: hooks.url });
     await until(async () => (await body(id)).status === 'IN_PROGRESS', 'taken', 15_000);
     expect((await health()).workers).toMatchObject({ running: 1 });
+    // Real time: the worker is a real Python process killed on the system clock.
     const killedAt = Date.now();
     w.child.kill('SIGKILL');
     await w.exited;

@@ -43,6 +43,7 @@ describe('startEmulatorInWorker', () => {
     );
     valid(HealthResponseSchema, (await call(h, 'GET', `${h.url}/health`)).body);
     const before = h.clock.now();
+    // Real time: the emulator's worker thread on the system clock is what this test is about.
     await new Promise((r) => setTimeout(r, 20));
     expect(h.clock.now()).toBeGreaterThan(before);
     await expect(h.advance(10)).rejects.toThrow(/real/);

@@ -113,6 +113,7 @@ describe('jobstorm capacity --export', () => {
       receiver = await startOtlpReceiver();
       const r = receiver;
       const { out, io, searching } = await search(r);
+      // Real time: waits for a real receiver on a socket to get its first export.
       const deadline = Date.now() + 20_000;
       while (r.received.length === 0 && Date.now() < deadline)
         await new Promise((res) => setTimeout(res, 20));

@@ -80,6 +80,7 @@ describe('LiveExports against a backend that never answers', () => {
       },
       { timeout: 10_000, interval: 20 },
     );
+    // Real time: the export's stop bound is a real timer over a real socket to a receiver that never answers.
     const started = Date.now();
     const stats = await live.stop();
     // Its 600 ms bound, well short of the 5 s it would wait without it.

@@ -113,6 +113,7 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
       ['run', file, '--out', out, '--quiet', '--export', `otlp=${r.url}`, '--export-interval', '300ms'],
       io,
     );
+    // Real time: waits for a real OTLP receiver on a socket to get its first export.
     const deadline = Date.now() + 20_000;
     while (r.received.length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
     await r.close();

@@ -207,6 +207,7 @@ describe('--export prometheus=<remote-write URL>', () => {
     let settled = false;
     void running.finally(() => (settled = true));
     // Kill it once it has taken a first flush, while the run goes on.
+    // Real time: waits for a real Prometheus process to take a first flush.
     const deadline = Date.now() + 20_000;
     while ((await p.query('count(jobstorm_requests_total)')).length === 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));

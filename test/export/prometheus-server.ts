@@ -41,6 +41,7 @@ export async function startPrometheus(): Promise<PrometheusServer> {
   let stderr = '';
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Real time: waits for a real Prometheus process to become ready.
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited: ${stderr}`);
@@ -53,6 +54,7 @@ export async function startPrometheus(): Promise<PrometheusServer> {
       child.kill('SIGKILL');
       throw new Error(`prometheus did not become ready in 30 s: ${stderr}`);
     }
+    // Real time: polls a real Prometheus process for readiness.
     await new Promise((r) => setTimeout(r, 100));
   }
   let killed = false;

@@ -64,6 +64,7 @@ thresholds:
     const scenario = 'scenario="threshold-export"';
     let during: { metric: Record<string, string>; value: number }[] = [];
     while (!ended && during.length < 2) {
+      // Real time: polls a real Prometheus process for the run's series.
       await new Promise((r) => setTimeout(r, 500));
       during = await p.query(`jobstorm_threshold_ok{${scenario}}`);
     }

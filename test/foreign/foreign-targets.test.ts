@@ -261,6 +261,7 @@ describe('runs that could not judge anything say so, with their own verdict and 
     server = await startPartialServer();
     const out = mkdtempSync(join(tmpdir(), 'jobstorm-int-'));
     const io = captureIo({ JOBSTORM_API_KEY: 'foreign-test-key' });
+    // Real time: the run and its embedded emulator thread are on the system clock; Ctrl-C comes mid-run.
     setTimeout(() => io.controller.abort(), 1500);
     const code = await runCli(
       ['run', 'scenarios/steady-load.yaml', '--target', server.base, '--out', out, '--quiet'],

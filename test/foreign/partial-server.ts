@@ -85,6 +85,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   /** Handling times of the /run requests accepted in the last 10 s (runLimit). */
   const runsAccepted: number[] = [];
   const state = { requests: 0 };
+  // Real time: a real loopback server (not our emulator, no injected clock); jobs age by the wall clock.
   const statusOf = (j: Job): string => {
     const age = Date.now() - j.createdAt;
     if (j.cancelled) return 'CANCELLED';
@@ -117,6 +118,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       .end(text);
   };
   let firstAt: number | undefined;
+  // Real time: a real loopback server; its cold spell counts on the wall clock.
   const isCold = (): boolean => o.cold !== undefined && Date.now() - (firstAt ?? Date.now()) < o.cold.ms;
   const handle = (req: IncomingMessage, res: ServerResponse, body: string, cold: boolean): void => {
     state.requests++;
@@ -141,6 +143,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     const known = id === undefined ? undefined : jobs.get(id);
     const job = known?.read ? undefined : known;
     if (op === 'run' && o.runLimit !== undefined) {
+      // Real time: a real loopback server; its rate-limit window counts on the wall clock.
       const now = Date.now();
       while ((runsAccepted[0] ?? now) <= now - 10_000) runsAccepted.shift();
       if (runsAccepted.length >= o.runLimit)
@@ -161,6 +164,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
           return send(res, 400, { error: 'input is required' });
         const j: Job = {
           id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`,
+          // Real time: a real loopback server; jobs age by the wall clock.
           createdAt: Date.now(),
           cancelled: false,
         };
@@ -171,6 +175,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
             status: (cold ? o.cold?.runStatus : undefined) ?? o.runStatus ?? 'IN_QUEUE',
           });
         if (o.ignoreWait) return send(res, 200, view(j));
+        // Real time: a real loopback server holds its runsync answer on its own timer.
         setTimeout(() => send(res, 200, view(j)), jobMs);
         return;
       }
@@ -225,6 +230,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
+      // Real time: a real loopback server; its stall and cold spells count on the wall clock.
       firstAt ??= Date.now();
       const since = Date.now() - firstAt;
       // Cold or not is decided on arrival; a cold answer comes late, as a cold worker's does.

@@ -53,6 +53,7 @@ export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<
     j.input.fail === true
       ? { id: j.id, status: 'FAILED', delayTime: 1, executionTime: jobMs, error: 'handler failed' }
       : { id: j.id, status: 'COMPLETED', delayTime: 1, executionTime: jobMs, output: { ok: true } };
+  // Real time: a real loopback server, not on a run's clock; its jobs age by the wall clock.
   const view = (j: Job): Record<string, unknown> =>
     Date.now() - j.createdAt >= jobMs ? finalView(j) : { id: j.id, status: 'IN_PROGRESS', delayTime: 1 };
   const notify = (j: Job): void => {
@@ -63,6 +64,7 @@ export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<
         : { output: full.output }
       : { ...full, input: j.input, webhook: j.webhook };
     for (let i = 0; i < (o.deliveries ?? 1); i++) {
+      // Real time: a real loopback server posts its webhooks on its own timers.
       const t = setTimeout(
         () => {
           timers.delete(t);
@@ -82,6 +84,7 @@ export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<
     try {
       const b = JSON.parse(text) as { input?: Record<string, unknown>; webhook?: string };
       if (typeof b.input !== 'object') return undefined;
+      // Real time: a real loopback server, not on a run's clock; its jobs age by the wall clock.
       const job: Job = { id: `wh-${String(++state.n)}`, createdAt: Date.now(), input: b.input };
       if (b.webhook !== undefined) job.webhook = b.webhook;
       jobs.set(job.id, job);

@@ -18,6 +18,20 @@ describe('ManualClock readings a driver needs (issue 46)', () => {
     expect(clock.epochNow()).toBe(MANUAL_EPOCH_MS + 200);
   });
 
+  it('a hold moves time with nothing running: a timer due meanwhile fires late, at the time the hold left', () => {
+    const clock = new ManualClock();
+    const fired: number[] = [];
+    clock.schedule(100, () => fired.push(clock.now()));
+    clock.schedule(500, () => fired.push(clock.now()));
+    clock.hold(300);
+    expect(fired).toEqual([]);
+    expect(clock.nextDue()).toBe(100);
+    clock.advance(0);
+    expect(fired).toEqual([300]);
+    clock.advance(200);
+    expect(fired).toEqual([300, 500]);
+  });
+
   it("a run's clock reads 0 at the epoch instant it starts at, on its owner's clock", () => {
     const base = new ManualClock(1000, MANUAL_EPOCH_MS);
     const run = runClock(base);

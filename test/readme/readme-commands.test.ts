@@ -181,6 +181,7 @@ describe('README and docs/ commands', async () => {
         expect(code).toBe(0);
         return;
       }
+      // Real time: the README's commands run the built CLI as real processes.
       const began = Date.now();
       const { code, output } = await shell(c.text, env);
       const why = output.slice(-3000);

@@ -27,6 +27,7 @@ async function rawExchange(port: number, pieces: string[], answers: number): Pro
   });
   for (const piece of pieces) {
     socket.write(piece);
+    // Real time: a real socket's pieces must reach the server as separate reads.
     await new Promise((r) => setTimeout(r, 5));
   }
   const out = await done;

@@ -9,11 +9,15 @@ import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseSummary } from '../../src/report/summary-schema.js';
 import { bareServer, exchanges, inlineScenario, runCollecting } from './helpers.js';
 import { FoldedMetrics } from '../helpers/folded.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
+import { ClockDriver } from '../helpers/clock-driver.js';
+import { MANUAL_EPOCH_MS, quietLoop } from '../helpers/manual-target.js';
 
 /*
  * Issue 12, against plain loopback servers (not the emulator): a target that accepts and then
  * never answers is a stall (reported with its start, length and load) and the run does not wait
- * its graceful stop on it; a target that is slow but answers is no stall.
+ * its graceful stop on it; a target that is slow but answers is no stall. The runs and the slow
+ * server's answers share a manual clock (issue 46): the stall's start and length are exact.
  */
 
 const HEALTH =
@@ -50,14 +54,16 @@ describe('a stalled target', () => {
       else res.writeHead(200, { 'content-type': 'application/json' }).end(HEALTH);
     });
     close = server.close;
-    const started = Date.now();
-    const { records } = await runCollecting(
-      scenario('1s'),
-      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
-      { drainMs: 1000 },
+    const clock = new ManualClock(0, MANUAL_EPOCH_MS);
+    const { records } = await new ClockDriver(clock).run(
+      runCollecting(
+        scenario('1s'),
+        { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+        { drainMs: 1000, clock, generatorProbe: quietLoop },
+      ),
     );
-    // 3 s of arrivals + 1 s drain + 1 s abort grace, with margin for a loaded machine; not 3 + 30.
-    expect(Date.now() - started).toBeLessThan(12_000);
+    // 3 s of arrivals + 1 s drain + 1 s abort grace at most; not 3 + 30.
+    expect(clock.now()).toBeLessThanOrEqual(3000 + 1000 + 1000);
     const stalls = records.filter((r): r is StallRecord => r.type === 'stall');
     expect(stalls).toHaveLength(1);
     const stall = stalls[0];
@@ -89,20 +95,23 @@ describe('a stalled target', () => {
     const read = parseSummary(JSON.parse(JSON.stringify(summary)), 'summary.json');
     expect(read.stalls).toEqual(summary.stalls);
     expect(mergeSummaries([read]).stalls?.map((x) => x.durationMs)).toEqual([stall.durationMs]);
-  }, 30_000);
+  });
 
   it('slow (each answer 800 ms, under stallAfter) but answering is no stall', async () => {
+    const clock = new ManualClock(0, MANUAL_EPOCH_MS);
     const server = await bareServer((req, res) => {
       req.resume();
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(HEALTH), 800);
+      clock.schedule(800, () => res.writeHead(200, { 'content-type': 'application/json' }).end(HEALTH));
     });
     close = server.close;
-    const { records } = await runCollecting(
-      scenario('1s'),
-      { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
-      { drainMs: 2500 },
+    const { records } = await new ClockDriver(clock).run(
+      runCollecting(
+        scenario('1s'),
+        { baseUrl: `${server.url}/v2/ep`, apiKey: 'k', ownsEndpoint: false },
+        { drainMs: 2500, clock, generatorProbe: quietLoop },
+      ),
     );
     expect(exchanges(records).filter((r) => r.status === 200).length).toBeGreaterThan(50);
     expect(records.filter((r) => r.type === 'stall')).toEqual([]);
-  }, 30_000);
+  });
 });

@@ -11,6 +11,7 @@ import { startWebhookReceiver } from '../../src/runner/webhook-receiver.js';
  */
 async function outsideSender(url: string): Promise<{ go: () => void; closed: Promise<number | null> }> {
   const post = `fetch(${JSON.stringify(url)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"id":"job-1","status":"COMPLETED"}' }).then((r) => r.text())`;
+  // Real time: the sender is a real process posting over a real socket.
   const script = `process.stdin.once('data', () => setTimeout(() => ${post}, 300)); process.stdout.write('ready')`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'ignore'] });
   const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -32,6 +33,7 @@ async function receive(holdMs: number): Promise<WebhookRecord> {
     const sender = await outsideSender(receiver.url);
     sender.go();
     // This loop held up (a stopped process, a long GC pause) while the delivery comes in.
+    // Real time: the real event loop held up is what the receiver must survive.
     const until = performance.now() + holdMs;
     while (performance.now() < until) {
       // busy: nothing else runs

@@ -63,6 +63,7 @@ describe('shards at a barrier', () => {
     extra: readonly string[] = [],
   ): Promise<Shard> {
     if (!front || !emulator) throw new Error('no target');
+    // Real time: shard processes of the built CLI start apart on real time.
     await sleep(delayMs);
     return jobstorm([
       'run',
@@ -157,6 +158,7 @@ describe('shards at a barrier', () => {
       // Wait until the load runs on every shard, then Ctrl-C shard 2.
       const seen = (): number => front?.bySource.get('127.0.0.3') ?? 0;
       const before = seen();
+      // Real time: waits for a real shard process to send.
       for (let i = 0; i < 200 && seen() <= before + 10; i++) await sleep(100);
       const sentAt = performance.now();
       launched[1]?.child.kill('SIGINT');
@@ -233,6 +235,7 @@ describe('shards at a barrier', () => {
       const launched = await Promise.all([1, 2, 3].map((i) => shard('killed', file, i, 0)));
       const seen = (): number => front?.bySource.get('127.0.0.3') ?? 0;
       const before = seen();
+      // Real time: waits for a real shard process to send.
       for (let i = 0; i < 200 && seen() <= before + 10; i++) await sleep(100);
       const killedAt = performance.now();
       launched[1]?.child.kill('SIGKILL');

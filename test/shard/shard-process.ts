@@ -39,6 +39,7 @@ export function jobstorm(args: readonly string[]): Shard {
   child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
   const exit = new Promise<Exit>((resolve, reject) => {
     child.once('error', reject);
+    // Real time: when the built CLI's process ended.
     child.once('close', (code) => resolve({ code, stdout, stderr, endedAt: performance.now() }));
   });
   return { child, exit, stderr: () => stderr };
@@ -48,6 +49,7 @@ export async function summaryOf(dir: string): Promise<Summary> {
   return JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as Summary;
 }
 
+// Real time: for waits on shard processes of the built CLI.
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

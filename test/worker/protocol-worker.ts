@@ -73,6 +73,7 @@ export class ProtocolWorker {
   /** SIGTERM's behaviour: no new takes, in-flight jobs finish and post, then the polls end. */
   async stop(): Promise<void> {
     this.taking = false;
+    // Real time: waits for handlers whose posts cross real sockets.
     while (this.running.size > 0) await sleep(10);
     this.polls.abort();
     await Promise.allSettled(this.loops);
@@ -106,6 +107,7 @@ export class ProtocolWorker {
   private async takeLoop(): Promise<void> {
     while (this.taking && !this.polls.signal.aborted) {
       const free = this.concurrency - this.running.size;
+      // Real time: waits between real socket exchanges with the emulator, as a worker process does.
       if (free <= 0) {
         await sleep(20);
         continue;
@@ -119,10 +121,12 @@ export class ProtocolWorker {
       try {
         r = await this.call('GET', url);
       } catch {
+        // Real time: retries after a failed real socket exchange with the emulator.
         await sleep(50);
         continue;
       }
       this.trace.takes++;
+      // Real time: backs off as a real worker does against a real server.
       if (r.status === 429) await sleep(5000);
       if (r.status !== 200) continue;
       const got = JSON.parse(r.text) as unknown;
@@ -193,9 +197,11 @@ export class ProtocolWorker {
       try {
         r = await this.call('GET', this.stopUrl);
       } catch {
+        // Real time: retries after a failed real socket exchange with the emulator.
         await sleep(100);
         continue;
       }
+      // Real time: polls the stop channel over a real socket.
       if (r.status !== 200) {
         await sleep(r.status === 204 ? 0 : 1000);
         continue;
@@ -219,11 +225,13 @@ export class ProtocolWorker {
       } catch {
         // the answer is ignored, and so is its absence
       }
+      // Real time: heartbeats to a real server at its own pace.
       await sleep(this.pingMs, this.polls.signal).catch(() => undefined);
     }
   }
 }
 
+// Real time: the worker talks to the emulator over real sockets, as a worker process would.
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(resolve, ms);

@@ -29,6 +29,7 @@ describe('prepareOutFolder', () => {
   });
 
   it('fails at once under /proc (a recursive mkdir there never returns)', () => {
+    // Real time: a real mkdir under /proc, the kernel's answer.
     const started = Date.now();
     expect(problem('/proc/nope/reports')).toMatch(/\/proc\/nope\/reports: ENOENT/);
     expect(Date.now() - started).toBeLessThan(2000);
