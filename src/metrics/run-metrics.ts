@@ -6,6 +6,7 @@ import type {
   StallRecord,
   WebhookRecord,
 } from '../core/record.js';
+import { PREFLIGHT_FLOW } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from './counts.js';
 import { LatencyHistogram } from './histogram.js';
@@ -261,9 +262,10 @@ export class RunMetrics {
       if (jobs.opened === 'submit') this.series.addSubmitted(anchor + r.endAt);
       if (jobs.final) this.series.addFinal(anchor + r.endAt, jobs.final);
     }
-    // Before time 0 (the preflight, a shard's wait at the barrier) is no second of the run: the
-    // series, its windows and rates count from the common start, as every shard's do (issue 47).
-    const inRun = r.intendedAt >= 0;
+    // The preflight comes before time 0 (and, in a shard, before its wait at the barrier): no
+    // second of the run. The series, its windows and rates count from the common start, as every
+    // shard's do (issue 47); the preflight still counts in the totals.
+    const inRun = r.flow !== PREFLIGHT_FLOW;
     if (this.warmup && r.intendedAt < this.warmup.ms) {
       this.warmup.requests++;
       if (inRun) this.series.addExchange(anchor, r);

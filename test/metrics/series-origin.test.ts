@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PREFLIGHT_FLOW } from '../../src/core/record.js';
 import { ex, runRecord } from '../check/records.js';
 import { FoldedMetrics } from '../helpers/folded.js';
 
@@ -15,8 +16,8 @@ describe('the per-second series of a run whose preflight came 9 s before time 0'
   const run = runRecord({ startedAtMs: T });
   const records = [
     run,
-    ex('health', -9_120, 200, { jobs: {}, workers: {} }),
-    ex('status', -9_100, 404),
+    ex('health', -9_120, 200, { jobs: {}, workers: {} }, { flow: PREFLIGHT_FLOW }),
+    ex('status', -9_100, 404, undefined, { flow: PREFLIGHT_FLOW }),
     ex('health', 40, 200, { jobs: {}, workers: {} }),
     ex('status', 1_500, 404),
   ];
