@@ -60,8 +60,10 @@ describe('scaling figures against the embedded emulator', () => {
       expect(f.drainMs ?? 0).toBeGreaterThanOrEqual(COLD_MS + JOB_MS - SLACK_MS);
       expect(f.drainMs ?? 0).toBeLessThanOrEqual(COLD_MS + JOB_MS + SAMPLE_MS + SLACK_MS);
 
-      // Every job but the warm worker's waited out a cold start.
-      expect(f.coldStartShare ?? 0).toBeGreaterThan(0.8);
+      // Every job but the warm worker's waited out a cold start. The share is weighed by /health
+      // samples about a second apart: on a loaded machine (a fresh-clone CI run) a late sample
+      // moved it to 0.796; a figure blind to cold starts reads near 0.
+      expect(f.coldStartShare ?? 0).toBeGreaterThan(0.7);
       expect(f.peakWorkers).toBe(JOBS);
 
       // The warm worker over the sampled span, plus each started worker from its start to its stop;
