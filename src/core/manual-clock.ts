@@ -12,20 +12,28 @@ export class ManualClock implements EpochClock {
   private live = 0;
   private readonly heap = new TimerHeap();
 
-  /** `epochAtZero`: the wall-clock instant (epoch ms) that `now()` 0 stands for. */
+  /**
+   * `epochAtZero`: the wall-clock instant (epoch ms) that `now()` 0 stands for. `readCostMs`: how
+   * far each `now()` moves time (0: not at all). On a machine no two readings are equal, and some
+   * checks order two exchanges only when one ended strictly before the other was sent; a clock
+   * whose reads cost a microsecond keeps that order on a manual clock too. Timers passed by the
+   * reads fire at the next `advance`, a little late, as timers do.
+   */
   constructor(
     start = 0,
     private readonly epochAtZero = 0,
+    private readonly readCostMs = 0,
   ) {
     this.current = start;
   }
 
   now(): number {
+    this.current += this.readCostMs;
     return this.current;
   }
 
   epochNow(): number {
-    return this.epochAtZero + this.current;
+    return this.epochAtZero + this.now();
   }
 
   schedule(ms: number, fn: () => void): () => void {
@@ -56,7 +64,8 @@ export class ManualClock implements EpochClock {
       this.current = Math.max(this.current, t.at);
       t.fn();
     }
-    this.current = target;
+    // Reads while the timers ran may have moved time past the target already.
+    this.current = Math.max(this.current, target);
   }
 
   /**

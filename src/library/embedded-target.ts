@@ -21,16 +21,10 @@ export interface EmbeddedOptions {
   processGroups?: ProcessGroups;
 }
 
-/**
- * The embedded emulator, configured from the scenario's `emulator:` block, started on a free
- * loopback port in a worker thread (so it does not share the generator's event loop).
- */
-export async function startEmbeddedTarget(
-  scenario: Scenario,
-  o: EmbeddedOptions = {},
-): Promise<EmbeddedTarget> {
+/** The embedded emulator's options: the scenario's `emulator:` block, its faults and the owner's extras. */
+export function embeddedEmulatorOptions(scenario: Scenario, o: EmbeddedOptions = {}): EmulatorOptions {
   const e = scenario.emulator;
-  const options: EmulatorOptions = {
+  return {
     port: 0,
     workersMin: e.workersMin,
     workersMax: e.workersMax,
@@ -44,25 +38,42 @@ export async function startEmbeddedTarget(
     ...(Object.keys(e.profile).length > 0 ? { profile: e.profile } : {}),
     ...o.emulatorOptions,
   };
+}
+
+/**
+ * The run's target for an emulator started with `options` from `scenario`: its address, the
+ * scaling the checks expect of it and, on its own manual clock, the way to move that clock.
+ */
+export function embeddedTargetOf(emulator: EmulatorHandle, scenario: Scenario, options: EmulatorOptions): Target {
+  const e = scenario.emulator;
+  return {
+    baseUrl: emulator.url,
+    managementUrl: emulator.managementUrl,
+    apiKey: emulator.apiKey,
+    ownsEndpoint: true,
+    requestsPerWorker: e.requestsPerWorker,
+    clock: e.clock,
+    scaling: emulatorScaling(options),
+    emulator: {
+      advance: async (ms) => {
+        await emulator.advance(ms);
+      },
+    },
+  };
+}
+
+/**
+ * The embedded emulator, configured from the scenario's `emulator:` block, started on a free
+ * loopback port in a worker thread (so it does not share the generator's event loop).
+ */
+export async function startEmbeddedTarget(
+  scenario: Scenario,
+  o: EmbeddedOptions = {},
+): Promise<EmbeddedTarget> {
+  const options = embeddedEmulatorOptions(scenario, o);
   const emulator = await startEmulatorInWorker(
     options,
     o.processGroups ? { processGroups: o.processGroups } : {},
   );
-  return {
-    emulator,
-    target: {
-      baseUrl: emulator.url,
-      managementUrl: emulator.managementUrl,
-      apiKey: emulator.apiKey,
-      ownsEndpoint: true,
-      requestsPerWorker: e.requestsPerWorker,
-      clock: e.clock,
-      scaling: emulatorScaling(options),
-      emulator: {
-        advance: async (ms) => {
-          await emulator.advance(ms);
-        },
-      },
-    },
-  };
+  return { emulator, target: embeddedTargetOf(emulator, scenario, options) };
 }
