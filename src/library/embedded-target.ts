@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { ProcessGroups } from '../emulator/external/process-groups.js';
 import { startEmulatorInWorker } from '../emulator/in-worker.js';
 import type { EmulatorOptions } from '../emulator/options.js';
@@ -19,6 +20,12 @@ export interface EmbeddedOptions {
   emulatorOptions?: EmulatorOptions;
   /** Where the emulator keeps its worker processes' groups (real workers). */
   processGroups?: ProcessGroups;
+  /**
+   * Start the emulator in this thread on this clock, not in a worker thread: an in-process caller
+   * (a test) whose run shares a manual clock with it. A scenario with `clock: manual` keeps a
+   * manual clock of its own, moved by its `advance` steps.
+   */
+  inThread?: Clock;
 }
 
 /** The embedded emulator's options: the scenario's `emulator:` block, its faults and the owner's extras. */
@@ -70,6 +77,16 @@ export async function startEmbeddedTarget(
   scenario: Scenario,
   o: EmbeddedOptions = {},
 ): Promise<EmbeddedTarget> {
+  if (o.inThread) {
+    const clock = scenario.emulator.clock === 'manual' ? 'manual' : o.inThread;
+    const options = embeddedEmulatorOptions(scenario, { ...o, emulatorOptions: { ...o.emulatorOptions, clock } });
+    const { startEmulator } = await import('../emulator/start.js');
+    const emulator = await startEmulator(options);
+    const target = embeddedTargetOf(emulator, scenario, options);
+    // Sharing the run's clock, the emulator needs no `advance` from the run to move.
+    if (clock !== 'manual') delete target.clock;
+    return { emulator, target };
+  }
   const options = embeddedEmulatorOptions(scenario, o);
   const emulator = await startEmulatorInWorker(
     options,

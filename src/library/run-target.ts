@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { ProcessGroups } from '../emulator/external/process-groups.js';
 import type { EmulatorOptions } from '../emulator/options.js';
 import type { EmulatorHandle } from '../emulator/start.js';
@@ -25,6 +26,8 @@ export interface TargetChoice {
   workerGuard?: WorkerGuard;
   /** Called with the emulator just before it closes (the CLI reads its worker processes' figures). */
   beforeClose?: (emulator: EmulatorHandle) => Promise<void>;
+  /** The embedded emulator in this thread on this clock (an in-process caller's; embeddedTarget's `inThread`). */
+  emulatorClock?: Clock;
   /** `--exclusive-endpoint`: no other client sends to the endpoint. */
   exclusiveEndpoint?: boolean;
   /** `--local-address`: the local IP address requests leave from. */
@@ -64,6 +67,7 @@ export async function reachTarget(scenario: Scenario, choice: TargetChoice): Pro
     ...(choice.faults?.length ? { fault: choice.faults } : {}),
     ...(choice.emulatorOptions ? { emulatorOptions: choice.emulatorOptions } : {}),
     ...(choice.workerGuard ? { processGroups: choice.workerGuard.groups } : {}),
+    ...(choice.emulatorClock ? { inThread: choice.emulatorClock } : {}),
   }).catch((err: unknown) => {
     release();
     throw err;

@@ -11,12 +11,10 @@ import { runScenario } from '../../src/runner/runner.js';
 import type { WebhookAnswers } from '../../src/runner/webhook-receiver.js';
 import type { Scenario } from '../../src/scenario/scenario.js';
 import { parseScenario } from '../../src/scenario/scenario-parser.js';
+import { READ_COST_MS } from '../helpers/cli-on-clock.js';
 import { ClockDriver } from '../helpers/clock-driver.js';
 import { FoldedChecker } from '../helpers/folded.js';
 import { MANUAL_EPOCH_MS, quietLoop } from '../helpers/manual-target.js';
-
-/** Each read of the run's clock costs a microsecond (ManualClock), so exchanges in a row never tie. */
-const READ_COST_MS = 0.001;
 
 export interface ProofOptions {
   faults?: string[];

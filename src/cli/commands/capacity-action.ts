@@ -206,6 +206,8 @@ function reach(s: Settings, io: CliIo, out: string, workers: WorkerFigures): Pro
     ...(s.worker ? { emulatorOptions: workerEmulatorOptions(s.worker, io.env, out) } : {}),
     ...(guard ? { workerGuard: guard } : {}),
     ...(s.worker ? { beforeClose: workers.read } : {}),
+    // An in-process caller's clock (a test's manual one) is the embedded emulator's too.
+    ...(io.clock ? { emulatorClock: io.clock } : {}),
   });
 }
 
@@ -256,7 +258,7 @@ function stepOutput(s: Settings, io: CliIo): Pick<CapacityOptions, 'onStep' | 'o
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
-  const runId = runIdFor(`capacity-${s.scenario.name}`);
+  const runId = runIdFor(`capacity-${s.scenario.name}`, undefined, (io.clock ?? systemClock).epochNow());
   const out = resolve(args.out ?? join('reports', runId));
   const workers = new WorkerFigures();
   const reached = await reach(s, io, out, workers);

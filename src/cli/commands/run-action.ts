@@ -40,6 +40,8 @@ function reach(
     ...(s.worker ? { beforeClose: workers.read } : {}),
     ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
     ...(s.localAddress === undefined ? {} : { localAddress: s.localAddress }),
+    // An in-process caller's clock (a test's manual one) is the embedded emulator's too.
+    ...(io.clock ? { emulatorClock: io.clock } : {}),
   }).catch((err: unknown) => {
     outputs.discard();
     throw err;
@@ -142,7 +144,7 @@ function sessionOptions(
   return {
     scenario: s.scenario,
     runId: p.runId,
-    clock: systemClock,
+    clock: io.clock ?? systemClock,
     thresholds: s.thresholds,
     checks:
       args.check === false
@@ -153,7 +155,7 @@ function sessionOptions(
     interrupt: outputs.interrupt,
     workers: s.workers,
     preflight: args.preflight !== false,
-    cpu: readProcessCpu,
+    ...(io.generatorProbe ? { generatorProbe: io.generatorProbe } : { cpu: readProcessCpu }),
     ...(s.shard ? { shard: s.shard } : {}),
     gracefulStopMs: s.gracefulStopMs,
     ...(p.together ? { together: p.together } : {}),
@@ -162,10 +164,10 @@ function sessionOptions(
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const s = await settleRun(args, io);
-  const together = startTogether(s.together, s.shard);
+  const together = startTogether(s.together, s.shard, io.clock ?? systemClock);
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
-  const runId = runIdFor(s.scenario.name, s.shard);
+  const runId = runIdFor(s.scenario.name, s.shard, (io.clock ?? systemClock).epochNow());
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const workers = new WorkerFigures();

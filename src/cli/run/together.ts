@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../core/clock.js';
+import type { EpochClock } from '../../core/clock.js';
 import { ConfigError } from '../../core/config-error.js';
 import type { ShardSpec } from '../../runner/run-options.js';
 import { announcementFile } from '../../session/barrier/barrier-files.js';
@@ -17,9 +17,10 @@ import type { TogetherFlag } from './together-flags.js';
 export function startTogether(
   flag: TogetherFlag | undefined,
   shard: ShardSpec | undefined,
+  clock: EpochClock,
 ): StartTogether | undefined {
   if (!flag) return undefined;
-  if (flag.kind === 'start-at') return new StartInstant(flag.atMs, systemClock);
+  if (flag.kind === 'start-at') return new StartInstant(flag.atMs, clock);
   const s = shard ?? { index: 1, count: 1 };
   if (existsSync(join(flag.folder, announcementFile(s.index, s.count))))
     throw new ConfigError([
@@ -32,7 +33,7 @@ export function startTogether(
     folder: flag.folder,
     shard: s,
     timeoutMs: flag.timeoutMs,
-    clock: systemClock,
+    clock,
     who: `${hostname()} pid ${String(process.pid)}`,
   });
 }
