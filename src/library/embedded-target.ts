@@ -51,7 +51,11 @@ export function embeddedEmulatorOptions(scenario: Scenario, o: EmbeddedOptions =
  * The run's target for an emulator started with `options` from `scenario`: its address, the
  * scaling the checks expect of it and, on its own manual clock, the way to move that clock.
  */
-export function embeddedTargetOf(emulator: EmulatorHandle, scenario: Scenario, options: EmulatorOptions): Target {
+export function embeddedTargetOf(
+  emulator: EmulatorHandle,
+  scenario: Scenario,
+  options: EmulatorOptions,
+): Target {
   const e = scenario.emulator;
   return {
     baseUrl: emulator.url,
@@ -79,7 +83,10 @@ export async function startEmbeddedTarget(
 ): Promise<EmbeddedTarget> {
   if (o.inThread) {
     const clock = scenario.emulator.clock === 'manual' ? 'manual' : o.inThread;
-    const options = embeddedEmulatorOptions(scenario, { ...o, emulatorOptions: { ...o.emulatorOptions, clock } });
+    const options = embeddedEmulatorOptions(scenario, {
+      ...o,
+      emulatorOptions: { ...o.emulatorOptions, clock },
+    });
     const { startEmulator } = await import('../emulator/start.js');
     const emulator = await startEmulator(options);
     const target = embeddedTargetOf(emulator, scenario, options);

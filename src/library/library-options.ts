@@ -51,7 +51,8 @@ export interface RunJobstormOptions {
   runId?: string;
   /**
    * The run's time and timers (default the system clock). A manual clock shared with an
-   * in-process emulator given as `target` runs a scenario without waiting for real time.
+   * in-process emulator given as `target` runs a scenario without waiting for real time; with no
+   * `target`, the embedded emulator starts in this thread on the clock given (not the system's).
    */
   clock?: EpochClock;
   onRecord?: (record: JobstormRecord) => void;

@@ -28,7 +28,12 @@ function reach(o: RunJobstormOptions, scenario: Scenario): Promise<RunTarget> {
   const extra = o.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: o.exclusiveEndpoint };
   if (typeof o.target === 'object') return reachTarget(scenario, { remote: o.target, ...extra });
   if (o.target === undefined)
-    return reachTarget(scenario, { ...(o.faults?.length ? { faults: o.faults } : {}), ...extra });
+    return reachTarget(scenario, {
+      ...(o.faults?.length ? { faults: o.faults } : {}),
+      // A clock of the caller's own (a test's manual one) is the embedded emulator's too, in this thread.
+      ...(o.clock && o.clock !== systemClock ? { emulatorClock: o.clock } : {}),
+      ...extra,
+    });
   const issues: ConfigIssue[] = [];
   if (o.faults?.length)
     issues.push({ where: 'faults', message: 'faults switch on the embedded emulator, not a remote target' });
@@ -54,7 +59,7 @@ function sessionOptions(
 ): Omit<RunSessionOptions, 'target'> {
   return {
     scenario,
-    runId: o.runId ?? runIdFor(scenario.name),
+    runId: o.runId ?? runIdFor(scenario.name, undefined, (o.clock ?? systemClock).epochNow()),
     clock: o.clock ?? systemClock,
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,

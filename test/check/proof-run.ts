@@ -69,7 +69,13 @@ async function manualProofTarget(scenario: Scenario, faults: readonly string[]):
 
 async function realProofTarget(scenario: Scenario, faults: readonly string[]): Promise<ProofTarget> {
   const reached = await reachTarget(scenario, { faults });
-  return { target: reached.target, clock: systemClock, drive: (work) => work, extra: {}, close: () => reached.close() };
+  return {
+    target: reached.target,
+    clock: systemClock,
+    drive: (work) => work,
+    extra: {},
+    close: () => reached.close(),
+  };
 }
 
 /**
