@@ -93,7 +93,7 @@ export class ClockDriver {
     while (!settled()) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (performance.now() > deadline) throw this.stuck(`ran past ${String(maxRealMs)} ms of real time`);
-      if (this.activity !== seen || fileWorkPending()) {
+      if (this.activity !== seen) {
         seen = this.activity;
         quiet = 0;
         continue;
@@ -102,6 +102,11 @@ export class ClockDriver {
       const idle = (this.clientOpen <= this.serverOpen && quiet >= 3) || quiet >= 50;
       quiet++;
       if (!idle) continue;
+      // Asked only now, not every turn: listing the process's resources is the costliest part of a turn.
+      if (fileWorkPending()) {
+        quiet = 0;
+        continue;
+      }
       const due = this.clock.nextDue();
       if (due === undefined || due > until) {
         if (until !== Infinity) return;
