@@ -75,7 +75,9 @@ function liveDraws(bytes: string): string[] {
 
 const PROGRESS = /^smoke {2}(\d+)s\/4s {2}/;
 
-describe('the progress line in a terminal and in a log', () => {
+// Real time: the built CLI in a real terminal and pipe, 4 s of smoke.yaml each; the three mostly
+// wait on their arrivals, so they run side by side.
+describe.concurrent('the progress line in a terminal and in a log', () => {
   for (const width of [80, 200]) {
     it(`fits a ${String(width)}-column terminal, redrawn in place, and leaves nothing behind`, async () => {
       const out = mkdtempSync(join(tmpdir(), 'jobstorm-pty-'));
