@@ -1,8 +1,7 @@
 import { healthReadingOf, type HealthReading } from '../core/health-reading.js';
-import type { ExchangeRecord, JobstormRecord, RecordSink } from '../core/record.js';
+import type { ExchangeRecord, JobstormRecord } from '../core/record.js';
 import type { Severity, Violation } from '../core/violation.js';
 import type { JobEvents } from '../fold/job-events.js';
-import { DEFAULT_MAX_TRACKED_JOBS, JobFold } from '../fold/job-fold.js';
 import { BucketHistogram, REQUEST_BUCKETS_S } from './bucket-histogram.js';
 import { JobCells } from './job-cells.js';
 import { METRICS, type MetricSpec } from './metric-catalog.js';
@@ -33,7 +32,6 @@ export interface LiveAggregateOptions {
   /** Labels on every series: run id, scenario, tags. */
   common: Readonly<Record<string, string>>;
   startMs: number;
-  maxTrackedJobs?: number;
 }
 
 /** One operation × status code (or error kind): a request counter and its latency histogram at once. */
@@ -74,24 +72,21 @@ class ShardCells {
  * outcome; the warm-up is exported, where the report leaves it out; and the mean in flight is per
  * flush interval, where the report spreads each request over wall-clock seconds.
  */
-export class LiveAggregate implements RecordSink {
+export class LiveAggregate {
   private readonly shards = new Map<string, ShardCells>();
   private readonly violations = new Map<string, { severity: Severity; count: number }>();
   private lastShardName: string | undefined;
   private lastShard: ShardCells | undefined;
   private lastSnapshotMs: number;
   private thresholdStatuses: readonly ThresholdStatus[] = [];
-  /** Folds the records into job progress when the caller hands no fold result of its own. */
-  private readonly fold: JobFold;
 
   constructor(private readonly o: LiveAggregateOptions) {
     this.lastSnapshotMs = o.startMs;
-    this.fold = new JobFold({ maxTracked: o.maxTrackedJobs ?? DEFAULT_MAX_TRACKED_JOBS });
   }
 
-  /** `jobs`: what a JobFold made of this record, when the caller folds each record once for several consumers. */
-  add(record: JobstormRecord, jobs?: JobEvents): void {
-    if (record.type === 'exchange') this.addExchange(record, jobs ?? this.fold.add(record));
+  /** `jobs`: what the session's JobFold made of this record (one fold for metrics, checks and exports). */
+  add(record: JobstormRecord, jobs: JobEvents): void {
+    if (record.type === 'exchange') this.addExchange(record, jobs);
     else if (record.type === 'dropped') {
       const cells = this.cells(record.shard ?? this.o.shard);
       cells.dropped.set(record.flow, (cells.dropped.get(record.flow) ?? 0) + 1);

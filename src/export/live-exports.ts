@@ -1,4 +1,4 @@
-import type { JobstormRecord, RecordSink } from '../core/record.js';
+import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { JobEvents } from '../fold/job-events.js';
 import { EXPORTERS } from './exporters.js';
@@ -33,7 +33,6 @@ export interface LiveExportsOptions {
   stopTimeoutMs?: number;
   /** Wall clock, epoch ms. */
   now?: () => number;
-  maxTrackedJobs?: number;
 }
 
 export const DEFAULT_EXPORT_INTERVAL_MS = 5000;
@@ -104,7 +103,7 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
  * on the interval, one send per backend at a time, and a failure is counted and warned about, never
  * thrown into the run.
  */
-export class LiveExports implements RecordSink {
+export class LiveExports {
   private readonly aggregate: LiveAggregate;
   private readonly outputs: Output[];
   private readonly intervalMs: number;
@@ -118,7 +117,6 @@ export class LiveExports implements RecordSink {
       shard: o.shard ?? '1/1',
       common: { ...o.tags, run_id: o.runId, scenario: o.scenario },
       startMs: this.now(),
-      ...(o.maxTrackedJobs ? { maxTrackedJobs: o.maxTrackedJobs } : {}),
     });
     this.outputs = o.targets.map((t) => ({
       sender: senderFor(t, this.intervalMs),
@@ -134,11 +132,8 @@ export class LiveExports implements RecordSink {
     this.timer.unref();
   }
 
-  /**
-   * `jobs`: what a JobFold made of this record, when the caller folds each record once for several
-   * consumers (metrics and exports); without it the exports fold the record themselves.
-   */
-  add(record: JobstormRecord, jobs?: JobEvents): void {
+  /** `jobs`: what the session's JobFold made of this record; the exports fold nothing themselves (issue 46). */
+  add(record: JobstormRecord, jobs: JobEvents): void {
     this.aggregate.add(record, jobs);
   }
 

@@ -60,22 +60,18 @@ function fromExports(snapshot: MetricSnapshot): JobFigures {
   };
 }
 
-function aggregate(maxTrackedJobs?: number): LiveAggregate {
-  return new LiveAggregate({
-    shard: '1/1',
-    common: {},
-    startMs: 0,
-    ...(maxTrackedJobs === undefined ? {} : { maxTrackedJobs }),
-  });
+function aggregate(): LiveAggregate {
+  return new LiveAggregate({ shard: '1/1', common: {}, startMs: 0 });
 }
 
 /** Metrics and exports, each on a fold of its own. */
 function separately(records: readonly JobstormRecord[], maxTrackedJobs?: number): [JobFigures, JobFigures] {
   const m = new FoldedMetrics(maxTrackedJobs === undefined ? {} : { maxTrackedJobs });
-  const a = aggregate(maxTrackedJobs);
+  const a = aggregate();
+  const own = new JobFold(maxTrackedJobs === undefined ? {} : { maxTracked: maxTrackedJobs });
   for (const r of records) {
     m.add(r);
-    a.add(r);
+    a.add(r, own.add(r));
   }
   return [fromMetrics(m), fromExports(a.snapshot(1000))];
 }

@@ -6,6 +6,7 @@ import { ExitCode } from '../../src/core/exit-code.js';
 import type { ExchangeRecord } from '../../src/core/record.js';
 import { parseExportSettings } from '../../src/cli/run/export-settings.js';
 import { LiveExports } from '../../src/export/live-exports.js';
+import { JobFold } from '../../src/fold/job-fold.js';
 import type { Scenario } from '../../src/scenario/scenario.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { exportScenario } from './export-scenario.js';
@@ -70,7 +71,11 @@ describe('LiveExports against a backend that never answers', () => {
       onWarning: (m) => warnings.push(m),
     });
     live.start();
-    for (let i = 0; i < 1000; i++) live.add(exchange(i));
+    const fold = new JobFold();
+    for (let i = 0; i < 1000; i++) {
+      const r = exchange(i);
+      live.add(r, fold.add(r));
+    }
     // Stopped once each output has dropped two flushes (stop's own last flush is a third), on the
     // counts themselves rather than after 700 ms that a loaded machine's late timers may not fill.
     await vi.waitFor(
