@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEVIATIONS_TITLE, deviations } from '../../src/report/deviation-lines.js';
+import { cliClock } from '../helpers/cli-on-clock.js';
 import { exchanges, expectRealEvidence, runForeign, type ForeignOutcome } from './foreign-run.js';
 import { startPartialServer, type PartialOptions, type PartialServer } from './partial-server.js';
 
@@ -7,7 +8,9 @@ import { startPartialServer, type PartialOptions, type PartialServer } from './p
  * Issue 37: on a partial server jobstorm names each deviation once, then adapts and keeps judging.
  * Every server here takes /status only by POST (405, Allow: POST), as the vendor's local test
  * server does, plus one deviation of its own that only a run which follows jobs through that POST
- * can see. Each runs adapted (the default) and --strict: the difference is the proof.
+ * can see. Each runs adapted (the default) and --strict: the difference is the proof. The server
+ * is in this thread on the runs' manual clock (issue 46), so their seconds pass as fast as
+ * loopback answers.
  */
 let server: PartialServer | undefined;
 afterEach(async () => {
@@ -22,10 +25,12 @@ async function both(
   scenario: string,
   args: string[] = [],
 ): Promise<{ adapted: ForeignOutcome; strict: ForeignOutcome }> {
-  server = await startPartialServer(options);
+  const clock = cliClock();
+  server = await startPartialServer({ ...options, clock });
   const common = ['--duration', '3s', '--quiet', ...args];
-  const adapted = await runForeign(server.base, scenario, common);
-  const strict = await runForeign(server.base, scenario, [...common, '--strict']);
+  const env = { JOBSTORM_API_KEY: 'foreign-test-key' };
+  const adapted = await runForeign(server.base, scenario, common, env, clock);
+  const strict = await runForeign(server.base, scenario, [...common, '--strict'], env, clock);
   return { adapted, strict };
 }
 
@@ -164,12 +169,13 @@ describe('the faithful emulator under the same scenarios', () => {
   for (const scenario of ['scenarios/smoke.yaml', 'scenarios/cancel-storm.yaml'])
     for (const strict of [false, true])
       it(`${scenario}${strict ? ' --strict' : ''}: no finding, and no request adapted`, async () => {
-        const o = await runForeign('', scenario, [
-          '--duration',
-          '3s',
-          '--quiet',
-          ...(strict ? ['--strict'] : []),
-        ]);
+        const o = await runForeign(
+          '',
+          scenario,
+          ['--duration', '3s', '--quiet', ...(strict ? ['--strict'] : [])],
+          { JOBSTORM_API_KEY: 'foreign-test-key' },
+          cliClock(),
+        );
         expect(o.fired).toEqual([]);
         expect(deviations(o.summary)).toEqual([]);
         expect(o.md).not.toContain(DEVIATIONS_TITLE);

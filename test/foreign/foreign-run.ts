@@ -5,7 +5,9 @@ import { expect } from 'vitest';
 import { evidenceOf } from '../../src/check/evidence.js';
 import { runCli } from '../../src/cli/cli.js';
 import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
+import type { ManualClock } from '../../src/core/manual-clock.js';
 import type { Summary } from '../../src/report/summary.js';
+import { runCliOnClock } from '../helpers/cli-on-clock.js';
 import { captureIo } from '../helpers/cli-io.js';
 
 /** One CLI run against a foreign target, every report file read back. */
@@ -21,18 +23,24 @@ export interface ForeignOutcome {
   fired: string[];
 }
 
-/** Runs `scenario` through the CLI against `base` (the embedded emulator when empty). */
+/**
+ * Runs `scenario` through the CLI against `base` (the embedded emulator when empty). With `clock`
+ * the run is in-process on that manual clock, driven (issue 46): the one a target server in this
+ * thread reads, or any for the embedded emulator, which then runs on it too.
+ */
 export async function runForeign(
   base: string,
   scenario: string,
   args: string[] = [],
   env: Record<string, string> = { JOBSTORM_API_KEY: 'foreign-test-key' },
+  clock?: ManualClock,
 ): Promise<ForeignOutcome> {
   const out = mkdtempSync(join(tmpdir(), 'jobstorm-foreign-'));
   const io = captureIo(env);
   // No base: the embedded emulator, the faithful reference.
   const target = base === '' ? [] : ['--target', base];
-  const code = await runCli(['run', scenario, ...target, '--out', out, '--record', ...args], io);
+  const argv = ['run', scenario, ...target, '--out', out, '--record', ...args];
+  const code = clock ? await runCliOnClock(argv, io, { clock }) : await runCli(argv, io);
   const read = (f: string): string => readFileSync(join(out, f), 'utf8');
   const summary = JSON.parse(read('summary.json')) as Summary;
   const records = read('records.ndjson')

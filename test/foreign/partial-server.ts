@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 
 /**
  * A small job server that is NOT our emulator: it behaves the way partial, older or local
@@ -59,6 +60,12 @@ export interface PartialOptions {
    * and the job goes on (its /status still shows it).
    */
   cancelQueuedOnly?: boolean;
+  /**
+   * The clock its jobs age by and its late answers wait on: the system's by default (a real server),
+   * a test's manual one when the run against it shares that clock (issue 46), so its cold spells,
+   * stalls and windows pass as fast as loopback answers.
+   */
+  clock?: Clock;
 }
 
 interface Job {
@@ -85,9 +92,11 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
   /** Handling times of the /run requests accepted in the last 10 s (runLimit). */
   const runsAccepted: number[] = [];
   const state = { requests: 0 };
-  // Real time: a real loopback server (not our emulator, no injected clock); jobs age by the wall clock.
+  // Real time: without a clock given, a real loopback server for runs on the system clock; its jobs
+  // age, and its late answers wait, by the wall clock.
+  const clock = o.clock ?? systemClock;
   const statusOf = (j: Job): string => {
-    const age = Date.now() - j.createdAt;
+    const age = clock.now() - j.createdAt;
     if (j.cancelled) return 'CANCELLED';
     return age >= jobMs ? 'COMPLETED' : age < (o.queueMs ?? 0) ? 'IN_QUEUE' : 'IN_PROGRESS';
   };
@@ -118,8 +127,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
       .end(text);
   };
   let firstAt: number | undefined;
-  // Real time: a real loopback server; its cold spell counts on the wall clock.
-  const isCold = (): boolean => o.cold !== undefined && Date.now() - (firstAt ?? Date.now()) < o.cold.ms;
+  const isCold = (): boolean => o.cold !== undefined && clock.now() - (firstAt ?? clock.now()) < o.cold.ms;
   const handle = (req: IncomingMessage, res: ServerResponse, body: string, cold: boolean): void => {
     state.requests++;
     const url = new URL(req.url ?? '/', 'http://x');
@@ -143,8 +151,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     const known = id === undefined ? undefined : jobs.get(id);
     const job = known?.read ? undefined : known;
     if (op === 'run' && o.runLimit !== undefined) {
-      // Real time: a real loopback server; its rate-limit window counts on the wall clock.
-      const now = Date.now();
+      const now = clock.now();
       while ((runsAccepted[0] ?? now) <= now - 10_000) runsAccepted.shift();
       if (runsAccepted.length >= o.runLimit)
         return send(res, 429, { error: 'rate limited' }, { 'retry-after': '1' });
@@ -164,8 +171,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
           return send(res, 400, { error: 'input is required' });
         const j: Job = {
           id: `${op === 'runsync' ? 'sync-' : ''}job-${String(++n)}`,
-          // Real time: a real loopback server; jobs age by the wall clock.
-          createdAt: Date.now(),
+          createdAt: clock.now(),
           cancelled: false,
         };
         jobs.set(j.id, j);
@@ -175,8 +181,7 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
             status: (cold ? o.cold?.runStatus : undefined) ?? o.runStatus ?? 'IN_QUEUE',
           });
         if (o.ignoreWait) return send(res, 200, view(j));
-        // Real time: a real loopback server holds its runsync answer on its own timer.
-        setTimeout(() => send(res, 200, view(j)), jobMs);
+        clock.schedule(jobMs, () => send(res, 200, view(j)));
         return;
       }
       case 'status':
@@ -230,13 +235,12 @@ export async function startPartialServer(o: PartialOptions = {}): Promise<Partia
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
     req.on('end', () => {
-      // Real time: a real loopback server; its stall and cold spells count on the wall clock.
-      firstAt ??= Date.now();
-      const since = Date.now() - firstAt;
+      firstAt ??= clock.now();
+      const since = clock.now() - firstAt;
       // Cold or not is decided on arrival; a cold answer comes late, as a cold worker's does.
       if (o.stall && since >= o.stall.fromMs && since < o.stall.untilMs)
-        setTimeout(() => handle(req, res, body, false), o.stall.untilMs - since);
-      else if (o.cold && isCold()) setTimeout(() => handle(req, res, body, true), o.cold.delayMs);
+        clock.schedule(o.stall.untilMs - since, () => handle(req, res, body, false));
+      else if (o.cold && isCold()) clock.schedule(o.cold.delayMs, () => handle(req, res, body, true));
       else handle(req, res, body, false);
     });
   });

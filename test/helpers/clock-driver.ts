@@ -1,11 +1,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ServerResponse } from 'node:http';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 
 /** Each undici request (jobstorm's client, the emulator's webhook poster) begins with one, ends with one of the other two. */
 const CLIENT_OPEN = ['undici:request:create'];
 const CLIENT_CLOSE = ['undici:request:trailers', 'undici:request:error'];
 /** Each request a node:http server (the emulator, the webhook receiver) took, and its answer's end. */
-const SERVER_OPEN = ['http.server.request.start'];
+const SERVER_START = 'http.server.request.start';
+const SERVER_OPEN = [SERVER_START];
 const SERVER_CLOSE = ['http.server.response.finish'];
 /** Steps of an exchange under way: any of them means the loop is not quiet yet. */
 const PROGRESS = ['undici:client:sendHeaders', 'undici:request:headers', 'undici:request:bodySent'];
@@ -40,7 +42,7 @@ export class ClockDriver {
   private serverOpen = 0;
   private activity = 0;
   private steps = 0;
-  private readonly listeners: [string, () => void][] = [];
+  private readonly listeners: [string, (message: unknown) => void][] = [];
 
   constructor(
     readonly clock: ManualClock,
@@ -141,6 +143,19 @@ export class ClockDriver {
     on(SERVER_OPEN, () => this.serverOpen++);
     on(SERVER_CLOSE, () => this.serverOpen--);
     on(PROGRESS, () => undefined);
+    // A server that drops a connection without answering (a foreign target's reset) never finishes
+    // its response: counted open for ever, it would pass for a parked request and let time move
+    // while another was on its way. Its close ends it instead.
+    const dropped = (message: unknown): void => {
+      const res = (message as { response?: ServerResponse }).response;
+      res?.once('close', () => {
+        if (res.writableFinished) return;
+        this.activity++;
+        this.serverOpen--;
+      });
+    };
+    subscribe(SERVER_START, dropped);
+    this.listeners.push([SERVER_START, dropped]);
   }
 
   private unlisten(): void {
