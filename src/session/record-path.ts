@@ -53,14 +53,7 @@ export function runPath(o: RunPathOptions, more: readonly FoldedSink[] = []): Ru
   const { warmupMs, price } = o;
   const checks =
     o.checks === false ? undefined : new CheckStage(o.checks ?? {}, o.onViolation ?? (() => undefined));
-  const metrics = new RunMetrics({
-    ...(warmupMs === undefined ? {} : { warmupMs }),
-    ...(price === undefined ? {} : { price }),
-  });
-  const path = new RecordPath(warmupMs === undefined ? {} : { warmupMs }, [
-    ...(checks ? [checks] : []),
-    metrics,
-    ...more,
-  ]);
+  const metrics = new RunMetrics({ warmupMs, price });
+  const path = new RecordPath({ warmupMs }, [...(checks ? [checks] : []), metrics, ...more]);
   return { add: path.add, checks, metrics };
 }

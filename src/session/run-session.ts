@@ -49,11 +49,12 @@ export class RunSession {
     const { warmupMs, scaling } = o.scenario;
     const path = runPath(
       {
-        ...(warmupMs === undefined ? {} : { warmupMs }),
-        ...(scaling?.pricePerWorkerSecond === undefined
-          ? {}
-          : { price: priceOf(scaling.pricePerWorkerSecond, scaling.currency) }),
-        ...(o.checks === undefined ? {} : { checks: o.checks }),
+        warmupMs,
+        price:
+          scaling?.pricePerWorkerSecond === undefined
+            ? undefined
+            : priceOf(scaling.pricePerWorkerSecond, scaling.currency),
+        checks: o.checks,
         onViolation: (v) => this.violated(v),
       },
       o.exports ? [o.exports.sink] : [],

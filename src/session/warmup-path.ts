@@ -11,7 +11,7 @@ export function warmupPath(
   checks: false | CheckSettings | undefined,
   runId: string,
 ): (r: JobstormRecord) => void {
-  const path = runPath({ ...(checks === undefined ? {} : { checks }) });
+  const path = runPath({ checks });
   const run: RunRecord = {
     v: RECORD_VERSION,
     type: 'run',

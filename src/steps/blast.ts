@@ -36,7 +36,7 @@ const BlastSchema = z
     op: b.op,
     durationMs: b.duration,
     connections: b.connections,
-    ...(b.rate === undefined ? {} : { rate: b.rate }),
+    rate: b.rate,
   }));
 
 const EMPTY_SUBMISSION = JSON.stringify({ input: {} });

@@ -24,8 +24,8 @@ const CancelSchema = z
   .describe("POST /cancel the flow's job: at once ({}), after a delay, or when a state is seen.")
   .transform((c): CancelStep => ({
     kind: 'cancel',
-    ...(c?.after === undefined ? {} : { afterMs: c.after }),
-    ...(c?.when === undefined ? {} : { when: c.when }),
+    afterMs: c?.after,
+    when: c?.when,
   }));
 
 const rules: StepRules = (payload, at) =>

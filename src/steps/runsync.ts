@@ -14,7 +14,7 @@ const RunsyncSchema = Fields.nullable()
   .describe('POST /runsync: submit and wait for the result; later steps act on the job.')
   .transform((payload): RunsyncStep => {
     const s = payload ?? Fields.parse({});
-    return { kind: 'runsync', ...submission(s), ...(s.wait === undefined ? {} : { waitMs: s.wait }) };
+    return { kind: 'runsync', ...submission(s), waitMs: s.wait };
   });
 
 /** POST /runsync: a job waited for in the request, then followed by /status-sync if still running. */

@@ -17,15 +17,15 @@ const StatusSchema = z
   })
   .nullable()
   .describe("GET /status of the flow's job once.")
-  .transform((s): StatusStep => ({ kind: 'status', ...(s?.ttl === undefined ? {} : { ttlMs: s.ttl }) }));
+  .transform((s): StatusStep => ({ kind: 'status', ttlMs: s?.ttl }));
 
 /** One GET /status of the flow's job, optionally setting its ttl. */
 const statusOnce: StepRunner<StatusStep> = async (step, it) => {
   if (it.jobId === undefined || routeMissing(it, 'status')) return false;
-  const ttl = step.ttlMs === undefined ? undefined : step.ttlMs;
+  const ttl = step.ttlMs;
   const r = await it.ctx.client.status(
     it.jobId,
-    ttl === undefined ? {} : { ttl },
+    { ttl },
     it.call('status', ttl === undefined ? undefined : { statusTtl: ttl }),
   );
   it.see(r);

@@ -87,10 +87,10 @@ export interface RunsyncStep extends Submission {
 export function submission(s: z.output<z.ZodObject<typeof SUBMISSION_FIELDS>>): Submission {
   return {
     input: s.input,
-    ...(s.webhook === undefined ? {} : { webhook: s.webhook }),
-    ...(s.policy === undefined ? {} : { policy: s.policy }),
-    ...(s.s3Config === undefined ? {} : { s3Config: s.s3Config }),
-    ...(s.payloadBytes === undefined ? {} : { payloadBytes: s.payloadBytes }),
+    webhook: s.webhook,
+    policy: s.policy,
+    s3Config: s.s3Config,
+    payloadBytes: s.payloadBytes,
   };
 }
 
