@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import { errors } from './undici-parts.js';
 
 /** Why our own deadline aborted an exchange; classified as kind `timeout`. */
@@ -79,30 +80,38 @@ RELEASED.done = true;
  * timer instead of one per request. With a fixed timeout, deadlines expire in the order requests
  * start, so a FIFO swept from its head suffices. A caller's signal gets one listener for all the
  * requests it covers (a run-wide signal would otherwise collect thousands of listeners).
+ *
+ * Deadlines read the run's clock (issue 46): on real time they read performance.now() and a real
+ * timer, so on a manual clock a frozen target's /status timed out after ten real seconds while
+ * the run's own seconds (its records, its stall, its wind-down) had long passed on the clock.
  */
 export class DeadlineQueue {
   private items: Deadline[] = [];
   private head = 0;
   /** The seq of items[0]. */
   private base = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private cancelTimer: (() => void) | undefined;
   private readonly watched = new WeakSet<AbortSignal>();
   private readonly tickMs: number;
 
-  constructor(private readonly timeoutMs: number) {
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly clock: Clock = systemClock,
+  ) {
     // A tenth of the timeout keeps the overshoot small without waking often.
     this.tickMs = Math.min(250, Math.max(5, Math.floor(timeoutMs / 10)));
   }
 
   start(parent: AbortSignal | undefined): Deadline {
-    const d = new Deadline(performance.now() + this.timeoutMs, parent);
+    const d = new Deadline(this.clock.now() + this.timeoutMs, parent);
     if (parent) {
       if (parent.aborted) d.abort(abortError(parent));
       else if (!this.watched.has(parent)) this.watch(parent);
     }
     d.seq = this.base + this.items.length;
     this.items.push(d);
-    this.timer ??= setTimeout(this.sweep, this.tickMs).unref();
+    // The clock's schedule does not hold the process open, as the unref'd timer it replaced.
+    this.cancelTimer ??= this.clock.schedule(this.tickMs, this.sweep);
     return d;
   }
 
@@ -121,8 +130,8 @@ export class DeadlineQueue {
 
   /** Stops the timer; exchanges still in flight keep their signals. */
   close(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
   }
 
   private watch(parent: AbortSignal): void {
@@ -141,8 +150,8 @@ export class DeadlineQueue {
   }
 
   private readonly sweep = (): void => {
-    this.timer = undefined;
-    const now = performance.now();
+    this.cancelTimer = undefined;
+    const now = this.clock.now();
     const items = this.items;
     while (this.head < items.length) {
       const d = items[this.head];
@@ -162,7 +171,7 @@ export class DeadlineQueue {
       this.items = items.slice(this.head);
       this.head = 0;
     }
-    if (this.head < this.items.length) this.timer = setTimeout(this.sweep, this.tickMs).unref();
+    if (this.head < this.items.length) this.cancelTimer = this.clock.schedule(this.tickMs, this.sweep);
   };
 }
 

@@ -81,7 +81,7 @@ export class Transport {
     const ms = this.o.timeoutMs ?? operationTimeoutMs(x.op, x.facts.wait);
     let q = this.deadlines.get(ms);
     if (!q) {
-      q = new DeadlineQueue(ms);
+      q = new DeadlineQueue(ms, this.o.clock);
       this.deadlines.set(ms, q);
     }
     return q;

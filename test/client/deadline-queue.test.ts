@@ -20,7 +20,7 @@ async function collected(ref: WeakRef<object>): Promise<boolean> {
   return ref.deref() === undefined;
 }
 
-// Real time: DeadlineQueue sweeps on real timers (it bounds real requests) and takes no clock.
+// Real time: these DeadlineQueues take no clock, so they sweep on the system clock's real timers.
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('DeadlineQueue', () => {

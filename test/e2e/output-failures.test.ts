@@ -1,13 +1,20 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, type ExpectStatic, type TestContext } from 'vitest';
+import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
+import { ManualClock } from '../../src/core/manual-clock.js';
 import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
 import type { Summary } from '../../src/report/summary.js';
+import { captureIo } from '../helpers/cli-io.js';
+import { READ_COST_MS } from '../helpers/cli-on-clock.js';
+import { ClockDriver } from '../helpers/clock-driver.js';
+import { MANUAL_EPOCH_MS, quietLoop } from '../helpers/manual-target.js';
+import { targetFront } from '../helpers/target-front.js';
 import { readRecords, readSummary, root, tempDir } from './helpers.js';
 
 /*
@@ -16,30 +23,32 @@ import { readRecords, readSummary, root, tempDir } from './helpers.js';
  * (output failed)" with the reports that fit and only whole record lines; a second Ctrl-C against
  * a frozen target still leaves every exchanged record and the reports; a frozen target is reported
  * as a stall with /status timing out in seconds; a killed target does not hold the run.
+ *
+ * Issue 46: where the process is the point (exit codes, signals, the process ending, shard
+ * threads) the built bin runs for real. The stall verdict and a killed target's end with one
+ * thread are jobstorm's own logic: `jobstorm run` runs them in-process on a manual clock against
+ * an in-process emulator behind a front that is frozen or killed as a signal would, so the 10 s
+ * /status timeouts and the seconds of stall pass on the clock, not in real time.
  */
 
 const bin = join(root, 'dist/cli/main.js');
 const scenario = join(root, 'scenarios/steady-load.yaml');
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at file:/m;
-const children: ChildProcess[] = [];
-const mounts: string[] = [];
-let counter: Server | undefined;
+/** What a test started is taken down when that test ends (its context's hook: tests may run concurrently). */
+type Later = TestContext['onTestFinished'];
 
 beforeAll(() => {
   expect(existsSync(bin)).toBe(true);
 });
 
-afterEach(async () => {
-  for (const c of children.splice(0)) {
-    if (c.exitCode === null && c.signalCode === null) {
-      c.kill('SIGCONT');
-      c.kill('SIGKILL');
+function owned(child: ChildProcess, later: Later): void {
+  later(() => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
     }
-  }
-  for (const m of mounts.splice(0)) execFileSync('umount', [m]);
-  await new Promise<void>((r) => (counter ? counter.close(() => r()) : r()));
-  counter = undefined;
-});
+  });
+}
 
 interface Exit {
   code: number | null;
@@ -49,6 +58,7 @@ interface Exit {
 }
 
 function runBin(
+  later: Later,
   args: string[],
   onStart?: (child: ChildProcess, stderr: () => string) => void,
 ): Promise<Exit> {
@@ -59,7 +69,7 @@ function runBin(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, JOBSTORM_API_KEY: 'k' },
   });
-  children.push(child);
+  owned(child, later);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -72,13 +82,13 @@ function runBin(
 }
 
 /** `jobstorm emulate --port 0` in its own process, so it can be frozen (SIGSTOP) or killed. */
-async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> {
+async function emulatorProcess(later: Later): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, 'emulate', '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, JOBSTORM_API_KEY: 'k' },
   });
-  children.push(child);
+  owned(child, later);
   let text = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (b: Buffer) => {
@@ -94,21 +104,22 @@ async function emulatorProcess(): Promise<{ child: ChildProcess; url: string }> 
 }
 
 /** A target that counts what it is sent: bad output must mean nothing sent. */
-async function countingTarget(): Promise<{ url: string; received: () => number }> {
+async function countingTarget(later: Later): Promise<{ url: string; received: () => number }> {
   let n = 0;
-  counter = createServer((req, res) => {
+  const counter = createServer((req, res) => {
     n++;
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
-  await new Promise<void>((r) => counter?.listen(0, '127.0.0.1', r));
+  later(() => new Promise<void>((r) => counter.close(() => r())));
+  await new Promise<void>((r) => counter.listen(0, '127.0.0.1', r));
   const { port } = counter.address() as AddressInfo;
   return { url: `http://127.0.0.1:${String(port)}/v2/ep`, received: () => n };
 }
 
-function tryMount(dir: string, options: string): boolean {
+function tryMount(dir: string, options: string, later: Later): boolean {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'ignore' });
-    mounts.push(dir);
+    later(() => void execFileSync('umount', [dir]));
     return true;
   } catch {
     return false;
@@ -173,9 +184,14 @@ function expectRecordsMatch(records: JobstormRecord[], summary: Summary): void {
   expect(exchanges.length).toBe(counted);
 }
 
-async function expectBadOut(out: string, reason: RegExp, withTarget: boolean): Promise<void> {
-  const target = withTarget ? await countingTarget() : undefined;
-  const exit = await runBin([
+async function expectBadOut(
+  { expect, onTestFinished }: { expect: ExpectStatic; onTestFinished: Later },
+  out: string,
+  reason: RegExp,
+  withTarget: boolean,
+): Promise<void> {
+  const target = withTarget ? await countingTarget(onTestFinished) : undefined;
+  const exit = await runBin(onTestFinished, [
     'run',
     scenario,
     '--duration',
@@ -195,56 +211,75 @@ async function expectBadOut(out: string, reason: RegExp, withTarget: boolean): P
   if (target) expect(target.received()).toBe(0);
 }
 
-describe('--out is checked before the load', () => {
-  it('under /proc: exit 2 at once, nothing sent', async () => {
-    await expectBadOut('/proc/nope/reports', /ENOENT/, true);
+// Each of these processes ends on its own within a second or two: they run side by side.
+describe.concurrent('--out is checked before the load', () => {
+  it('under /proc: exit 2 at once, nothing sent', async (t) => {
+    await expectBadOut(t, '/proc/nope/reports', /ENOENT/, true);
   }, 60_000);
 
-  it('under /proc with the embedded emulator: exit 2 and the process ends', async () => {
-    await expectBadOut('/proc/nope', /ENOENT/, false);
+  it('under /proc with the embedded emulator: exit 2 and the process ends', async (t) => {
+    await expectBadOut(t, '/proc/nope', /ENOENT/, false);
   }, 60_000);
 
-  it('a file where a folder is expected: exit 2 naming it', async () => {
+  it('a file where a folder is expected: exit 2 naming it', async (t) => {
     const dir = await tempDir('outfile');
     await writeFile(join(dir, 'taken'), 'x');
-    await expectBadOut(join(dir, 'taken', 'out'), /ENOTDIR/, true);
+    await expectBadOut(t, join(dir, 'taken', 'out'), /ENOTDIR/, true);
   }, 60_000);
 
-  it('read-only (a read-only tmpfs as root, else a folder without write permission): exit 2, nothing sent', async () => {
+  it('read-only (a read-only tmpfs as root, else a folder without write permission): exit 2, nothing sent', async (t) => {
     const dir = await tempDir('readonly');
     const ro = join(dir, 'ro');
     await mkdir(ro);
     const asRoot = process.getuid?.() === 0;
-    if (asRoot) expect(tryMount(ro, 'size=1m,ro'), 'mount a read-only tmpfs as root').toBe(true);
+    if (asRoot)
+      t.expect(tryMount(ro, 'size=1m,ro', t.onTestFinished), 'mount a read-only tmpfs as root').toBe(true);
     else execFileSync('chmod', ['555', ro]);
-    await expectBadOut(ro, asRoot ? /EROFS/ : /EACCES/, true);
-    await expectBadOut(join(ro, 'sub'), asRoot ? /EROFS/ : /EACCES/, false);
+    await Promise.all([
+      expectBadOut(t, ro, asRoot ? /EROFS/ : /EACCES/, true),
+      expectBadOut(t, join(ro, 'sub'), asRoot ? /EROFS/ : /EACCES/, false),
+    ]);
   }, 90_000);
 });
 
 describe('a full disk during the run', () => {
-  it('stops the run as interrupted (output failed), writes the reports that fit, no half line', async () => {
+  it('stops the run as interrupted (output failed), writes the reports that fit, no half line', async ({
+    onTestFinished,
+  }) => {
     const dir = await tempDir('full');
     const disk = join(dir, 'disk');
     await mkdir(disk);
     const out = join(disk, 'out');
     // A 1 MiB tmpfs, mostly filled, when this runs as root; else records.ndjson on /dev/full.
-    if (tryMount(disk, 'size=1m')) {
+    const mounted = tryMount(disk, 'size=1m', onTestFinished);
+    if (mounted) {
       await writeFile(join(disk, 'filler'), Buffer.alloc(600 * 1024));
     } else {
       await mkdir(out);
       await symlink('/dev/full', join(out, 'records.ndjson'));
     }
-    const exit = await runBin(['run', scenario, '--duration', '20s', '--record', '--out', out]);
+    // Four times the rate: the records writer's first 256 KiB batch (the one that meets the full
+    // disk) is reached in a second or two of load instead of eight; the rate proves nothing here.
+    const exit = await runBin(onTestFinished, [
+      'run',
+      scenario,
+      '--duration',
+      '20s',
+      '--rate-scale',
+      '4',
+      '--record',
+      '--out',
+      out,
+    ]);
     expect(exit.code, exit.stderr).toBe(ExitCode.Aborted);
     expect(exit.stderr).toMatch(/output failed \(records\.ndjson: ENOSPC/);
     expect(exit.stderr + exit.stdout).not.toMatch(STACK);
-    // Stopped early: well short of the 20 s of load.
-    expect(exit.ms).toBeLessThan(19_000);
     const summary = await readSummary(out);
+    // Stopped early, by the run's own clock: well short of the 20 s of load.
+    expect(summary.run.durationMs).toBeLessThan(15_000);
     expect(summary.run.end).toBe('output-failed');
     expect(summary.verdict.status).toBe('interrupted');
-    if (mounts.length > 0) {
+    if (mounted) {
       const text = await readFile(join(out, 'records.ndjson'), 'utf8');
       expect(text.length).toBeGreaterThan(0);
       await readRecords(out);
@@ -253,19 +288,24 @@ describe('a full disk during the run', () => {
 });
 
 describe('a frozen or dead target', () => {
-  it('a second Ctrl-C exits 130 at once with every exchanged record and the reports', async () => {
-    const emu = await emulatorProcess();
+  it('a second Ctrl-C exits 130 at once with every exchanged record and the reports', async ({
+    onTestFinished,
+  }) => {
+    const emu = await emulatorProcess(onTestFinished);
     const out = join(await tempDir('double-sigint'), 'out');
     let secondAt = 0;
     const exit = await runBin(
+      onTestFinished,
       ['run', scenario, '--target', emu.url, '--duration', '60s', '--record', '--out', out],
       (child, stderr) => {
         void printed(child, stderr, /running steady-load/, 30_000)
           .then(() => tookJobs(emu.url, 10, 30_000))
           .then(() => {
-            // Real time: real processes stopped and signalled from outside.
+            // Real time: real processes stopped and signalled from outside. A quarter second of
+            // load (ten arrivals and the polls under way) is left in flight on the frozen target,
+            // so the first Ctrl-C's drain cannot end on its own.
             emu.child.kill('SIGSTOP');
-            return new Promise((r) => setTimeout(r, 1000));
+            return new Promise((r) => setTimeout(r, 250));
           })
           .then(() => {
             child.kill('SIGINT');
@@ -289,31 +329,20 @@ describe('a frozen or dead target', () => {
   }, 90_000);
 
   it('is reported as a stall, and /status gives up after its own timeout (about 10 s), not 30 s', async () => {
-    const emu = await emulatorProcess();
-    const out = join(await tempDir('frozen'), 'out');
-    const exit = await runBin(
-      ['run', scenario, '--target', emu.url, '--duration', '14s', '--record', '--out', out],
-      (child, stderr) => {
-        void printed(child, stderr, /running steady-load/, 30_000)
-          .then(() => tookJobs(emu.url, 10, 30_000))
-          .then(() => emu.child.kill('SIGSTOP'));
-      },
-    );
+    // The target froze once it had answered 60 requests (about 20 jobs), a second and a half in.
+    const { code, stdout, out } = await runOnClock('frozen', ['--duration', '12s'], 'freeze');
     // Its /status requests timed out: more than 1% of the requests got no answer, so not a pass.
-    expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
-    // A CI runner whose other test files take the cores may also mark the run generator-limited,
-    // rightly (its seconds without CPU are in the report): that mark is its own fact, not this one.
-    // So may the scenario's own p99(run) < 500ms, whose reason then comes first, on the verdict line.
-    // measured 2026-11-26: p99(run) 519 ms in 1 of 6 runs of this file, 8 agents busy on 2 cores
-    expect(exit.stdout).toMatch(
-      /verdict: FAILED( \(generator-limited\))? — (threshold failed: p99\(run\) < 500ms\n\s+)?the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/,
+    // On the clock nothing else can fail it (no loaded machine lengthens p99(run) or starves it).
+    expect(code, stdout).toBe(ExitCode.Failed);
+    expect(stdout).toMatch(
+      /verdict: FAILED — the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(timeout \d+/,
     );
     const summary = await readSummary(out);
     expect(summary.stalls?.length, JSON.stringify(summary.stalls)).toBeGreaterThanOrEqual(1);
     const stall = summary.stalls?.[0];
     expect(stall?.durationMs).toBeGreaterThan(5000);
     expect(stall?.inFlight).toBeGreaterThan(10);
-    expect(exit.stdout).toMatch(/target stalled for \d+\.\d s from t\+\d+s with \d+ requests in flight/);
+    expect(stdout).toMatch(/target stalled for \d+\.\d s from t\+\d+s with \d+ requests in flight/);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(/target stalled for/);
     const records = await readRecords(out);
     expectRecordsMatch(records, summary);
@@ -324,54 +353,108 @@ describe('a frozen or dead target', () => {
     expect(statusTimeouts.length).toBeGreaterThan(0);
     for (const r of statusTimeouts) {
       expect(r.endAt - r.sentAt).toBeGreaterThanOrEqual(9_900);
-      expect(r.endAt - r.sentAt).toBeLessThan(14_000);
+      // The deadlines' sweep runs every tenth of the timeout, at most 250 ms: its overshoot.
+      expect(r.endAt - r.sentAt).toBeLessThan(10_500);
     }
-    // The wind-down does not wait its 30 s graceful stop on a target that will not answer.
-    expect(summary.run.durationMs).toBeLessThan(14_000 + 3_000 + 6_000);
+    // The wind-down does not wait its 30 s graceful stop on a target that will not answer: the
+    // 3 s drain, then what is left is aborted.
+    expect(summary.run.durationMs).toBeLessThan(12_000 + 3_000 + 1_000);
   }, 120_000);
 
   // With --workers 2 both shard threads see the death: one combined verdict, one stall, not two.
-  it.each([[[]], [['--workers', '2']]])(
-    'killed mid-run %j: the run ends well within its graceful stop, with its reports, and fails',
-    async (extra: string[]) => {
-      const emu = await emulatorProcess();
-      const out = join(await tempDir('killed'), 'out');
-      const exit = await runBin(
-        ['run', scenario, '--target', emu.url, '--duration', '8s', '--record', '--out', out, ...extra],
-        (child, stderr) => {
-          void printed(child, stderr, /running steady-load/, 30_000)
-            .then(() => tookJobs(emu.url, 10, 30_000))
-            .then(() => emu.child.kill('SIGKILL'));
-        },
-      );
-      // Refused connections break no contract rule and are fast: it used to pass.
-      expect(exit.code, exit.stderr).toBe(ExitCode.Failed);
-      // A loaded machine may fail the scenario's p99(run) < 500ms too, whose reason then comes first.
-      // measured 2026-11-26: p99(run) 715 ms in 1 of 6 runs of this file, 8 agents busy on 2 cores
-      expect(exit.stdout).toMatch(
-        /verdict: FAILED( \(generator-limited\))? — (threshold failed: p99\(run\) < 500ms\n\s+)?the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/,
-      );
-      expect(exit.stderr + exit.stdout).not.toMatch(STACK);
-      const summary = await readSummary(out);
-      expect(summary.verdict.status).toBe('failed');
-      expect(
-        summary.thresholds.filter((t) => t.expression !== 'p99(run) < 500ms').every((t) => t.ok),
-        JSON.stringify(summary.thresholds),
-      ).toBe(true);
-      // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
-      expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 6_000);
-      expectRecordsMatch(await readRecords(out), summary);
-      expect(summary.errors.refused ?? 0).toBeGreaterThan(0);
-      // Gone, not frozen: its no-answer stretch (when it lasted stallAfter) says the target was down.
-      expect(summary.stalls?.length ?? 0, JSON.stringify(summary.stalls)).toBeLessThanOrEqual(1);
-      expect(exit.stdout).not.toMatch(/target stalled for/);
-      for (const stall of summary.stalls ?? []) {
-        expect(stall.failed?.refused ?? 0).toBeGreaterThan(0);
-        expect(exit.stdout).toMatch(
-          /target down for \d+\.\d s from t\+\d+s with \d+ requests? in flight \(no answer at all; refused \d+/,
-        );
-      }
-    },
-    120_000,
-  );
+  // Shard threads cannot share a manual clock, and a run's shards are the process's own threads:
+  // that run is the built bin against a real emulator process killed with SIGKILL.
+  it('killed mid-run (one thread, on the clock): the run ends within its drain, with its reports, and fails', async () => {
+    const { code, stdout, stderr, out } = await runOnClock('killed', ['--duration', '8s'], 'kill');
+    const summary = await expectKilledRun(code, stdout, stderr, out);
+    // duration + drain (3 s), on the clock; the default graceful stop is 30 s.
+    expect(summary.run.durationMs).toBeLessThan(8_000 + 3_000 + 1_000);
+  }, 120_000);
+
+  it('killed mid-run ["--workers","2"] (the built bin): the run ends well within its graceful stop, with its reports, and fails', async ({
+    onTestFinished,
+  }) => {
+    const emu = await emulatorProcess(onTestFinished);
+    const out = join(await tempDir('killed'), 'out');
+    const exit = await runBin(
+      onTestFinished,
+      ['run', scenario, '--target', emu.url, '--duration', '4s', '--record', '--out', out, '--workers', '2'],
+      (child, stderr) => {
+        void printed(child, stderr, /running steady-load/, 30_000)
+          .then(() => tookJobs(emu.url, 10, 30_000))
+          .then(() => emu.child.kill('SIGKILL'));
+      },
+    );
+    const summary = await expectKilledRun(exit.code, exit.stdout, exit.stderr, out);
+    // duration + drain (3 s) + margin on a loaded machine; the default graceful stop is 30 s.
+    expect(summary.run.durationMs).toBeLessThan(4_000 + 3_000 + 6_000);
+  }, 120_000);
 });
+
+/**
+ * `jobstorm run` of steady-load in-process on a manual clock against an emulator (on the same
+ * clock) behind a front that freezes or dies once it has answered 60 requests.
+ */
+async function runOnClock(
+  name: string,
+  flags: string[],
+  then: 'freeze' | 'kill',
+): Promise<{ code: number; stdout: string; stderr: string; out: string }> {
+  const clock = new ManualClock(0, MANUAL_EPOCH_MS, READ_COST_MS);
+  const front = await targetFront(clock, { answers: 60, then });
+  const out = join(await tempDir(name), 'out');
+  const io = captureIo({ JOBSTORM_API_KEY: front.apiKey });
+  try {
+    // Requests queued behind the 64 connections a frozen target holds make each clock step wait
+    // for a quiet loop: the bound is for a loaded machine, not what it takes.
+    const code = await new ClockDriver(clock, { maxRealMs: 100_000 }).run(
+      runCli(['run', scenario, '--target', front.url, '--record', '--out', out, ...flags], {
+        ...io,
+        clock,
+        generatorProbe: quietLoop,
+      }),
+    );
+    expect(front.answered()).toBe(60);
+    return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n'), out };
+  } finally {
+    await front.close();
+  }
+}
+
+/** What a run against a target killed mid-run leaves, whichever way it ran. */
+async function expectKilledRun(
+  code: number | null,
+  stdout: string,
+  stderr: string,
+  out: string,
+): Promise<Summary> {
+  // Refused connections break no contract rule and are fast: it used to pass.
+  expect(code, stderr).toBe(ExitCode.Failed);
+  // A loaded machine may fail the scenario's p99(run) < 500ms too, whose reason then comes first.
+  // measured 2026-11-26: p99(run) 715 ms in 1 of 6 runs of this file, 8 agents busy on 2 cores
+  // The verdict wraps at the terminal's width wherever its figures put a space: read it unwrapped.
+  // measured 2026-11-28: "(generator-limited)" pushed "answer" to the next line, 12 loads on 2 cores
+  const unwrapped = stdout.replace(/\n\s+/g, ' ');
+  expect(unwrapped).toMatch(
+    /verdict: FAILED( \(generator-limited\))? — (threshold failed: p99\(run\) < 500ms )?the target left \d+ of \d+ requests \([\d.]+%\) without a usable answer \(refused \d+/,
+  );
+  expect(stderr + stdout).not.toMatch(STACK);
+  const summary = await readSummary(out);
+  expect(summary.verdict.status).toBe('failed');
+  expect(
+    summary.thresholds.filter((t) => t.expression !== 'p99(run) < 500ms').every((t) => t.ok),
+    JSON.stringify(summary.thresholds),
+  ).toBe(true);
+  expectRecordsMatch(await readRecords(out), summary);
+  expect(summary.errors.refused ?? 0).toBeGreaterThan(0);
+  // Gone, not frozen: its no-answer stretch (when it lasted stallAfter) says the target was down.
+  expect(summary.stalls?.length ?? 0, JSON.stringify(summary.stalls)).toBeLessThanOrEqual(1);
+  expect(unwrapped).not.toMatch(/target stalled for/);
+  for (const stall of summary.stalls ?? []) {
+    expect(stall.failed?.refused ?? 0).toBeGreaterThan(0);
+    expect(unwrapped).toMatch(
+      /target down for \d+\.\d s from t\+\d+s with \d+ requests? in flight \(no answer at all; refused \d+/,
+    );
+  }
+  return summary;
+}
