@@ -1,3 +1,4 @@
+import { systemClock, type Clock, type EpochClock } from '../core/clock.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { JobEvents } from '../fold/job-events.js';
@@ -31,8 +32,12 @@ export interface LiveExportsOptions {
   onWarning(message: string): void;
   /** Bound on the final flush at `stop` (default 5 s). */
   stopTimeoutMs?: number;
-  /** Wall clock, epoch ms. */
-  now?: () => number;
+  /**
+   * The run's clock (the system's by default): the flush interval and the stop bound are its time,
+   * and each snapshot is stamped with its epoch reading, so a run on a manual clock exports as it
+   * would in real time (issue 46). A send's own timeout stays on real time: it bounds a real socket.
+   */
+  clock?: EpochClock;
 }
 
 export const DEFAULT_EXPORT_INTERVAL_MS = 5000;
@@ -84,17 +89,18 @@ function message(err: unknown): string {
   return typeof cause === 'string' && !text.includes(cause) ? `${text} (${cause})` : text;
 }
 
-/** Resolves after `ms` or when `p` settles, whichever is first; never rejects. */
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
+/** Resolves after `ms` of `clock` or when `p` settles, whichever is first; never rejects. */
+async function within(p: Promise<unknown>, ms: number, clock: Clock): Promise<void> {
+  const done = new AbortController();
   await Promise.race([
     p.then(
       () => undefined,
       () => undefined,
     ),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms)))),
+    // A sleep, not a scheduled callback: it holds the process open while a backend takes its time.
+    clock.sleep(Math.max(0, ms), done.signal).catch(() => undefined),
   ]);
-  clearTimeout(timer);
+  done.abort();
 }
 
 /**
@@ -107,16 +113,17 @@ export class LiveExports {
   private readonly aggregate: LiveAggregate;
   private readonly outputs: Output[];
   private readonly intervalMs: number;
-  private readonly now: () => number;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: EpochClock;
+  /** Cancels the next interval flush; undefined when not started or stopped. */
+  private cancelTick: (() => void) | undefined;
 
   constructor(private readonly o: LiveExportsOptions) {
     this.intervalMs = o.intervalMs ?? DEFAULT_EXPORT_INTERVAL_MS;
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? systemClock;
     this.aggregate = new LiveAggregate({
       shard: o.shard ?? '1/1',
       common: { ...o.tags, run_id: o.runId, scenario: o.scenario },
-      startMs: this.now(),
+      startMs: this.epochMs(),
     });
     this.outputs = o.targets.map((t) => ({
       sender: senderFor(t, this.intervalMs),
@@ -127,9 +134,15 @@ export class LiveExports {
   }
 
   start(): void {
-    if (this.timer || this.outputs.length === 0) return;
-    this.timer = setInterval(() => void this.flush(), this.intervalMs);
-    this.timer.unref();
+    if (this.cancelTick || this.outputs.length === 0) return;
+    // Each tick sets the next on the run's clock; a scheduled callback keeps no process alive.
+    const tick = (): void => {
+      this.cancelTick = this.clock.schedule(this.intervalMs, () => {
+        tick();
+        void this.flush();
+      });
+    };
+    tick();
   }
 
   /** `jobs`: what the session's JobFold made of this record; the exports fold nothing themselves (issue 46). */
@@ -149,20 +162,26 @@ export class LiveExports {
   /** Sends the current totals to every backend that is not still busy with the previous flush. */
   async flush(timeoutMs = this.intervalMs): Promise<void> {
     if (this.outputs.length === 0) return;
-    const snapshot = this.aggregate.snapshot(this.now());
+    const snapshot = this.aggregate.snapshot(this.epochMs());
     await Promise.all(this.outputs.map((out) => this.sendTo(out, snapshot, timeoutMs)));
   }
 
   /** Stops the interval, waits for sends in flight, sends the last totals; all within the bound. */
   async stop(): Promise<ExportStats[]> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    const deadline = this.now() + (this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
-    const left = () => Math.max(1, deadline - this.now());
-    await within(Promise.all(this.outputs.map((out) => out.busy ?? Promise.resolve())), left());
+    this.cancelTick?.();
+    this.cancelTick = undefined;
+    const deadline = this.clock.now() + (this.o.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS);
+    // Whole ms: a send's timeout is a real timer (AbortSignal.timeout takes integers only).
+    const left = () => Math.max(1, Math.ceil(deadline - this.clock.now()));
+    await within(Promise.all(this.outputs.map((out) => out.busy ?? Promise.resolve())), left(), this.clock);
     await this.flush(left());
-    await within(Promise.all(this.outputs.map((out) => out.sender.close())), left());
+    await within(Promise.all(this.outputs.map((out) => out.sender.close())), left(), this.clock);
     return this.stats();
+  }
+
+  /** Whole epoch ms, as backends take them (remote write's timestamps are int64 ms). */
+  private epochMs(): number {
+    return Math.floor(this.clock.epochNow());
   }
 
   stats(): ExportStats[] {

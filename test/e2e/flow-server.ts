@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { bareServer } from '../runner/helpers.js';
 
 export interface FlowServer {
@@ -14,15 +15,22 @@ const HEALTH =
 /**
  * A stand-in endpoint that counts what it gets: /run answers a new id, /status answers
  * IN_PROGRESS and then COMPLETED, /health a fixed body; every answer after `delayMs`, so requests
- * are in flight at any moment.
+ * are in flight at any moment. `o.clock`: what the delay waits on, the system's by default (a real
+ * server); a test's manual one when the run against it shares that clock (issue 46). `o.onRequest`
+ * hears of each request as it comes, with how many came so far.
  */
-export async function flowServer(delayMs = 0): Promise<FlowServer> {
+export async function flowServer(
+  delayMs = 0,
+  o: { clock?: Clock; onRequest?: (received: number) => void } = {},
+): Promise<FlowServer> {
+  const clock = o.clock ?? systemClock;
   const received: string[] = [];
   const polls = new Map<string, number>();
   let n = 0;
   const s = await bareServer((req, res) => {
     const url = (req.url ?? '').replace(/^\/v2\/ep/, '');
     received.push(`${req.method ?? ''} ${url}`);
+    o.onRequest?.(received.length);
     req.resume();
     req.on('end', () => {
       let body = '{"error":"no route"}';
@@ -41,8 +49,9 @@ export async function flowServer(delayMs = 0): Promise<FlowServer> {
       const answer = (): void => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json' }).end(body);
       };
-      // Real time: a real loopback server, reached by built CLI processes and runs on the system clock.
-      if (delayMs > 0) setTimeout(answer, delayMs);
+      // Real time unless a clock is given: a real loopback server, reached by built CLI processes
+      // and runs on the system clock.
+      if (delayMs > 0) clock.schedule(delayMs, answer);
       else answer();
     });
   });

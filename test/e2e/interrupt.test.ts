@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import type { ExchangeRecord, JobstormRecord } from '../../src/core/record.js';
+import { cliClock, runCliOnClock } from '../helpers/cli-on-clock.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { closedPort } from '../runner/helpers.js';
 import { flowScenario, flowServer, type FlowServer } from './flow-server.js';
@@ -14,19 +14,15 @@ import { expectReports, readRecords, readSummary, root, tempDir } from './helper
 /*
  * Issue 4: SIGINT stops arrivals, drains what is in flight and still hands every record to the
  * reporter (exit 130); a target that refuses connections is exit 3 after the run, with a message
- * and reports, not a stack trace. Both through the built bin, as a user runs it, and in-process.
+ * and reports, not a stack trace. Both through the built bin, as a user runs it (real processes
+ * and signals, so real time; the three at once, each with its own server), and in-process, where
+ * the run and the server it targets share a manual clock (issue 46).
  */
 
 const bin = join(root, 'dist/cli/main.js');
-let server: FlowServer | undefined;
 
 beforeAll(() => {
   expect(existsSync(bin)).toBe(true);
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
 });
 
 interface Exit {
@@ -52,13 +48,21 @@ function runBin(args: string[], onStart?: (child: ReturnType<typeof spawn>) => v
   });
 }
 
-/** Waits (on real time: the run is a real process) until `cond` holds. */
-async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** A flow server that sends `signal` to the bin once `after` requests came to it. */
+async function signalAfter(
+  after: number,
+  signal: NodeJS.Signals,
+): Promise<{ s: FlowServer; onStart: (child: ReturnType<typeof spawn>) => void; sentAfter: () => number }> {
+  let child: ReturnType<typeof spawn> | undefined;
+  let sentAfter = 0;
+  const s = await flowServer(150, {
+    onRequest: (n) => {
+      if (n !== after) return;
+      sentAfter = n;
+      child?.kill(signal);
+    },
+  });
+  return { s, onStart: (c) => (child = c), sentAfter: () => sentAfter };
 }
 
 const STACK = /^\s+at .+\(.+:\d+:\d+\)$|^\s+at file:/m;
@@ -80,85 +84,60 @@ function expectCompleteRecords(records: JobstormRecord[], received: readonly str
   expect(ex.filter((r) => r.status === undefined)).toEqual([]);
 }
 
-describe('SIGINT mid-run', () => {
-  it('the bin exits 130 with reports and a complete, parseable records file', async () => {
-    server = await flowServer(150);
-    const s = server;
-    const dir = await tempDir('sigint');
-    const file = join(dir, 'load.yaml');
-    await writeFile(file, flowScenario('interrupted', 30, 40));
-    const out = join(dir, 'out');
-    // Requests the server had when the interrupt was sent (0: never sent).
-    let sentAfter = 0;
-    const exit = await runBin(
-      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
-      (child) => {
-        void until(() => s.received.length >= 200, 20_000).then(() => {
-          sentAfter = s.received.length;
-          child.kill('SIGINT');
-        });
-      },
-    );
-    expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
-    expect(sentAfter).toBeGreaterThan(0);
-    expect(exit.stderr).toMatch(/interrupted/);
-    expect(exit.stderr + exit.stdout).not.toMatch(STACK);
-    expectReports(out, true);
-    const records = await readRecords(out);
-    expectCompleteRecords(records, s.received);
-    const summary = await readSummary(out);
-    // Drain is bounded (a few seconds): the run, by its own measure, ended far short of the 30 s scenario.
-    expect(summary.run.durationMs).toBeLessThan(20_000);
-    const runs = records.filter((r) => r.type === 'exchange' && r.op === 'run').length;
-    expect(summary.operations.run?.requests).toBe(runs);
+describe.concurrent('through the built bin', () => {
+  it('SIGINT mid-run: the bin exits 130 with reports and a complete, parseable records file', async () => {
+    // Interrupted as its 100th request comes to the server, which holds each answer 150 ms.
+    const { s, onStart, sentAfter } = await signalAfter(100, 'SIGINT');
+    try {
+      const dir = await tempDir('sigint');
+      const file = join(dir, 'load.yaml');
+      await writeFile(file, flowScenario('interrupted', 30, 40));
+      const out = join(dir, 'out');
+      const exit = await runBin(
+        ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
+        onStart,
+      );
+      expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
+      // Requests the server had when the interrupt was sent (0: never sent).
+      expect(sentAfter()).toBeGreaterThan(0);
+      expect(exit.stderr).toMatch(/interrupted/);
+      expect(exit.stderr + exit.stdout).not.toMatch(STACK);
+      expectReports(out, true);
+      const records = await readRecords(out);
+      expectCompleteRecords(records, s.received);
+      const summary = await readSummary(out);
+      // Drain is bounded (a few seconds): the run, by its own measure, ended far short of the 30 s scenario.
+      expect(summary.run.durationMs).toBeLessThan(20_000);
+      const runs = records.filter((r) => r.type === 'exchange' && r.op === 'run').length;
+      expect(summary.operations.run?.requests).toBe(runs);
+    } finally {
+      await s.close();
+    }
   }, 60_000);
 
   it('SIGTERM (a CI timeout, a container stop) is an interrupt too: exit 130 with the reports', async () => {
-    server = await flowServer(150);
-    const s = server;
-    const dir = await tempDir('sigterm');
-    const file = join(dir, 'load.yaml');
-    await writeFile(file, flowScenario('terminated', 30, 40));
-    const out = join(dir, 'out');
-    const exit = await runBin(
-      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
-      (child) => {
-        void until(() => s.received.length >= 100, 20_000).then(() => child.kill('SIGTERM'));
-      },
-    );
-    expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
-    expect(exit.stderr).toContain('terminated (SIGTERM); finishing up');
-    expectReports(out, true);
-    expectCompleteRecords(await readRecords(out), s.received);
-    expect((await readSummary(out)).run.end).toBe('interrupted');
+    const { s, onStart, sentAfter } = await signalAfter(60, 'SIGTERM');
+    try {
+      const dir = await tempDir('sigterm');
+      const file = join(dir, 'load.yaml');
+      await writeFile(file, flowScenario('terminated', 30, 40));
+      const out = join(dir, 'out');
+      const exit = await runBin(
+        ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out],
+        onStart,
+      );
+      expect(exit.code, exit.stderr).toBe(ExitCode.Interrupted);
+      expect(sentAfter()).toBe(60);
+      expect(exit.stderr).toContain('terminated (SIGTERM); finishing up');
+      expectReports(out, true);
+      expectCompleteRecords(await readRecords(out), s.received);
+      expect((await readSummary(out)).run.end).toBe('interrupted');
+    } finally {
+      await s.close();
+    }
   }, 60_000);
 
-  it('in-process, an abort of the interrupt signal does the same', async () => {
-    server = await flowServer(150);
-    const s = server;
-    const dir = await tempDir('abort');
-    const file = join(dir, 'load.yaml');
-    await writeFile(file, flowScenario('aborted', 30, 40));
-    const out = join(dir, 'out');
-    const io = captureIo();
-    // Real time: the CLI in-process is on the system clock, against a real loopback server.
-    void until(() => s.received.length >= 80, 20_000).then(() =>
-      io.controller.abort(new Error('interrupted')),
-    );
-    const code = await runCli(
-      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'],
-      io,
-    );
-    expect(code, io.stderr.join('\n')).toBe(ExitCode.Interrupted);
-    expectReports(out, true);
-    expectCompleteRecords(await readRecords(out), s.received);
-    // Stopped, by the run's own measure, far short of the 30 s scenario.
-    expect((await readSummary(out)).run.durationMs).toBeLessThan(20_000);
-  }, 60_000);
-});
-
-describe('a target that refuses connections', () => {
-  it('is exit 3 after the run with a clear message, reports written, no stack trace (bin)', async () => {
+  it('a target that refuses connections is exit 3 after the run with a clear message, reports written, no stack trace', async () => {
     const port = await closedPort();
     const out = join(await tempDir('refused'), 'out');
     const exit = await runBin([
@@ -181,12 +160,49 @@ describe('a target that refuses connections', () => {
     const summary = await readSummary(out);
     expect(summary.errors.refused).toBeGreaterThan(0);
   }, 30_000);
+});
 
-  it('in-process too', async () => {
+describe('in-process, on a manual clock', () => {
+  let server: FlowServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('an abort of the interrupt signal mid-run does what SIGINT does', async () => {
+    // The server's 150 ms answers wait on the run's clock: requests are in flight at the abort,
+    // sent as its 80th request comes.
+    const clock = cliClock();
+    const io = captureIo();
+    server = await flowServer(150, {
+      clock,
+      onRequest: (n) => {
+        if (n === 80) io.controller.abort(new Error('interrupted'));
+      },
+    });
+    const s = server;
+    const dir = await tempDir('abort');
+    const file = join(dir, 'load.yaml');
+    await writeFile(file, flowScenario('aborted', 30, 40));
+    const out = join(dir, 'out');
+    const code = await runCliOnClock(
+      ['run', file, '--target', s.target, '--api-key', 'k', '--record', '--out', out, '--quiet'],
+      io,
+      { clock },
+    );
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Interrupted);
+    expect(s.received.length).toBeGreaterThanOrEqual(80);
+    expectReports(out, true);
+    expectCompleteRecords(await readRecords(out), s.received);
+    // Stopped, by the run's own measure, far short of the 30 s scenario.
+    expect((await readSummary(out)).run.durationMs).toBeLessThan(20_000);
+  });
+
+  it('a target that refuses connections is exit 3, every exchange refused', async () => {
     const port = await closedPort();
     const out = join(await tempDir('refused'), 'out');
     const io = captureIo();
-    const code = await runCli(
+    const code = await runCliOnClock(
       [
         'run',
         join(root, 'scenarios/smoke.yaml'),
@@ -210,5 +226,5 @@ describe('a target that refuses connections', () => {
     const ex = records.filter((r): r is ExchangeRecord => r.type === 'exchange');
     expect(ex.length).toBeGreaterThan(0);
     expect(ex.every((r) => r.error?.kind === 'refused' && r.error.code === 'ECONNREFUSED')).toBe(true);
-  }, 30_000);
+  });
 });

@@ -4,21 +4,24 @@ import { tempDir } from '../e2e/helpers.js';
 
 /**
  * A short run with every kind of job ending the exports count (completed, cancelled) and the
- * scenario's own tags; `extra` adds top-level YAML (e.g. an `export:` list).
+ * scenario's own tags; `extra` adds top-level YAML (e.g. an `export:` list). `o.name` names the
+ * scenario (runs started in one second get one run id per name); `o.phase` replaces its one phase
+ * (3 s at 30 arrivals/s).
  */
 export async function exportScenario(
   extra = '',
   tags = '{ team: jobs, env: ci }',
+  o: { name?: string; phase?: string } = {},
 ): Promise<{ dir: string; file: string }> {
   const dir = await tempDir('export');
   const file = join(dir, 'export-proof.yaml');
   await writeFile(
     file,
-    `name: export-proof
+    `name: ${o.name ?? 'export-proof'}
 tags: ${tags}
 emulator: { workersMin: 2, workersMax: 8, coldStart: 50ms }
 phases:
-  - { duration: 3s, rate: 30 }
+  - ${o.phase ?? '{ duration: 3s, rate: 30 }'}
 flows:
   - name: submit-and-poll
     weight: 4

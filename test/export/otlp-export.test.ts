@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/cli.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { FINAL_STATES } from '../../src/metrics/metrics-data.js';
+import { cliClock, runCliOnClock } from '../helpers/cli-on-clock.js';
 import { captureIo } from '../helpers/cli-io.js';
 import { readSummary } from '../e2e/helpers.js';
 import { quantileBucket, withinBucket } from './bucket-check.js';
@@ -14,9 +14,18 @@ import { attribute, startOtlpReceiver, type OtlpMetric, type OtlpReceiver } from
  * Issue 16: OTLP/HTTP metrics, sent by the OpenTelemetry JS exporter, decoded on loopback with the
  * opentelemetry-proto definitions, give the summary's numbers. The export comes from the scenario's
  * own `export:` list here; the auth header comes from the environment and reaches no report.
+ * Each run, its embedded emulator and its flush interval are in-process on a manual clock (issue
+ * 46); the receiver is a real loopback socket in this thread, which the clock's driver waits for.
  */
 
 let receiver: OtlpReceiver | undefined;
+
+// The sender is loaded on the first flush (EXPORTERS), and a module loading is nothing the clock's
+// driver can see: it would move the run's clock on meanwhile, and flushes would queue behind the
+// first. Loaded before, it is there when the first flush asks for it.
+beforeAll(async () => {
+  await import('../../src/export/otlp-sender.js');
+});
 
 afterEach(async () => {
   await receiver?.close();
@@ -40,7 +49,7 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
     const out = join(dir, 'report');
     const secret = 'Bearer otlp-secret-4711';
     const io = captureIo({ TEST_OTLP_AUTH: secret });
-    const code = await runCli(
+    const code = await runCliOnClock(
       [
         'run',
         file,
@@ -104,20 +113,30 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
   }, 90_000);
 
   it('a receiver gone mid-run costs dropped exports and a warning, not the run', async () => {
-    receiver = await startOtlpReceiver();
+    // Gone after its first export, once the run's clock moves on (the answer read by then).
+    const clock = cliClock();
+    let closed: Promise<void> | undefined;
+    receiver = await startOtlpReceiver({
+      onReceive: (n) => {
+        if (n === 1)
+          clock.schedule(1, () => {
+            closed = receiver?.close();
+          });
+      },
+    });
     const r = receiver;
     const { dir, file } = await exportScenario();
     const out = join(dir, 'report');
     const io = captureIo();
-    const running = runCli(
+    const code = await runCliOnClock(
       ['run', file, '--out', out, '--quiet', '--export', `otlp=${r.url}`, '--export-interval', '300ms'],
       io,
+      { clock },
     );
-    // Real time: waits for a real OTLP receiver on a socket to get its first export.
-    const deadline = Date.now() + 20_000;
-    while (r.received.length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
-    await r.close();
-    expect(await running, io.stderr.join('\n')).toBe(ExitCode.Ok);
+    await closed;
+    expect(closed).toBeDefined();
+    expect(r.received).toHaveLength(1);
+    expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const summary = await readSummary(out);
     expect(summary.exports?.[0]?.sent).toBeGreaterThanOrEqual(1);
     expect(summary.exports?.[0]?.dropped).toBeGreaterThanOrEqual(1);

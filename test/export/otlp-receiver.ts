@@ -82,7 +82,10 @@ function decode(body: Buffer, contentType: string): ExportRequest {
   return Request.toObject(message, { longs: Number, enums: String, defaults: true }) as ExportRequest;
 }
 
-export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+/** `o.onReceive` hears of each export taken, once its answer went out, with how many came so far. */
+export async function startOtlpReceiver(
+  o: { onReceive?: (received: number) => void } = {},
+): Promise<OtlpReceiver> {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -97,6 +100,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           headers: req.headers,
           request: decode(Buffer.concat(chunks), contentType),
         });
+        const n = received.length;
+        res.once('finish', () => o.onReceive?.(n));
         res
           .writeHead(200, {
             'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf',

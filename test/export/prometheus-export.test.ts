@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { JOB_BUCKETS_S, REQUEST_BUCKETS_S } from '../../src/export/bucket-histogram.js';
@@ -16,14 +18,41 @@ import { startPrometheus, type PrometheusServer } from './prometheus-server.js';
  * Issue 16: a real Prometheus (Debian's package, remote-write receiver on, loopback) receives a
  * run's live metrics; its query API gives back the summary's counts, and histogram_quantile lands in
  * the bucket of the report's HDR percentile. Killing it mid-run changes nothing about the run.
+ * The runs that export are real time: the receiver is a real process, and a run on a manual clock
+ * would move on while its writes are on their way to it. They last 2 s, not more than a few
+ * flushes need. One Prometheus serves the two tests that leave it alive, each run under a run id of
+ * its own (a scenario name of its own); the last kills one of its own. The first, which counts every
+ * flush, runs alone; the other two (one of them the built bin) at once.
  */
 
-let prometheus: PrometheusServer | undefined;
+/** The Prometheus the first two tests share (their series kept apart by run id). */
+let shared: PrometheusServer | undefined;
 
-afterEach(async () => {
-  await prometheus?.kill();
-  prometheus = undefined;
+beforeAll(async () => {
+  shared = await startPrometheus();
 });
+
+afterAll(async () => {
+  await shared?.kill();
+});
+
+/** 90 arrivals, as 3 s at 30/s made, in 2 s: a run as long as a few flushes need. */
+const PHASE = '{ duration: 2s, rate: 45 }';
+
+/** The built CLI as a child process (no key from this environment): its exit code and stderr. */
+async function runBin(args: string[]): Promise<{ code: number; stderr: string }> {
+  const env = { ...process.env, JOBSTORM_API_KEY: '' };
+  const bin = join(root, 'dist/cli/main.js');
+  try {
+    const { stderr } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: root, env });
+    return { code: 0, stderr };
+  } catch (e) {
+    // A non-zero exit: execFile's error carries the code and what was written.
+    const exit = e as { code?: unknown; stderr?: string };
+    if (typeof exit.code !== 'number') throw e;
+    return { code: exit.code, stderr: exit.stderr ?? '' };
+  }
+}
 
 /** The bucket (of `bounds`) that holds a histogram_quantile result. */
 function bucketAround(bounds: readonly number[], value: number): { lo: number; hi: number } {
@@ -44,9 +73,8 @@ function byLabel(
 
 describe('--export prometheus=<remote-write URL>', () => {
   it('Prometheus holds the run’s request counts, job states and latency buckets', async () => {
-    prometheus = await startPrometheus();
-    const p = prometheus;
-    const { dir, file } = await exportScenario();
+    const p = shared as PrometheusServer;
+    const { dir, file } = await exportScenario(undefined, undefined, { phase: PHASE });
     const out = join(dir, 'report');
     const io = captureIo();
     const code = await runCli(
@@ -123,11 +151,14 @@ describe('--export prometheus=<remote-write URL>', () => {
     expect(summary.violations).toEqual([]);
 
     // The Grafana dashboard's every query runs on this Prometheus; the core panels show this run.
-    const empty: string[] = [];
-    for (const q of await dashboardQueries(root, summary.run.id)) {
-      const rows = await p.query(q.expr);
-      if (rows.length === 0 || rows.every((row) => Number.isNaN(row.value))) empty.push(q.panel);
-    }
+    const queries = await dashboardQueries(root, summary.run.id);
+    const answers = await Promise.all(queries.map((q) => p.query(q.expr)));
+    const empty = queries
+      .filter((_, i) => {
+        const rows = answers[i] ?? [];
+        return rows.length === 0 || rows.every((row) => Number.isNaN(row.value));
+      })
+      .map((q) => q.panel);
     for (const panel of [
       'Requests per second by operation',
       'Request latency p50 / p95 / p99 (from the intended start)',
@@ -139,14 +170,18 @@ describe('--export prometheus=<remote-write URL>', () => {
       expect(empty, panel).not.toContain(panel);
   }, 90_000);
 
-  it('--workers 2: each shard under its own label, summing to the run; violations by check id as the summary counts them', async () => {
-    prometheus = await startPrometheus();
-    const p = prometheus;
-    const { dir, file } = await exportScenario();
-    const out = join(dir, 'report');
-    const io = captureIo();
-    const code = await runCli(
-      [
+  it.concurrent(
+    '--workers 2 (the built bin): each shard under its own label, summing to the run; violations by check id as the summary counts them',
+    async () => {
+      const p = shared as PrometheusServer;
+      const { dir, file } = await exportScenario(undefined, undefined, {
+        name: 'export-workers',
+        phase: PHASE,
+      });
+      const out = join(dir, 'report');
+      // The built bin, as a user runs it: its worker threads start from compiled JavaScript, where a
+      // thread of a run in this process would compile every source again.
+      const { code, stderr } = await runBin([
         'run',
         file,
         '--out',
@@ -160,78 +195,100 @@ describe('--export prometheus=<remote-write URL>', () => {
         `prometheus=${p.writeUrl}`,
         '--export-interval',
         '1s',
-      ],
-      io,
-    );
-    expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
-    const summary = await readSummary(out);
-    const run = `run_id="${summary.run.id}"`;
-    const byShard = byLabel(
-      await p.query(`sum by (shard) (jobstorm_requests_total{${run}, operation="run"})`),
-      'shard',
-    );
-    expect(Object.keys(byShard).sort()).toEqual(['1/2', '2/2']);
-    expect(Object.values(byShard).every((n) => n > 0)).toBe(true);
-    expect((byShard['1/2'] ?? 0) + (byShard['2/2'] ?? 0)).toBe(summary.operations.run?.requests);
-    const [completed] = await p.query(`sum(jobstorm_jobs_final_total{${run}, state="COMPLETED"})`);
-    expect(completed?.value).toBe(summary.jobs.byState.COMPLETED);
-    const violations = byLabel(await p.query(`sum by (check) (jobstorm_violations_total{${run}})`), 'check');
-    expect(summary.violations.length).toBeGreaterThan(0);
-    expect(violations).toEqual(Object.fromEntries(summary.violations.map((v) => [v.id, v.count])));
-  }, 90_000);
+      ]);
+      expect(code, stderr).toBe(ExitCode.Failed);
+      const summary = await readSummary(out);
+      const run = `run_id="${summary.run.id}"`;
+      const byShard = byLabel(
+        await p.query(`sum by (shard) (jobstorm_requests_total{${run}, operation="run"})`),
+        'shard',
+      );
+      expect(Object.keys(byShard).sort()).toEqual(['1/2', '2/2']);
+      expect(Object.values(byShard).every((n) => n > 0)).toBe(true);
+      expect((byShard['1/2'] ?? 0) + (byShard['2/2'] ?? 0)).toBe(summary.operations.run?.requests);
+      const [completed] = await p.query(`sum(jobstorm_jobs_final_total{${run}, state="COMPLETED"})`);
+      expect(completed?.value).toBe(summary.jobs.byState.COMPLETED);
+      const violations = byLabel(
+        await p.query(`sum by (check) (jobstorm_violations_total{${run}})`),
+        'check',
+      );
+      expect(summary.violations.length).toBeGreaterThan(0);
+      expect(violations).toEqual(Object.fromEntries(summary.violations.map((v) => [v.id, v.count])));
+    },
+    90_000,
+  );
 
-  it('a Prometheus killed mid-run leaves the run, its reports and its verdict as without export', async () => {
-    const { dir, file } = await exportScenario();
-    const plainIo = captureIo();
-    const plainCode = await runCli(['run', file, '--out', join(dir, 'plain'), '--quiet'], plainIo);
-
-    prometheus = await startPrometheus();
-    const p = prometheus;
-    const out = join(dir, 'killed');
-    const io = captureIo();
-    const running = runCli(
-      [
-        'run',
-        file,
-        '--out',
-        out,
-        '--quiet',
-        '--record',
-        '--export',
-        `prometheus=${p.writeUrl}`,
-        '--export-interval',
-        '300ms',
-      ],
-      io,
-    );
-    let settled = false;
-    void running.finally(() => (settled = true));
-    // Kill it once it has taken a first flush, while the run goes on.
-    // Real time: waits for a real Prometheus process to take a first flush.
-    const deadline = Date.now() + 20_000;
-    while ((await p.query('count(jobstorm_requests_total)')).length === 0 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(settled).toBe(false);
-    await p.kill();
-    const code = await running;
-
-    expect(code, io.stderr.join('\n')).toBe(plainCode);
-    expect(code).toBe(ExitCode.Ok);
-    expectReports(out, true);
-    const summary = await readSummary(out);
-    const exp = summary.exports?.[0];
-    expect(exp?.sent, JSON.stringify(exp)).toBeGreaterThanOrEqual(1);
-    expect(exp?.dropped).toBeGreaterThanOrEqual(1);
-    expect(exp?.lastError).toBeTruthy();
-    expect(io.stderr.join('\n')).toMatch(
-      /warning: export prometheus http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write failed/,
-    );
-    // Not one record lost: every exchange in records.ndjson is in the summary.
-    const exchanges = (await readRecords(out)).filter((r) => r.type === 'exchange').length;
-    expect(Object.values(summary.operations).reduce((a, o) => a + o.requests, 0)).toBe(exchanges);
-    expect(summary.jobs.unfinished).toBe(0);
-    expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
-      /export prometheus http:\S+: sent [1-9]\d*, dropped [1-9]\d* \(last error: /,
-    );
-  }, 90_000);
+  it.concurrent(
+    'a Prometheus killed mid-run leaves the run, its reports and its verdict as without export',
+    async () => {
+      const { dir, file } = await exportScenario(undefined, undefined, {
+        name: 'export-killed',
+        phase: PHASE,
+      });
+      // The same run without export, at the same time: what the run with it is compared with.
+      const plain = runCli(['run', file, '--out', join(dir, 'plain'), '--quiet'], captureIo());
+      const p = await startPrometheus();
+      try {
+        await killedMidRun(p, dir, file, plain);
+      } finally {
+        await p.kill();
+      }
+    },
+    90_000,
+  );
 });
+
+/** A run exporting to `p`, which is killed once it took a first flush; what the run made of it. */
+async function killedMidRun(
+  p: PrometheusServer,
+  dir: string,
+  file: string,
+  plain: Promise<number>,
+): Promise<void> {
+  const out = join(dir, 'killed');
+  const io = captureIo();
+  const running = runCli(
+    [
+      'run',
+      file,
+      '--out',
+      out,
+      '--quiet',
+      '--record',
+      '--export',
+      `prometheus=${p.writeUrl}`,
+      '--export-interval',
+      '300ms',
+    ],
+    io,
+  );
+  let settled = false;
+  void running.finally(() => (settled = true));
+  // Kill it once it has taken a first flush, while the run goes on.
+  // Real time: waits for a real Prometheus process to take a first flush.
+  const deadline = Date.now() + 20_000;
+  while ((await p.query('count(jobstorm_requests_total)')).length === 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+  expect(settled).toBe(false);
+  await p.kill();
+  const code = await running;
+
+  expect(code, io.stderr.join('\n')).toBe(await plain);
+  expect(code).toBe(ExitCode.Ok);
+  expectReports(out, true);
+  const summary = await readSummary(out);
+  const exp = summary.exports?.[0];
+  expect(exp?.sent, JSON.stringify(exp)).toBeGreaterThanOrEqual(1);
+  expect(exp?.dropped).toBeGreaterThanOrEqual(1);
+  expect(exp?.lastError).toBeTruthy();
+  expect(io.stderr.join('\n')).toMatch(
+    /warning: export prometheus http:\/\/127\.0\.0\.1:\d+\/api\/v1\/write failed/,
+  );
+  // Not one record lost: every exchange in records.ndjson is in the summary.
+  const exchanges = (await readRecords(out)).filter((r) => r.type === 'exchange').length;
+  expect(Object.values(summary.operations).reduce((a, o) => a + o.requests, 0)).toBe(exchanges);
+  expect(summary.jobs.unfinished).toBe(0);
+  expect(await readFile(join(out, 'summary.md'), 'utf8')).toMatch(
+    /export prometheus http:\S+: sent [1-9]\d*, dropped [1-9]\d* \(last error: /,
+  );
+}

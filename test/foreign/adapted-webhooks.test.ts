@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeRecord, WebhookRecord } from '../../src/core/record.js';
 import { DEVIATIONS_TITLE, deviations } from '../../src/report/deviation-lines.js';
+import { cliClock } from '../helpers/cli-on-clock.js';
 import { exchanges, expectRealEvidence, runForeign, type ForeignOutcome } from './foreign-run.js';
 import { startWebhookServer, type WebhookServer, type WebhookServerOptions } from './webhook-server.js';
 
@@ -10,6 +11,8 @@ import { startWebhookServer, type WebhookServer, type WebhookServerOptions } fro
  * (#409)"). Read as the contract's body, such a delivery is no job's, so every job's webhook rules
  * go unjudged. The run reports it once (`webhook.schema`), then reads each delivery as the job's
  * whose webhook URL it came to, marked `adaptedShape: 'no-id'`; --strict reports it and no more.
+ * Each run is in-process on a manual clock the server in this thread reads too (issue 46): its jobs
+ * age and its deliveries go out on the run's time, so 3 s of webhooks pass as fast as loopback answers.
  */
 let server: WebhookServer | undefined;
 afterEach(async () => {
@@ -19,11 +22,14 @@ afterEach(async () => {
 
 const SCENARIO = 'scenarios/webhooks.yaml';
 const ARGS = ['--duration', '3s', '--quiet'];
+const ENV = { JOBSTORM_API_KEY: 'foreign-test-key' };
 
+/** The run adapted, then --strict, against one server; both on the clock the server reads. */
 async function both(o: WebhookServerOptions): Promise<{ adapted: ForeignOutcome; strict: ForeignOutcome }> {
-  server = await startWebhookServer(o);
-  const adapted = await runForeign(server.base, SCENARIO, ARGS);
-  const strict = await runForeign(server.base, SCENARIO, [...ARGS, '--strict']);
+  const clock = cliClock();
+  server = await startWebhookServer({ ...o, clock });
+  const adapted = await runForeign(server.base, SCENARIO, ARGS, ENV, clock);
+  const strict = await runForeign(server.base, SCENARIO, [...ARGS, '--strict'], ENV, clock);
   return { adapted, strict };
 }
 
@@ -100,8 +106,9 @@ describe('bodies that name their job', () => {
   }, 120_000);
 
   it('the faithful emulator: no finding, adapted or strict, and every job of ours has a URL of its own', async () => {
-    const adapted = await runForeign('', SCENARIO, ARGS);
-    const strict = await runForeign('', SCENARIO, [...ARGS, '--strict']);
+    // The embedded emulator, in this thread on each run's manual clock.
+    const adapted = await runForeign('', SCENARIO, ARGS, ENV, cliClock());
+    const strict = await runForeign('', SCENARIO, [...ARGS, '--strict'], ENV, cliClock());
     expect(adapted.fired).toEqual([]);
     expect(strict.fired).toEqual([]);
     const urls = exchanges(adapted).flatMap((r) => (r.op === 'run' && r.req?.webhook ? [r.req.webhook] : []));

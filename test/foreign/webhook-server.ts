@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 
 /**
  * A small job server that is NOT our emulator, for webhooks: /run, /runsync, /status and /health
@@ -16,6 +17,12 @@ export interface WebhookServerOptions {
   /** Each webhook is posted this many times, 100 ms apart, whatever the receiver answers (default 1). */
   deliveries?: number;
   jobMs?: number;
+  /**
+   * The clock its jobs age by and its deliveries wait on: the system's by default (a real server),
+   * a test's manual one when the run against it shares that clock (issue 46), so a run's seconds
+   * of jobs and webhooks pass as fast as loopback answers.
+   */
+  clock?: Clock;
 }
 
 interface Job {
@@ -47,15 +54,17 @@ async function readText(req: IncomingMessage): Promise<string> {
 export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<WebhookServer> {
   const jobMs = o.jobMs ?? 100;
   const jobs = new Map<string, Job>();
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<() => void>();
+  // Real time: without a clock given, a real loopback server for runs on the system clock; its jobs
+  // age, and its webhooks wait, by the wall clock.
+  const clock = o.clock ?? systemClock;
   const state = { posted: 0, n: 0 };
   const finalView = (j: Job): Record<string, unknown> =>
     j.input.fail === true
       ? { id: j.id, status: 'FAILED', delayTime: 1, executionTime: jobMs, error: 'handler failed' }
       : { id: j.id, status: 'COMPLETED', delayTime: 1, executionTime: jobMs, output: { ok: true } };
-  // Real time: a real loopback server, not on a run's clock; its jobs age by the wall clock.
   const view = (j: Job): Record<string, unknown> =>
-    Date.now() - j.createdAt >= jobMs ? finalView(j) : { id: j.id, status: 'IN_PROGRESS', delayTime: 1 };
+    clock.now() - j.createdAt >= jobMs ? finalView(j) : { id: j.id, status: 'IN_PROGRESS', delayTime: 1 };
   const notify = (j: Job): void => {
     const full = finalView(j);
     const body = o.silentBody
@@ -64,28 +73,23 @@ export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<
         : { output: full.output }
       : { ...full, input: j.input, webhook: j.webhook };
     for (let i = 0; i < (o.deliveries ?? 1); i++) {
-      // Real time: a real loopback server posts its webhooks on its own timers.
-      const t = setTimeout(
-        () => {
-          timers.delete(t);
-          state.posted++;
-          void fetch(j.webhook ?? '', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          }).catch(() => undefined);
-        },
-        jobMs + i * 100,
-      );
-      timers.add(t);
+      const cancel = clock.schedule(jobMs + i * 100, () => {
+        timers.delete(cancel);
+        state.posted++;
+        void fetch(j.webhook ?? '', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).catch(() => undefined);
+      });
+      timers.add(cancel);
     }
   };
   const submit = (text: string): Job | undefined => {
     try {
       const b = JSON.parse(text) as { input?: Record<string, unknown>; webhook?: string };
       if (typeof b.input !== 'object') return undefined;
-      // Real time: a real loopback server, not on a run's clock; its jobs age by the wall clock.
-      const job: Job = { id: `wh-${String(++state.n)}`, createdAt: Date.now(), input: b.input };
+      const job: Job = { id: `wh-${String(++state.n)}`, createdAt: clock.now(), input: b.input };
       if (b.webhook !== undefined) job.webhook = b.webhook;
       jobs.set(job.id, job);
       if (job.webhook !== undefined) notify(job);
@@ -125,7 +129,7 @@ export async function startWebhookServer(o: WebhookServerOptions = {}): Promise<
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
+        for (const cancel of timers) cancel();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

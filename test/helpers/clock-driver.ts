@@ -2,9 +2,18 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ServerResponse } from 'node:http';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 
-/** Each undici request (jobstorm's client, the emulator's webhook poster) begins with one, ends with one of the other two. */
-const CLIENT_OPEN = ['undici:request:create'];
-const CLIENT_CLOSE = ['undici:request:trailers', 'undici:request:error'];
+/**
+ * Each undici request (jobstorm's client, the emulator's webhook poster) begins with one, ends with
+ * one of the other two; so does each node:http request (the OpenTelemetry exporter's), its end the
+ * response's arrival or the request's error.
+ */
+const CLIENT_OPEN = ['undici:request:create', 'http.client.request.start'];
+const CLIENT_CLOSE = [
+  'undici:request:trailers',
+  'undici:request:error',
+  'http.client.response.finish',
+  'http.client.request.error',
+];
 /** Each request a node:http server (the emulator, the webhook receiver) took, and its answer's end. */
 const SERVER_START = 'http.server.request.start';
 const SERVER_OPEN = [SERVER_START];

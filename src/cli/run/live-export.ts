@@ -1,3 +1,4 @@
+import { systemClock } from '../../core/clock.js';
 import { LiveExports } from '../../export/live-exports.js';
 import type { Scenario } from '../../scenario/scenario.js';
 import type { CliIo } from '../command.js';
@@ -22,6 +23,8 @@ export function startLiveExports(settings: ExportSettings, ctx: LiveExportContex
     tags: ctx.scenario.tags ?? {},
     ...(ctx.shard ? { shard: ctx.shard } : {}),
     onWarning: (message) => ctx.io.err(`jobstorm: warning: ${message}`),
+    // The run's clock: its flushes come every interval of the run's time, not the machine's.
+    clock: ctx.io.clock ?? systemClock,
   });
   live.start();
   return live;
