@@ -1,76 +1,105 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { ManualClock } from '../../src/core/manual-clock.js';
 import { startEmulator, workerEnvironment, type EmulatorHandle } from '../../src/emulator/index.js';
-import { ProtocolWorker, sleep, type Handler } from '../worker/protocol-worker.js';
-import { call, expectStatus, status, submit, until, webhookReceiver, type Receiver } from './helpers.js';
+import { ProtocolWorker, type Handler } from '../worker/protocol-worker.js';
+import {
+  call,
+  expectStatus,
+  status,
+  submit,
+  until,
+  webhookReceiver,
+  type Receiver,
+  type Reply,
+} from './helpers.js';
 
 /*
  * The worker protocol (reference/worker-protocol.md) against a test worker that speaks it: every
- * route, and what /status, /stream, /health and the webhook show for each case.
+ * route, and what /status, /stream, /health and the webhook show for each case. Each case has an
+ * emulator of its own, so they run side by side; the cases about a hold or a timeout run it on a
+ * manual clock and move time themselves (issue 46).
  */
 
 const HOLD_MS = 1500;
-let h: EmulatorHandle;
-let env: Record<string, string>;
-let hooks: Receiver;
-const workers: ProtocolWorker[] = [];
 
-async function setUp(extra: Record<string, unknown> = {}): Promise<void> {
-  h = await startEmulator({
+/** One case's emulator, webhook receiver and workers, and shortcuts that read them. */
+interface Setup {
+  h: EmulatorHandle;
+  env: Record<string, string>;
+  hooks: Receiver;
+  /** The emulator's clock when the case asked for `clock: 'manual'`. */
+  clock: ManualClock | undefined;
+  worker: (id: string, handler: Handler, concurrency?: number) => ProtocolWorker;
+  statusBody: (id: string) => Promise<Record<string, unknown>>;
+  health: () => Promise<{ jobs: Record<string, number>; workers: Record<string, number> }>;
+  final: (id: string, ms?: number) => Promise<Record<string, unknown>>;
+  hookFor: (id: string) => Record<string, unknown> | undefined;
+}
+
+async function setUp(ctx: TestContext, extra: Record<string, unknown> = {}): Promise<Setup> {
+  const h = await startEmulator({
     externalWorkers: true,
     workerHoldMs: HOLD_MS,
     workerPingIntervalMs: 1000,
     workerDeadAfterMs: 3000,
     ...extra,
   });
-  env = workerEnvironment(h.url, h.apiKey, 1000);
+  const env = workerEnvironment(h.url, h.apiKey, 1000);
   // Real time: a real webhook receiver on a socket; its times are not judged.
-  hooks = await webhookReceiver(() => Date.now());
-}
-
-function worker(id: string, handler: Handler, concurrency = 1): ProtocolWorker {
-  const w = new ProtocolWorker(env, id, handler, concurrency).start();
-  workers.push(w);
-  return w;
-}
-
-afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
-  await h.close();
-  await hooks.close();
-});
-
-async function statusBody(id: string): Promise<Record<string, unknown>> {
-  const r = await status(h, id);
-  expectStatus(r, 200);
-  return r.body as Record<string, unknown>;
-}
-
-async function health(): Promise<{ jobs: Record<string, number>; workers: Record<string, number> }> {
-  const r = await call(h, 'GET', `${h.url}/health`);
-  expectStatus(r, 200);
-  return r.body as { jobs: Record<string, number>; workers: Record<string, number> };
-}
-
-async function final(id: string, ms = 10_000): Promise<Record<string, unknown>> {
-  let body: Record<string, unknown> = {};
-  await until(
-    async () => {
-      body = await statusBody(id);
-      return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(body.status));
+  const hooks = await webhookReceiver(() => Date.now());
+  const workers: ProtocolWorker[] = [];
+  // The case's own hook: side by side, a hook imported from vitest may land on another case.
+  ctx.onTestFinished(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    await h.close();
+    await hooks.close();
+  });
+  const statusBody = async (id: string): Promise<Record<string, unknown>> => {
+    const r = await status(h, id);
+    expectStatus(r, 200);
+    return r.body as Record<string, unknown>;
+  };
+  return {
+    h,
+    env,
+    hooks,
+    clock: h.clock instanceof ManualClock ? h.clock : undefined,
+    worker: (id, handler, concurrency = 1) => {
+      const w = new ProtocolWorker(env, id, handler, concurrency).start();
+      workers.push(w);
+      return w;
     },
-    `job ${id} final`,
-    ms,
-  );
-  return body;
+    statusBody,
+    health: async () => {
+      const r = await call(h, 'GET', `${h.url}/health`);
+      expectStatus(r, 200);
+      return r.body as { jobs: Record<string, number>; workers: Record<string, number> };
+    },
+    final: async (id, ms = 10_000) => {
+      let body: Record<string, unknown> = {};
+      await until(
+        async () => {
+          body = await statusBody(id);
+          return ['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT'].includes(String(body.status));
+        },
+        `job ${id} final`,
+        ms,
+      );
+      return body;
+    },
+    hookFor: (id) => hooks.hits.map((x) => x.body as Record<string, unknown>).find((b) => b.id === id),
+  };
 }
 
-function hookFor(id: string): Record<string, unknown> | undefined {
-  return hooks.hits.map((x) => x.body as Record<string, unknown>).find((b) => b.id === id);
+/** The manual clock of a case set up with `clock: 'manual'`. */
+function manual(t: Setup): ManualClock {
+  if (t.clock === undefined) throw new Error('expected an emulator on a manual clock');
+  return t.clock;
 }
 
-describe('worker protocol: a real worker takes the jobs', () => {
-  it('plain result: IN_QUEUE → IN_PROGRESS → COMPLETED with the posted output; webhook and /health agree', async () => {
-    await setUp();
+describe.concurrent('worker protocol: a real worker takes the jobs', () => {
+  it('plain result: IN_QUEUE → IN_PROGRESS → COMPLETED with the posted output; webhook and /health agree', async (ctx) => {
+    const { h, hooks, worker, statusBody, health, final, hookFor } = await setUp(ctx);
     const id = await submit(h, { n: 1 }, { webhook: hooks.url });
     expect((await statusBody(id)).status).toBe('IN_QUEUE');
     expect((await health()).jobs.inQueue).toBe(1);
@@ -90,8 +119,8 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect(hl.workers).toMatchObject({ idle: 1, running: 0 });
   });
 
-  it('handler error: FAILED with the error kept as a string; webhook says FAILED', async () => {
-    await setUp();
+  it('handler error: FAILED with the error kept as a string; webhook says FAILED', async (ctx) => {
+    const { h, hooks, worker, health, final, hookFor } = await setUp(ctx);
     worker('w-err', () => Promise.reject(new Error('boom')));
     const id = await submit(h, { n: 2 }, { webhook: hooks.url });
     const body = await final(id);
@@ -104,15 +133,15 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await health()).jobs.failed).toBe(1);
   });
 
-  it('a non-string error is kept as its JSON text', async () => {
-    await setUp();
+  it('a non-string error is kept as its JSON text', async (ctx) => {
+    const { h, worker, final } = await setUp(ctx);
     worker('w-err2', () => Promise.resolve({ error: { code: 7 } }));
     const id = await submit(h, {});
     expect(await final(id)).toMatchObject({ status: 'FAILED', error: '{"code":7}' });
   });
 
-  it('progress updates show in /status while IN_PROGRESS, and /health counts the worker running', async () => {
-    await setUp();
+  it('progress updates show in /status while IN_PROGRESS, and /health counts the worker running', async (ctx) => {
+    const { h, hooks, worker, statusBody, health, final } = await setUp(ctx);
     let release = (): void => undefined;
     const gate = new Promise<void>((r) => (release = r));
     worker('w-prog', async (_input, ctx) => {
@@ -137,8 +166,8 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect(await final(id)).toMatchObject({ status: 'COMPLETED', output: 'done' });
   });
 
-  it('a generator: each stream post is one /stream chunk; the final post carries them all', async () => {
-    await setUp();
+  it('a generator: each stream post is one /stream chunk; the final post carries them all', async (ctx) => {
+    const { h, worker, final } = await setUp(ctx);
     let release = (): void => undefined;
     const gate = new Promise<void>((r) => (release = r));
     worker('w-gen', async (_input, ctx) => {
@@ -165,8 +194,9 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect(rest.body).toMatchObject({ status: 'COMPLETED' });
   });
 
-  it('every /stream chunk is delivered once and in order', async () => {
-    await setUp();
+  it('every /stream chunk is delivered once and in order', async (ctx) => {
+    const t = await setUp(ctx);
+    const { h, worker, final } = t;
     worker('w-gen2', async (_input, ctx) => {
       for (const t of ['a', 'b', 'c', 'd']) await ctx.stream(t);
       return [];
@@ -183,8 +213,8 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((again.body as { stream: unknown[] }).stream).toEqual([]);
   });
 
-  it('batch take at concurrency 3: one take-batch gets three jobs, /health shows 3 running', async () => {
-    await setUp();
+  it('batch take at concurrency 3: one take-batch gets three jobs, /health shows 3 running', async (ctx) => {
+    const { h, worker, health, final } = await setUp(ctx);
     const ids = [await submit(h, { i: 0 }), await submit(h, { i: 1 }), await submit(h, { i: 2 })];
     let release = (): void => undefined;
     const gate = new Promise<void>((r) => (release = r));
@@ -204,25 +234,32 @@ describe('worker protocol: a real worker takes the jobs', () => {
       expect(await final(id)).toMatchObject({ status: 'COMPLETED', output: { i } });
   });
 
-  it('a take with nothing queued is held (long-poll), then answered 204', async () => {
-    await setUp();
-    // Real time: the take's long-poll hold is a real socket held open on real time.
-    const t0 = Date.now();
-    const r = await call(
+  it('a take with nothing queued is held (long-poll) for the hold, then answered 204', async (ctx) => {
+    const t = await setUp(ctx, { clock: 'manual' });
+    const { h, env, health } = t;
+    const clock = manual(t);
+    let answer: Reply | undefined;
+    const take = call(
       h,
       'GET',
       `${env.RUNPOD_WEBHOOK_GET_JOB?.replace('$ID', 'w-idle') ?? ''}&job_in_progress=0`,
       { auth: h.apiKey },
-    );
-    expect(r.status).toBe(204);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(HOLD_MS - 50);
+    ).then((r) => (answer = r));
+    // The take has reached the emulator (its worker is counted), and the clock has not moved.
+    await until(async () => (await health()).workers.idle === 1, 'the take held');
+    clock.advance(HOLD_MS - 1);
+    // A round trip after the advance: an answer sent at it would have come back by then.
+    await health();
+    expect(answer, 'answered before the hold ended').toBeUndefined();
+    clock.advance(1);
+    expect((await take).status).toBe(204);
   });
 
-  it('a held take is answered as soon as a job is queued', async () => {
-    await setUp();
+  it('a held take is answered as soon as a job is queued', async (ctx) => {
+    const { h, statusBody, health } = await setUp(ctx);
     const take = call(h, 'GET', `${h.url}/job-take/w-wait?&job_in_progress=0`, { auth: h.apiKey });
-    // Real time: lets the held take reach the emulator over its real socket.
-    await sleep(200);
+    // The held take has reached the emulator: its worker is counted.
+    await until(async () => (await health()).workers.idle === 1, 'the take held');
     const id = await submit(h, { hello: 'there' });
     const r = await take;
     expect(r.status).toBe(200);
@@ -230,23 +267,25 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await statusBody(id)).status).toBe('IN_PROGRESS');
   });
 
-  it('closing the emulator answers every held take and stop poll at once, so workers can exit', async () => {
-    await setUp({ workerHoldMs: 60_000 });
+  it('closing the emulator answers every held take and stop poll at once, so workers can exit', async (ctx) => {
+    // On a manual clock that never moves: no hold can end, so only the close can answer them.
+    const t = await setUp(ctx, { clock: 'manual', workerHoldMs: 60_000 });
+    const { h, health } = t;
+    const clock = manual(t);
     const held = ['w-1', 'w-2', 'w-3'].flatMap((w) => [
       call(h, 'GET', `${h.url}/job-take/${w}?&job_in_progress=0`, { auth: h.apiKey }),
       call(h, 'GET', `${h.url}/job-stop/${w}?`, { auth: h.apiKey }),
     ]);
     await until(async () => (await health()).workers.idle === 3, 'three idle workers');
-    // Real time: the take's long-poll hold is a real socket held open on real time.
-    const t0 = Date.now();
+    const before = clock.now();
     await h.close();
     const answers = await Promise.all(held);
     expect(answers.map((a) => a.status)).toEqual([204, 204, 204, 204, 204, 204]);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(clock.now()).toBe(before);
   });
 
-  it('cancel reaches the worker through the stop channel; a result after it is ignored and counted', async () => {
-    await setUp();
+  it('cancel reaches the worker through the stop channel; a result after it is ignored and counted', async (ctx) => {
+    const { h, hooks, worker, statusBody, health, hookFor } = await setUp(ctx);
     const w = worker(
       'w-cancel',
       (_input, ctx) =>
@@ -271,8 +310,11 @@ describe('worker protocol: a real worker takes the jobs', () => {
     expect((await health()).workers).toMatchObject({ running: 0, idle: 1 });
   });
 
-  it('a stop that reached the worker before its take did is told again while its heartbeat lists the job', async () => {
-    await setUp();
+  it('a stop that reached the worker before its take did is told again while its heartbeat lists the job', async (ctx) => {
+    // On a manual clock: a poll is held until the test moves time, however slow the machine.
+    const t = await setUp(ctx, { clock: 'manual' });
+    const { h, statusBody } = t;
+    const clock = manual(t);
     const id = await submit(h, {});
     const take = await call(h, 'GET', `${h.url}/job-take/w-race?&job_in_progress=0`, { auth: h.apiKey });
     expect(take.body).toMatchObject({ id });
@@ -292,38 +334,59 @@ describe('worker protocol: a real worker takes the jobs', () => {
     });
     // A heartbeat without it, or listing only jobs never stopped, tells nothing: the poll is held, then 204.
     await call(h, 'GET', `${h.url}/ping/w-race?&job_id=never-taken`, { auth: h.apiKey });
-    expect((await call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey })).status).toBe(204);
+    let last: Reply | undefined;
+    const held = call(h, 'GET', `${h.url}/job-stop/w-race?`, { auth: h.apiKey }).then((r) => (last = r));
     expect((await statusBody(id)).status).toBe('CANCELLED');
+    expect(last, 'a stop poll answered before its hold ended').toBeUndefined();
+    // Moved as often as it takes the poll to arrive: only the hold's end can answer it.
+    while (last === undefined) {
+      clock.advance(HOLD_MS);
+      await statusBody(id);
+    }
+    expect((await held).status).toBe(204);
   });
 
-  it('executionTimeout: TIMED_OUT, and the worker is told to stop', async () => {
-    await setUp();
+  it('executionTimeout: TIMED_OUT at the bound, and the worker is told to stop', async (ctx) => {
+    // On a manual clock: the 5 s (the contract's least executionTimeout) pass in one step. Holds
+    // longer than that keep the worker's stop poll open meanwhile, so it is not taken for dead.
+    const t = await setUp(ctx, { clock: 'manual', workerHoldMs: 60_000 });
+    const { h, hooks, worker, statusBody, health, final, hookFor } = t;
+    const clock = manual(t);
     const w = worker(
       'w-slow',
-      (_input, ctx) =>
-        new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')))),
+      (_input, job) =>
+        new Promise((_r, reject) => job.signal.addEventListener('abort', () => reject(new Error('stopped')))),
     );
     const id = await submit(h, {}, { policy: { executionTimeout: 5000 }, webhook: hooks.url });
-    const body = await final(id, 15_000);
+    await until(async () => (await statusBody(id)).status === 'IN_PROGRESS', 'taken');
+    clock.advance(4999);
+    expect((await statusBody(id)).status).toBe('IN_PROGRESS');
+    clock.advance(1);
+    const body = await final(id);
     expect(body.status).toBe('TIMED_OUT');
     expect(body.executionTime).toBeGreaterThanOrEqual(5000);
     await until(() => w.trace.stopped.includes(id), 'stop delivered');
     await until(() => hookFor(id) !== undefined, 'webhook');
     expect(hookFor(id)).toMatchObject({ status: 'TIMED_OUT' });
     expect((await health()).jobs).toMatchObject({ failed: 1, inProgress: 0 });
-  }, 30_000);
+  });
 
-  it('simulated and real workers share one queue', async () => {
-    await setUp({ externalWorkers: false, workersMin: 0, workersMax: 1, coldStartMs: 60_000 });
+  it('simulated and real workers share one queue', async (ctx) => {
+    const { h, worker, final } = await setUp(ctx, {
+      externalWorkers: false,
+      workersMin: 0,
+      workersMax: 1,
+      coldStartMs: 60_000,
+    });
     worker('w-shared', () => Promise.resolve('real'));
     const id = await submit(h, {});
     expect(await final(id)).toMatchObject({ status: 'COMPLETED', output: 'real', workerId: 'w-shared' });
   });
 });
 
-describe('worker protocol: hostile input gets a 4xx and changes no job', () => {
-  it('bad JSON, unknown ids, results for jobs never taken, duplicates, another worker, bad batch_size', async () => {
-    await setUp();
+describe.concurrent('worker protocol: hostile input gets a 4xx and changes no job', () => {
+  it('bad JSON, unknown ids, results for jobs never taken, duplicates, another worker, bad batch_size', async (ctx) => {
+    const { h, statusBody, health } = await setUp(ctx);
     const queued = await submit(h, { q: 1 });
     const post = (worker: string, job: string, raw: string) =>
       call(h, 'POST', `${h.url}/job-done/${worker}/${job}?&isStream=false`, {

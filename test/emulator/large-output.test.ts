@@ -78,7 +78,7 @@ async function completedJob(
   return id;
 }
 
-/** The emulator in a child process (fixtures/memory-probe.ts) that measures its own memory. */
+/** The emulator in a child process (fixtures/memory-probe.mjs) that measures its own memory. */
 interface Probe {
   url: string;
   adminUrl: string;
@@ -90,7 +90,7 @@ interface Probe {
 async function startProbe(): Promise<Probe> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./fixtures/memory-probe.ts', import.meta.url))],
+    [fileURLToPath(new URL('./fixtures/memory-probe.mjs', import.meta.url))],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const waiting: ((v: Record<string, unknown>) => void)[] = [];
@@ -117,7 +117,9 @@ async function startProbe(): Promise<Probe> {
   };
 }
 
-describe('large generated outputs', () => {
+// Side by side: each probe is a process of its own and measures only itself, and the cases on the
+// shared emulator below wait each for its own job.
+describe.concurrent('large generated outputs', () => {
   it(`${String(READERS)} concurrent /status reads of a 64 MiB output stay far below ${String(READERS)} copies in the emulator's memory, and each is complete`, async () => {
     expect(MAX_GENERATED_BYTES).toBe(64 * MiB);
     const probe = await startProbe();
