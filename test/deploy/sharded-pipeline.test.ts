@@ -141,10 +141,11 @@ describe('sharded pipeline: n shard processes against one emulator, then merge',
       }
       // Each shard samples /health on its own, so the merge holds about n times the samples.
       expect(requests(m, 'health')).toBeGreaterThanOrEqual(requests(u, 'health'));
-      // The same service answered both: job timings agree to within a few milliseconds.
+      // The same service answered both: the merged p50 is the same 100 ms job's, give or take the
+      // emulator's timers running late on a loaded machine (10.05 ms apart seen beside a full suite).
       expect(
         Math.abs(m.jobs.executionTime.percentiles.p50 - u.jobs.executionTime.percentiles.p50),
-      ).toBeLessThan(10);
+      ).toBeLessThan(30);
       expect(m.thresholds.map((t) => [t.expression, t.ok])).toEqual([['rate(failed) < 1%', true]]);
       expect(await readFile(join(merged, 'junit.xml'), 'utf8')).toContain('rate(failed) &lt; 1%');
     },

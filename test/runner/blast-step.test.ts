@@ -8,7 +8,7 @@ phases: [{ count: 1 }]
 flows:
   - name: saturate
     steps:
-      - blast: { op: run, rate: 400, duration: 4s, connections: 8 }
+      - blast: { op: run, duration: 4s, connections: 8 }
       - blast: { op: health, duration: 1s, connections: 4 }
 `;
 
@@ -22,7 +22,9 @@ describe('blast step', () => {
     const health = result.records.filter(
       (r) => r.type === 'exchange' && r.op === 'health' && r.step === '2:blast',
     );
-    expect(runs.length).toBeGreaterThan(1200);
+    // Flat out: past the /run limit (1000 per 10 s) even on a loaded machine (306 sent at a fixed
+    // 400/s beside a full suite, too few to meet the limit), so 429s are among the answers.
+    expect(runs.length).toBeGreaterThan(1100);
     expect(runs.filter((r) => r.type === 'exchange' && r.status === 429).length).toBeGreaterThan(100);
     expect(runs.filter((r) => r.type === 'exchange' && r.status === 200).length).toBeLessThanOrEqual(1050);
     expect(health.length).toBeGreaterThan(100);
