@@ -89,6 +89,8 @@ export interface WorkerProcessGuard {
 export function guardWorkerProcesses(): WorkerProcessGuard {
   const groups = new ProcessGroups();
   const release = onForcedExit(() => {
+    // First: no process may start after this (the emulator's thread would replace the killed ones).
+    groups.close();
     for (const pgid of groups.live()) {
       try {
         process.kill(-pgid, 'SIGKILL');

@@ -10,7 +10,8 @@
 export class ProcessGroups {
   private readonly slots: Int32Array;
 
-  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4 * ProcessGroups.SLOTS)) {
+  // One more cell after the slots: the closed flag.
+  constructor(readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4 * (ProcessGroups.SLOTS + 1))) {
     this.slots = new Int32Array(buffer);
   }
 
@@ -20,16 +21,29 @@ export class ProcessGroups {
    */
   static readonly SLOTS = 256;
 
+  /**
+   * Set by a forced exit before it kills the groups: the workers it kills would otherwise be
+   * replaced, from the emulator's thread, by processes started after the kill and before the exit
+   * ends that thread, and those would outlive jobstorm. A launcher starts nothing once it is set.
+   */
+  close(): void {
+    Atomics.store(this.slots, ProcessGroups.SLOTS, 1);
+  }
+
+  isClosed(): boolean {
+    return Atomics.load(this.slots, ProcessGroups.SLOTS) === 1;
+  }
+
   /** False when every slot is taken (the group then cannot be killed on a forced exit). */
   add(pgid: number): boolean {
-    for (let i = 0; i < this.slots.length; i++) {
+    for (let i = 0; i < ProcessGroups.SLOTS; i++) {
       if (Atomics.compareExchange(this.slots, i, 0, pgid) === 0) return true;
     }
     return false;
   }
 
   remove(pgid: number): void {
-    for (let i = 0; i < this.slots.length; i++) {
+    for (let i = 0; i < ProcessGroups.SLOTS; i++) {
       if (Atomics.compareExchange(this.slots, i, pgid, 0) === pgid) return;
     }
   }
@@ -37,7 +51,7 @@ export class ProcessGroups {
   /** Every group recorded as running, now. */
   live(): number[] {
     const out: number[] = [];
-    for (let i = 0; i < this.slots.length; i++) {
+    for (let i = 0; i < ProcessGroups.SLOTS; i++) {
       const g = Atomics.load(this.slots, i);
       if (g !== 0) out.push(g);
     }

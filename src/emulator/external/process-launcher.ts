@@ -45,6 +45,8 @@ export class ProcessLauncher implements WorkerLauncher {
   }
 
   start(workerId: string): void {
+    // jobstorm is quitting at once and has killed the groups it knew: start nothing after that.
+    if (this.groups?.isClosed() === true) return;
     const log = join(this.spec.logDir, `${workerId}.log`);
     const sink = createWriteStream(log, { flags: 'a' });
     sink.on('error', () => undefined);
@@ -62,6 +64,9 @@ export class ProcessLauncher implements WorkerLauncher {
     child.stderr.pipe(sink, { end: false });
     this.launched.push({ workerId, pid: child.pid, log });
     if (child.pid !== undefined) this.groups?.add(child.pid);
+    // Closed between the check above and the add: the forced exit may have read the groups before
+    // this one was in them, so this thread kills it (as far as it gets before the exit ends it).
+    if (this.groups?.isClosed() === true) signalGroup(child, 'SIGKILL');
     const entry: Running = {
       child,
       killTimer: undefined,
