@@ -21,7 +21,7 @@ for i in $(seq 1 "$runs"); do
   start=$(date +%s)
   if npm test >"$log" 2>&1; then result=passed; else result=FAILED; failed=$((failed + 1)); fi
   end=$(date +%s)
-  summary="$(grep -E '^ +(Test Files|Tests) ' "$log" | sed 's/\x1b\[[0-9;]*m//g' | tr -s ' ' | paste -sd';' -)"
+  summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^ +(Test Files|Tests) ' | tr -s ' ' | paste -sd';' -)"
   echo "run $i of $runs under $hogs CPU hogs: $result in $((end - start)) s (${summary:-no vitest summary}); log: $log"
 done
 echo "$((runs - failed)) passed, $failed failed"
