@@ -2,7 +2,7 @@ import yargs, { type Argv } from 'yargs';
 import { withExamples, type HelpExample } from './help-example.js';
 import { optionNames } from './usage-hint.js';
 import type { ExitCode } from '../core/exit-code.js';
-import type { EpochClock } from '../core/clock.js';
+import { systemClock, type EpochClock } from '../core/clock.js';
 import type { GeneratorProbe } from '../runner/generator-watch.js';
 
 /** What a command may use of the outside world; only src/cli/ builds one. */
@@ -28,6 +28,11 @@ export interface CliIo {
    */
   clock?: EpochClock;
   generatorProbe?: () => GeneratorProbe;
+}
+
+/** The clock a command runs on: the in-process caller's, else the system's (main.ts hands none). */
+export function clockOf(io: CliIo): EpochClock {
+  return io.clock ?? systemClock;
 }
 
 /**

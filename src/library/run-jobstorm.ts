@@ -59,7 +59,7 @@ function sessionOptions(
 ): Omit<RunSessionOptions, 'target'> {
   return {
     scenario,
-    runId: o.runId ?? runIdFor(scenario.name, undefined, (o.clock ?? systemClock).epochNow()),
+    runId: o.runId ?? runIdFor(scenario.name, (o.clock ?? systemClock).epochNow()),
     clock: o.clock ?? systemClock,
     thresholds,
     checks: o.checks === false ? false : o.checks === true || o.checks === undefined ? {} : o.checks,

@@ -9,9 +9,9 @@ export function runStamp(at: Date = new Date()): string {
 /** `<scenario>-<stamp>`, with `-shard<i>of<n>` for one shard of a run; the stamp at `epochMs` (the run's clock). */
 export function runIdFor(
   scenarioName: string,
+  epochMs: number,
   shard?: { index: number; count: number },
-  epochMs?: number,
 ): string {
   const suffix = shard ? `-shard${String(shard.index)}of${String(shard.count)}` : '';
-  return `${scenarioName}-${runStamp(epochMs === undefined ? undefined : new Date(epochMs))}${suffix}`;
+  return `${scenarioName}-${runStamp(new Date(epochMs))}${suffix}`;
 }

@@ -6,14 +6,13 @@ import type { CapacityOptions, SearchMode, StepPlan } from '../../capacity/capac
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
 import { lostStep, planLine } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
-import { systemClock } from '../../core/clock.js';
 import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import type { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
-import type { CliIo, JobstormCommand } from '../command.js';
+import { clockOf, type CliIo, type JobstormCommand } from '../command.js';
 import type { CapacityArgs } from './capacity-args.js';
 import { collect, loadScenarioInto } from '../run/collect.js';
 import { resolveTarget } from '../run/target.js';
@@ -258,7 +257,7 @@ function stepOutput(s: Settings, io: CliIo): Pick<CapacityOptions, 'onStep' | 'o
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
-  const runId = runIdFor(`capacity-${s.scenario.name}`, undefined, (io.clock ?? systemClock).epochNow());
+  const runId = runIdFor(`capacity-${s.scenario.name}`, clockOf(io).epochNow());
   const out = resolve(args.out ?? join('reports', runId));
   const workers = new WorkerFigures();
   const reached = await reach(s, io, out, workers);
@@ -277,7 +276,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       slo: s.slo,
       steps: s.steps,
       mode,
-      clock: io.clock ?? systemClock,
+      clock: clockOf(io),
       runId,
       interrupt: io.interrupt,
       ...(io.generatorProbe ? { generatorProbe: io.generatorProbe } : { cpu: readProcessCpu }),

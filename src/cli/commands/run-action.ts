@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import { loadOpenApiRules } from '../../check/openapi-rules.js';
-import { systemClock } from '../../core/clock.js';
 import type { ExitCode } from '../../core/exit-code.js';
 import type { ExternalPoolSnapshot } from '../../emulator/index.js';
 import { reachTarget, type RunTarget } from '../../library/run-target.js';
@@ -10,7 +9,7 @@ import { assembleRun } from '../../session/run-assembly.js';
 import { endingOf, exitCodeOf, keyRefused } from '../../session/run-exit.js';
 import type { RunSession } from '../../session/run-session.js';
 import type { RunSessionOptions, SessionSinks } from '../../session/session-options.js';
-import type { CliIo, JobstormCommand } from '../command.js';
+import { clockOf, type CliIo, type JobstormCommand } from '../command.js';
 import { phasePlanOf } from '../run/phase-plan.js';
 import { clearLiveLine, progressSink } from '../run/progress-sink.js';
 import { startLiveExports } from '../run/live-export.js';
@@ -144,7 +143,7 @@ function sessionOptions(
   return {
     scenario: s.scenario,
     runId: p.runId,
-    clock: io.clock ?? systemClock,
+    clock: clockOf(io),
     thresholds: s.thresholds,
     checks:
       args.check === false
@@ -164,10 +163,10 @@ function sessionOptions(
 
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const s = await settleRun(args, io);
-  const together = startTogether(s.together, s.shard, io.clock ?? systemClock);
+  const together = startTogether(s.together, s.shard, clockOf(io));
   const openapi = args.openapi === undefined ? undefined : await loadOpenApiRules(args.openapi);
   // Issue 12: --out is proven writable before the emulator starts and before anything is sent.
-  const runId = runIdFor(s.scenario.name, s.shard, (io.clock ?? systemClock).epochNow());
+  const runId = runIdFor(s.scenario.name, clockOf(io).epochNow(), s.shard);
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
   const workers = new WorkerFigures();

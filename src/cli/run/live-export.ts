@@ -1,7 +1,6 @@
-import { systemClock } from '../../core/clock.js';
 import { LiveExports } from '../../export/live-exports.js';
 import type { Scenario } from '../../scenario/scenario.js';
-import type { CliIo } from '../command.js';
+import { clockOf, type CliIo } from '../command.js';
 import type { ExportSettings } from './export-settings.js';
 
 export interface LiveExportContext {
@@ -24,7 +23,7 @@ export function startLiveExports(settings: ExportSettings, ctx: LiveExportContex
     ...(ctx.shard ? { shard: ctx.shard } : {}),
     onWarning: (message) => ctx.io.err(`jobstorm: warning: ${message}`),
     // The run's clock: its flushes come every interval of the run's time, not the machine's.
-    clock: ctx.io.clock ?? systemClock,
+    clock: clockOf(ctx.io),
   });
   live.start();
   return live;
