@@ -8,7 +8,7 @@ import { ExitCode } from '../../src/core/exit-code.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { cliClock, runCliOnClock } from '../helpers/cli-on-clock.js';
 import { captureIo } from '../helpers/cli-io.js';
-import { attribute, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
+import { attribute, receiverGoneAfterFirst, startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.js';
 
 /*
  * `capacity --export`: a search of several minutes is watched on the same dashboards as a run. Every
@@ -129,22 +129,13 @@ describe('jobstorm capacity --export', () => {
     'a backend gone mid-search costs dropped exports and a warning, not the search',
     { timeout: 90_000 },
     async () => {
-      // Gone after its first export, once the search's clock moves on (the answer read by then).
       const clock = cliClock();
-      let closed: Promise<void> | undefined;
-      receiver = await startOtlpReceiver({
-        onReceive: (n) => {
-          if (n === 1)
-            clock.schedule(1, () => {
-              closed = receiver?.close();
-            });
-        },
-      });
-      const r = receiver;
+      const gone = await receiverGoneAfterFirst(clock);
+      const r = (receiver = gone.receiver);
       const { out, io, searching } = await search(r, clock);
       const code = await searching;
-      await closed;
-      expect(closed).toBeDefined();
+      await gone.closing();
+      expect(gone.closing()).toBeDefined();
       expect(r.received).toHaveLength(1);
       expect([ExitCode.Ok, ExitCode.Failed], io.stderr.join('\n')).toContain(code);
       const report = await readReport(out);

@@ -8,7 +8,13 @@ import { captureIo } from '../helpers/cli-io.js';
 import { readSummary } from '../e2e/helpers.js';
 import { quantileBucket, withinBucket } from './bucket-check.js';
 import { exportScenario } from './export-scenario.js';
-import { attribute, startOtlpReceiver, type OtlpMetric, type OtlpReceiver } from './otlp-receiver.js';
+import {
+  attribute,
+  receiverGoneAfterFirst,
+  startOtlpReceiver,
+  type OtlpMetric,
+  type OtlpReceiver,
+} from './otlp-receiver.js';
 
 /*
  * Issue 16: OTLP/HTTP metrics, sent by the OpenTelemetry JS exporter, decoded on loopback with the
@@ -113,18 +119,9 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
   }, 90_000);
 
   it('a receiver gone mid-run costs dropped exports and a warning, not the run', async () => {
-    // Gone after its first export, once the run's clock moves on (the answer read by then).
     const clock = cliClock();
-    let closed: Promise<void> | undefined;
-    receiver = await startOtlpReceiver({
-      onReceive: (n) => {
-        if (n === 1)
-          clock.schedule(1, () => {
-            closed = receiver?.close();
-          });
-      },
-    });
-    const r = receiver;
+    const gone = await receiverGoneAfterFirst(clock);
+    const r = (receiver = gone.receiver);
     const { dir, file } = await exportScenario();
     const out = join(dir, 'report');
     const io = captureIo();
@@ -133,8 +130,8 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
       io,
       { clock },
     );
-    await closed;
-    expect(closed).toBeDefined();
+    await gone.closing();
+    expect(gone.closing()).toBeDefined();
     expect(r.received).toHaveLength(1);
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const summary = await readSummary(out);

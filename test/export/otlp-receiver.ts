@@ -1,3 +1,4 @@
+import type { ManualClock } from '../../src/core/manual-clock.js';
 import { createRequire } from 'node:module';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,6 +81,25 @@ function decode(body: Buffer, contentType: string): ExportRequest {
     ? Request.decode(Request.encode(Request.fromObject(JSON.parse(body.toString('utf8')))).finish())
     : Request.decode(body);
   return Request.toObject(message, { longs: Number, enums: String, defaults: true }) as ExportRequest;
+}
+
+/**
+ * A receiver gone after its first export, once `clock` moves on (its answer read by then): a
+ * backend that disappears mid-run. `closing()` is its close, once it happened.
+ */
+export async function receiverGoneAfterFirst(
+  clock: ManualClock,
+): Promise<{ receiver: OtlpReceiver; closing: () => Promise<void> | undefined }> {
+  let closed: Promise<void> | undefined;
+  const receiver: OtlpReceiver = await startOtlpReceiver({
+    onReceive: (n) => {
+      if (n === 1)
+        clock.schedule(1, () => {
+          closed = receiver.close();
+        });
+    },
+  });
+  return { receiver, closing: () => closed };
 }
 
 /** `o.onReceive` hears of each export taken, once its answer went out, with how many came so far. */
