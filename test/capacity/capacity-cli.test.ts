@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,8 +174,18 @@ describe('jobstorm capacity', () => {
         emulatorOf(4),
         [join(dir, 'fast.yaml'), '--start', '10', '--step-duration', '20s', '--warmup', '0s', '--out', out],
         io,
-        // Interrupt 7 s into the first step (its progress shows on stderr only when it ends).
-        { onStart: (m) => void m.clock.schedule(7000, () => io.controller.abort(new Error('interrupted'))) },
+        // Interrupt 7 s into the first step (its progress shows on stderr only when it ends),
+        // counted from the emulator's first request: a timer set before the command's modules
+        // load (lazily, off the clock) could fire before the search begins.
+        {
+          onStart: (m) => {
+            const first = (): void => {
+              unsubscribe('http.server.request.start', first);
+              m.clock.schedule(7000, () => io.controller.abort(new Error('interrupted')));
+            };
+            subscribe('http.server.request.start', first);
+          },
+        },
       );
       const code = await running;
       expect(code).toBe(ExitCode.Interrupted);
