@@ -1,6 +1,7 @@
 import type { EpochClock } from '../core/clock.js';
 import { starvedOfCpu, type CpuReading } from '../core/cpu-starvation.js';
 import type { GeneratorRecord, JobstormRecord, RunRecord } from '../core/record.js';
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
@@ -161,7 +162,7 @@ function reasonsOf(v: StepVerdict): string[] {
     );
   }
   for (const t of s.thresholds)
-    if (!t.ok) reasons.push(`SLO ${t.expression} failed (value ${formatValue(t.value, t.unit)})`);
+    if (!t.ok) reasons.push(`SLO ${t.expression} failed (value ${formatValue(t.value, t.unit, resolutionOfMetric(t.expression))})`);
   if (!v.trend.steady)
     reasons.push(
       `no steady state: the queue kept growing by ${String(v.trend.growthPerSec)} jobs/s (from ${String(v.trend.first)} to ${String(v.trend.last)})`,

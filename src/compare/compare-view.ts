@@ -1,3 +1,4 @@
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatPercent, formatValue } from '../report/format.js';
 import type { ThresholdUnit } from '../report/summary.js';
 import type { CheckRow, Comparison, CompareRun, DeltaRow, GateResult, Significance } from './compare-data.js';
@@ -17,11 +18,11 @@ export const CHECK_HEADER = [
   '',
 ];
 
-export function formatChange(delta: number | null, unit: ThresholdUnit): string {
+export function formatChange(delta: number | null, unit: ThresholdUnit, resolutionMs = 0): string {
   if (delta === null) return 'n/a';
   if (delta === 0) return '0';
   const sign = delta > 0 ? '+' : '−';
-  const text = formatValue(Math.abs(delta), unit);
+  const text = formatValue(Math.abs(delta), unit, resolutionMs);
   return `${sign}${unit === 'ratio' ? text.replace('%', ' pp') : text}`;
 }
 
@@ -31,9 +32,9 @@ function relativeText(r: DeltaRow): string {
     : ` (${r.relative > 0 ? '+' : '−'}${formatPercent(Math.abs(r.relative))})`;
 }
 
-export function intervalText(s: Significance | null, unit: ThresholdUnit): string {
+export function intervalText(s: Significance | null, unit: ThresholdUnit, resolutionMs = 0): string {
   if (!s?.ci) return '';
-  return `${formatChange(s.ci[0], unit)} … ${formatChange(s.ci[1], unit)}`;
+  return `${formatChange(s.ci[0], unit, resolutionMs)} … ${formatChange(s.ci[1], unit, resolutionMs)}`;
 }
 
 /** The corrected confidence, marked when the row's metric is corrected among the gates' instead. */
@@ -53,20 +54,26 @@ export function verdictMark(r: DeltaRow): string {
   return 'changed';
 }
 
+/** A row's value in its unit, a whole-ms timing in whole ms. */
+function rowValue(r: DeltaRow, v: number | null): string {
+  return formatValue(v, r.unit, resolutionOfMetric(r.metric));
+}
+
 export function deltaCells(r: DeltaRow): string[] {
   return [
     r.metric,
-    formatValue(r.baseline, r.unit),
-    formatValue(r.current, r.unit),
-    `${formatChange(r.delta, r.unit)}${relativeText(r)}`,
-    intervalText(r.significance, r.unit),
+    rowValue(r, r.baseline),
+    rowValue(r, r.current),
+    `${formatChange(r.delta, r.unit, resolutionOfMetric(r.metric))}${relativeText(r)}`,
+    intervalText(r.significance, r.unit, resolutionOfMetric(r.metric)),
     confidenceText(r.significance),
     verdictMark(r),
   ];
 }
 
 export function gateCells(g: GateResult): string[] {
-  const value = (v: number | null): string => (v === null ? 'no data' : formatValue(v, g.metricUnit));
+  const value = (v: number | null): string =>
+    v === null ? 'no data' : formatValue(v, g.metricUnit, resolutionOfMetric(g.expression));
   return [g.status, g.expression, value(g.baseline), value(g.current), g.reason];
 }
 
@@ -124,7 +131,7 @@ function runLengthText(ms: number): string {
 export function untestedText(r: DeltaRow): string {
   const factor =
     r.unit === 'count' || r.baseline === null || r.current === null ? '' : factorText(r.baseline, r.current);
-  const size = `${r.metric} ${formatValue(r.baseline, r.unit)} → ${formatValue(r.current, r.unit)}${factor ? `, ${factor}` : ''}`;
+  const size = `${r.metric} ${rowValue(r, r.baseline)} → ${rowValue(r, r.current)}${factor ? `, ${factor}` : ''}`;
   const longer = r.untested?.runMs
     ? `; a measured run of at least ${runLengthText(r.untested.runMs)} would test it`
     : '';
@@ -162,7 +169,7 @@ export function correctedAwayText(r: DeltaRow, level: number): string {
   const why = s
     ? `: confidence ${percentText(s.confidence)} alone, ${percentText(s.corrected.confidence)} Holm-corrected over ${familyText(s.corrected)}, under ${(level * 100).toFixed(0)}%`
     : '';
-  return `${kind} ${r.metric} ${formatValue(r.baseline, r.unit)} → ${formatValue(r.current, r.unit)}${relativeText(r)}${why}`;
+  return `${kind} ${r.metric} ${rowValue(r, r.baseline)} → ${rowValue(r, r.current)}${relativeText(r)}${why}`;
 }
 
 /** The clauses after the lead, for changes the lead cannot call significant. */

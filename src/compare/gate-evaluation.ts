@@ -1,3 +1,4 @@
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import { compare, type Threshold } from '../report/threshold.js';
@@ -53,7 +54,7 @@ function idGate(g: Gate, b: Summary, c: Summary): GateResult {
 
 function show(value: number, g: Gate): string {
   if (g.unit === 'relative') return `${value >= 0 ? '+' : '−'}${Math.abs(value * 100).toFixed(1)}%`;
-  const text = formatValue(Math.abs(value), g.unit);
+  const text = formatValue(Math.abs(value), g.unit, resolutionOfMetric(g.expression));
   return `${value < 0 ? '−' : '+'}${g.unit === 'ratio' ? text.replace('%', ' pp') : text}`;
 }
 

@@ -11,3 +11,16 @@ export const TIMING_RESOLUTION_MS = {
 } as const;
 
 export type TimingName = keyof typeof TIMING_RESOLUTION_MS;
+
+const COARSE = Object.entries(TIMING_RESOLUTION_MS).filter(([, ms]) => ms >= 1);
+const COARSE_USE = new RegExp(`\\(\\s*(${COARSE.map(([name]) => name).join('|')})\\s*[{)\\[,]`);
+
+/**
+ * The finest step of the timing a metric or threshold expression reads (`p50(delayTime)`,
+ * `delta(p99(executionTime{flow:a}))`): 1 for the service's whole-millisecond timings, 0 for any
+ * other, so a value on delayTime prints `0ms` or `<1ms`, never the histogram's `0µs`.
+ */
+export function resolutionOfMetric(expression: string): number {
+  const name = COARSE_USE.exec(expression)?.[1];
+  return name === undefined ? 0 : TIMING_RESOLUTION_MS[name as TimingName];
+}

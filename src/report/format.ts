@@ -1,3 +1,4 @@
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import type { ThresholdResult, ThresholdUnit } from './summary.js';
 
 /**
@@ -26,11 +27,12 @@ export function formatRate(perSecond: number): string {
   return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toFixed(1);
 }
 
-export function formatValue(value: number | null, unit: ThresholdUnit): string {
+/** A value in its unit; `resolutionMs` (resolutionOfMetric) keeps a whole-ms timing in whole ms. */
+export function formatValue(value: number | null, unit: ThresholdUnit, resolutionMs = 0): string {
   if (value === null) return 'no data';
   switch (unit) {
     case 'ms':
-      return formatMs(value);
+      return formatMs(value, resolutionMs);
     case 'ratio':
       return formatPercent(value);
     case 'rps':
@@ -41,9 +43,11 @@ export function formatValue(value: number | null, unit: ThresholdUnit): string {
 }
 
 /** A threshold's value as reports show it: a figure not measured says so and why. */
-export function thresholdValueText(t: Pick<ThresholdResult, 'value' | 'unit' | 'notEvaluated'>): string {
+export function thresholdValueText(
+  t: Pick<ThresholdResult, 'expression' | 'value' | 'unit' | 'notEvaluated'>,
+): string {
   if (t.value === null && t.notEvaluated !== undefined) return `not evaluated: ${t.notEvaluated}`;
-  return formatValue(t.value, t.unit);
+  return formatValue(t.value, t.unit, resolutionOfMetric(t.expression));
 }
 
 export function formatThreshold(t: ThresholdResult): string {

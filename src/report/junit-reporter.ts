@@ -1,3 +1,4 @@
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { windowLine } from './threshold-window-line.js';
 import { escapeXml, formatValue } from './format.js';
 import { atLabel } from './report-view.js';
@@ -80,7 +81,7 @@ function thresholdCases(s: Summary): Cases {
   let failures = 0;
   for (const t of s.thresholds) {
     const open = `    <testcase classname="jobstorm.thresholds" name="${escapeXml(t.expression)}" time="0">`;
-    const value = formatValue(t.value, t.unit);
+    const value = formatValue(t.value, t.unit, resolutionOfMetric(t.expression));
     const w = windowLine(t);
     const windows = w === undefined ? '' : `; ${w}`;
     if (t.ok) {

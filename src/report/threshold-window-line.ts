@@ -1,3 +1,4 @@
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatValue } from './format.js';
 import type { ThresholdResult } from './summary.js';
 
@@ -9,11 +10,12 @@ import type { ThresholdResult } from './summary.js';
 export function windowLine(t: ThresholdResult): string | undefined {
   const w = t.window;
   if (!w) return undefined;
+  const resolution = resolutionOfMetric(t.expression);
   const worst = w.worst
-    ? `worst ${String(w.seconds)}s window from t+${String(w.worst.at)}s: ${formatValue(w.worst.value, t.unit)}`
+    ? `worst ${String(w.seconds)}s window from t+${String(w.worst.at)}s: ${formatValue(w.worst.value, t.unit, resolution)}`
     : `no ${String(w.seconds)}s window had data`;
   const failed = `${String(w.failed)} of ${String(w.judged)} window${w.judged === 1 ? '' : 's'} failed`;
-  const whole = t.wholeRun ? `; whole run ${formatValue(t.wholeRun.value, t.unit)}${wholeRunNote(t)}` : '';
+  const whole = t.wholeRun ? `; whole run ${formatValue(t.wholeRun.value, t.unit, resolution)}${wholeRunNote(t)}` : '';
   return `${worst}; ${failed}${whole}`;
 }
 

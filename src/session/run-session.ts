@@ -4,6 +4,7 @@ import type { Violation } from '../core/violation.js';
 import type { JobCounts, RunMetrics } from '../metrics/run-metrics.js';
 import type { WorkerPrice } from '../metrics/scaling-data.js';
 import { buildSummary } from '../report/summary-builder.js';
+import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import { judgeVerdict } from '../report/verdict.js';
@@ -129,7 +130,7 @@ export class RunSession {
   /** Stops arrivals and drains (the runner's interrupt), and says so at once. */
   private abortRun(a: LiveAbort): void {
     this.o.sinks?.warning?.(
-      `aborted: ${a.threshold} at t+${String(a.at)}s (${formatValue(a.value, a.unit)}): arrivals stopped; requests in flight drain, then the reports are written`,
+      `aborted: ${a.threshold} at t+${String(a.at)}s (${formatValue(a.value, a.unit, resolutionOfMetric(a.threshold))}): arrivals stopped; requests in flight drain, then the reports are written`,
     );
     this.stopper.abort(new Error(`aborted: ${a.threshold}`));
     void this.together?.endedEarly(`aborted: ${a.threshold} at t+${String(a.at)}s`);
