@@ -7,6 +7,7 @@ import {
   toTarget,
   type Comparator,
   type Threshold,
+  type ThresholdNames,
 } from '../report/threshold.js';
 import { THRESHOLD_METRICS, VIOLATION_PREFIX } from '../report/threshold-metrics.js';
 
@@ -45,9 +46,9 @@ const KINDS: readonly GateKind[] = ['delta', 'new', 'vanished'];
 
 class GateError extends Error {}
 
-function parseMetric(inner: string, where: string): Threshold {
+function parseMetric(inner: string, where: string, names: ThresholdNames): Threshold {
   try {
-    const [t] = parseThresholds([{ expression: `${inner} >= 0`, where }]);
+    const [t] = parseThresholds([{ expression: `${inner} >= 0`, where }], names);
     if (!t) throw new GateError(`cannot read "${inner}"`);
     return { ...t, expression: inner.trim() };
   } catch (err) {
@@ -80,7 +81,7 @@ function parseLimit(
   }
 }
 
-function parseOne(expression: string, where: string): Gate {
+function parseOne(expression: string, where: string, names: ThresholdNames): Gate {
   const m = GATE.exec(expression);
   const kind = m?.[1] as GateKind | undefined;
   if (!m || kind === undefined || !KINDS.includes(kind)) {
@@ -88,7 +89,7 @@ function parseOne(expression: string, where: string): Gate {
       'a gate compares two runs: write delta(<metric>) <op> <limit> (e.g. delta(p99(run)) < 10%) or new(violations) == 0',
     );
   }
-  const metric = parseMetric(m[2] ?? '', where);
+  const metric = parseMetric(m[2] ?? '', where, names);
   const isViolations = metric.metric === 'violations' || metric.metric.startsWith(VIOLATION_PREFIX);
   if (kind !== 'delta' && !isViolations)
     throw new GateError(
@@ -110,13 +111,17 @@ function parseOne(expression: string, where: string): Gate {
   };
 }
 
-/** Parses every gate, reporting every bad one at once, each naming the gate and where it came from. */
-export function parseGates(sources: readonly GateSource[]): Gate[] {
+/**
+ * Parses every gate, reporting every bad one at once, each naming the gate and where it came from.
+ * `names.checkIds` (handed in by whoever reads gates a person wrote) makes `new(violation:nosuch)`
+ * an error with a did-you-mean, as for thresholds, not a gate that passes for ever.
+ */
+export function parseGates(sources: readonly GateSource[], names: ThresholdNames = {}): Gate[] {
   const issues: ConfigIssue[] = [];
   const gates: Gate[] = [];
   for (const s of sources) {
     try {
-      gates.push(parseOne(s.expression, s.where));
+      gates.push(parseOne(s.expression, s.where, names));
     } catch (err) {
       if (!(err instanceof GateError)) throw err;
       issues.push({ where: s.where, message: `gate "${s.expression.trim()}": ${err.message}` });

@@ -79,6 +79,8 @@ describe('jobstorm capacity', () => {
         'p99(nope) < 1s',
         '--slo',
         'violations == 0',
+        '--slo',
+        'count(violation:nosuch) == 0',
         '--start',
         '-5',
         '--factor',
@@ -97,6 +99,7 @@ describe('jobstorm capacity', () => {
     for (const where of [
       '--slo: "p99(nope) < 1s"',
       '--slo: "violations == 0"',
+      '--slo: "count(violation:nosuch) == 0": "violation:nosuch" matches no check id',
       '--start',
       '--increment: give --factor or --increment',
       '--step-duration',

@@ -109,6 +109,19 @@ describe('jobstorm compare', () => {
     expect(r.code).toBe(ExitCode.Usage);
     expect(r.err).toContain('--gate: gate "delta(p99(runn)) < 10%": unknown metric "runn"');
     expect(existsSync(join(base, 'compare'))).toBe(false);
+    // A check id no check has (issue 47 item 3): every such gate named at once, with a did-you-mean.
+    const ids = await compare([
+      base,
+      base,
+      '--gate',
+      'new(violation:nosuch) == 0',
+      '--gate',
+      'vanished(violation:transition.bakwards) == 0',
+    ]);
+    expect(ids.code).toBe(ExitCode.Usage);
+    expect(ids.err).toContain('gate "new(violation:nosuch) == 0": "violation:nosuch" matches no check id');
+    expect(ids.err).toContain('did you mean "violation:transition.backwards"?');
+    expect(existsSync(join(base, 'compare'))).toBe(false);
     const r2 = await compare([base, base, '--significance', '1.5']);
     expect(r2.code).toBe(ExitCode.Usage);
     expect(r2.err).toContain('--significance: a confidence level between 0 and 1');

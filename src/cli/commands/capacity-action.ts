@@ -1,3 +1,4 @@
+import { CHECK_IDS } from '../../check/catalog.js';
 import { thresholdSources } from '../../report/threshold-source.js';
 import { join, resolve } from 'node:path';
 import { findCapacity, planOf } from '../../capacity/capacity-search.js';
@@ -89,7 +90,7 @@ function parseEach(
   sources: readonly { expression: string; where: string }[],
   issues: ConfigIssue[],
 ): Threshold[] {
-  return sources.flatMap((source) => collect(issues, () => parseThresholds([source])) ?? []);
+  return sources.flatMap((source) => collect(issues, () => parseThresholds([source], { checkIds: CHECK_IDS })) ?? []);
 }
 
 function sloOf(

@@ -1,3 +1,4 @@
+import { CHECK_IDS } from '../../check/catalog.js';
 import { dirname, join } from 'node:path';
 import { compareRuns } from '../../compare/comparison.js';
 import { writeComparison } from '../../compare/compare-writer.js';
@@ -72,7 +73,7 @@ export const compareAction: Pick<JobstormCommand<CompareArgs>, 'run'> = {
     const baselineInput = args.baseline ?? '';
     const currentInput = args.current ?? '';
     const { sources, significance } = await gateSources(args, io.env);
-    const gates = parseGates(sources);
+    const gates = parseGates(sources, { checkIds: CHECK_IDS });
     const [baseline, current] = await readBoth(baselineInput, currentInput);
     const cmp = compareRuns(baseline, current, {
       baselineSource: baselineInput,
