@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { CHECK_CATALOG, checkInfo, isCheckId, type CheckId } from '../../src/check/catalog.js';
 import { checkCatalogMarkdown } from '../../src/check/catalog-table.js';
 import { firstTime } from '../../src/check/fired-rules.js';
@@ -25,6 +25,8 @@ describe('firstTime', () => {
     // file to the next (vitest.config.ts): a fresh copy of the module has all 30 to give.
     vi.resetModules();
     const { firstTime } = await import('../../src/check/fired-rules.js');
+    // This copy ends with every bit taken: the next file's imports must not find it.
+    onTestFinished(() => vi.resetModules());
     const job = newJobState('j');
     const ids: (CheckId | 'webhook.judged')[] = [
       'webhook.judged',
