@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { URL, fileURLToPath } from 'node:url';
 
-/** @typedef {{ mutate: string[]; break: number; why?: string }} MutationModule */
+/** @typedef {{ mutate: string[]; break: number; why?: string; tests?: string[]; testsWhy?: string }} MutationModule */
 
 /** @returns {Record<string, MutationModule>} */
 export function readModules() {

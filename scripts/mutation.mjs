@@ -21,8 +21,14 @@ if (unknown.length > 0) {
 const chosen = names.length > 0 ? names : Object.keys(modules);
 const mutate = filesOf(modules, chosen).join(',');
 const cwd = fileURLToPath(new URL('..', import.meta.url));
+// A module may name the test files that judge it (`tests`): when every chosen module does, the run
+// takes only those (test/mutation/vitest.config.ts reads them from JOBSTORM_MUTATION_TESTS).
+const narrowed = chosen.map((n) => modules[n]?.tests);
+const env = narrowed.every((t) => t !== undefined)
+  ? { ...process.env, JOBSTORM_MUTATION_TESTS: JSON.stringify([...new Set(narrowed.flat())]) }
+  : process.env;
 const run = (/** @type {string} */ cmd, /** @type {string[]} */ argv) =>
-  spawnSync(cmd, argv, { cwd, stdio: 'inherit' }).status ?? 1;
+  spawnSync(cmd, argv, { cwd, stdio: 'inherit', env }).status ?? 1;
 
 const stryker = run('npx', ['stryker', 'run', '--mutate', mutate, ...extra]);
 if (stryker !== 0) process.exit(stryker);

@@ -15,6 +15,9 @@ interface MutationModule {
   break: number;
   /** Why the break is below 85 %, when it is. */
   why?: string;
+  /** The test files that judge this module alone, and why it is narrowed to them. */
+  tests?: string[];
+  testsWhy?: string;
 }
 interface ModulesApi {
   readModules(): Record<string, MutationModule>;
@@ -50,6 +53,11 @@ function filesUnder(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile())
     .map((e) => relative(root, join(e.parentPath, e.name)).replaceAll('\\', '/'));
+}
+
+/** A test glob of vitest.config.ts as a regular expression over a path from the root. */
+function asPattern(glob: string): RegExp {
+  return new RegExp(`^${glob.replaceAll('.', '\\.').replaceAll('**/', '(?:.*/)?').replaceAll('*', '[^/]*')}$`);
 }
 
 const SOURCES = [...filesUnder('src'), ...filesUnder('contracts')].filter((f) => f.endsWith('.ts'));
@@ -107,6 +115,20 @@ describe('the mutation testing configuration', () => {
     }
   });
 
+  it("a module's own tests exist, are ones the mutation run takes, and say why the module is narrowed", async () => {
+    const api = await load<ModulesApi>('scripts/mutation-modules.mjs');
+    const narrowed = Object.entries(api.readModules()).filter(([, m]) => m.tests !== undefined);
+    expect(narrowed.map(([name]) => name)).toContain('fold');
+    for (const [name, m] of narrowed) {
+      expect(m.testsWhy?.length ?? 0, `${name}: testsWhy`).toBeGreaterThan(30);
+      for (const file of m.tests ?? []) {
+        expect(existsSync(join(root, file)), `${name}: ${file}`).toBe(true);
+        expect(MUTATION_TESTS.some((g) => asPattern(g).test(file)), `${name}: ${file} in MUTATION_TESTS`).toBe(true);
+        expect(NOT_MUTATION_TESTS).not.toContain(file);
+      }
+    }
+  });
+
   it('the test folders it runs exist, and nothing in them needs the built CLI', () => {
     for (const glob of [...MUTATION_TESTS, ...NOT_MUTATION_TESTS]) {
       const pattern = new RegExp(
@@ -121,8 +143,6 @@ describe('the mutation testing configuration', () => {
   });
 
   it('runs no test that drives the CLI, a whole run or a proof run: slow, and its lazy imports make every table mutant survive', () => {
-    const asPattern = (glob: string): RegExp =>
-      new RegExp(`^${glob.replaceAll('.', '\\.').replaceAll('**/', '(?:.*/)?').replaceAll('*', '[^/]*')}$`);
     const taken = MUTATION_TESTS.map(asPattern);
     const left = NOT_MUTATION_TESTS.map(asPattern);
     const run = TESTS.filter((f) => taken.some((p) => p.test(f)) && !left.some((p) => p.test(f)));

@@ -51,10 +51,16 @@ export const NOT_MUTATION_TESTS = [
   'test/contracts/openapi.test.ts',
 ];
 
+/** The test files a module names for itself (modules.json `tests`, set by scripts/mutation.mjs). */
+function narrowed(): string[] | undefined {
+  const only = process.env.JOBSTORM_MUTATION_TESTS;
+  return only === undefined ? undefined : (JSON.parse(only) as string[]);
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {
-    include: MUTATION_TESTS,
+    include: narrowed() ?? MUTATION_TESTS,
     exclude: NOT_MUTATION_TESTS,
     testTimeout: 30_000,
     hookTimeout: 30_000,
