@@ -26,7 +26,9 @@ describe('firstTime', () => {
     vi.resetModules();
     const { firstTime } = await import('../../src/check/fired-rules.js');
     // This copy ends with every bit taken: the next file's imports must not find it.
-    onTestFinished(() => vi.resetModules());
+    onTestFinished(() => {
+      vi.resetModules();
+    });
     const job = newJobState('j');
     const ids: (CheckId | 'webhook.judged')[] = [
       'webhook.judged',
