@@ -167,6 +167,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   const schedule = arrivalSchedule(o.scenario.phases, {
     process: o.scenario.arrivals.process,
     seed: o.scenario.arrivals.seed,
+    burstiness: o.scenario.arrivals.burstiness,
     ...(o.shard ? { shard: o.shard } : {}),
   });
   const interrupt = listenForInterrupt(o, stop);

@@ -56,7 +56,11 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     },
     ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
     ...(out.scaling === undefined ? {} : { scaling: normalizeScaling(out.scaling) }),
-    arrivals: { process: out.arrivals.process, seed: out.arrivals.seed },
+    arrivals: {
+      process: out.arrivals.process,
+      seed: out.arrivals.seed,
+      ...(out.arrivals.burstiness === undefined ? {} : { burstiness: out.arrivals.burstiness }),
+    },
     phases: out.phases.map(normalizePhase),
     ...(out.warmup > 0 ? { warmupMs: out.warmup } : {}),
     flows,

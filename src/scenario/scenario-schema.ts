@@ -98,20 +98,34 @@ const EmulatorSchema = z
   .prefault({})
   .describe('Options for the embedded emulator; ignored against a real target.');
 
-export const ARRIVAL_PROCESS_NAMES = ['uniform', 'poisson'] as const;
+export const ARRIVAL_PROCESS_NAMES = ['uniform', 'poisson', 'gamma'] as const;
 
 const ArrivalsSchema = z
   .strictObject({
     process: z
       .enum(ARRIVAL_PROCESS_NAMES)
       .default('uniform')
-      .describe('Evenly spaced arrivals, or a Poisson process.'),
+      .describe(
+        'Evenly spaced arrivals, a Poisson process, or gamma-distributed gaps (vLLM bench serve --burstiness): see burstiness.',
+      ),
     seed: z
       .number()
       .int()
       .min(0)
       .default(1)
-      .describe('Seed of the Poisson process; the same seed gives the same arrivals.'),
+      .describe('Seed of the poisson and gamma processes; the same seed gives the same arrivals.'),
+    burstiness: z
+      .number()
+      .positive()
+      .max(1000)
+      .optional()
+      .describe(
+        "gamma only: the shape of the gaps, at the same mean rate. 1 is a Poisson process; below 1 arrivals clump with quiet spells between (0.5: gaps vary √2 times as much as Poisson's); above 1 they are more regular. Default 1.",
+      ),
+  })
+  .refine((a) => a.burstiness === undefined || a.process === 'gamma', {
+    message: 'burstiness shapes the gamma process only: add process: gamma, or remove burstiness',
+    path: ['burstiness'],
   })
   .prefault({})
   .describe('How arrivals are spread in time (open model).');

@@ -46,8 +46,10 @@ export interface EmulatorOptions {
 }
 
 export interface ArrivalOptions {
-  readonly process: 'uniform' | 'poisson';
+  readonly process: 'uniform' | 'poisson' | 'gamma';
   readonly seed: number;
+  /** gamma only: the shape of its gaps (1 = Poisson). */
+  readonly burstiness?: number;
 }
 
 /** Constant rate (per second) for a duration. */

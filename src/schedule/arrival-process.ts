@@ -1,3 +1,4 @@
+import { gammaProcess } from './gamma-process.js';
 import { mulberry32 } from './prng.js';
 
 /**
@@ -47,6 +48,8 @@ export const poissonProcess: ArrivalProcess = {
 const registry = new Map<string, ArrivalProcess>([
   [uniformProcess.name, uniformProcess],
   [poissonProcess.name, poissonProcess],
+  // Burstiness 1 under its name; a schedule given another burstiness builds its own (arrival-schedule.ts).
+  ['gamma', gammaProcess(1)],
 ]);
 
 /** Adds a process under its name (DESIGN rule 6); a name can be registered once. */

@@ -1,3 +1,4 @@
+import { gammaProcess } from './gamma-process.js';
 import { arrivalProcess, type ArrivalProcess, type PointSequence } from './arrival-process.js';
 import type { PhaseShape } from './phase-shape.js';
 import { deriveSeed } from './prng.js';
@@ -39,6 +40,8 @@ export interface ScheduleOptions {
   /** An `ArrivalProcess` or a registered name; default `uniform`. */
   readonly process?: string | ArrivalProcess;
   readonly seed?: number;
+  /** The shape of `gamma`'s gaps (gamma-process.ts); default 1, a Poisson process. */
+  readonly burstiness?: number;
   /** Keep only this shard's arrivals (see `shard`). */
   readonly shard?: Shard;
 }
@@ -103,7 +106,11 @@ export class ArrivalSchedule {
   ) {
     if (options.shard !== undefined) assertShard(options.shard);
     this.process =
-      typeof options.process === 'object' ? options.process : arrivalProcess(options.process ?? 'uniform');
+      typeof options.process === 'object'
+        ? options.process
+        : options.process === 'gamma' && options.burstiness !== undefined
+          ? gammaProcess(options.burstiness)
+          : arrivalProcess(options.process ?? 'uniform');
     const seed = options.seed ?? 1;
     const windows: PhaseWindow[] = [];
     const plans: (OpenPlan | undefined)[] = [];
