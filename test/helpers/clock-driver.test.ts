@@ -83,3 +83,43 @@ describe('ClockDriver', () => {
     expect(clock.now()).toBe(200);
   });
 });
+
+describe('ClockDriver and a node:http client reading its answer', () => {
+  it('does not move the clock until the body is read: node:http says "finish" at the headers', async () => {
+    const { createServer, get } = await import('node:http');
+    const server = createServer((_req, res) => res.end('the whole answer'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const clock = new ManualClock();
+    const driver = new ClockDriver(clock);
+    let bodyEnded = false;
+    let endedWhenTimerFired: boolean | undefined;
+    clock.schedule(100, () => (endedWhenTimerFired = bodyEnded));
+    try {
+      const port = (server.address() as { port: number }).port;
+      await driver.run(
+        new Promise<void>((resolve, reject) => {
+          get(`http://127.0.0.1:${String(port)}/`, (res) => {
+            // A consumer that reads its answer a few turns later (an exporter's promise chain).
+            let turns = 10;
+            const later = (): void => {
+              if (--turns > 0) {
+                setImmediate(later);
+                return;
+              }
+              res.resume();
+              res.once('end', () => {
+                bodyEnded = true;
+                // The run goes on past the timer: the driver has to move the clock for it to end.
+                void clock.sleep(200).then(resolve);
+              });
+            };
+            setImmediate(later);
+          }).once('error', reject);
+        }),
+      );
+    } finally {
+      server.close();
+    }
+    expect(endedWhenTimerFired).toBe(true);
+  });
+});

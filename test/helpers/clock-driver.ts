@@ -1,19 +1,21 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 
 /**
  * Each undici request (jobstorm's client, the emulator's webhook poster) begins with one, ends with
  * one of the other two; so does each node:http request (the OpenTelemetry exporter's), its end the
- * response's arrival or the request's error.
+ * request's error or the end of its response's body (see CLIENT_RESPONSE).
  */
 const CLIENT_OPEN = ['undici:request:create', 'http.client.request.start'];
-const CLIENT_CLOSE = [
-  'undici:request:trailers',
-  'undici:request:error',
-  'http.client.response.finish',
-  'http.client.request.error',
-];
+const CLIENT_CLOSE = ['undici:request:trailers', 'undici:request:error', 'http.client.request.error'];
+/**
+ * node:http publishes this when a response's headers arrive, not its body: the exchange ends when
+ * the body does. Counted closed at the headers, an exporter still reading its answer looked idle,
+ * and on a loaded machine the clock moved to its next flush meanwhile ("the previous export is
+ * still in flight").
+ */
+const CLIENT_RESPONSE = 'http.client.response.finish';
 /** Each request a node:http server (the emulator, the webhook receiver) took, and its answer's end. */
 const SERVER_START = 'http.server.request.start';
 const SERVER_OPEN = [SERVER_START];
@@ -165,6 +167,24 @@ export class ClockDriver {
     };
     subscribe(SERVER_START, dropped);
     this.listeners.push([SERVER_START, dropped]);
+    const response = (message: unknown): void => {
+      this.activity++;
+      const res = (message as { response?: IncomingMessage }).response;
+      let open = true;
+      const close = (): void => {
+        if (!open) return;
+        open = false;
+        this.activity++;
+        this.clientOpen--;
+      };
+      if (res === undefined || res.complete) close();
+      else {
+        res.once('end', close);
+        res.once('close', close);
+      }
+    };
+    subscribe(CLIENT_RESPONSE, response);
+    this.listeners.push([CLIENT_RESPONSE, response]);
   }
 
   private unlisten(): void {

@@ -26,4 +26,26 @@ describe('what a real-time run is held to beside its latency bounds', () => {
       }),
     ).toEqual(['violation ratelimit.early', 'threshold rate(429) < 1%']);
   });
+
+  it('in a generator-limited run, time-bound findings and the violation thresholds they alone failed judge the host', () => {
+    const run = (generatorLimited: boolean, ids: string[]) =>
+      failuresBesideLatency({
+        violations: ids.map((id) => ({ id })),
+        thresholds: [threshold('violations == 0', false), threshold('count(violation:lifecycle.*) == 0', false)],
+        verdict: { generatorLimited },
+      });
+    expect(run(true, ['lifecycle.runsync-wait-exceeded'])).toEqual([]);
+    // Fed, the same finding is a finding.
+    expect(run(false, ['lifecycle.runsync-wait-exceeded'])).toEqual([
+      'violation lifecycle.runsync-wait-exceeded',
+      'threshold violations == 0',
+      'threshold count(violation:lifecycle.*) == 0',
+    ]);
+    // Starved, a rule that is not about time still counts, and so do the thresholds it failed.
+    expect(run(true, ['lifecycle.runsync-wait-exceeded', 'transition.backwards'])).toEqual([
+      'violation transition.backwards',
+      'threshold violations == 0',
+      'threshold count(violation:lifecycle.*) == 0',
+    ]);
+  });
 });
