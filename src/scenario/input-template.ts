@@ -1,6 +1,9 @@
+import { lengthDistribution, promptOfLength } from './length-distribution.js';
+
 /*
  * Input templating: string values inside a job's `input` may contain `{{row.field}}`,
- * `{{iteration}}`, `{{flow}}` and `{{random:min:max}}`. A template is compiled once into closures
+ * `{{iteration}}`, `{{flow}}`, `{{random:min:max}}`, and lengths of LLM shape, `{{length:<dist>}}`
+ * and `{{text:<dist>}}` (length-distribution.ts). A template is compiled once into closures
  * so that rendering per arrival does no parsing; subtrees without placeholders are returned as the
  * same (frozen-by-convention) objects, never copied.
  */
@@ -33,6 +36,8 @@ type Render = (ctx: TemplateContext) => unknown;
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
 const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 const RANDOM = new RegExp(`^random:${NUMBER}:${NUMBER}$`);
+/** `{{length:lognormal:200:80}}` (a number of tokens) or `{{text:fixed:512}}` (a prompt that long). */
+const LENGTH = /^(length|text):(.+)$/;
 
 function placeholder(expr: string, onRowField: (field: string) => void): Render | string {
   if (expr === 'iteration') return (ctx) => ctx.iteration;
@@ -41,6 +46,16 @@ function placeholder(expr: string, onRowField: (field: string) => void): Render 
     const field = expr.slice(4);
     onRowField(field);
     return (ctx) => ctx.row?.[field] ?? '';
+  }
+  const length = LENGTH.exec(expr);
+  if (length !== null) {
+    const draw = lengthDistribution(length[2] ?? '');
+    if (typeof draw === 'string') return `{{${expr}}}: ${draw}`;
+    const text = length[1] === 'text';
+    return (ctx) => {
+      const n = draw(ctx.random ?? Math.random);
+      return text ? promptOfLength(n) : n;
+    };
   }
   const random = RANDOM.exec(expr);
   if (random !== null) {
@@ -52,7 +67,7 @@ function placeholder(expr: string, onRowField: (field: string) => void): Render 
     }
     return (ctx) => min + (ctx.random ?? Math.random)() * (max - min);
   }
-  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{iteration}}, {{flow}} or {{random:min:max}}`;
+  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}`;
 }
 
 function asText(value: unknown): string {

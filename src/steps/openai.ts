@@ -26,7 +26,7 @@ const OpenAiSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe(
-        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}} and {{random:min:max}}.',
+        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} and {{text:<distribution>}} (docs/llm.md).',
       ),
     stream: z
       .boolean()

@@ -61,7 +61,7 @@ describe('renderInput', () => {
         {
           path: ['c'],
           message:
-            'unknown placeholder {{bad}}; use {{row.field}}, {{iteration}}, {{flow}} or {{random:min:max}}',
+            'unknown placeholder {{bad}}; use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}',
         },
       ],
       rowUses: [
