@@ -15,7 +15,7 @@ export const FAULTS = Object.fromEntries(FAULT_LIST.map((f) => [f.name, f.descri
   FaultName,
   string
 >;
-export const FAULT_NAMES: FaultName[] = FAULT_LIST.map((f) => f.name);
+export const FAULT_NAMES: readonly FaultName[] = FAULT_LIST.map((f) => f.name);
 
 export function isFaultName(name: string): name is FaultName {
   return BY_NAME.has(name);
