@@ -1,4 +1,4 @@
-import type { ArrivalProcess } from './arrival-process.js';
+import type { ArrivalProcess } from './point-process.js';
 import { mulberry32 } from './prng.js';
 
 /**
