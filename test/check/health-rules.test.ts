@@ -193,6 +193,16 @@ describe('health.jobs-mismatch', () => {
     expect(out.fired).toEqual({ 'health.jobs-mismatch': 1 });
   });
 
+  it('counts a submit sent and never answered (our timeout, a cut read), not one that never connected', () => {
+    const unanswered = (at: number, kind: 'timeout' | 'reset' | 'refused') =>
+      ex('runsync', at, undefined, undefined, { error: { kind } });
+    expect(check([submit(0), unanswered(10, 'timeout'), health(1000, { completed: 2 })]).fired).toEqual({});
+    expect(check([submit(0), unanswered(10, 'reset'), health(1000, { completed: 2 })]).fired).toEqual({});
+    expect(check([submit(0), unanswered(10, 'refused'), health(1000, { completed: 2 })]).fired).toEqual({
+      'health.jobs-mismatch': 1,
+    });
+  });
+
   it('counts an OpenAI completion admitted, failed with 5xx or cut off, but not one refused', () => {
     const openai = (at: number, status: number | undefined, method = 'POST') =>
       ex('openai', at, status, undefined, { method });
