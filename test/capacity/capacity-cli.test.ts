@@ -7,6 +7,7 @@ import type { CapacityReport } from '../../src/capacity/index.js';
 import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
 import type { EmulatorOptions } from '../../src/emulator/options.js';
+import { cliClock, runCliOnClock } from '../helpers/cli-on-clock.js';
 import { captureIo, type CapturedIo } from '../helpers/cli-io.js';
 import { manualTarget, quietLoop, type ManualTarget } from '../helpers/manual-target.js';
 import { startPartialServer } from '../foreign/partial-server.js';
@@ -205,11 +206,14 @@ describe('jobstorm capacity', () => {
     'a step at which the target drops connections fails, whatever its latency (a server that is not our emulator)',
     { timeout: 60_000 },
     async () => {
-      const server = await startPartialServer({ resetEvery: 5, jobMs: 50 });
+      // On a manual clock shared with the server (issue 46): on real time a starved machine made the
+      // step inconclusive (generator-limited) instead of failed, whatever the resets.
+      const clock = cliClock();
+      const server = await startPartialServer({ resetEvery: 5, jobMs: 50, clock });
       try {
         const io = captureIo();
         const out = join(dir, 'resets');
-        const code = await runCli(
+        const code = await runCliOnClock(
           [
             'capacity',
             join(dir, 'fast.yaml'),
@@ -232,6 +236,7 @@ describe('jobstorm capacity', () => {
             '--quiet',
           ],
           io,
+          { clock },
         );
         expect(code, io.stderr.join('\n')).toBe(ExitCode.Failed);
         const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
@@ -250,7 +255,8 @@ describe('jobstorm capacity', () => {
     'a target that goes down mid-search: exit 3, naming the step it went down in and the rate it had passed',
     { timeout: 60_000 },
     async () => {
-      const server = await startPartialServer({ jobMs: 50 });
+      const clock = cliClock();
+      const server = await startPartialServer({ jobMs: 50, clock });
       const io = captureIo();
       const out = join(dir, 'went-down');
       // Gone the moment step 1 is reported, before step 2 sends (a timer polling the output could
@@ -261,7 +267,7 @@ describe('jobstorm capacity', () => {
         if (/^step 1 \(step\)/.test(text)) void server.close();
       };
       try {
-        const code = await runCli(
+        const code = await runCliOnClock(
           [
             'capacity',
             join(dir, 'fast.yaml'),
@@ -285,6 +291,7 @@ describe('jobstorm capacity', () => {
             out,
           ],
           io,
+          { clock },
         );
         expect(code, io.stderr.join('\n')).toBe(ExitCode.Aborted);
         const report = JSON.parse(await readFile(join(out, 'capacity.json'), 'utf8')) as CapacityReport;
