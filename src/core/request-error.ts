@@ -16,6 +16,9 @@ export const ERROR_KINDS = [
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
 
+/** Kinds that mean no connection was made (a TLS verdict on the handshake is one): nothing reached the service. */
+export const CONNECT_ERROR_KINDS: ReadonlySet<ErrorKind> = new Set(['refused', 'dns', 'tls']);
+
 export interface RequestError {
   kind: ErrorKind;
   code?: string;

@@ -1,9 +1,7 @@
+import { CONNECT_ERROR_KINDS } from '../core/request-error.js';
 import type { ExchangeRecord } from '../core/record.js';
 import type { RouteWatch } from '../core/route-watch.js';
 import type { LiveCounters } from './run-context.js';
-
-// Kinds that mean no connection could be made; a TLS verdict on the handshake is one of them.
-const CONNECT_ERRORS = new Set(['refused', 'dns', 'tls']);
 
 /**
  * Watches each exchange on its way to the sinks: live counters, whether the
@@ -31,7 +29,7 @@ export class RecordTap {
       if (r.status === 404 || r.status === 405 || (r.status >= 200 && r.status < 300)) this.routes.add(r);
     } else if (
       r.error &&
-      CONNECT_ERRORS.has(r.error.kind) &&
+      CONNECT_ERROR_KINDS.has(r.error.kind) &&
       !this.connected &&
       ++this.failedConnects >= this.unreachableAfter
     )

@@ -1,3 +1,4 @@
+import { CONNECT_ERROR_KINDS } from '../../core/request-error.js';
 import { readHealth, type HealthRead, type HealthRejection } from '../../core/health-reading.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext } from '../check.js';
@@ -29,9 +30,6 @@ function countSend(sends: Sends, sentAt: number): void {
   sends.set(b, (sends.get(b) ?? 0) + 1);
 }
 
-/** Errors before any connection: the request never reached the service. */
-const NOT_SENT: ReadonlySet<string> = new Set(['refused', 'dns', 'tls']);
-
 /** A job of ours was (or may have been) made by this exchange. */
 function isSubmit(r: ExchangeRecord): boolean {
   // An /openai/* completion is a job from the moment it is admitted; a 5xx or a cut read may
@@ -41,7 +39,7 @@ function isSubmit(r: ExchangeRecord): boolean {
   if (r.op !== 'run' && r.op !== 'runsync' && r.op !== 'retry') return false;
   // A submit that went out and got no answer (our timeout, a cut read) may have made its job: a
   // runsync held past our timeout did (seen on a starved host: /health counted 18 for 17 answered).
-  return r.status === 200 || (r.status === undefined && !NOT_SENT.has(r.error?.kind ?? 'refused'));
+  return r.status === 200 || (r.status === undefined && !CONNECT_ERROR_KINDS.has(r.error?.kind ?? 'refused'));
 }
 
 function judgeTotals(samples: readonly Sample[], sends: Sends, ctx: CheckContext): void {
