@@ -168,7 +168,10 @@ export class JobClient {
       ctx,
     );
     x.noJobId = true;
-    if (body?.stream === true) x.sse = true;
+    if (body?.stream === true) {
+      x.sse = true;
+      x.facts = { ...x.facts, stream: true };
+    }
     return this.transport.send(x, ctx);
   }
 

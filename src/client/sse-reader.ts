@@ -1,4 +1,5 @@
 import type { SseFacts } from '../core/record.js';
+import { OutputTally, carriesText } from './output-reading.js';
 
 /** How much of a bad event's data a record keeps. */
 const EXAMPLE_CHARS = 200;
@@ -9,6 +10,8 @@ export interface SseResult {
   first?: unknown;
   /** Bytes received. */
   bytes: number;
+  /** The generated output as it arrived (the token timings). */
+  output: OutputTally;
 }
 
 /**
@@ -48,7 +51,11 @@ export class SseParser {
 }
 
 export function emptySse(): SseResult {
-  return { facts: { events: 0, tokens: 0, badEvents: 0, done: false, afterDone: 0 }, bytes: 0 };
+  return {
+    facts: { events: 0, tokens: 0, badEvents: 0, done: false, afterDone: 0 },
+    bytes: 0,
+    output: new OutputTally(),
+  };
 }
 
 function eventEnd(s: string): { at: number; length: number } | undefined {
@@ -89,17 +96,10 @@ function onEvent(block: string, at: number, into: SseResult): void {
   }
   if (into.first === undefined) into.first = parsed;
   if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) f.errorEvent = true;
+  into.output.event(parsed, at);
   if (!carriesText(parsed)) return;
   f.tokens++;
   if (f.lastTokenAt !== undefined) f.maxGapMs = Math.max(f.maxGapMs ?? 0, at - f.lastTokenAt);
   f.firstTokenAt ??= at;
   f.lastTokenAt = at;
-}
-
-/** A chat chunk with delta.content or a completion chunk with text, non-empty. */
-function carriesText(event: unknown): boolean {
-  const choice = (event as { choices?: unknown[] } | undefined)?.choices?.[0] as
-    { delta?: { content?: unknown }; text?: unknown } | undefined;
-  const text = choice?.delta?.content ?? choice?.text;
-  return typeof text === 'string' && text.length > 0;
 }

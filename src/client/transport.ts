@@ -5,6 +5,8 @@ import type { Operation } from '../core/operation.js';
 import { RECORD_VERSION, type ExchangeRecord, type RequestFacts } from '../core/record.js';
 import { toRequestError, type RequestError } from '../core/request-error.js';
 import { trimBody } from '../core/trim-body.js';
+import { answerOutput } from './output-reading.js';
+import type { SseResult } from './sse-reader.js';
 import { backoffDelay } from './backoff.js';
 import type { CallContext, ClientResult, RetryPolicy } from './client-options.js';
 import { BufferedResponse, type Answer } from './buffered-response.js';
@@ -236,7 +238,7 @@ export class Transport {
       req: x.facts,
     };
     if (allow !== undefined) record.allow = allow;
-    if (sse !== undefined) record.sse = sse.facts;
+    addStreamFacts(record, sse, parsed?.body);
     // Time spent waiting for a free connection is ours, not the service's (a runsync that queued
     // behind busy connections did not make the service hold it longer). Under 1 ms it is noise.
     const queued = answer.writtenAt === undefined ? 0 : answer.writtenAt - sentAt;
@@ -269,6 +271,16 @@ export class Transport {
     if (secret.length > 0 && e.message?.includes(secret)) e.message = e.message.split(secret).join('[key]');
     return e;
   }
+}
+
+/**
+ * An SSE answer's framing, and the streamed output an answer carried (read from the whole body,
+ * before trimming cuts its token lists' strings).
+ */
+function addStreamFacts(record: ExchangeRecord, sse: SseResult | undefined, body: unknown): void {
+  if (sse !== undefined) record.sse = sse.facts;
+  const output = answerOutput(record.op, sse, body, record.endAt);
+  if (output !== undefined) record.output = output;
 }
 
 /**

@@ -36,6 +36,8 @@ export interface RequestFacts {
   probe?: string;
   /** What the contract expects of a probe: accepted (2xx) or rejected (4xx). */
   expect?: 'accept' | 'reject';
+  /** An `/openai/*` request that asked for a streamed answer (`stream: true`): judged for goodput. */
+  stream?: boolean;
   /** Handler-simulation keys the job was given (`sleep_ms`, `stream`, `fail`...). */
   sleepMs?: number;
   /**
@@ -69,6 +71,27 @@ export interface SseFacts {
   lastTokenAt?: number;
   /** Longest time between two successive tokens. */
   maxGapMs?: number;
+}
+
+/**
+ * Generated output an answer carried, as it arrived: the text events of an OpenAI stream (each
+ * socket read that completed some is one arrival) or the chunks of one `/stream` read (one
+ * arrival, at its end). The token timings (TTFT, ITL, TPOT, goodput) are computed from these, so a
+ * report's figure can be recomputed from the records under any definition (docs/llm.md).
+ */
+export interface OutputFacts {
+  /**
+   * What `arrivals` count: `tokens` (the chunks' token lists, or the server's usage per chunk), or
+   * `chunks` (streamed deltas or chunks, whatever each carried). Never mixed in one answer.
+   */
+  unit: 'tokens' | 'chunks';
+  /** `[time on the run's clock, pieces of output]` for each arrival, in order. */
+  arrivals: [number, number][];
+  /**
+   * The server's own count of output tokens (a `usage`), cumulative, as of the end of this answer:
+   * an OpenAI stream's final usage chunk, a `/stream` chunk's `usage.output`.
+   */
+  usageTokens?: number;
 }
 
 export interface ExchangeRecord {
@@ -121,6 +144,8 @@ export interface ExchangeRecord {
   req?: RequestFacts;
   /** Set for a server-sent-events answer; `body` then holds its first JSON event. */
   sse?: SseFacts;
+  /** Streamed output this answer carried (an OpenAI stream, a `/stream` read with chunks). */
+  output?: OutputFacts;
 }
 
 /** A webhook delivery our receiver took. */

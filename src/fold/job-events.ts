@@ -1,4 +1,5 @@
 import type { FinalState, JobStatus } from '../core/job-status.js';
+import type { OutputFacts } from '../core/record.js';
 
 /** What opened a job: its submission (`run`, `runsync`), or a retry of a job not in flight. */
 export type JobOpening = 'submit' | 'retry';
@@ -41,6 +42,12 @@ export class JobEvents {
   delayMs: number | undefined = undefined;
   executionMs: number | undefined = undefined;
   /**
+   * With `final`, for a job read through `/stream`: the output its reads carried, each read's in
+   * order (none when it streamed nothing), and the `sentAt` of the request that opened it (the
+   * token timings start there). Undefined for a job never read through `/stream`.
+   */
+  output: { openedAt: number; parts: readonly OutputFacts[] } | undefined = undefined;
+  /**
    * Opening this record's job pushed the oldest job in flight out (the fold's cap): at most one
    * per record, since a record opens at most one job. Its warm-up flag and shard say whose it was.
    */
@@ -62,6 +69,7 @@ export class JobEvents {
     this.warm = false;
     this.delayMs = undefined;
     this.executionMs = undefined;
+    this.output = undefined;
     this.evicted = false;
     this.evictedWarm = false;
     this.evictedShard = undefined;
@@ -80,6 +88,7 @@ export class JobEvents {
     this.sinceOpenMs = other.sinceOpenMs;
     this.delayMs = other.delayMs;
     this.executionMs = other.executionMs;
+    this.output = other.output;
     this.evicted = other.evicted;
     this.evictedWarm = other.evictedWarm;
     this.evictedShard = other.evictedShard;

@@ -1,8 +1,8 @@
 import { CappedMap } from '../core/capped-map.js';
-import type { ExchangeRecord, JobstormRecord } from '../core/record.js';
+import type { ExchangeRecord, JobstormRecord, OutputFacts } from '../core/record.js';
 import { JobEvents, type JobOpening } from './job-events.js';
 import { bodyJobId, bodyMs, bodyStatus, finalState, streamChunkCount } from './job-body.js';
-import { JobSlots, SLOT_CHUNK_SEEN, SLOT_WARM } from './job-slots.js';
+import { JobSlots, SLOT_CHUNK_SEEN, SLOT_STREAM_READ, SLOT_WARM } from './job-slots.js';
 
 export interface JobFoldOptions {
   /** Jobs followed at once before the oldest is given up on (an `evicted` event). */
@@ -43,6 +43,8 @@ export class JobFold {
   private readonly inFlight: CappedMap<string, number>;
   private readonly slots = new JobSlots();
   private readonly shards = new ShardNumbers();
+  /** The `/stream` output of jobs in flight that streamed some, by slot (LLM jobs only). */
+  private readonly outputs = new Map<number, OutputFacts[]>();
 
   constructor(options: JobFoldOptions = {}) {
     this.warmupMs = options.warmupMs ?? 0;
@@ -96,6 +98,7 @@ export class JobFold {
     this.events.opened = opening;
     this.events.reopened = true;
     this.slots.set(slot, r.sentAt, 0);
+    this.outputs.delete(slot);
     this.inFlight.delete(jobId);
     this.inFlight.set(jobId, slot);
     return slot;
@@ -109,6 +112,8 @@ export class JobFold {
       ev.firstChunk = true;
       ev.sinceOpenMs = r.endAt - openedAt;
     }
+    if (r.op === 'stream') this.slots.mark(slot, SLOT_STREAM_READ);
+    if (ok && r.op === 'stream' && r.output !== undefined) this.streamed(slot, r.output);
     if (r.status === 404 && LOOKUP_OPS.has(r.op)) {
       ev.lost = true;
       this.close(jobId, slot);
@@ -120,11 +125,19 @@ export class JobFold {
     ev.sinceOpenMs = r.endAt - openedAt;
     ev.delayMs = bodyMs(r.body, 'delayTime');
     ev.executionMs = bodyMs(r.body, 'executionTime');
+    if (this.slots.has(slot, SLOT_STREAM_READ)) ev.output = { openedAt, parts: this.outputs.get(slot) ?? [] };
     this.close(jobId, slot);
+  }
+
+  private streamed(slot: number, output: OutputFacts): void {
+    const parts = this.outputs.get(slot);
+    if (parts === undefined) this.outputs.set(slot, [output]);
+    else parts.push(output);
   }
 
   private close(jobId: string, slot: number): void {
     this.inFlight.delete(jobId);
+    this.outputs.delete(slot);
     this.slots.release(slot);
   }
 
@@ -133,6 +146,7 @@ export class JobFold {
     ev.evicted = true;
     ev.evictedWarm = this.slots.has(slot, SLOT_WARM);
     ev.evictedShard = this.shards.name(this.slots.shardOf(slot));
+    this.outputs.delete(slot);
     this.slots.release(slot);
   }
 }

@@ -2,6 +2,8 @@
 export const SLOT_CHUNK_SEEN = 1;
 /** The job was opened by a request intended in the warm-up: measured consumers leave it out. */
 export const SLOT_WARM = 2;
+/** The job was read through `/stream`: its output (or the lack of it) is judged for goodput. */
+export const SLOT_STREAM_READ = 4;
 
 /**
  * Per job in flight: `sentAt` of its opening request (on the run's monotonic clock), its flags and

@@ -2,7 +2,7 @@ import type { FinalState } from '../core/job-status.js';
 import type { Severity, Violation } from '../core/violation.js';
 import type { Outcome } from './outcome.js';
 import type { ScalingData } from './scaling-data.js';
-import type { TokenData } from './token-stats.js';
+import type { TokenData } from './llm-stats.js';
 
 /**
  * The serialized form of `RunMetrics`: plain JSON, histograms as compressed base64 (`''` when

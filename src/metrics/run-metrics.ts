@@ -24,7 +24,8 @@ import { OperationStats } from './operation-stats.js';
 import type { WorkerPrice } from './scaling-data.js';
 import { ScalingTrack } from './scaling-track.js';
 import { SecondSeries, type SecondSource } from './second-series.js';
-import { TokenStats } from './token-stats.js';
+import { TokenStats, type TokenSettings } from './llm-stats.js';
+import { outputTimeline } from './token-timing.js';
 import { ViolationTally } from './violation-tally.js';
 
 /** The counting part of `JobsData`, without the histograms. */
@@ -55,6 +56,8 @@ export interface RunMetricsOptions {
   warmupMs?: number;
   /** The scenario's price of a worker-second (`scaling.pricePerWorkerSecond`), for the cost figures. */
   price?: WorkerPrice;
+  /** How token timings are computed and which objectives make an answer good (the scenario's `llm`). */
+  llm?: TokenSettings;
 }
 
 /**
@@ -78,12 +81,13 @@ export class RunMetrics {
   private readonly violations = new ViolationTally();
   private readonly series = new SecondSeries();
   private readonly jobs = new JobTracker();
-  private readonly tokens = new TokenStats();
+  private tokens: TokenStats;
   private warmup: WarmupData | undefined;
   private readonly scaling: ScalingTrack;
 
   constructor(options: RunMetricsOptions = {}) {
     this.scaling = new ScalingTrack(options.price);
+    this.tokens = new TokenStats(options.llm);
     if (options.warmupMs !== undefined && options.warmupMs > 0)
       this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
     if (options.startedAtMs !== undefined) this.setAnchor(options.startedAtMs);
@@ -172,6 +176,8 @@ export class RunMetrics {
     this.violations.merge(other.violations);
     this.series.merge(other.series);
     this.jobs.merge(other.jobs);
+    // An empty aggregate (a merge's start) takes the settings of the first one with answers.
+    if (this.tokens.judged === 0 && other.tokens.judged > 0) this.tokens = new TokenStats(other.tokens.settings);
     this.tokens.merge(other.tokens);
     this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     this.generatorLimited = byStart([...this.generatorLimited, ...other.generatorLimited]);
@@ -197,7 +203,7 @@ export class RunMetrics {
       webhooks: { received: this.webhooksReceived, byAnswer: sortedCounts(this.webhooksByAnswer) },
       violations: this.violations.toJSON(),
       series: this.series.toJSON(),
-      ...(this.tokens.streams > 0 ? { tokens: this.tokens.toJSON() } : {}),
+      ...(this.tokens.judged > 0 ? { tokens: this.tokens.toJSON() } : {}),
       ...(this.stalls.length > 0 ? { stalls: this.stalls.map((x) => ({ ...x })) } : {}),
       ...(this.generatorLimited.length > 0
         ? { generatorLimited: this.generatorLimited.map((x) => ({ ...x })) }
@@ -221,7 +227,7 @@ export class RunMetrics {
     m.violations.merge(ViolationTally.fromJSON(data.violations));
     m.series.merge(SecondSeries.fromJSON(data.series));
     m.jobs.merge(JobTracker.fromJSON(data.jobs));
-    if (data.tokens) m.tokens.merge(TokenStats.fromJSON(data.tokens));
+    if (data.tokens) m.tokens = TokenStats.fromJSON(data.tokens);
     m.stalls = sortedStalls(data.stalls ?? []);
     m.generatorLimited = byStart((data.generatorLimited ?? []).map((x) => ({ ...x })));
     if (data.warmup) m.warmup = { ...data.warmup };
@@ -273,10 +279,31 @@ export class RunMetrics {
       return;
     }
     this.operation(r.op).add(r);
-    if (r.sse) this.tokens.add(r);
+    this.addStreamed(r, jobs);
     if (r.error) increment(this.errors, r.error.kind);
     if (inRun) this.series.addExchange(anchor, r);
     this.seen(anchor + r.endAt);
+  }
+
+  /**
+   * A streamed answer, once whole: an `/openai/*` stream (its own record) or a job read through
+   * `/stream` (when the fold closes it, every read's output gathered).
+   */
+  private addStreamed(r: ExchangeRecord, jobs: JobEvents): void {
+    if (r.op === 'openai' && r.req?.stream === true) {
+      const ok = r.status !== undefined && r.status < 300 && r.error === undefined && r.sse?.errorEvent !== true;
+      const output = r.output && outputTimeline(r.sentAt, [r.output], r.endAt);
+      this.tokens.add({ path: 'openai', output, ok });
+      return;
+    }
+    const streamed = jobs.output;
+    if (streamed === undefined || jobs.final === undefined || jobs.warm) return;
+    this.tokens.add({
+      path: 'stream',
+      output: outputTimeline(streamed.openedAt, streamed.parts),
+      ok: jobs.final === 'COMPLETED',
+      ...(jobs.delayMs === undefined ? {} : { queueMs: jobs.delayMs }),
+    });
   }
 
   private addWebhook(r: WebhookRecord): void {

@@ -1,3 +1,5 @@
+import type { OutputFacts } from '../core/record.js';
+
 /**
  * One streamed answer's token timings, under the formula of the tool a user compares with. The LLM
  * benchmarks disagree (issue 48): vLLM `bench serve` pools every gap between chunks as ITL and
@@ -76,4 +78,46 @@ function spreadGaps(chunks: readonly TokenChunk[]): number[] {
     for (let k = 0; k < c.tokens; k++) out.push(each);
   }
   return out;
+}
+
+/** How an answer's output was counted: the server's tokens, or streamed chunks (deltas). */
+export type OutputCount = 'tokens' | 'chunks';
+
+/**
+ * One answer's timeline from what its records say (`OutputFacts`, one part per record: an OpenAI
+ * stream is one, a job read through `/stream` one per read). Token counts come from the server
+ * where it gave them, in this order: a cumulative `usage` on every part (the tokens of each part
+ * are its rise, spread over the part's arrivals by their pieces), else token lists, else a final
+ * usage total spread over the deltas; otherwise the pieces are chunks and the answer is counted
+ * in chunks, all of it, never part tokens and part chunks. `endAt` is the answer's last byte (an
+ * OpenAI stream), else its last arrival.
+ */
+export function outputTimeline(
+  sentAt: number,
+  parts: readonly OutputFacts[],
+  endAt?: number,
+): { timeline: TokenTimeline; counted: OutputCount } | undefined {
+  const arrivals = parts.flatMap((p) => p.arrivals);
+  const last = arrivals.at(-1);
+  if (last === undefined) return undefined;
+  const counted = countedIn(parts);
+  const chunks: TokenChunk[] = [];
+  let before = 0;
+  for (const p of parts) {
+    const pieces = p.arrivals.reduce((n, [, k]) => n + k, 0);
+    const total = p.usageTokens;
+    // A part's tokens: its usage's rise when counted by usage, else what its pieces say.
+    const tokens = counted === 'tokens' && p.unit === 'chunks' && total !== undefined ? total - before : pieces;
+    if (total !== undefined) before = Math.max(before, total);
+    for (const [at, k] of p.arrivals) {
+      const share = pieces > 0 ? (k * tokens) / pieces : 0;
+      if (share > 0) chunks.push({ at, tokens: share });
+    }
+  }
+  return { timeline: { sentAt, chunks, endAt: Math.max(endAt ?? last[0], last[0]) }, counted };
+}
+
+/** Tokens when every part's count is the server's (a token list or a usage), else chunks. */
+function countedIn(parts: readonly OutputFacts[]): OutputCount {
+  return parts.every((p) => p.unit === 'tokens' || p.usageTokens !== undefined) ? 'tokens' : 'chunks';
 }

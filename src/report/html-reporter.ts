@@ -22,6 +22,7 @@ import {
   notExercised,
   runLine,
   TOKEN_HEADER,
+  tokenLines,
   tokenRows,
   verdictMark,
   verdictWord,
@@ -114,7 +115,9 @@ function jobsSection(s: Summary): string {
     ]),
   )}${empty}${
     tokens.length
-      ? `<p>Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.</p>${table(
+      ? `${tokenLines(s)
+          .map((l) => `<p>${esc(l)}</p>`)
+          .join('')}${table(
           TOKEN_HEADER,
           tokens.map((row) => row.map(esc)),
         )}`

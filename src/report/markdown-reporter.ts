@@ -20,6 +20,7 @@ import {
   runLine,
   timingRows,
   TOKEN_HEADER,
+  tokenLines,
   tokenRows,
   verdictMark,
   verdictWord,
@@ -143,12 +144,7 @@ export const markdownReporter: Reporter = {
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     const tokens = tokenRows(s);
     if (tokens.length)
-      out.push(
-        `Streamed answers: ${String(s.tokens?.streams ?? 0)}, tokens: ${String(s.tokens?.tokens ?? 0)}.`,
-        '',
-        ...markdownTable(TOKEN_HEADER, tokens),
-        '',
-      );
+      out.push(...tokenLines(s).flatMap((l) => [l, '']), ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(
       `Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`,
       ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),

@@ -76,25 +76,72 @@ export function timingRows(s: Summary): string[][] {
   return out;
 }
 
-export const TOKEN_HEADER = ['streamed tokens', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
+export const TOKEN_HEADER = ['streamed output', 'count', 'p50', 'p90', 'p95', 'p99', 'max'];
 
-/** Streamed /openai/* answers: time to first token, tokens per second, time between tokens; none when nothing streamed. */
+/**
+ * Streamed LLM answers, one block per path and count (docs/llm.md): TTFT (for `/stream` jobs, also
+ * split into the queue wait and the rest), ITL, TPOT, e2e and each answer's output per second.
+ * None when nothing streamed. Rows with no samples (a one-token answer has no TPOT) are left out.
+ */
 export function tokenRows(s: Summary): string[][] {
   const t = s.tokens;
   if (!t) return [];
-  const rate = (p: Percentiles): string[] => [
-    'tokens per second',
-    String(p.count),
-    ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => `${formatRate(v)}/s`),
-  ];
-  const rows = [timingRow('time to first token', t.firstToken.percentiles)];
-  if (t.tokensPerSecond.percentiles.count > 0) rows.push(rate(t.tokensPerSecond.percentiles));
-  if (t.tokenGap.percentiles.count > 0)
-    rows.push(
-      timingRow('time between tokens (mean)', t.tokenGap.percentiles),
-      timingRow('time between tokens (max)', t.maxGap.percentiles),
-    );
+  const rows: string[][] = [];
+  for (const g of t.groups) {
+    const name = `${g.path === 'openai' ? '/openai' : '/run + /stream'} (${g.counted})`;
+    const unit = g.counted === 'tokens' ? 'tokens' : 'chunks';
+    const candidates: [string, TimingSummary | undefined][] = [
+      [`${name} TTFT`, g.ttft],
+      ['  queue wait (delayTime)', g.queue],
+      ['  queue → first token', g.toFirstAfterQueue],
+      [`${name} ITL`, g.itl],
+      [`${name} TPOT`, g.tpot],
+      [`${name} e2e`, g.e2e],
+    ];
+    for (const [label, timing] of candidates)
+      if (timing !== undefined && timing.percentiles.count > 0)
+        rows.push(timingRow(label, timing.percentiles));
+    const p = g.perSecond.percentiles;
+    if (p.count > 0)
+      rows.push([
+        `${name} ${unit} per second`,
+        String(p.count),
+        ...[p.p50, p.p90, p.p95, p.p99, p.max].map((v) => `${formatRate(v)}/s`),
+      ]);
+  }
   return rows;
+}
+
+/** The lines above the token table: each group's answers, output and throughput, then goodput and whose formulas. */
+export function tokenLines(s: Summary): string[] {
+  const t = s.tokens;
+  if (!t) return [];
+  const lines = t.groups.map((g) => {
+    const out = Number.isInteger(g.outputTokens) ? String(g.outputTokens) : formatRate(g.outputTokens);
+    const rate = g.throughput === null ? '' : `, ${formatRate(g.throughput)} ${g.counted}/s`;
+    const answers = `${String(g.answers)} answer${g.answers === 1 ? '' : 's'}`;
+    return `Streamed through ${g.path === 'openai' ? '/openai' : '/run + /stream'}: ${answers}, ${out} ${g.counted}${rate}.`;
+  });
+  const gp = t.goodput;
+  const objectives = objectivesText(t.objectives);
+  const share = gp.share === null ? '' : ` (${(gp.share * 100).toFixed(1)}%)`;
+  const rate = gp.perSecond === null ? '' : `, ${formatRate(gp.perSecond)}/s`;
+  lines.push(
+    objectives === ''
+      ? 'Goodput: no objectives set (llm.objectives).'
+      : `Goodput (${objectives}): ${String(gp.good)} of ${String(gp.judged)} requests${share}${rate}.`,
+    `ITL and TPOT by the ${t.definition} definition.`,
+  );
+  return lines;
+}
+
+function objectivesText(o: NonNullable<Summary['tokens']>['objectives']): string {
+  const parts: string[] = [];
+  if (o.ttftMs !== undefined) parts.push(`TTFT ≤ ${formatMs(o.ttftMs)}`);
+  if (o.tpotMs !== undefined) parts.push(`TPOT ≤ ${formatMs(o.tpotMs)}`);
+  if (o.itlMs !== undefined) parts.push(`ITL ≤ ${formatMs(o.itlMs)}`);
+  if (o.e2eMs !== undefined) parts.push(`e2e ≤ ${formatMs(o.e2eMs)}`);
+  return parts.join(', ');
 }
 
 export function jobCountsLine(s: Summary): string {

@@ -15,6 +15,7 @@ import { ViolationTally } from '../metrics/violation-tally.js';
 import { measuredMs } from './measured-time.js';
 import { scalingSummary } from './scaling-summary.js';
 import { percentilesOf, percentilesOfEncoded } from './percentiles.js';
+import { tokensSummary } from './token-summary.js';
 import type {
   JobsSummary,
   OperationSummary,
@@ -206,17 +207,7 @@ export function summarize(
     coverage,
     verdict: { status: 'passed', reasons: [] },
   };
-  if (data.tokens) {
-    const t = data.tokens;
-    summary.tokens = {
-      streams: t.streams,
-      tokens: t.tokens,
-      firstToken: timing(t.firstToken),
-      tokensPerSecond: timing(t.tokensPerSecond),
-      tokenGap: timing(t.tokenGap),
-      maxGap: timing(t.maxGap),
-    };
-  }
+  if (data.tokens) summary.tokens = tokensSummary(data.tokens, measuredMs(summary));
   if (data.scaling) summary.scaling = scalingSummary(data.scaling, run.startMs, data.jobs.byState.COMPLETED);
   summary.thresholds = evaluateThresholds(thresholds, summary);
   summary.verdict = judgeVerdict(summary);

@@ -1,3 +1,4 @@
+import { tokenDataOf } from './token-summary.js';
 import { mergeConnectionWaits } from '../core/connection-wait.js';
 import type { RunEnd } from './verdict.js';
 import { ConfigError } from '../core/config-error.js';
@@ -88,18 +89,7 @@ export function metricsDataOf(s: Summary): MetricsData {
       examples: v.examples.map((violation) => ({ anchorMs: s.run.startMs, violation })),
     })),
     series: { ...s.series, ops },
-    ...(s.tokens
-      ? {
-          tokens: {
-            streams: s.tokens.streams,
-            tokens: s.tokens.tokens,
-            firstToken: s.tokens.firstToken.histogram,
-            tokensPerSecond: s.tokens.tokensPerSecond.histogram,
-            tokenGap: s.tokens.tokenGap.histogram,
-            maxGap: s.tokens.maxGap.histogram,
-          },
-        }
-      : {}),
+    ...(s.tokens ? { tokens: tokenDataOf(s.tokens) } : {}),
   };
 }
 

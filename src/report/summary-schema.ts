@@ -7,6 +7,7 @@ import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { FIGURE_NAMES } from '../metrics/scaling-figures.js';
 import { SUMMARY_VERSION, type Summary } from './summary.js';
+import { TOKEN_DEFINITIONS } from '../metrics/token-timing.js';
 import { judgeVerdict } from './verdict.js';
 
 /**
@@ -48,6 +49,38 @@ const operation = z.object({
 });
 
 const timing = z.object({ percentiles, histogram: encoded });
+
+const tokenGroup = z.object({
+  path: z.enum(['openai', 'stream']),
+  counted: z.enum(['tokens', 'chunks']),
+  answers: count,
+  outputTokens: z.number().nonnegative(),
+  throughput: z.number().nonnegative().nullable(),
+  ttft: timing,
+  itl: timing,
+  tpot: timing,
+  e2e: timing,
+  perSecond: timing,
+  queue: timing.optional(),
+  toFirstAfterQueue: timing.optional(),
+});
+
+const tokensSchema = z.object({
+  definition: z.enum(TOKEN_DEFINITIONS),
+  objectives: z.object({
+    ttftMs: ms.optional(),
+    tpotMs: ms.optional(),
+    itlMs: ms.optional(),
+    e2eMs: ms.optional(),
+  }),
+  groups: z.array(tokenGroup),
+  goodput: z.object({
+    judged: count,
+    good: count,
+    share: z.number().min(0).max(1).nullable(),
+    perSecond: z.number().nonnegative().nullable(),
+  }),
+});
 
 const jobs = z.object({
   submitted: count,
@@ -287,16 +320,7 @@ export const summarySchema = z.object({
     )
     .optional(),
   scaling: scalingSchema.optional(),
-  tokens: z
-    .object({
-      streams: count,
-      tokens: count,
-      firstToken: timing,
-      tokensPerSecond: timing,
-      tokenGap: timing,
-      maxGap: timing,
-    })
-    .optional(),
+  tokens: tokensSchema.optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

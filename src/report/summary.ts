@@ -164,16 +164,8 @@ export interface SeriesSummary extends Omit<SeriesData, 'ops'> {
   ops: Record<string, OperationSeriesSummary>;
 }
 
-/** Streamed /openai/* answers: time to first token, tokens per second, time between tokens. */
-export interface TokensSummary {
-  streams: number;
-  tokens: number;
-  firstToken: TimingSummary;
-  /** Values are tokens per second, not ms. */
-  tokensPerSecond: TimingSummary;
-  tokenGap: TimingSummary;
-  maxGap: TimingSummary;
-}
+export type { TokenGroupSummary, TokensSummary } from './token-summary.js';
+import type { TokensSummary } from './token-summary.js';
 
 /** One live metrics output of the run (`--export`): how many flushes got through and how many did not. */
 export interface ExportSummary {
@@ -232,7 +224,7 @@ export interface Summary {
   preflight?: { check: string; ok: boolean; detail: string }[];
   /** Live metrics outputs, when the run had any. */
   exports?: ExportSummary[];
-  /** Present when the run streamed /openai/* answers. */
+  /** Present when the run streamed LLM answers (`/openai/*` streams, jobs read through `/stream`). */
   tokens?: TokensSummary;
   /** Present when your own worker processes served the run (`--worker`): the handler's side. */
   workers?: WorkersSummary;

@@ -20,6 +20,7 @@ import {
   runLine,
   timingRows,
   TOKEN_HEADER,
+  tokenLines,
   tokenRows,
   violationTotal,
   verdictMark,
@@ -95,11 +96,7 @@ export const terminalReporter: Reporter = {
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
     const tokens = tokenRows(s);
-    if (tokens.length)
-      out.push(
-        `streamed answers: ${String(s.tokens?.streams ?? 0)} · tokens: ${String(s.tokens?.tokens ?? 0)}`,
-        ...textTable(TOKEN_HEADER, tokens),
-      );
+    if (tokens.length) out.push(...tokenLines(s), ...textTable(TOKEN_HEADER, tokens));
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);

@@ -15,7 +15,9 @@ export function windowLine(t: ThresholdResult): string | undefined {
     ? `worst ${String(w.seconds)}s window from t+${String(w.worst.at)}s: ${formatValue(w.worst.value, t.unit, resolution)}`
     : `no ${String(w.seconds)}s window had data`;
   const failed = `${String(w.failed)} of ${String(w.judged)} window${w.judged === 1 ? '' : 's'} failed`;
-  const whole = t.wholeRun ? `; whole run ${formatValue(t.wholeRun.value, t.unit, resolution)}${wholeRunNote(t)}` : '';
+  const whole = t.wholeRun
+    ? `; whole run ${formatValue(t.wholeRun.value, t.unit, resolution)}${wholeRunNote(t)}`
+    : '';
   return `${worst}; ${failed}${whole}`;
 }
 

@@ -208,31 +208,32 @@ describe('RunMetrics: live figures and counts', () => {
       RUN,
       ex('run', 0, undefined, undefined, { error: { kind: 'timeout' } }),
       ex('openai', 0, 200, undefined, {
-        sse: {
-          events: 3,
-          tokens: 2,
-          badEvents: 0,
-          done: true,
-          afterDone: 0,
-          firstTokenAt: 2,
-          lastTokenAt: 4,
+        req: { stream: true },
+        sse: { events: 3, tokens: 2, badEvents: 0, done: true, afterDone: 0 },
+        output: {
+          unit: 'chunks',
+          arrivals: [
+            [2, 1],
+            [4, 1],
+          ],
         },
       }),
+      // Asked to stream, streamed nothing: judged for goodput, no timings.
       ex('openai', 0, 200, undefined, {
+        req: { stream: true },
         sse: { events: 1, tokens: 0, badEvents: 0, done: true, afterDone: 0 },
       }),
     ]).toJSON();
     expect(d.errors).toEqual({ timeout: 1 });
-    expect(d.tokens).toMatchObject({ streams: 1, tokens: 2 });
-    const none = metricsOf([
-      RUN,
-      ex('openai', 0, 200, undefined, {
-        sse: { events: 1, tokens: 0, badEvents: 0, done: true, afterDone: 0 },
-      }),
-    ]).toJSON();
+    expect(d.tokens).toMatchObject({
+      judged: 2,
+      groups: [{ path: 'openai', counted: 'chunks', answers: 1, outputTokens: 2 }],
+    });
+    // An answer that was not asked to stream is no streamed answer.
+    const none = metricsOf([RUN, ex('openai', 0, 200)]).toJSON();
     expect(none).not.toHaveProperty('tokens');
     const merged = RunMetrics.fromJSON(d).merge(RunMetrics.fromJSON(none)).toJSON();
-    expect(merged.tokens).toMatchObject({ streams: 1, tokens: 2 });
+    expect(merged.tokens).toMatchObject({ judged: 2, groups: [{ answers: 1, outputTokens: 2 }] });
     expect(merged.errors).toEqual({ timeout: 1 });
   });
 

@@ -6,7 +6,6 @@ import { LatencyHistogram } from '../../src/metrics/histogram.js';
 import type { OperationData } from '../../src/metrics/metrics-data.js';
 import { OperationStats } from '../../src/metrics/operation-stats.js';
 import { isOutcome, outcomeOf, statusKey } from '../../src/metrics/outcome.js';
-import { TokenStats, type TokenData } from '../../src/metrics/token-stats.js';
 import { MAX_EXAMPLES, ViolationTally } from '../../src/metrics/violation-tally.js';
 import { ex } from '../check/records.js';
 
@@ -171,77 +170,6 @@ describe('OperationStats', () => {
     const old: OperationData = { ...d };
     delete old.probe4xx;
     expect(OperationStats.fromJSON(old).toJSON()).toEqual(old);
-  });
-});
-
-describe('TokenStats', () => {
-  function streamed(sse: Partial<SseFacts>, sentAt = 100): ExchangeRecord {
-    return ex('openai', sentAt, 200, undefined, {
-      sse: { events: 0, tokens: 0, badEvents: 0, done: true, afterDone: 0, ...sse },
-    });
-  }
-  function tokensOf(records: readonly ExchangeRecord[]): TokenData {
-    const t = new TokenStats();
-    for (const r of records) t.add(r);
-    return t.toJSON();
-  }
-
-  it('skips an answer without a token, or without the times of its first and last', () => {
-    const d = tokensOf([
-      ex('openai', 0, 200),
-      streamed({ tokens: 0, firstTokenAt: 110, lastTokenAt: 120 }),
-      streamed({ tokens: 3, lastTokenAt: 120 }),
-      streamed({ tokens: 3, firstTokenAt: 110 }),
-    ]);
-    expect(d).toEqual({
-      streams: 0,
-      tokens: 0,
-      firstToken: '',
-      tokensPerSecond: '',
-      tokenGap: '',
-      maxGap: '',
-    });
-  });
-
-  it('times the first token of a one-token stream, and nothing of a rate or gap', () => {
-    const d = tokensOf([streamed({ tokens: 1, firstTokenAt: 130, lastTokenAt: 130 })]);
-    expect(d.streams).toBe(1);
-    expect(d.tokens).toBe(1);
-    expect(summary(d.firstToken)).toEqual({ count: 1, maxMs: 30 });
-    expect([d.tokensPerSecond, d.tokenGap, d.maxGap]).toEqual(['', '', '']);
-  });
-
-  it('measures a stream’s rate, mean gap and longest gap from its first token to its last', () => {
-    // 5 tokens over 200 ms: 4 gaps of 50 ms, 20 tokens per second.
-    const d = tokensOf([streamed({ tokens: 5, firstTokenAt: 150, lastTokenAt: 350, maxGapMs: 90 })]);
-    expect(d.tokens).toBe(5);
-    expect(summary(d.firstToken)).toEqual({ count: 1, maxMs: 50 });
-    expect(summary(d.tokensPerSecond)).toEqual({ count: 1, maxMs: 20 });
-    expect(summary(d.tokenGap)).toEqual({ count: 1, maxMs: 50 });
-    expect(summary(d.maxGap)).toEqual({ count: 1, maxMs: 90 });
-  });
-
-  it('gives tokens that came in one read no rate, a gap of 0, and a missing longest gap 0', () => {
-    const d = tokensOf([streamed({ tokens: 2, firstTokenAt: 150, lastTokenAt: 150 })]);
-    expect(d.tokensPerSecond).toBe('');
-    expect(summary(d.tokenGap)).toEqual({ count: 1, maxMs: 0 });
-    expect(summary(d.maxGap)).toEqual({ count: 1, maxMs: 0 });
-  });
-
-  it('merges every figure, and survives a JSON round trip', () => {
-    const a = new TokenStats();
-    a.add(streamed({ tokens: 3, firstTokenAt: 110, lastTokenAt: 210, maxGapMs: 60 }));
-    const b = new TokenStats();
-    b.add(streamed({ tokens: 2, firstTokenAt: 140, lastTokenAt: 240, maxGapMs: 100 }));
-    a.merge(b);
-    const d = a.toJSON();
-    expect(d.streams).toBe(2);
-    expect(d.tokens).toBe(5);
-    expect(summary(d.firstToken)).toEqual({ count: 2, maxMs: 40 });
-    expect(summary(d.tokensPerSecond)).toEqual({ count: 2, maxMs: 20 });
-    expect(summary(d.tokenGap)).toEqual({ count: 2, maxMs: 100 });
-    expect(summary(d.maxGap)).toEqual({ count: 2, maxMs: 100 });
-    expect(TokenStats.fromJSON(JSON.parse(JSON.stringify(d)) as TokenData).toJSON()).toEqual(d);
   });
 });
 

@@ -3,8 +3,10 @@ import {
   RECORD_VERSION,
   type ExchangeRecord,
   type JobstormRecord,
+  type OutputFacts,
   type RunRecord,
 } from '../../src/core/record.js';
+import type { TokenSettings } from '../../src/metrics/llm-stats.js';
 import { htmlReporter } from '../../src/report/html-reporter.js';
 import { markdownReporter } from '../../src/report/markdown-reporter.js';
 import { buildSummary } from '../../src/report/summary-builder.js';
@@ -13,7 +15,10 @@ import { parseSummary } from '../../src/report/summary-schema.js';
 import { terminalReporter } from '../../src/report/terminal-reporter.js';
 import { FoldedMetrics } from '../helpers/folded.js';
 
-/* Issue 18: streamed /openai/* answers in the metrics and reports. */
+/*
+ * Issue 48: streamed LLM answers in the metrics and reports, by path (/openai, /run + /stream)
+ * and count (tokens, chunks), with goodput. Every figure below is worked out by hand.
+ */
 
 const run: RunRecord = {
   v: RECORD_VERSION,
@@ -25,10 +30,7 @@ const run: RunRecord = {
   ownsEndpoint: true,
 };
 
-/** A streamed answer sent at `at`: first token `ttft` ms later, then `tokens - 1` more, `gap` ms apart. */
-function streamed(seq: number, at: number, ttft: number, tokens: number, gap: number): ExchangeRecord {
-  const first = at + ttft;
-  const last = first + gap * (tokens - 1);
+function exchange(seq: number, over: Partial<ExchangeRecord>): ExchangeRecord {
   return {
     v: RECORD_VERSION,
     type: 'exchange',
@@ -36,83 +38,183 @@ function streamed(seq: number, at: number, ttft: number, tokens: number, gap: nu
     op: 'openai',
     method: 'POST',
     path: '/openai/v1/chat/completions',
-    intendedAt: at,
-    sentAt: at,
-    firstByteAt: at + 1,
-    endAt: last + 1,
+    intendedAt: 0,
+    sentAt: 0,
+    endAt: 0,
     status: 200,
     reqBytes: 100,
     resBytes: 2000,
-    sse: {
-      events: tokens + 2,
-      tokens,
-      badEvents: 0,
-      done: true,
-      afterDone: 0,
-      firstTokenAt: first,
-      lastTokenAt: last,
-      maxGapMs: gap,
-    },
+    ...over,
   };
 }
 
-const records: JobstormRecord[] = [
-  streamed(1, 0, 200, 11, 20),
-  streamed(2, 100, 400, 21, 10),
-  streamed(3, 200, 300, 1, 0),
-];
-
-function summaryOf(rs: readonly JobstormRecord[], shard?: string): ReturnType<typeof buildSummary> {
-  const r0: RunRecord = shard === undefined ? run : { ...run, shard };
-  const m = new FoldedMetrics();
-  m.add(r0);
-  for (const r of rs) m.add(r);
-  return buildSummary({ metrics: m, run: r0 });
+/** An OpenAI stream sent at `at`: `n` arrivals of one delta, the first `ttft` ms later, `gap` apart. */
+function openaiStream(
+  seq: number,
+  at: number,
+  ttft: number,
+  n: number,
+  gap: number,
+  usage?: number,
+): ExchangeRecord {
+  const arrivals: [number, number][] = Array.from({ length: n }, (_, i) => [at + ttft + i * gap, 1]);
+  const output: OutputFacts = { unit: 'chunks', arrivals };
+  if (usage !== undefined) output.usageTokens = usage;
+  return exchange(seq, {
+    intendedAt: at,
+    sentAt: at,
+    endAt: at + ttft + (n - 1) * gap,
+    req: { stream: true },
+    sse: { events: n + 1, tokens: n, badEvents: 0, done: true, afterDone: 0 },
+    output,
+  });
 }
 
+// A: 11 deltas, no usage: counted in chunks. TTFT 200, e2e 400, TPOT (400 − 200)/10 = 20.
+// B: 11 deltas carrying 21 tokens (usage): TTFT 300, e2e 500, TPOT (500 − 300)/20 = 10.
+// C: an /openai stream answered 500: judged for goodput, no output.
+const openai: JobstormRecord[] = [
+  openaiStream(1, 0, 200, 11, 20),
+  openaiStream(2, 100, 300, 11, 20, 21),
+  exchange(3, { intendedAt: 200, sentAt: 200, endAt: 210, status: 500, req: { stream: true } }),
+];
+
+/** A job submitted at 1000, read through /stream three times (vLLM chunks with usage), COMPLETED. */
+const streamJob: JobstormRecord[] = [
+  exchange(10, {
+    op: 'run',
+    path: '/run',
+    intendedAt: 1000,
+    sentAt: 1000,
+    endAt: 1010,
+    jobId: 'j1',
+    body: { id: 'j1', status: 'IN_QUEUE' },
+  }),
+  exchange(11, {
+    op: 'stream',
+    method: 'GET',
+    path: '/stream/j1',
+    sentAt: 1490,
+    endAt: 1500,
+    jobId: 'j1',
+    body: { status: 'IN_PROGRESS', stream: [{ output: {} }] },
+    output: { unit: 'tokens', arrivals: [[1500, 1]], usageTokens: 1 },
+  }),
+  exchange(12, {
+    op: 'stream',
+    method: 'GET',
+    path: '/stream/j1',
+    sentAt: 1590,
+    endAt: 1600,
+    jobId: 'j1',
+    body: { status: 'IN_PROGRESS', stream: [{ output: {} }, { output: {} }] },
+    output: { unit: 'tokens', arrivals: [[1600, 4]], usageTokens: 5 },
+  }),
+  exchange(13, {
+    op: 'stream',
+    method: 'GET',
+    path: '/stream/j1',
+    sentAt: 1690,
+    endAt: 1700,
+    jobId: 'j1',
+    body: { status: 'COMPLETED', delayTime: 300, executionTime: 400, stream: [{ output: {} }] },
+    output: { unit: 'tokens', arrivals: [[1700, 6]], usageTokens: 11 },
+  }),
+];
+
+function summaryOf(
+  rs: readonly JobstormRecord[],
+  llm?: TokenSettings,
+  shard?: string,
+): ReturnType<typeof buildSummary> {
+  const r0: RunRecord = shard === undefined ? run : { ...run, shard };
+  const m = new FoldedMetrics(llm === undefined ? {} : { llm });
+  m.add(r0);
+  for (const r of rs) m.add(r);
+  return buildSummary({ metrics: m, run: r0, durationMs: 2000 });
+}
+
+const objectives: TokenSettings = { definition: 'jobstorm', objectives: { ttftMs: 250 } };
+
 describe('streamed token metrics', () => {
-  it('time to first token, tokens per second and the time between tokens', () => {
-    const t = summaryOf(records).tokens;
-    expect(t?.streams).toBe(3);
-    expect(t?.tokens).toBe(33);
-    expect(t?.firstToken.percentiles.count).toBe(3);
-    expect(t?.firstToken.percentiles.min).toBeCloseTo(200, 0);
-    expect(t?.firstToken.percentiles.max).toBeCloseTo(400, 0);
-    // A one-token stream has no rate and no gaps.
-    expect(t?.tokensPerSecond.percentiles.count).toBe(2);
-    expect(t?.tokensPerSecond.percentiles.min).toBeCloseTo(50, 0);
-    expect(t?.tokensPerSecond.percentiles.max).toBeCloseTo(100, 0);
-    expect(t?.tokenGap.percentiles.max).toBeCloseTo(20, 0);
+  it('keep answers counted in tokens apart from those counted in chunks, each with its TTFT, TPOT and ITL', () => {
+    const t = summaryOf(openai).tokens;
+    const chunks = t?.groups.find((g) => g.counted === 'chunks');
+    const tokens = t?.groups.find((g) => g.counted === 'tokens');
+    expect(chunks).toMatchObject({ path: 'openai', answers: 1, outputTokens: 11 });
+    expect(chunks?.ttft.percentiles.max).toBeCloseTo(200, 0);
+    expect(chunks?.tpot.percentiles.max).toBeCloseTo(20, 0);
+    expect(chunks?.itl.percentiles).toMatchObject({ count: 10 });
+    expect(chunks?.itl.percentiles.max).toBeCloseTo(20, 0);
+    expect(tokens).toMatchObject({ path: 'openai', answers: 1, outputTokens: 21 });
+    expect(tokens?.ttft.percentiles.max).toBeCloseTo(300, 0);
+    expect(tokens?.tpot.percentiles.max).toBeCloseTo(10, 0);
+    // 21 tokens over 10 gaps of 20 ms after the first: each later arrival carried 21/11 tokens.
+    expect(tokens?.itl.percentiles.max).toBeCloseTo((20 * 11) / 21, 1);
+    // 21 tokens over the 2 s measured: 10.5 per second.
+    expect(tokens?.throughput).toBeCloseTo(10.5, 5);
+  });
+
+  it('time a job read through /stream from its submission, TTFT split into the queue wait and the rest', () => {
+    const g = summaryOf(streamJob).tokens?.groups[0];
+    expect(g).toMatchObject({ path: 'stream', counted: 'tokens', answers: 1, outputTokens: 11 });
+    // Submitted at 1000, first token read at 1500, last at 1700.
+    expect(g?.ttft.percentiles.max).toBeCloseTo(500, 0);
+    expect(g?.e2e.percentiles.max).toBeCloseTo(700, 0);
+    expect(g?.tpot.percentiles.max).toBeCloseTo(20, 0);
+    expect(g?.queue?.percentiles.max).toBeCloseTo(300, 0);
+    expect(g?.toFirstAfterQueue?.percentiles.max).toBeCloseTo(200, 0);
+    // jobstorm's ITL: 100 ms over 4 tokens, then 100 ms over 6.
+    expect(g?.itl.percentiles).toMatchObject({ count: 10 });
+    expect(g?.itl.percentiles.max).toBeCloseTo(25, 0);
+    expect(g?.itl.percentiles.min).toBeCloseTo(16.67, 0);
+  });
+
+  it('follow the definition asked for: vLLM pools the chunk gaps', () => {
+    const g = summaryOf(streamJob, { definition: 'vllm', objectives: {} }).tokens;
+    expect(g?.definition).toBe('vllm');
+    expect(g?.groups[0]?.itl.percentiles).toMatchObject({ count: 2 });
+    expect(g?.groups[0]?.itl.percentiles.max).toBeCloseTo(100, 0);
+  });
+
+  it('count goodput by hand: every streamed request is judged, those that met every objective are good', () => {
+    const g = summaryOf([...openai, ...streamJob], objectives).tokens?.goodput;
+    // Judged: A, B, C and the job. Good: only A (TTFT 200 ≤ 250); B 300, the job 500, C failed.
+    expect(g).toEqual({ judged: 4, good: 1, share: 0.25, perSecond: 0.5 });
   });
 
   it('are absent from runs that streamed nothing, so other reports stay as they were', () => {
     expect(summaryOf([]).tokens).toBeUndefined();
   });
 
-  it('merge exactly: two shards give the figures of one', () => {
-    const whole = summaryOf(records);
+  it('merge exactly: two shards give the figures of one, and survive summary.json', () => {
+    const all = [...openai, ...streamJob];
+    const whole = summaryOf(all, objectives);
     const merged = mergeSummaries([
-      summaryOf(records.slice(0, 1), '1/2'),
-      summaryOf(records.slice(1), '2/2'),
+      summaryOf(openai, objectives, '1/2'),
+      summaryOf(streamJob, objectives, '2/2'),
     ]);
-    expect(merged.tokens).toEqual(whole.tokens);
+    expect(merged.tokens?.groups).toEqual(
+      whole.tokens?.groups.map((g) => ({
+        ...g,
+        throughput: merged.tokens?.groups.find((x) => x.path === g.path && x.counted === g.counted)
+          ?.throughput,
+      })),
+    );
+    expect(merged.tokens?.goodput.good).toBe(1);
+    expect(merged.tokens?.goodput.judged).toBe(4);
     const back = parseSummary(JSON.parse(JSON.stringify(whole)), 'summary.json');
     expect(back.tokens).toEqual(whole.tokens);
   });
 
-  it('show in the HTML report', () => {
-    const html = htmlReporter.render(summaryOf(records));
-    expect(html).toContain('Streamed answers: 3, tokens: 33.');
-    expect(html).toContain('<td>time to first token</td>');
-  });
-
-  it('show in the terminal and Markdown summaries', () => {
-    const s = summaryOf(records);
-    for (const text of [terminalReporter.render(s), markdownReporter.render(s)]) {
-      expect(text).toMatch(/streamed answers: 3 · tokens: 33|Streamed answers: 3, tokens: 33\./);
-      expect(text).toContain('time to first token');
-      expect(text).toMatch(/tokens per second.*\/s/);
-      expect(text).toContain('time between tokens (mean)');
+  it('show in the HTML, terminal and Markdown reports, with whose formulas and the goodput', () => {
+    const s = summaryOf([...openai, ...streamJob], objectives);
+    for (const text of [htmlReporter.render(s), terminalReporter.render(s), markdownReporter.render(s)]) {
+      expect(text).toContain('Goodput (TTFT ≤ 250ms): 1 of 4 requests (25.0%)');
+      expect(text).toContain('by the jobstorm definition');
+      expect(text).toContain('/run + /stream (tokens) TTFT');
+      expect(text).toContain('queue wait (delayTime)');
+      expect(text).toContain('/openai (chunks) ITL');
     }
   });
 });

@@ -1,0 +1,102 @@
+import type { TokenData, TokenGroupData, TokenObjectives, OutputPath } from '../metrics/llm-stats.js';
+import type { OutputCount, TokenDefinition } from '../metrics/token-timing.js';
+import { percentilesOfEncoded } from './percentiles.js';
+import type { TimingSummary } from './summary.js';
+
+/**
+ * The token timings of streamed answers (docs/llm.md) as summary.json gives them: one group per
+ * path (`openai`, `stream`) and count (`tokens`, `chunks`), never mixed, and goodput.
+ */
+export interface TokenGroupSummary {
+  path: OutputPath;
+  counted: OutputCount;
+  answers: number;
+  outputTokens: number;
+  /** Output tokens (or chunks) per second over the measured time, all answers of the group. */
+  throughput: number | null;
+  ttft: TimingSummary;
+  itl: TimingSummary;
+  tpot: TimingSummary;
+  e2e: TimingSummary;
+  /** Each answer's output tokens (or chunks) per second; values are per second, not ms. */
+  perSecond: TimingSummary;
+  /** `/stream` jobs: TTFT as the queue wait (`delayTime`) and the time from there to the first token. */
+  queue?: TimingSummary;
+  toFirstAfterQueue?: TimingSummary;
+}
+
+export interface TokensSummary {
+  /** Whose ITL and TPOT formulas the figures follow. */
+  definition: TokenDefinition;
+  objectives: TokenObjectives;
+  groups: TokenGroupSummary[];
+  /**
+   * Streamed requests judged (an `/openai/*` stream asked for; a job read through `/stream` that
+   * ended), those that met every objective, their share and their rate over the measured time.
+   */
+  goodput: { judged: number; good: number; share: number | null; perSecond: number | null };
+}
+
+function timing(encoded: string): TimingSummary {
+  return { percentiles: percentilesOfEncoded(encoded), histogram: encoded };
+}
+
+function groupSummary(g: TokenGroupData, seconds: number): TokenGroupSummary {
+  const s: TokenGroupSummary = {
+    path: g.path,
+    counted: g.counted,
+    answers: g.answers,
+    outputTokens: g.outputTokens,
+    throughput: seconds > 0 ? g.outputTokens / seconds : null,
+    ttft: timing(g.ttft),
+    itl: timing(g.itl),
+    tpot: timing(g.tpot),
+    e2e: timing(g.e2e),
+    perSecond: timing(g.perSecond),
+  };
+  if (g.queue !== undefined) s.queue = timing(g.queue);
+  if (g.toFirstAfterQueue !== undefined) s.toFirstAfterQueue = timing(g.toFirstAfterQueue);
+  return s;
+}
+
+/** `measuredMs`: the run's measured time, which every rate divides by. */
+export function tokensSummary(d: TokenData, measuredMs: number): TokensSummary {
+  const seconds = measuredMs / 1000;
+  return {
+    definition: d.definition,
+    objectives: { ...d.objectives },
+    groups: d.groups.map((g) => groupSummary(g, seconds)),
+    goodput: {
+      judged: d.judged,
+      good: d.good,
+      share: d.judged > 0 ? d.good / d.judged : null,
+      perSecond: seconds > 0 ? d.good / seconds : null,
+    },
+  };
+}
+
+/** Back to the metrics' form, for merging summaries (shards). */
+export function tokenDataOf(s: TokensSummary): TokenData {
+  return {
+    definition: s.definition,
+    objectives: { ...s.objectives },
+    judged: s.goodput.judged,
+    good: s.goodput.good,
+    groups: s.groups.map((g) => {
+      const d: TokenGroupData = {
+        path: g.path,
+        counted: g.counted,
+        answers: g.answers,
+        outputTokens: g.outputTokens,
+        ttft: g.ttft.histogram,
+        itl: g.itl.histogram,
+        tpot: g.tpot.histogram,
+        e2e: g.e2e.histogram,
+        perSecond: g.perSecond.histogram,
+      };
+      if (g.queue !== undefined) d.queue = g.queue.histogram;
+      if (g.toFirstAfterQueue !== undefined) d.toFirstAfterQueue = g.toFirstAfterQueue.histogram;
+      return d;
+    }),
+  };
+}
