@@ -57,7 +57,9 @@ async function manualProofTarget(scenario: Scenario, faults: readonly string[]):
   });
   const emulator = await startEmulator(options);
   const { clock: targetClock, ...shared } = embeddedTargetOf(emulator, scenario, options);
-  const driver = new ClockDriver(clock);
+  // A proof run of thousands of jobs takes seconds of real CPU on an idle machine, several times
+  // that beside other work: the caller's test timeout bounds it, not the driver's 30 s default.
+  const driver = new ClockDriver(clock, { maxRealMs: 110_000 });
   return {
     target: own ? { ...shared, clock: targetClock } : shared,
     clock,
