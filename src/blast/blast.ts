@@ -103,6 +103,7 @@ function autocannonOptions(o: BlastOptions, recorder: BlastRecorder, onClient: (
     // anything else needs a finer one so the run does not idle until the next second.
     sampleInt: o.amount === undefined && durationMs % 1000 === 0 ? 1000 : 50,
     ...(o.amount === undefined ? { duration: durationMs / 1000 } : { amount: o.amount }),
+    // autocannon spreads its options over its defaults (overallRate: 0): left out, not undefined.
     ...(o.rate === undefined ? {} : { overallRate: o.rate }),
   };
 }

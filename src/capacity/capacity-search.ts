@@ -119,8 +119,8 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     );
   const settleTimeoutMs = o.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   const search = new RateSearch(o.steps, o.mode, {
-    ...(o.resolution !== undefined ? { resolution: o.resolution } : {}),
-    ...(o.maxRefinements !== undefined ? { maxRefinements: o.maxRefinements } : {}),
+    resolution: o.resolution,
+    maxRefinements: o.maxRefinements,
   });
   const settle = (baseline: number | undefined, n: number): Promise<SettleResult> =>
     settleQueue({
@@ -129,7 +129,7 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
       runId: `${runId}-settle${String(n)}`,
       clock: o.clock,
       timeoutMs: settleTimeoutMs,
-      ...(baseline !== undefined ? { baseline } : {}),
+      baseline,
       ...(o.interrupt ? { interrupt: o.interrupt } : {}),
     });
   const c = await climb(o, search, stepSettingsOf(o, runId, originMs), settle);
@@ -152,6 +152,6 @@ export async function findCapacity(o: CapacityOptions): Promise<CapacityReport> 
     health: c.health,
     targetUnreachable: c.unreachable,
     interrupted: c.interrupted,
-    ...(c.generatorLimitedAt === undefined ? {} : { generatorLimitedAt: c.generatorLimitedAt }),
+    generatorLimitedAt: c.generatorLimitedAt,
   };
 }

@@ -43,7 +43,7 @@ export function stepCost(summary: Summary, fromMs: number, toMs: number): StepCo
     peakWorkers: f.peakWorkers,
     workerSeconds: f.workerSeconds,
     costPer1kJobs: f.costPer1kJobs,
-    ...(f.currency === undefined ? {} : { currency: f.currency }),
-    ...(why === undefined ? {} : { notMeasured: why }),
+    currency: f.currency,
+    notMeasured: why,
   };
 }

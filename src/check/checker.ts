@@ -165,6 +165,7 @@ export class Checker {
       at: f.at ?? recordTime(r),
       message: f.message,
       ...(r.type === 'exchange' ? { op: r.op } : {}),
+      // No jobId key at all when there is no job (checker-core.test).
       ...(job === undefined ? {} : { jobId: job }),
       // The job's timeline goes on growing; the evidence is what was known when the rule broke.
       evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline.slice() } : {}) },

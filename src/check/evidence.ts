@@ -3,7 +3,10 @@ import type { Violation } from '../core/violation.js';
 
 const BODY_MAX = 600;
 
-/** The request line, status and a trimmed body of the record behind a violation. */
+/**
+ * The request line, status and a trimmed body of the record behind a violation; a status or body
+ * it has not is left out, not undefined (evidence.test compares with toStrictEqual).
+ */
 export function evidenceOf(r: ExchangeRecord | WebhookRecord): Violation['evidence'] {
   const body = r.body === undefined ? undefined : JSON.stringify(r.body);
   const trimmed =

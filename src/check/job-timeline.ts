@@ -68,6 +68,7 @@ export function entriesOf(t: PackedTimeline): TimelineEntry[] {
     const at = t[i] ?? 0;
     const code = t[i + 1] ?? 0;
     const status = statusOf(code);
+    // No status key when there is none (timeline-entries.test compares with toStrictEqual).
     out.push(status === undefined ? { at, op: opOf(code) } : { at, op: opOf(code), status });
   }
   return out;

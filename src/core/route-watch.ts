@@ -245,8 +245,7 @@ export class RouteWatch {
     served?: AdaptedMethod,
   ): MissingRoute[] {
     if (this.missing.has(op) || this.served.has(op)) return NONE;
-    const m: MissingRoute =
-      served === undefined ? { op, record, reason, kind } : { op, record, reason, kind, served };
+    const m: MissingRoute = { op, record, reason, kind, served };
     this.missing.set(op, m);
     return [m];
   }

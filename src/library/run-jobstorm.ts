@@ -25,7 +25,7 @@ function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[]
 
 /** The target `o` names: a Target as given, a remote URL validated, or the embedded emulator. */
 function reach(o: RunJobstormOptions, scenario: Scenario): Promise<RunTarget> {
-  const extra = o.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: o.exclusiveEndpoint };
+  const extra = { exclusiveEndpoint: o.exclusiveEndpoint };
   if (typeof o.target === 'object') return reachTarget(scenario, { remote: o.target, ...extra });
   if (o.target === undefined)
     return reachTarget(scenario, {

@@ -46,6 +46,7 @@ export interface RunTarget extends ReachedTarget {
  */
 export async function reachTarget(scenario: Scenario, choice: TargetChoice): Promise<RunTarget> {
   const release = (): void => choice.workerGuard?.release();
+  // Only what the owner gave: an undefined would wipe the target's own value.
   const overlay = (target: Target): Target => ({
     ...target,
     ...(choice.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: choice.exclusiveEndpoint }),

@@ -90,7 +90,7 @@ async function runShards(
       busyMax: most((x) => x.generator.busyMax),
     },
     ...mergedConnectionWait(outcomes),
-    ...(failure === undefined ? {} : { failure }),
+    failure,
   };
 }
 
@@ -121,7 +121,7 @@ async function finishShards(shards: readonly Shard[]): Promise<{ outcomes: RunOu
     ),
   );
   const outcomes = settled.flatMap((x) => (x.status === 'fulfilled' ? [x.value] : []));
-  return failure === undefined ? { outcomes } : { outcomes, failure };
+  return { outcomes, failure };
 }
 
 /** "shard 2/2 failed: TypeError: x is undefined", without the stack. */

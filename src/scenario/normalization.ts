@@ -14,14 +14,13 @@ import { normalizeScaling } from './scaling-schema.js';
 type PhaseOutput = z.output<typeof PhaseSchema>;
 
 function normalizePhase(p: PhaseOutput): Phase {
-  const name = p.name === undefined ? {} : { name: p.name };
-  if (p.count !== undefined)
-    return { kind: 'count', ...name, count: p.count, ...(p.rate === undefined ? {} : { rate: p.rate }) };
+  const { name } = p;
+  if (p.count !== undefined) return { kind: 'count', name, count: p.count, rate: p.rate };
   if (p.duration === undefined) throw new Error('phase without duration passed validation');
-  if (p.vus !== undefined) return { kind: 'vus', ...name, durationMs: p.duration, vus: p.vus };
+  if (p.vus !== undefined) return { kind: 'vus', name, durationMs: p.duration, vus: p.vus };
   if (p.ramp !== undefined)
-    return { kind: 'ramp', ...name, durationMs: p.duration, from: p.ramp.from, to: p.ramp.to };
-  if (p.rate !== undefined) return { kind: 'constant', ...name, durationMs: p.duration, rate: p.rate };
+    return { kind: 'ramp', name, durationMs: p.duration, from: p.ramp.from, to: p.ramp.to };
+  if (p.rate !== undefined) return { kind: 'constant', name, durationMs: p.duration, rate: p.rate };
   throw new Error('phase without rate, ramp, vus or count passed validation');
 }
 
@@ -30,12 +29,12 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
   const flows: Flow[] = out.flows.map((f) => ({ name: f.name, weight: f.weight, steps: f.steps }));
   return {
     name: out.name,
-    ...(out.description === undefined ? {} : { description: out.description }),
+    description: out.description,
     source,
     target: {
       auth: t.auth,
       connections: t.connections,
-      ...(t.timeout === undefined ? {} : { timeoutMs: t.timeout }),
+      timeoutMs: t.timeout,
       stallAfterMs: t.stallAfter,
       maxInFlight: t.maxInFlight,
       ...(t.adapt ? {} : { adapt: false as const }),
@@ -55,16 +54,16 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       profile: e.profile,
     },
     ...(out.worker === undefined ? {} : { worker: workerSpec(out.worker, e) }),
-    ...(out.scaling === undefined ? {} : { scaling: normalizeScaling(out.scaling) }),
+    scaling: normalizeScaling(out.scaling),
     arrivals: {
       process: out.arrivals.process,
       seed: out.arrivals.seed,
-      ...(out.arrivals.burstiness === undefined ? {} : { burstiness: out.arrivals.burstiness }),
+      burstiness: out.arrivals.burstiness,
     },
     phases: out.phases.map(normalizePhase),
     ...(out.warmup > 0 ? { warmupMs: out.warmup } : {}),
     flows,
-    ...(data === undefined ? {} : { data }),
+    data,
     thresholds: out.thresholds,
     ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
     ...(out.export.length ? { exports: out.export } : {}),
@@ -73,7 +72,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       : {
           compare: {
             gates: out.compare.gates,
-            ...(out.compare.significance === undefined ? {} : { significance: out.compare.significance }),
+            significance: out.compare.significance,
           },
         }),
   };

@@ -37,6 +37,7 @@ export type { ScalingExpectation };
 
 export function normalizeScaling(s: z.output<typeof ScalingSchema>): ScalingExpectation | undefined {
   if (s === undefined) return undefined;
+  // Only the fields given: resolveScaling spreads these over the embedded emulator's own, which an undefined would wipe.
   return {
     ...(s.workersMin === undefined ? {} : { workersMin: s.workersMin }),
     ...(s.workersMax === undefined ? {} : { workersMax: s.workersMax }),

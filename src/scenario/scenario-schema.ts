@@ -217,9 +217,9 @@ const ThresholdObjectSchema = z
   })
   .transform((t) => ({
     threshold: t.threshold,
-    ...(t.window === undefined ? {} : { windowMs: t.window }),
-    ...(t.abortOnFail === undefined ? {} : { abortOnFail: t.abortOnFail }),
-    ...(t.delayAbortEval === undefined ? {} : { delayAbortEvalMs: t.delayAbortEval }),
+    windowMs: t.window,
+    abortOnFail: t.abortOnFail,
+    delayAbortEvalMs: t.delayAbortEval,
   }));
 
 export const ScenarioSchema = z

@@ -216,7 +216,7 @@ export class RunSession {
       ...(outcome.iterationsCut ? { iterationsCut: outcome.iterationsCut } : {}),
       ...(outcome.connectionWait ? { connectionWait: outcome.connectionWait } : {}),
       generator: outcome.generator,
-      ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+      failure: outcome.failure,
     });
     const exports = this.o.exports;
     if (exports?.stopAtFinish) summary.exports = await exports.sink.stop();
@@ -244,5 +244,5 @@ function withTogether(summary: Summary, together: ShardTogether | undefined): Su
 }
 
 function priceOf(pricePerWorkerSecond: number, currency: string | undefined): WorkerPrice {
-  return currency === undefined ? { pricePerWorkerSecond } : { pricePerWorkerSecond, currency };
+  return { pricePerWorkerSecond, currency };
 }

@@ -65,6 +65,7 @@ class OperationWindow {
     this.ceiling = {
       op,
       limit: row.perWindow,
+      // No key when the row has no concurrency limit (ratelimit-enforced.test compares with toStrictEqual).
       ...(row.concurrent === undefined ? {} : { concurrent: row.concurrent }),
       maxAcceptedPerWindow: 0,
       maxConcurrent: 0,

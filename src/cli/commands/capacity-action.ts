@@ -282,7 +282,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       interrupt: io.interrupt,
       ...(io.generatorProbe ? { generatorProbe: io.generatorProbe } : { cpu: readProcessCpu }),
       ...(live ? { exports: live } : {}),
-      ...(args.resolution !== undefined ? { resolution: args.resolution } : {}),
+      resolution: args.resolution,
       ...(args.quiet ? {} : stepOutput(s, io)),
     });
   } finally {

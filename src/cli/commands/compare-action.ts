@@ -81,7 +81,7 @@ export const compareAction: Pick<JobstormCommand<CompareArgs>, 'run'> = {
       gates,
       significance: significance ?? null,
       force: args.force ?? false,
-      ...(args.seed !== undefined ? { seed: args.seed } : {}),
+      seed: args.seed,
       ...(args['job-noise'] !== undefined ? { jobNoise: jobNoise(args['job-noise']) } : {}),
     });
     const out = args.out ?? join(dirname(await summaryPath(currentInput)), 'compare');

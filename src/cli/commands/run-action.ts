@@ -38,7 +38,7 @@ function reach(
     ...(guard ? { workerGuard: guard } : {}),
     ...(s.worker ? { beforeClose: workers.read } : {}),
     ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
-    ...(s.localAddress === undefined ? {} : { localAddress: s.localAddress }),
+    localAddress: s.localAddress,
     // An in-process caller's clock (a test's manual one) is the embedded emulator's too.
     ...(io.clock ? { emulatorClock: io.clock } : {}),
   }).catch((err: unknown) => {

@@ -35,10 +35,10 @@ function flag(name: unknown, options: unknown, positional: boolean): FlagSpec {
     positional,
     ...(typeof o.type === 'string' ? { type: o.type } : {}),
     ...(Array.isArray(o.choices) ? { choices: o.choices as unknown[] } : {}),
-    ...(o.default !== undefined ? { default: o.default } : {}),
+    default: o.default,
     ...(typeof o.describe === 'string' ? { describe: o.describe } : {}),
     ...(o.array === true ? { array: true } : {}),
-    ...(o.demandOption !== undefined ? { demandOption: o.demandOption as boolean | string } : {}),
+    demandOption: o.demandOption as boolean | string | undefined,
   };
 }
 

@@ -86,7 +86,7 @@ function marked(node: SchemaNode): SchemaNode {
     node.properties && Object.fromEntries(Object.entries(node.properties).map(([k, v]) => [k, marked(v)]));
   return {
     ...node,
-    ...(kind !== undefined ? { 'x-value-kind': kind } : {}),
+    'x-value-kind': kind,
     ...(properties ? { properties } : {}),
     ...(node.anyOf ? { anyOf: node.anyOf.map(marked) } : {}),
     ...(node.items ? { items: marked(node.items) } : {}),

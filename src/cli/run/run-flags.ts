@@ -81,12 +81,12 @@ export function parseRunFlags(args: RunArgs, issues: ConfigIssue[], nowMs = Date
   const localAddress = parseLocalAddress(args, issues);
   return {
     ...(together ? { together } : {}),
-    ...(localAddress === undefined ? {} : { localAddress }),
+    localAddress,
     workers,
     ...(shard ? { shard } : {}),
-    ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }),
-    ...(durationMs === undefined ? {} : { durationMs }),
-    ...(warmupMs === undefined ? {} : { warmupMs }),
-    ...(scale === undefined ? {} : { scale }),
+    gracefulStopMs,
+    durationMs,
+    warmupMs,
+    scale,
   };
 }

@@ -137,7 +137,7 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
   const { shard, workers, gracefulStopMs, together, localAddress } = flags;
   return {
     ...(together ? { together } : {}),
-    ...(localAddress === undefined ? {} : { localAddress }),
+    localAddress,
     scenario: shaped(scenario, flags, args),
     workers,
     thresholds,
@@ -146,6 +146,6 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
     ...(shard ? { shard } : {}),
     ...(remote ? { remote } : {}),
     ...(worker ? { worker } : {}),
-    ...(gracefulStopMs === undefined ? {} : { gracefulStopMs }),
+    gracefulStopMs,
   };
 }

@@ -24,7 +24,7 @@ export function workersSummary(snapshot: ExternalPoolSnapshot): WorkersSummary {
       lateResults: w.lateResults,
       rejectedResults: w.rejectedResults,
       lostJobs: w.lostJobs,
-      ...(w.exitCode === undefined ? {} : { exitCode: w.exitCode }),
+      exitCode: w.exitCode,
     })),
   };
 }
