@@ -99,10 +99,14 @@ export class Endpoint {
     this.external = new ExternalPool(ctx.timers, () => ctx.now(), external, scaler, desk);
     this.simulated = settings.externalOnly
       ? undefined
-      : new WorkerPool(ctx.timers, scaler, desk, (job) => {
-          const plan = planJob(job.input, ctx.profile(), ctx.rng);
-          plan.durationMs = ctx.policy.runDuration(plan.durationMs);
-          return plan;
+      : new WorkerPool(ctx.timers, scaler, desk, {
+          plan: (job, running) => {
+            const plan = planJob(job.input, ctx.profile(), ctx.rng, running);
+            plan.durationMs = ctx.policy.runDuration(plan.durationMs);
+            return plan;
+          },
+          jobsPerWorker: () => ctx.profile().llm?.concurrency ?? 1,
+          loadMs: () => ctx.profile().llm?.coldStartMs ?? 0,
         });
     this.kinds = this.simulated === undefined ? [this.external] : [this.simulated, this.external];
   }
@@ -185,6 +189,7 @@ export class Endpoint {
     job.output = undefined;
     job.chunks = undefined;
     job.durationMs = 0;
+    job.llm = undefined;
     job.startedAt = -1;
     job.finishedAt = -1;
     job.streamDelivered = 0;
@@ -364,6 +369,7 @@ export class Endpoint {
     job.output = undefined;
     job.chunks = undefined;
     job.durationMs = 0;
+    job.llm = undefined;
     job.run = run;
   }
 

@@ -1,7 +1,9 @@
 import { isFinalStatus } from '../core/job-status.js';
 import { chunkBytes, streamChunks } from './handler-plan.js';
 import type { Job } from './job.js';
+import { chunkEnds, type LlmRun } from './llm-run.js';
 import { generatedText, SHARE_MIN_BYTES, SharedJsonCache } from './json-payload.js';
+import { llmChunks, llmChunksReady } from './llm-chunks.js';
 import type { ChunkCut, EmulatorPolicy } from './policy/policy.js';
 
 /*
@@ -39,6 +41,8 @@ export function workerName(id: number): string {
  * generated strings are GeneratedText (see json-payload.ts), serialized without being built.
  */
 export function jobOutput(job: Job, policy: EmulatorPolicy): unknown {
+  // The vLLM worker's output is the list of what it yielded (RunPod aggregates a generator's chunks).
+  if (job.llm !== undefined) return llmChunks(job.llm, 0, Infinity);
   if (job.outputBytes >= 0) return generatedText(job.outputBytes);
   const n = streamChunks(job.input);
   if (n === 0) return echoedInput(job);
@@ -71,6 +75,7 @@ export function producedPieces(job: Job, cut: ChunkCut, now: number): number {
 /** The chunks not yet delivered; marks them delivered (SPEC "GET /stream": incremental results). */
 export function takeStream(job: Job, policy: EmulatorPolicy, now: number): { output: unknown }[] {
   if (job.externalWorker !== undefined) return takeExternalStream(job);
+  if (job.llm !== undefined) return takeLlmStream(job, job.llm, policy, now);
   const cut = policy.chunkCut();
   const bytes = chunkBytes(job.input);
   const produced = producedPieces(job, cut, now);
@@ -99,6 +104,19 @@ function streamPieces(cut: ChunkCut, bytes: number, from: number, to: number): u
   const out: unknown[] = [];
   for (let p = from; p < to; p++) out.push(cut.piece(bytes, p, per));
   return out;
+}
+
+/** The model-like worker's chunks that are out and that /stream has not handed out yet. */
+function takeLlmStream(job: Job, run: LlmRun, policy: EmulatorPolicy, now: number): { output: unknown }[] {
+  let ready = 0;
+  if (job.status === 'COMPLETED') ready = chunkEnds(run).length;
+  else if (job.startedAt >= 0)
+    ready = llmChunksReady(run, (job.finishedAt >= 0 ? job.finishedAt : now) - job.startedAt);
+  const from = job.streamDelivered;
+  const start = policy.streamStart(job, from, ready);
+  if (ready > from) job.streamDelivered = ready;
+  if (ready <= start) return [];
+  return llmChunks(run, start, ready).map((output) => ({ output }));
 }
 
 /** The chunks a real worker posted and /stream has not handed out yet. */

@@ -1,4 +1,5 @@
 import type { JobStatus } from '../core/job-status.js';
+import type { LlmRun } from './llm-run.js';
 
 /**
  * What a job holds while a worker runs it; dropped when it ends. The endpoint calls `cancel` when
@@ -30,6 +31,8 @@ export class Job {
   /** When the job goes: the earlier of ttlAt and, once final, the end of retention. */
   expiresAt: number;
   durationMs = 0;
+  /** How the model-like worker runs it (tokens and their times), set when a worker starts it. */
+  llm: LlmRun | undefined = undefined;
   /** Size of the submission body the input came in (an upper bound of the input's JSON). */
   inputBytes = 0;
   /** Generated output size, -1 to echo the input. */

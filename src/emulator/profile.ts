@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SeededRandom } from '../core/seeded-random.js';
+import { LlmSettingsSchema } from './llm-settings.js';
 
 /*
  * A handler profile decides what the simulated handler does for a job whose input does not say
@@ -30,6 +31,8 @@ export const ProfileSchema = z.strictObject({
     .nonnegative()
     .max(64 * 1024 * 1024)
     .optional(),
+  /** When set, jobs run as a language model would: prefill, decode, batch slowdown (llm-settings.ts). */
+  llm: LlmSettingsSchema.optional(),
 });
 export type HandlerProfile = z.output<typeof ProfileSchema>;
 export type HandlerProfileInput = z.input<typeof ProfileSchema>;
@@ -53,6 +56,8 @@ export const PROFILES: Readonly<Record<string, HandlerProfile>> = {
     duration: { kind: 'uniform', minMs: 5, maxMs: 50 },
     failureRate: 0.2,
   }),
+  /** A vLLM-like worker: tokens timed by prefill and decode, 8 jobs a worker, 5 s model load. */
+  llm: ProfileSchema.parse({ name: 'llm', llm: { coldStartMs: 5000 } }),
 };
 
 /** A profile by name or as an object; the name must be one of PROFILES. */

@@ -12,16 +12,35 @@ import {
 
 export type WorkerState = 'initializing' | 'idle' | 'running';
 
-/** A simulated worker; while it runs a job it is the job's run (no object per job). */
-export class SimWorker implements JobRun {
+/** What the simulated handler decides, read anew for each job and worker (the profile may change). */
+export interface SimHandler {
+  /** The handler's plan for a job a worker starts; `running`: the worker's jobs, this one included. */
+  plan(job: Job, running: number): HandlerPlan;
+  /** Jobs one worker runs at once (1 but for a model-like worker). */
+  jobsPerWorker(): number;
+  /** Start-up time a new worker needs on top of the endpoint's cold start (a model's load). */
+  loadMs(): number;
+}
+
+/** A simulated worker. */
+export class SimWorker {
   state: WorkerState = 'initializing';
-  job: Job | undefined = undefined;
+  /** The jobs it runs now. */
+  readonly runs = new Set<SimRun>();
   cancelIdle: (() => void) | undefined = undefined;
-  /** Cancels the timer that ends the running job. */
+
+  constructor(readonly id: number) {}
+}
+
+/** One job on a simulated worker: the job's run from its start to its end. */
+export class SimRun implements JobRun {
+  /** Cancels the timer that ends the job. */
   cancelEnd: () => void = noop;
+  released = false;
 
   constructor(
-    readonly id: number,
+    readonly worker: SimWorker,
+    readonly job: Job,
     private readonly pool: WorkerPool,
   ) {}
 
@@ -39,11 +58,15 @@ export class SimWorker implements JobRun {
  * The simulated workers of one endpoint. `workersMin` are warm from the start; the autoscaler
  * starts more (after a cold start) and lets idle ones stop. Idle workers are a stack, so the most
  * recently busy one takes the next job and the others can idle out. A worker runs a job as its
- * handler plan says: it ends when the plan's duration or the enforced executionTimeout is up.
+ * handler plan says: it ends when the plan's duration or the enforced executionTimeout is up. A
+ * model-like worker runs several jobs at once: a queued job goes to a busy worker with room
+ * before an idle one, as a batching server fills its batch.
  */
 export class WorkerPool implements WorkerKind, Fleet {
   private readonly workers = new Map<number, SimWorker>();
   private readonly idle: SimWorker[] = [];
+  /** Busy workers that had room for another job when last looked at. */
+  private readonly roomy = new Set<SimWorker>();
   private initializing = 0;
   private busy = 0;
   private nextId = 1;
@@ -53,8 +76,7 @@ export class WorkerPool implements WorkerKind, Fleet {
     private readonly clock: Clock,
     private readonly scaler: Autoscaler,
     private readonly desk: JobDesk,
-    /** The handler's plan for a job a worker starts. */
-    private readonly plan: (job: Job) => HandlerPlan,
+    private readonly handler: SimHandler,
   ) {
     for (let i = 0; i < scaler.settings.workersMin; i++) {
       const w = this.add();
@@ -68,15 +90,19 @@ export class WorkerPool implements WorkerKind, Fleet {
     return { idle: this.idle.length, running: this.busy, initializing: this.initializing };
   }
 
-  /** Hands queued jobs to idle workers, then starts workers for what is left. */
+  /** Hands queued jobs to workers with room, then starts workers for what is left. */
   poke(): void {
     if (this.closed) return;
-    while (this.idle.length > 0) {
+    for (;;) {
+      const w = this.withRoom() ?? this.idle.at(-1);
+      if (w === undefined) break;
       const job = this.desk.next();
       if (job === undefined) break;
-      const w = this.idle.pop() as SimWorker;
-      w.cancelIdle?.();
-      w.cancelIdle = undefined;
+      if (w.state === 'idle') {
+        this.idle.pop();
+        w.cancelIdle?.();
+        w.cancelIdle = undefined;
+      }
       this.run(w, job);
     }
     this.scaler.scaleUp(this);
@@ -92,7 +118,7 @@ export class WorkerPool implements WorkerKind, Fleet {
 
   startOne(): void {
     const w = this.add();
-    this.clock.schedule(this.scaler.settings.coldStartMs, () => {
+    this.clock.schedule(this.scaler.settings.coldStartMs + this.handler.loadMs(), () => {
       if (this.closed) return;
       this.initializing--;
       this.goIdle(w);
@@ -100,24 +126,35 @@ export class WorkerPool implements WorkerKind, Fleet {
     });
   }
 
-  /** The worker's job ended (or was taken from it): it takes the next one or goes idle. */
-  release(w: SimWorker): void {
-    if (w.state !== 'running') return;
-    w.job = undefined;
-    this.busy--;
+  /** A job ended (or was taken from its worker): the worker takes the next one or, with none left, goes idle. */
+  release(r: SimRun): void {
+    if (r.released) return;
+    r.released = true;
+    const w = r.worker;
+    w.runs.delete(r);
+    if (w.runs.size === 0) this.busy--;
     if (this.closed) return;
-    const job = this.desk.next();
+    const job = w.runs.size < this.handler.jobsPerWorker() ? this.desk.next() : undefined;
     if (job !== undefined) {
       this.run(w, job);
       return;
     }
+    if (w.runs.size > 0) {
+      this.roomy.add(w);
+      return;
+    }
+    this.roomy.delete(w);
     this.goIdle(w);
   }
 
-  snapshot(): { id: number; state: WorkerState; jobId?: string }[] {
-    return [...this.workers.values()].map((w) =>
-      w.job ? { id: w.id, state: w.state, jobId: w.job.id } : { id: w.id, state: w.state },
-    );
+  snapshot(): { id: number; state: WorkerState; jobId?: string; jobIds?: string[] }[] {
+    return [...this.workers.values()].map((w) => {
+      const ids = [...w.runs].map((r) => r.job.id);
+      if (ids.length === 0) return { id: w.id, state: w.state };
+      return ids.length === 1
+        ? { id: w.id, state: w.state, jobId: ids[0] }
+        : { id: w.id, state: w.state, jobIds: ids };
+    });
   }
 
   close(): Promise<void> {
@@ -127,32 +164,49 @@ export class WorkerPool implements WorkerKind, Fleet {
   }
 
   private add(): SimWorker {
-    const w = new SimWorker(this.nextId++, this);
+    const w = new SimWorker(this.nextId++);
     this.workers.set(w.id, w);
     this.initializing++;
     return w;
   }
 
+  /** A busy worker that may take one more job, if any (forgetting those that may not). */
+  private withRoom(): SimWorker | undefined {
+    if (this.roomy.size === 0) return undefined;
+    const most = this.handler.jobsPerWorker();
+    for (const w of this.roomy) {
+      if (w.state === 'running' && w.runs.size < most) return w;
+      this.roomy.delete(w);
+    }
+    return undefined;
+  }
+
   /** IN_QUEUE → IN_PROGRESS, and the handler's end is scheduled. */
   private run(w: SimWorker, job: Job): void {
-    w.state = 'running';
-    w.job = job;
-    this.busy++;
-    this.desk.begin(job, w.id, w);
-    const plan = this.plan(job);
+    if (w.runs.size === 0) {
+      w.state = 'running';
+      this.busy++;
+    }
+    const r = new SimRun(w, job, this);
+    w.runs.add(r);
+    if (w.runs.size < this.handler.jobsPerWorker()) this.roomy.add(w);
+    else this.roomy.delete(w);
+    this.desk.begin(job, w.id, r);
+    const plan = this.handler.plan(job, w.runs.size);
     job.durationMs = plan.durationMs;
+    job.llm = plan.llm;
     const limit = this.desk.timeoutOf(job);
     const timesOut = limit !== undefined && limit < plan.durationMs;
-    w.cancelEnd = this.clock.schedule(timesOut ? limit : plan.durationMs, () => {
-      w.cancelEnd = noop;
-      if (job.gone || job.status !== 'IN_PROGRESS' || job.run !== w || w.job !== job) return;
+    r.cancelEnd = this.clock.schedule(timesOut ? limit : plan.durationMs, () => {
+      r.cancelEnd = noop;
+      if (job.gone || job.status !== 'IN_PROGRESS' || job.run !== r || r.released) return;
       if (timesOut) this.desk.end(job, 'TIMED_OUT', timedOutMessage(job));
       else if (plan.error !== undefined) this.desk.end(job, 'FAILED', plan.error);
       else {
         job.outputBytes = plan.outputBytes;
         this.desk.end(job, 'COMPLETED', undefined);
       }
-      this.release(w);
+      this.release(r);
     });
     this.desk.started(job);
   }

@@ -3,6 +3,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
+import { tokenAtMs, tokenText } from '../llm-run.js';
 import { openAiError, sendOpenAiError } from './openai-reply.js';
 import { sendJson } from './reply.js';
 
@@ -13,6 +14,8 @@ export interface OpenAiRequest {
   tokens: number;
   promptTokens: number;
   stream: boolean;
+  /** `stream_options.include_usage`: a last event with the usage (sent by the model-like worker). */
+  includeUsage: boolean;
 }
 
 const noop = (): void => undefined;
@@ -20,7 +23,8 @@ const noop = (): void => undefined;
 /**
  * One /openai/* completion: a job on the endpoint's queue and workers, answered when it ends, or
  * with `stream: true` as server-sent events whose tokens are spread evenly over the job's
- * execution time (the handler profile's duration). The client closing the connection cancels
+ * execution time (the handler profile's duration), or, for a job the model-like worker runs, each
+ * token at the time it is generated (llm-run.ts). The client closing the connection cancels
  * the job. `done` runs exactly once, when the answer is over (it frees the concurrency slot).
  */
 export class OpenAiAnswer {
@@ -72,7 +76,12 @@ export class OpenAiAnswer {
 
   private scheduleNext(): void {
     if (this.finished || this.emitted >= this.o.tokens) return;
-    const due = this.job.startedAt + Math.round((this.job.durationMs * (this.emitted + 1)) / this.o.tokens);
+    const llm = this.job.llm;
+    const due =
+      this.job.startedAt +
+      (llm === undefined
+        ? Math.round((this.job.durationMs * (this.emitted + 1)) / this.o.tokens)
+        : tokenAtMs(llm, this.emitted + 1));
     this.cancelTimer = this.core.timers.schedule(Math.max(0, due - this.core.now()), () => {
       if (this.finished || this.job.status !== 'IN_PROGRESS') return;
       this.token();
@@ -105,6 +114,8 @@ export class OpenAiAnswer {
       if (completed) {
         while (this.emitted < this.o.tokens) this.token();
         this.event(this.chunk(this.o.kind === 'chat' ? {} : '', 'stop'));
+        if (this.o.includeUsage && this.job.llm !== undefined)
+          this.event({ ...this.chunk('', null), choices: [], usage: this.usage() });
       } else {
         this.event(openAiError(500, failure, { code: 'server_error' }));
       }
@@ -162,18 +173,14 @@ export class OpenAiAnswer {
       created: this.created,
       model: this.o.model,
       choices: [choice],
-      usage: {
-        prompt_tokens: this.o.promptTokens,
-        completion_tokens: this.o.tokens,
-        total_tokens: this.o.promptTokens + this.o.tokens,
-      },
+      usage: this.usage(),
     };
   }
-}
 
-const WORDS = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'consectetur', 'adipiscing', 'elit'];
-
-/** The i-th generated token: a word and a space, so the text reads as words. */
-function tokenText(i: number): string {
-  return `${WORDS[i % WORDS.length] ?? 'x'} `;
+  /** The counts the model-like worker ran the job with, else the request's. */
+  private usage(): Record<string, number> {
+    const prompt = this.job.llm?.promptTokens ?? this.o.promptTokens;
+    const completion = this.job.llm?.outputTokens ?? this.o.tokens;
+    return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  }
 }

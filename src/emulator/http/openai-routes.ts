@@ -7,13 +7,11 @@ import { OpenAiAnswer, type OpenAiRequest } from './openai-answer.js';
 import { sendOpenAiError } from './openai-reply.js';
 import type { Admission } from '../rate-limiter.js';
 import { readJson, stalledMessage } from './json-body.js';
+import { DEFAULT_TOKENS, MAX_TOKENS, promptWords } from '../llm-run.js';
 import { describeIssues } from './params.js';
 import { sendJson } from './reply.js';
 
-/** Tokens generated when the request gives no max_tokens (OpenAI's completions default). */
-export const DEFAULT_TOKENS = 16;
-/** Most tokens one request may ask for, so a typo cannot keep a worker busy for hours. */
-export const MAX_TOKENS = 4096;
+export { DEFAULT_TOKENS, MAX_TOKENS } from '../llm-run.js';
 
 interface OpenAiRoute {
   method: 'GET' | 'POST';
@@ -138,12 +136,13 @@ export class OpenAiRoutes {
       }
       const request = this.request(res, kind, body.value);
       if (request === undefined) return;
-      const job = ep.submit(
-        {
-          input: { openai: kind === 'chat' ? 'chat/completions' : 'completions', max_tokens: request.tokens },
-        },
-        true,
-      );
+      const input: Record<string, unknown> = {
+        openai: kind === 'chat' ? 'chat/completions' : 'completions',
+        max_tokens: request.tokens,
+      };
+      // The model-like worker's prefill needs the prompt's length; the prompt itself stays here.
+      if (this.core.profile().llm !== undefined) input.prompt_tokens = request.promptTokens;
+      const job = ep.submit({ input }, true);
       new OpenAiAnswer(this.core, ep, job, res, request, release).start();
       handedOver = true;
     } finally {
@@ -168,16 +167,25 @@ export class OpenAiRoutes {
       max_completion_tokens?: number;
     };
     const tokens = Math.min(MAX_TOKENS, data.max_tokens ?? data.max_completion_tokens ?? DEFAULT_TOKENS);
-    const promptChars = JSON.stringify(
-      'messages' in parsed.data ? parsed.data.messages : (parsed.data as { prompt: unknown }).prompt,
-    ).length;
-    // About four characters a token, as OpenAI's own rule of thumb says.
+    const options = (parsed.data as { stream_options?: unknown }).stream_options;
+    const includeUsage =
+      typeof options === 'object' &&
+      options !== null &&
+      (options as { include_usage?: unknown }).include_usage === true;
     return {
       kind,
       model: data.model,
       tokens,
-      promptTokens: Math.ceil(promptChars / 4),
+      promptTokens: this.promptTokens(parsed.data),
       stream: data.stream === true,
+      includeUsage,
     };
+  }
+
+  /** The model-like worker counts a prompt's words; otherwise about four characters a token, OpenAI's rule of thumb. */
+  private promptTokens(body: Record<string, unknown>): number {
+    if (this.core.profile().llm !== undefined) return promptWords(body);
+    const promptChars = JSON.stringify('messages' in body ? body.messages : body.prompt).length;
+    return Math.ceil(promptChars / 4);
   }
 }
