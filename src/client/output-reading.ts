@@ -65,12 +65,14 @@ function streamChunks(body: unknown): unknown[] {
 
 /** The pieces of output in one chunk's output (several when it holds several OpenAI events). */
 function chunkCounts(output: unknown): PieceCount[] {
-  if (typeof output === 'string' && output.includes('data:')) return sseTextCounts(output);
-  if (Array.isArray(output) && output.every(isOpenAiEvent)) return output.map(openAiEventCount);
-  if (isOpenAiEvent(output)) return [openAiEventCount(output)];
+  // The worker's own chunk first: it has `choices` too, with token lists instead of deltas.
   const lists = tokenLists(output);
   const usage = usageOutput(output);
   if (lists !== undefined) return [{ pieces: lists, tokens: true, usage }];
+  if (typeof output === 'string' && output.includes('data:')) return sseTextCounts(output);
+  if (Array.isArray(output) && output.length > 0 && output.every(isOpenAiEvent))
+    return output.map(openAiEventCount);
+  if (isOpenAiEvent(output)) return [openAiEventCount(output)];
   return [{ pieces: 1, tokens: false, usage }];
 }
 

@@ -247,11 +247,23 @@ function rateSampler(s: Summary, t: Threshold): Sampler | undefined {
   return binomial(count(s), ended);
 }
 
+/** Token timings resample as job timings do (one value per answer, or per token for ITL); goodput as a share. */
+function tokenSampler(s: Summary, t: Threshold, jobNoise: number): Sampler | undefined {
+  const a = t.aggregation;
+  if (a.kind === 'percentile')
+    return a.percentile > 0 && a.percentile < 100 ? orderStatistic(s, t, a.percentile, jobNoise) : undefined;
+  const gp = s.tokens?.goodput;
+  return a.kind === 'rate' && t.metric === 'goodput' && gp !== undefined
+    ? binomial(gp.good, gp.judged)
+    : undefined;
+}
+
 /** How to resample the metric a threshold names on one run; undefined when it cannot be. */
 export function samplerFor(s: Summary, t: Threshold, jobNoise: number): Sampler | undefined {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   if (t.aggregation.kind === 'count') return undefined;
   if (family === 'latency') return latencySampler(s, t, jobNoise);
+  if (family === 'tokens') return tokenSampler(s, t, jobNoise);
   if (family === 'job-timing') {
     const a = t.aggregation;
     return a.kind === 'percentile' && a.percentile > 0 && a.percentile < 100

@@ -1,4 +1,5 @@
 import { LatencyHistogram } from './histogram.js';
+import type { TokenObjectives, TokenSettings } from '../core/token-definition.js';
 import { tokenTimings, type OutputCount, type TokenDefinition, type TokenTimeline } from './token-timing.js';
 
 /**
@@ -8,19 +9,7 @@ import { tokenTimings, type OutputCount, type TokenDefinition, type TokenTimelin
  */
 export type OutputPath = 'openai' | 'stream';
 
-/** Per-request objectives (ms); an answer is good when it met every one set. */
-export interface TokenObjectives {
-  ttftMs?: number;
-  tpotMs?: number;
-  /** Every inter-token latency of the answer (under the run's definition) at most this. */
-  itlMs?: number;
-  e2eMs?: number;
-}
-
-export interface TokenSettings {
-  definition: TokenDefinition;
-  objectives: TokenObjectives;
-}
+export type { TokenObjectives, TokenSettings } from '../core/token-definition.js';
 
 export const DEFAULT_TOKEN_SETTINGS: TokenSettings = { definition: 'jobstorm', objectives: {} };
 

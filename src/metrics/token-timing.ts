@@ -9,8 +9,8 @@ import type { OutputFacts } from '../core/record.js';
  * gaps of 10 ms, the only per-token reading a batched stream allows (the tokens inside one chunk
  * arrived together, so their own gaps are not observable). docs/llm.md gives each formula.
  */
-export const TOKEN_DEFINITIONS = ['jobstorm', 'vllm', 'aiperf', 'guidellm'] as const;
-export type TokenDefinition = (typeof TOKEN_DEFINITIONS)[number];
+export { TOKEN_DEFINITIONS, type TokenDefinition } from '../core/token-definition.js';
+import type { TokenDefinition } from '../core/token-definition.js';
 
 /** A chunk of a streamed answer: when it arrived, and how many output tokens it carried. */
 export interface TokenChunk {

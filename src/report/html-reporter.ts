@@ -1,3 +1,4 @@
+import { ttftStackHtml } from './ttft-stack-html.js';
 import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
@@ -91,6 +92,19 @@ function operationsSection(s: Summary): string {
     .join('')}`;
 }
 
+/** Streamed LLM answers: throughput, goodput, the timings, and TTFT through the queue decomposed. */
+function tokensSection(s: Summary): string {
+  const tokens = tokenRows(s);
+  if (!tokens.length) return '';
+  const stacks = (s.tokens?.groups ?? []).map(ttftStackHtml).join('');
+  return `<h2>Streamed tokens</h2>\n${tokenLines(s)
+    .map((l) => `<p>${esc(l)}</p>`)
+    .join('')}${table(
+    TOKEN_HEADER,
+    tokens.map((row) => row.map(esc)),
+  )}${stacks === '' ? '' : `<h3>TTFT through the queue</h3>${stacks}`}\n`;
+}
+
 function jobsSection(s: Summary): string {
   const r = TIMING_RESOLUTION_MS;
   const rows = [
@@ -99,7 +113,6 @@ function jobsSection(s: Summary): string {
     ['first stream chunk', s.jobs.firstChunk.percentiles, r.firstChunk],
     ...FINAL_STATES.map((st) => [`end-to-end ${st}`, s.jobs.e2e[st].percentiles, r.e2e] as const),
   ] as const;
-  const tokens = tokenRows(s);
   const empty = rows.some(([, p]) => p.count === 0)
     ? '<p class="meta">—: no samples of that timing.</p>'
     : '';
@@ -113,16 +126,7 @@ function jobsSection(s: Summary): string {
         p.count > 0 ? esc(formatMs(v, resolution)) : { html: '—', className: 'meta' },
       ),
     ]),
-  )}${empty}${
-    tokens.length
-      ? `${tokenLines(s)
-          .map((l) => `<p>${esc(l)}</p>`)
-          .join('')}${table(
-          TOKEN_HEADER,
-          tokens.map((row) => row.map(esc)),
-        )}`
-      : ''
-  }`;
+  )}${empty}`;
 }
 
 function exampleHtml(e: ViolationSummary['examples'][number]): string {
@@ -223,7 +227,7 @@ export function renderHtml(s: Summary): string {
 ${forcedNote(s)}
 ${deviationHtml(s, esc)}
 ${s.preflight?.length ? `<h2>Preflight</h2><ul>${s.preflight.map((p) => `<li><span class="${p.ok ? 'ok' : 'fail'}">${p.ok ? '✓' : '✗'}</span> ${esc(p.check)}: ${esc(p.detail)}</li>`).join('')}</ul>` : ''}
-<h2>Thresholds</h2>
+${tokensSection(s)}<h2>Thresholds</h2>
 ${thresholdsSection(s)}
 <h2>Operations</h2>
 ${operationsSection(s)}

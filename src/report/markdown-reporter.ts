@@ -129,6 +129,16 @@ export const markdownReporter: Reporter = {
         ...s.preflight.map((p) => `- ${p.ok ? '✅' : '⚠️'} ${p.check}: ${p.detail}`),
         '',
       );
+    // An LLM run is judged by its tokens first: they lead, before the requests that carried them.
+    const tokens = tokenRows(s);
+    if (tokens.length)
+      out.push(
+        '### Streamed tokens',
+        '',
+        ...tokenLines(s).flatMap((l) => [l, '']),
+        ...markdownTable(TOKEN_HEADER, tokens),
+        '',
+      );
     out.push('### Operations', '');
     out.push(...markdownTable(OPERATION_HEADER, operationRows(s)));
     out.push(
@@ -142,9 +152,6 @@ export const markdownReporter: Reporter = {
     );
     const timings = timingRows(s);
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
-    const tokens = tokenRows(s);
-    if (tokens.length)
-      out.push(...tokenLines(s).flatMap((l) => [l, '']), ...markdownTable(TOKEN_HEADER, tokens), '');
     out.push(
       `Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`,
       ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),

@@ -87,6 +87,9 @@ export const terminalReporter: Reporter = {
     out.push(...deviationText(s));
     if (s.preflight?.length)
       out.push('preflight:', ...s.preflight.map((p) => `  ${p.ok ? '✓' : '✗'} ${p.check}: ${p.detail}`), '');
+    // An LLM run is judged by its tokens first: they lead, before the requests that carried them.
+    const tokens = tokenRows(s);
+    if (tokens.length) out.push(...tokenLines(s), ...textTable(TOKEN_HEADER, tokens), '');
     out.push(...textTable(OPERATION_HEADER, operationRows(s)));
     out.push('latency from the intended start (free of coordinated omission), all responses');
     const probes = probe4xxLine(s);
@@ -95,8 +98,6 @@ export const terminalReporter: Reporter = {
     out.push(`jobs: ${jobCountsLine(s)}`);
     const timings = timingRows(s);
     if (timings.length) out.push(...textTable(TIMING_HEADER, timings));
-    const tokens = tokenRows(s);
-    if (tokens.length) out.push(...tokenLines(s), ...textTable(TOKEN_HEADER, tokens));
     out.push('');
     out.push(`transport errors: ${countsLine(s.errors)}`);
     if (s.run.iterationsCut) out.push(`iterations cut at the graceful stop: ${String(s.run.iterationsCut)}`);

@@ -4,6 +4,7 @@ import { OUTCOMES, type Outcome } from '../metrics/outcome.js';
 import { SecondSeries, type SecondSource } from '../metrics/second-series.js';
 import { measuredMs } from './measured-time.js';
 import { scalingValue } from './scaling-threshold.js';
+import { tokenReading } from './token-threshold.js';
 import { secondReader } from './threshold-readers.js';
 import { judgeWindows, windowFrame } from './threshold-windows.js';
 import type { OperationSummary, Summary, ThresholdResult } from './summary.js';
@@ -115,6 +116,10 @@ function violationCount(s: Summary, t: Threshold): number {
 export function thresholdHistogram(s: Summary, t: Threshold): LatencyHistogram | undefined {
   const family = THRESHOLD_METRICS.get(t.metric)?.family;
   if (family === 'latency') return requestHistogram(s, t);
+  if (family === 'tokens') {
+    const reading = tokenReading(s, t).value;
+    return reading instanceof LatencyHistogram ? reading : undefined;
+  }
   return family === 'job-timing' ? jobTiming(s, t) : undefined;
 }
 
@@ -164,6 +169,22 @@ function windowedResult(
   return { expression: t.expression, ...judged, unit: t.unit, wholeRun };
 }
 
+/** A threshold on a token figure: judged when the run streamed answers it selects, otherwise not evaluated (and why). */
+function tokenResult(t: Threshold, summary: Summary): ThresholdResult {
+  const reading = tokenReading(summary, t);
+  const value =
+    reading.value instanceof LatencyHistogram
+      ? aggregateHistogram(reading.value, t.aggregation)
+      : reading.value;
+  return {
+    expression: t.expression,
+    value,
+    ok: value !== null && compare(value, t.comparator, t.target),
+    unit: t.unit,
+    ...(reading.notEvaluated === undefined ? {} : { notEvaluated: reading.notEvaluated }),
+  };
+}
+
 /** A threshold on a scaling figure: judged when the figure was measured, otherwise not evaluated (and why). */
 function scalingResult(t: Threshold, summary: Summary): ThresholdResult {
   const v = scalingValue(summary, t.metric, t.aggregation);
@@ -189,7 +210,9 @@ export function evaluateThresholds(thresholds: readonly Threshold[], summary: Su
   let source: SecondSource | undefined;
   return thresholds.map((t) => {
     if (isWindowed(t)) return windowedResult(t, summary, (source ??= SecondSeries.fromJSON(summary.series)));
-    if (THRESHOLD_METRICS.get(t.metric)?.family === 'scaling') return scalingResult(t, summary);
+    const family = THRESHOLD_METRICS.get(t.metric)?.family;
+    if (family === 'scaling') return scalingResult(t, summary);
+    if (family === 'tokens') return tokenResult(t, summary);
     const value = valueOf(summary, t);
     return {
       expression: t.expression,

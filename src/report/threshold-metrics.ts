@@ -10,7 +10,8 @@ import type { ThresholdUnit } from './threshold-unit.js';
 export type AggregationKind = 'percentile' | 'count' | 'rate' | 'rps' | 'value';
 
 export interface MetricSpec {
-  family: 'latency' | 'job-timing' | 'request-rate' | 'job-rate' | 'counter' | 'violations' | 'scaling';
+  family:
+    'latency' | 'job-timing' | 'request-rate' | 'job-rate' | 'counter' | 'violations' | 'scaling' | 'tokens';
   /** `value` is a figure named bare (`drainTime < 60s`); the others are written as calls. */
   aggregations: readonly AggregationKind[];
   /** The unit of a `value` or a percentile, where the family does not imply it. */
@@ -99,6 +100,7 @@ function buildCatalogue(): Map<string, MetricSpec> {
     describe: 'violations',
   });
   for (const [name, spec] of SCALING_METRICS) m.set(name, spec);
+  for (const [name, spec] of TOKEN_METRICS) m.set(name, spec);
   return m;
 }
 
@@ -122,6 +124,31 @@ const SCALING_METRICS: readonly [string, MetricSpec][] = [
   ['cost', scaling(['value'], 'count', 'worker-seconds × scaling.pricePerWorkerSecond')],
   ['costPer1kJobs', scaling(['value'], 'count', 'cost per 1,000 completed jobs')],
 ];
+
+/** Streamed LLM answers (summary `tokens`, docs/llm.md), by `{path=openai|stream}`. */
+const PATH_TAG = { path: ['openai', 'stream'] };
+const TOKEN_METRICS: readonly [string, MetricSpec][] = [
+  ['ttft', tokens(['percentile', 'count'], 'ms', PATH_TAG, 'time to first token of streamed answers (ms)')],
+  ['itl', tokens(['percentile', 'count'], 'ms', PATH_TAG, 'inter-token latency, by llm.definitions (ms)')],
+  ['tpot', tokens(['percentile', 'count'], 'ms', PATH_TAG, 'time per output token, by llm.definitions (ms)')],
+  [
+    'outputTokens',
+    tokens(['count', 'rps'], 'count', PATH_TAG, 'output tokens (or chunks) of streamed answers'),
+  ],
+  [
+    'goodput',
+    tokens(['rate', 'rps', 'count'], 'count', {}, 'streamed requests that met every llm.objectives'),
+  ],
+];
+
+function tokens(
+  aggregations: readonly AggregationKind[],
+  unit: ThresholdUnit,
+  tags: MetricSpec['tags'],
+  describe: string,
+): MetricSpec {
+  return { family: 'tokens', aggregations, tags, unit, describe };
+}
 
 function scaling(
   aggregations: readonly AggregationKind[],

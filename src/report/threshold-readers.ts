@@ -122,6 +122,7 @@ const READERS: Readonly<Record<Family, ReaderFor>> = {
   'job-timing': (t) => `job timings (${t.metric}) are ${NOT_KEPT.replace('is ', '')}`,
   violations: () => `violations are ${NOT_KEPT.replace('is ', '')}`,
   scaling: (t) => `the scaling figure ${t.metric} is a whole-run figure, ${NOT_KEPT}`,
+  tokens: (t) => `the token figure ${t.metric} is a whole-run figure, ${NOT_KEPT}`,
 };
 
 /** The threshold's per-second reader, or why its metric cannot be judged per window or live. */

@@ -65,6 +65,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
     flows,
     data,
     thresholds: out.thresholds,
+    llm: out.llm,
     ...(Object.keys(out.tags).length ? { tags: out.tags } : {}),
     ...(out.export.length ? { exports: out.export } : {}),
     ...(out.compare === undefined

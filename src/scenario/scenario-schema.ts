@@ -1,3 +1,4 @@
+import { TOKEN_DEFINITIONS, type TokenSettings } from '../core/token-definition.js';
 import { z } from 'zod';
 import { StepSchema } from '../steps/index.js';
 import { EXPORT_KINDS, exportKindHelp, exportUrlHelp } from '../core/export-kind.js';
@@ -222,6 +223,47 @@ const ThresholdObjectSchema = z
     delayAbortEvalMs: t.delayAbortEval,
   }));
 
+/** Token timings of streamed LLM answers: whose formulas, and the objectives goodput counts against. */
+const LlmSchema = z
+  .strictObject({
+    definitions: z
+      .enum(TOKEN_DEFINITIONS)
+      .default('jobstorm')
+      .describe(
+        "Whose formulas ITL and TPOT follow: jobstorm (a chunk's gap spread over its tokens), vllm (vLLM bench serve), aiperf (NVIDIA AIPerf) or guidellm. See docs/llm.md.",
+      ),
+    objectives: z
+      .strictObject({
+        ttft: PositiveDurationSchema.optional().describe(
+          durationText('Time to first token at most this.', '500ms'),
+        ),
+        tpot: PositiveDurationSchema.optional().describe(
+          durationText('Time per output token at most this.', '50ms'),
+        ),
+        itl: PositiveDurationSchema.optional().describe(
+          durationText('Every inter-token latency of the answer at most this.', '100ms'),
+        ),
+        e2e: PositiveDurationSchema.optional().describe(
+          durationText('Send → last token at most this.', '10s'),
+        ),
+      })
+      .default({})
+      .describe('Per-request objectives; goodput counts the streamed requests that met every one set.'),
+  })
+  .transform((l): TokenSettings => ({
+    definition: l.definitions,
+    objectives: {
+      ttftMs: l.objectives.ttft,
+      tpotMs: l.objectives.tpot,
+      itlMs: l.objectives.itl,
+      e2eMs: l.objectives.e2e,
+    },
+  }))
+  .optional()
+  .describe(
+    'Token timings of streamed LLM answers (/openai streams, jobs read through /stream): docs/llm.md.',
+  );
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path or URL of this JSON Schema, for editors.'),
@@ -241,6 +283,7 @@ export const ScenarioSchema = z
     ),
     flows: z.array(FlowSchema).min(1).describe('Weighted flows; each arrival runs one.'),
     data: DataSchema.optional(),
+    llm: LlmSchema,
     thresholds: z
       .array(z.union([z.string().min(1), ThresholdObjectSchema]))
       .default([])

@@ -1,3 +1,4 @@
+import type { TokenSettings } from '../core/token-definition.js';
 import type { NestingLoopStep, Step } from '../steps/index.js';
 import type { DataFeed } from './data-feed.js';
 import type { WorkerSpec } from './worker-schema.js';
@@ -146,6 +147,8 @@ export interface Scenario {
   readonly warmupMs?: number;
   readonly flows: readonly Flow[];
   readonly data?: DataFeed;
+  /** How token timings of streamed answers are computed, and goodput's objectives (`llm:`). */
+  readonly llm?: TokenSettings;
   /** Unparsed threshold expressions, for the reporter; the object form carries a window or abortOnFail. */
   readonly thresholds: readonly ScenarioThreshold[];
   /** Labels for every exported series. */

@@ -1,3 +1,4 @@
+import type { TokenSettings } from '../core/token-definition.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { JobEvents } from '../fold/job-events.js';
@@ -36,6 +37,8 @@ export interface RunPathOptions {
   /** The scenario's warm-up: the fold and the metrics take the same one. */
   warmupMs?: number;
   price?: WorkerPrice;
+  /** The scenario's `llm` settings: token timing definitions and goodput objectives. */
+  llm?: TokenSettings;
   /** The contract checks, or none (`false`). */
   checks?: false | CheckSettings;
   onViolation?: (v: Violation) => void;
@@ -50,10 +53,10 @@ export interface RunPath {
 
 /** The one record path of a run, built the same way for the run session and for its warm-up. */
 export function runPath(o: RunPathOptions, more: readonly FoldedSink[] = []): RunPath {
-  const { warmupMs, price } = o;
+  const { warmupMs, price, llm } = o;
   const checks =
     o.checks === false ? undefined : new CheckStage(o.checks ?? {}, o.onViolation ?? (() => undefined));
-  const metrics = new RunMetrics({ warmupMs, price });
+  const metrics = new RunMetrics({ warmupMs, price, llm });
   const path = new RecordPath({ warmupMs }, [...(checks ? [checks] : []), metrics, ...more]);
   return { add: path.add, checks, metrics };
 }

@@ -47,10 +47,11 @@ export class RunSession {
   private readonly together: ShardTogether | undefined;
 
   constructor(private readonly o: RunSessionOptions) {
-    const { warmupMs, scaling } = o.scenario;
+    const { warmupMs, scaling, llm } = o.scenario;
     const path = runPath(
       {
         warmupMs,
+        llm,
         price:
           scaling?.pricePerWorkerSecond === undefined
             ? undefined

@@ -74,7 +74,7 @@ describe('threshold expressions', () => {
     );
     expect(issues).toHaveLength(9);
     expect(issues.join('\n')).toMatchInlineSnapshot(`
-      "threshold: "p99(delaytime) < 2s": unknown metric "delaytime"; did you mean "delayTime"? (known: run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, openai, requests, StartPod, CreateEndpoint, latency, e2e, delayTime, executionTime, firstChunk, 429, 2xx, 4xx, 5xx, errors, completed, failed, cancelled, timed_out, lost, jobs, unfinished, retried, dropped, webhooks, violations, scaleUpLag, drainTime, coldStartShare, peakWorkers, meanWorkers, workerSeconds, cost, costPer1kJobs, violation:<id or glob>)
+      "threshold: "p99(delaytime) < 2s": unknown metric "delaytime"; did you mean "delayTime"? (known: run, runsync, status, status-sync, stream, cancel, retry, purge-queue, health, openai, requests, StartPod, CreateEndpoint, latency, e2e, delayTime, executionTime, firstChunk, 429, 2xx, 4xx, 5xx, errors, completed, failed, cancelled, timed_out, lost, jobs, unfinished, retried, dropped, webhooks, violations, scaleUpLag, drainTime, coldStartShare, peakWorkers, meanWorkers, workerSeconds, cost, costPer1kJobs, ttft, itl, tpot, outputTokens, goodput, violation:<id or glob>)
       threshold: "rate(429) < 5s": a rate is compared with a percentage (1%) or a fraction (0.01), not "s"
       threshold: "p99(run) < 1%": unit "%" is not a time unit; use us (or µs), ms, s or m
       threshold: "p99(violations) == 0": p99() does not apply to "violations"; use count

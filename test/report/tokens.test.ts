@@ -13,6 +13,8 @@ import { buildSummary } from '../../src/report/summary-builder.js';
 import { mergeSummaries } from '../../src/report/summary-merge.js';
 import { parseSummary } from '../../src/report/summary-schema.js';
 import { terminalReporter } from '../../src/report/terminal-reporter.js';
+import { evaluateThresholds } from '../../src/report/threshold-evaluation.js';
+import { parseThresholds } from '../../src/report/threshold.js';
 import { FoldedMetrics } from '../helpers/folded.js';
 
 /*
@@ -215,6 +217,54 @@ describe('streamed token metrics', () => {
       expect(text).toContain('/run + /stream (tokens) TTFT');
       expect(text).toContain('queue wait (delayTime)');
       expect(text).toContain('/openai (chunks) ITL');
+      // The token section leads: before the operations table.
+      expect(text.indexOf('/openai (chunks) TTFT')).toBeLessThan(text.search(/Operations|operation +count/));
     }
+    // TTFT through the queue, decomposed: each percentile's queue wait and the rest, stacked.
+    const html = htmlReporter.render(s);
+    expect(html).toContain('<h3>TTFT through the queue</h3>');
+    expect(html).toMatch(/<title>queue 300ms \+ to first token 200ms \(TTFT p50 500ms\)<\/title>/);
+  });
+});
+
+describe('thresholds on streamed answers', () => {
+  const s = summaryOf([...openai, ...streamJob], objectives);
+  const judge = (expr: string): ReturnType<typeof evaluateThresholds>[number] | undefined =>
+    evaluateThresholds(parseThresholds([expr]), s)[0];
+
+  it('read TTFT, ITL and TPOT of the path named, and output tokens per second', () => {
+    expect(judge('p99(ttft{path=stream}) < 600ms')).toMatchObject({ ok: true });
+    expect(judge('p99(ttft{path=stream}) < 400ms')).toMatchObject({ ok: false });
+    expect(judge('max(tpot{path=stream}) <= 20ms')?.value).toBeCloseTo(20, 0);
+    expect(judge('p50(itl{path=stream}) < 30ms')).toMatchObject({ ok: true });
+    // The job's 11 tokens over the 2 s measured.
+    expect(judge('rps(outputTokens{path=stream}) > 5')?.value).toBeCloseTo(5.5, 5);
+  });
+
+  it('never merge answers counted in tokens with answers counted in chunks: not evaluated, and why', () => {
+    const r = judge('p99(ttft) < 10s');
+    expect(r).toMatchObject({ ok: false, value: null });
+    expect(r?.notEvaluated).toMatch(/mixes answers counted in tokens with answers counted in chunks/);
+  });
+
+  it('judge goodput as the share of streamed requests, per second, or a count', () => {
+    expect(judge('rate(goodput) >= 25%')).toMatchObject({ ok: true, value: 0.25 });
+    expect(judge('rate(goodput) >= 50%')).toMatchObject({ ok: false });
+    expect(judge('rps(goodput) >= 0.5')).toMatchObject({ ok: true, value: 0.5 });
+    expect(judge('count(goodput) == 1')).toMatchObject({ ok: true });
+  });
+
+  it('fail, not evaluated, on a run that streamed nothing or set no objectives', () => {
+    const none = evaluateThresholds(parseThresholds(['rate(goodput) > 0']), summaryOf([]))[0];
+    expect(none).toMatchObject({ ok: false, value: null });
+    expect(none?.notEvaluated).toMatch(/streamed no LLM answer|no streamed request/);
+    const noObjectives = evaluateThresholds(parseThresholds(['rate(goodput) > 0']), summaryOf(openai))[0];
+    expect(noObjectives?.notEvaluated).toMatch(/set llm.objectives/);
+  });
+
+  it('are whole-run figures: a window over them is refused with the reason', () => {
+    expect(() => parseThresholds(['rate(goodput) > 50% over 5s'])).toThrow(
+      /token figure goodput is a whole-run figure/,
+    );
   });
 });

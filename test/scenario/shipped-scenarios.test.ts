@@ -26,6 +26,7 @@ describe('shipped scenarios', () => {
         'burst-scaling',
         'cancel-storm',
         'limits',
+        'llm-stream',
         'openai-chat',
         'purge-under-load',
         'ramp',
@@ -61,6 +62,9 @@ describe('shipped scenarios', () => {
     expect(await kinds('cancel-storm')).toContain('cancel');
     expect(await kinds('stream-consumers')).toContain('stream');
     expect(await kinds('purge-under-load')).toContain('purge');
+    const llm = await load('llm-stream');
+    expect(llm.llm?.objectives.ttftMs).toBe(1000);
+    expect(stepsOf(llm).map((s) => s.kind)).toEqual(expect.arrayContaining(['openai', 'run', 'stream']));
     const chat = stepsOf(await load('openai-chat'));
     expect(chat.some((s) => s.kind === 'openai' && s.stream)).toBe(true);
     expect(chat.map((s) => s.kind)).toContain('requests');
