@@ -21,8 +21,17 @@ export class SeededRandom {
 
   /** Standard normal (Box–Muller). */
   normal(): number {
-    const u = 1 - this.next();
-    const v = this.next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+    return standardNormal(() => this.next());
   }
+}
+
+/**
+ * One standard normal number from two uniform draws in [0, 1) (Box and Muller): the one sampler
+ * of the emulator's profiles, the scenario's length distributions and the gamma arrivals, so a
+ * seed draws the same way everywhere. 1 − u keeps the logarithm finite.
+ */
+export function standardNormal(random: () => number): number {
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }

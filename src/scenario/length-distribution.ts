@@ -1,3 +1,5 @@
+import { standardNormal } from '../core/seeded-random.js';
+
 /*
  * Input and output lengths of LLM shape (issue 48 item 5): `{{length:<dist>}}` renders a whole
  * number of tokens drawn from a distribution (for `max_tokens`), `{{text:<dist>}}` a prompt of that
@@ -28,7 +30,7 @@ const FORMS: readonly [RegExp, (a: number, b: number) => LengthDraw | string][] 
   ],
   [
     new RegExp(`^normal:${NUMBER}:${NUMBER}$`),
-    (m, s) => (m <= 0 ? 'the mean is above 0' : (random) => atLeastOne(m + s * normal(random))),
+    (m, s) => (m <= 0 ? 'the mean is above 0' : (random) => atLeastOne(m + s * standardNormal(random))),
   ],
   [
     new RegExp(`^lognormal:${NUMBER}:${NUMBER}$`),
@@ -37,7 +39,7 @@ const FORMS: readonly [RegExp, (a: number, b: number) => LengthDraw | string][] 
       // The lengths' own mean m and deviation s: σ² = ln(1 + s²/m²), μ = ln m − σ²/2.
       const sigma = Math.sqrt(Math.log(1 + (s * s) / (m * m)));
       const mu = Math.log(m) - (sigma * sigma) / 2;
-      return (random) => atLeastOne(Math.exp(mu + sigma * normal(random)));
+      return (random) => atLeastOne(Math.exp(mu + sigma * standardNormal(random)));
     },
   ],
 ];
@@ -55,11 +57,6 @@ export function lengthDistribution(spec: string): LengthDraw | string {
 
 function atLeastOne(x: number): number {
   return Math.max(1, Math.round(x));
-}
-
-/** One standard normal number (Box and Muller); 1 − u keeps the logarithm finite. */
-function normal(random: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
 const WORDS = [

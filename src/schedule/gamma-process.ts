@@ -1,3 +1,4 @@
+import { standardNormal } from '../core/seeded-random.js';
 import type { ArrivalProcess } from './point-process.js';
 import { mulberry32 } from './prng.js';
 
@@ -28,7 +29,7 @@ function gammaSampler(shape: number, random: () => number): () => number {
   const boosted = shape < 1;
   const d = (boosted ? shape + 1 : shape) - 1 / 3;
   const c = 1 / Math.sqrt(9 * d);
-  const normal = normalSampler(random);
+  const normal = (): number => standardNormal(random);
   const draw = (): number => {
     for (;;) {
       let x: number;
@@ -44,20 +45,4 @@ function gammaSampler(shape: number, random: () => number): () => number {
     }
   };
   return boosted ? () => draw() * (1 - random()) ** (1 / shape) : draw;
-}
-
-/** Standard normal numbers by Box and Muller, both of each pair used. */
-function normalSampler(random: () => number): () => number {
-  let spare: number | undefined;
-  return () => {
-    if (spare !== undefined) {
-      const s = spare;
-      spare = undefined;
-      return s;
-    }
-    const r = Math.sqrt(-2 * Math.log(1 - random()));
-    const theta = 2 * Math.PI * random();
-    spare = r * Math.sin(theta);
-    return r * Math.cos(theta);
-  };
 }
