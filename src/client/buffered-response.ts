@@ -63,6 +63,8 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     private readonly deadline: Deadline,
     private readonly clock: Clock,
     private readonly events = false,
+    /** Keep an event stream's text (a multi-turn chat sends it back in its next turn). */
+    private readonly keepText = false,
   ) {
     deadline.watcher = this;
   }
@@ -93,6 +95,7 @@ export class BufferedResponse implements Dispatcher.DispatchHandler, Answer, Dea
     this.declaredBytes = firstHeader(headers['content-length']);
     if (this.events && statusCode < 300 && this.contentType?.startsWith('text/event-stream') === true) {
       this.sse = emptySse();
+      if (this.keepText) this.sse.text = '';
       this.parser = new SseParser(() => this.clock.now(), this.sse);
     }
   }

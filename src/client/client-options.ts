@@ -101,6 +101,8 @@ export interface ClientResult {
    */
   body?: unknown;
   error?: RequestError;
+  /** A streamed answer's text, joined, when the request asked to keep it. */
+  streamedText?: string;
 }
 
 /** A call about one job: the id and state read from the answer when it has them. */

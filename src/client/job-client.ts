@@ -153,6 +153,7 @@ export class JobClient {
     path: string,
     body: Record<string, unknown> | undefined,
     ctx: CallContext = NO_CONTEXT,
+    keepText = false,
   ): Promise<ClientResult> {
     const clean = path.replace(/^\/+/, '');
     const json = body === undefined ? null : JSON.stringify(body);
@@ -171,6 +172,7 @@ export class JobClient {
     if (body?.stream === true) {
       x.sse = true;
       x.facts = { ...x.facts, stream: true };
+      x.keepText = keepText;
     }
     return this.transport.send(x, ctx);
   }

@@ -131,10 +131,15 @@ function completionTokens(event: unknown): number | undefined {
 
 /** A chat chunk with delta.content or a completion chunk with text, non-empty. */
 export function carriesText(event: unknown): boolean {
+  return eventText(event).length > 0;
+}
+
+/** The text a chat chunk (delta.content) or a completion chunk (text) carries; '' for none. */
+export function eventText(event: unknown): string {
   const choice = (event as { choices?: unknown[] } | undefined)?.choices?.[0] as
     { delta?: { content?: unknown }; text?: unknown } | undefined;
   const text = choice?.delta?.content ?? choice?.text;
-  return typeof text === 'string' && text.length > 0;
+  return typeof text === 'string' ? text : '';
 }
 
 /**

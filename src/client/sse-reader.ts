@@ -1,5 +1,5 @@
 import type { SseFacts } from '../core/record.js';
-import { OutputTally, carriesText } from './output-reading.js';
+import { OutputTally, carriesText, eventText } from './output-reading.js';
 
 /** How much of a bad event's data a record keeps. */
 const EXAMPLE_CHARS = 200;
@@ -12,6 +12,8 @@ export interface SseResult {
   bytes: number;
   /** The generated output as it arrived (the token timings). */
   output: OutputTally;
+  /** The streamed text, joined, when the caller asked to keep it (a multi-turn chat's answer). */
+  text?: string;
 }
 
 /**
@@ -98,6 +100,7 @@ function onEvent(block: string, at: number, into: SseResult): void {
   if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) f.errorEvent = true;
   into.output.event(parsed, at);
   if (!carriesText(parsed)) return;
+  if (into.text !== undefined) into.text += eventText(parsed);
   f.tokens++;
   if (f.lastTokenAt !== undefined) f.maxGapMs = Math.max(f.maxGapMs ?? 0, at - f.lastTokenAt);
   f.firstTokenAt ??= at;

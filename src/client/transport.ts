@@ -34,6 +34,8 @@ export interface Outgoing {
   facts: RequestFacts;
   /** Read a `text/event-stream` answer event by event (an OpenAI `stream: true` request). */
   sse?: boolean;
+  /** Keep that stream's text for the caller (`ClientResult.streamedText`). */
+  keepText?: boolean;
   /** The answer's `id` is not a job id (the OpenAI routes answer `chatcmpl-...`). */
   noJobId?: boolean;
 }
@@ -238,7 +240,7 @@ export class Transport {
       req: x.facts,
     };
     if (allow !== undefined) record.allow = allow;
-    addStreamFacts(record, sse, parsed?.body);
+    const streamedText = addStreamFacts(record, sse, parsed?.body);
     // Time spent waiting for a free connection is ours, not the service's (a runsync that queued
     // behind busy connections did not make the service hold it longer). Under 1 ms it is noise.
     const queued = answer.writtenAt === undefined ? 0 : answer.writtenAt - sentAt;
@@ -247,12 +249,12 @@ export class Transport {
     if (gap > 0) record.loopGapMs = gap;
     this.o.onRecord(record);
     this.o.onSettled?.();
-    return { record, status, body, error };
+    return { record, status, body, error, streamedText };
   }
 
   /** An answer read whole, or an OpenAI stream read event by event as it arrives. */
   private receive(x: Outgoing, deadline: Deadline): Promise<Answer> {
-    const answer = new BufferedResponse(deadline, this.o.clock, x.sse === true);
+    const answer = new BufferedResponse(deadline, this.o.clock, x.sse === true, x.keepText === true);
     x.target.pool.dispatch(
       { method: x.method, path: x.target.basePath + x.path, headers: x.headers, body: x.body },
       answer,
@@ -275,12 +277,17 @@ export class Transport {
 
 /**
  * An SSE answer's framing, and the streamed output an answer carried (read from the whole body,
- * before trimming cuts its token lists' strings).
+ * before trimming cuts its token lists' strings); returns the stream's text when it was kept.
  */
-function addStreamFacts(record: ExchangeRecord, sse: SseResult | undefined, body: unknown): void {
+function addStreamFacts(
+  record: ExchangeRecord,
+  sse: SseResult | undefined,
+  body: unknown,
+): string | undefined {
   if (sse !== undefined) record.sse = sse.facts;
   const output = answerOutput(record.op, sse, body, record.endAt);
   if (output !== undefined) record.output = output;
+  return sse?.text;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { DataRow, Step } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
 import { RequestDue } from './request-due.js';
 import type { RunContext } from './run-context.js';
-import { runStep, type IterationState } from '../steps/index.js';
+import { runStep, type ChatMessage, type IterationState } from '../steps/index.js';
 
 // Step labels (`index:kind`) of the first steps, made once instead of once per request.
 const LABELS: Record<string, string>[] = [];
@@ -22,6 +22,7 @@ class Iteration implements IterationState {
   jobId: string | undefined;
   status: JobStatus | undefined;
   submittedAt: number | undefined;
+  readonly conversation: ChatMessage[] = [];
   stepIndex = 0;
   private readonly due: RequestDue;
   /** The first request has gone out (its lateness is the arrival's), or the lateness was taken. */

@@ -2,7 +2,7 @@ export type { AdvanceStep } from './advance.js';
 export type { BlastStep } from './blast.js';
 export type { CancelStep } from './cancel.js';
 export type { HealthStep } from './health.js';
-export type { IterationState, StepContext, StepFlow, StepRunner } from './iteration-state.js';
+export type { ChatMessage, IterationState, StepContext, StepFlow, StepRunner } from './iteration-state.js';
 export { MAX_LOOP_DEPTH, type LoopStep as NestingLoopStep } from './loop.js';
 export { OPENAI_PATHS, type OpenAiStep } from './openai.js';
 export { reached, type PollStep, type PollTarget } from './poll.js';

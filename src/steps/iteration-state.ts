@@ -45,6 +45,12 @@ export interface StepFlow {
 }
 
 /** What one pass through a flow knows, as the step runners see it. */
+/** One message of a chat conversation, as the OpenAI API takes it. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
 export interface IterationState {
   readonly ctx: StepContext;
   readonly flow: StepFlow;
@@ -56,6 +62,11 @@ export interface IterationState {
   jobId: string | undefined;
   status: JobStatus | undefined;
   submittedAt: number | undefined;
+  /**
+   * The chat so far in this iteration (openai steps with `conversation: true`): each turn's
+   * messages and the assistant's answer, sent again before the next turn's messages.
+   */
+  readonly conversation: ChatMessage[];
   /**
    * The context of one request going out now, with when it was due (the iteration's one reckoning,
    * runner/request-due.ts); `forJob` is false for submits and endpoint-wide calls.

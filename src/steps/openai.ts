@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isRecord } from '../scenario/raw-value.js';
-import type { StepRunner } from './iteration-state.js';
+import type { ChatMessage, StepRunner } from './iteration-state.js';
 import { defineStep, type StepRules } from './step-kind.js';
 import { renderTemplate, templateRules } from './template-rules.js';
 
@@ -12,6 +12,8 @@ export interface OpenAiStep {
   readonly path: (typeof OPENAI_PATHS)[number];
   readonly body?: Readonly<Record<string, unknown>>;
   readonly stream: boolean;
+  /** Send the iteration's conversation so far before this body's messages, and add this turn to it. */
+  readonly conversation: boolean;
 }
 
 const OpenAiSchema = z
@@ -32,7 +34,13 @@ const OpenAiSchema = z
       .boolean()
       .default(false)
       .describe(
-        'Send stream: true and read the answer as server-sent events; records time to first token, tokens per second and the longest gap between tokens.',
+        'Send stream: true and read the answer as server-sent events; records time to first token, inter-token latency and the output as it arrived (docs/llm.md).',
+      ),
+    conversation: z
+      .boolean()
+      .default(false)
+      .describe(
+        "A multi-turn chat: the iteration's earlier turns (their messages and the assistant's answers) go before this body's messages, and this turn's messages and answer are added for the next (a loop of this step is a conversation). chat/completions only.",
       ),
   })
   .superRefine((o, ctx) => {
@@ -41,6 +49,12 @@ const OpenAiSchema = z
         code: 'custom',
         path: [o.body === undefined ? 'stream' : 'body'],
         message: 'openai path models is a GET: it takes no body and does not stream',
+      });
+    if (o.conversation && o.path !== 'chat/completions')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['conversation'],
+        message: 'a conversation is a chat: it needs path chat/completions and a body with messages',
       });
     if (o.path !== 'models' && o.body === undefined)
       ctx.addIssue({
@@ -56,6 +70,7 @@ const OpenAiSchema = z
     kind: 'openai',
     path: o.path,
     stream: o.stream,
+    conversation: o.conversation,
     ...(o.body === undefined ? {} : { body: o.body }),
   }));
 
@@ -75,9 +90,36 @@ const complete: StepRunner<OpenAiStep> = async (step, it) => {
     if (step.stream) body.stream = true;
     else delete body.stream;
   }
-  await client.openai(step.path, body, it.call('openai', undefined, false));
+  const turn = step.conversation && body !== undefined ? withConversation(body, it.conversation) : undefined;
+  const r = await client.openai(step.path, body, it.call('openai', undefined, false), step.conversation);
+  // The next turn sends this one back: its messages and what the assistant said (nothing when it
+  // did not answer: the conversation goes on from the user's side, as a retrying user's would).
+  if (turn !== undefined)
+    it.conversation.push(...turn, { role: 'assistant', content: r.streamedText ?? replyOf(r.body) });
   return true;
 };
+
+/** Puts the conversation so far before the body's messages; returns this turn's own messages. */
+function withConversation(
+  body: Record<string, unknown>,
+  conversation: readonly ChatMessage[],
+): ChatMessage[] {
+  const own = Array.isArray(body.messages) ? body.messages.filter(isMessage) : [];
+  body.messages = [...conversation, ...own];
+  return own;
+}
+
+function isMessage(m: unknown): m is ChatMessage {
+  return isRecord(m) && typeof m.role === 'string' && typeof m.content === 'string';
+}
+
+/** The assistant's answer in an unstreamed chat completion, '' when there is none. */
+function replyOf(body: unknown): string {
+  const choices = isRecord(body) ? body.choices : undefined;
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined;
+  const message = isRecord(first) ? first.message : undefined;
+  return isRecord(message) && typeof message.content === 'string' ? message.content : '';
+}
 
 export const openai = defineStep({
   name: 'openai',

@@ -159,7 +159,7 @@ describe('the model-like worker (profile llm)', () => {
       expect(usage.choices).toEqual([]);
       expect(usage.object).toBe('chat.completion.chunk');
       expect(usage.usage).toEqual({ prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 });
-      expect(events.at(-3)).toContain('"finish_reason":"stop"');
+      expect(events.at(-3)).toContain('"finish_reason":"length"');
     } finally {
       await h.close();
     }

@@ -49,6 +49,14 @@ export class OpenAiAnswer {
     this.created = Math.floor(core.now() / 1000);
   }
 
+  /**
+   * A model-like worker (profile llm) always generates max_tokens, so vLLM and OpenAI say the
+   * length cut it; the duration-profile handler's answers are whole ("stop").
+   */
+  private finishReason(): 'length' | 'stop' {
+    return this.job.llm !== undefined ? 'length' : 'stop';
+  }
+
   start(): void {
     this.res.on('close', this.onClose);
     if (this.o.stream) {
@@ -113,7 +121,7 @@ export class OpenAiAnswer {
       const close = policy.streamEnd();
       if (completed) {
         while (this.emitted < this.o.tokens) this.token();
-        this.event(this.chunk(this.o.kind === 'chat' ? {} : '', 'stop'));
+        this.event(this.chunk(this.o.kind === 'chat' ? {} : '', this.finishReason()));
         if (this.o.includeUsage && this.job.llm !== undefined)
           this.event({ ...this.chunk('', null), choices: [], usage: this.usage() });
       } else {
@@ -165,8 +173,8 @@ export class OpenAiAnswer {
     for (let i = 0; i < this.o.tokens; i++) text += tokenText(i);
     const choice =
       this.o.kind === 'chat'
-        ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }
-        : { index: 0, text, finish_reason: 'stop' };
+        ? { index: 0, message: { role: 'assistant', content: text }, finish_reason: this.finishReason() }
+        : { index: 0, text, finish_reason: this.finishReason() };
     return {
       id: this.id,
       object: this.o.kind === 'chat' ? 'chat.completion' : 'text_completion',
