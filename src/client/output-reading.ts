@@ -156,12 +156,14 @@ export class OutputTally {
   private lastUsage = 0;
   private total: number | undefined;
 
-  event(event: unknown, at: number): void {
+  /** Takes one parsed event arrived at `at`; returns the text it carried ('' for none). */
+  event(event: unknown, at: number): string {
     const usage = completionTokens(event);
-    if (!carriesText(event)) {
+    const text = eventText(event);
+    if (text === '') {
       const choices = (event as { choices?: unknown }).choices;
       if (usage !== undefined && (!Array.isArray(choices) || choices.length === 0)) this.total = usage;
-      return;
+      return text;
     }
     const last = this.at.length - 1;
     if (last < 0 || this.at[last] !== at) {
@@ -176,6 +178,7 @@ export class OutputTally {
       this.tokens[i] = (this.tokens[i] ?? 0) + Math.max(0, usage - this.lastUsage);
       this.lastUsage = Math.max(this.lastUsage, usage);
     }
+    return text;
   }
 
   /** What arrived, or undefined when no text did. */
