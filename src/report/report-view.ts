@@ -132,7 +132,22 @@ export function tokenLines(s: Summary): string[] {
       : `Goodput (${objectives}): ${String(gp.good)} of ${String(gp.judged)} requests${share}${rate}.`,
     `ITL and TPOT by the ${t.definition} definition.`,
   );
+  const cold = coldStartLine(s);
+  if (cold !== undefined) lines.push(cold);
   return lines;
+}
+
+/**
+ * The cold start inside the queue wait of jobs read through `/stream`: the run's share of
+ * `delayTime` spent while workers were initializing (the scaling figure coldStartShare), since a
+ * job's own wait is not split by the /health samples, which come a second apart.
+ */
+function coldStartLine(s: Summary): string | undefined {
+  if (!s.tokens?.groups.some((g) => g.queue !== undefined)) return undefined;
+  const f = s.scaling?.figures;
+  if (f === undefined || f.coldStartShare === null)
+    return 'Cold start within the queue wait: not measured (no /health samples with workers.initializing).';
+  return `Cold start within the queue wait: ${(f.coldStartShare * 100).toFixed(1)}% of delayTime passed while workers were initializing (coldStartShare, run-wide).`;
 }
 
 function objectivesText(o: NonNullable<Summary['tokens']>['objectives']): string {

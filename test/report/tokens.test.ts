@@ -216,6 +216,8 @@ describe('streamed token metrics', () => {
       expect(text).toContain('by the jobstorm definition');
       expect(text).toContain('/run + /stream (tokens) TTFT');
       expect(text).toContain('queue wait (delayTime)');
+      // No /health samples in these records: the cold start inside the wait is not measured, and says so.
+      expect(text).toContain('Cold start within the queue wait: not measured');
       expect(text).toContain('/openai (chunks) ITL');
       // The token section leads: before the operations table.
       expect(text.indexOf('/openai (chunks) TTFT')).toBeLessThan(text.search(/Operations|operation +count/));
