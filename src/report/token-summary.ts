@@ -1,41 +1,6 @@
-import type { TokenData, TokenGroupData, TokenObjectives, OutputPath } from '../metrics/llm-stats.js';
-import type { OutputCount, TokenDefinition } from '../metrics/token-timing.js';
+import type { TokenData, TokenGroupData } from '../metrics/llm-stats.js';
 import { percentilesOfEncoded } from './percentiles.js';
-import type { TimingSummary } from './summary.js';
-
-/**
- * The token timings of streamed answers (docs/llm.md) as summary.json gives them: one group per
- * path (`openai`, `stream`) and count (`tokens`, `chunks`), never mixed, and goodput.
- */
-export interface TokenGroupSummary {
-  path: OutputPath;
-  counted: OutputCount;
-  answers: number;
-  outputTokens: number;
-  /** Output tokens (or chunks) per second over the measured time, all answers of the group. */
-  throughput: number | null;
-  ttft: TimingSummary;
-  itl: TimingSummary;
-  tpot: TimingSummary;
-  e2e: TimingSummary;
-  /** Each answer's output tokens (or chunks) per second; values are per second, not ms. */
-  perSecond: TimingSummary;
-  /** `/stream` jobs: TTFT as the queue wait (`delayTime`) and the time from there to the first token. */
-  queue?: TimingSummary;
-  toFirstAfterQueue?: TimingSummary;
-}
-
-export interface TokensSummary {
-  /** Whose ITL and TPOT formulas the figures follow. */
-  definition: TokenDefinition;
-  objectives: TokenObjectives;
-  groups: TokenGroupSummary[];
-  /**
-   * Streamed requests judged (an `/openai/*` stream asked for; a job read through `/stream` that
-   * ended), those that met every objective, their share and their rate over the measured time.
-   */
-  goodput: { judged: number; good: number; share: number | null; perSecond: number | null };
-}
+import type { TimingSummary, TokenGroupSummary, TokensSummary } from './summary.js';
 
 function timing(encoded: string): TimingSummary {
   return { percentiles: percentilesOfEncoded(encoded), histogram: encoded };

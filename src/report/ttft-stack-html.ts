@@ -1,5 +1,5 @@
 import { formatMs } from './format.js';
-import type { TokenGroupSummary } from './token-summary.js';
+import type { TokenGroupSummary } from './summary.js';
 
 /**
  * TTFT of jobs read through `/stream`, decomposed (issue 48): for each percentile, the queue wait

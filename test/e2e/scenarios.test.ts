@@ -31,6 +31,8 @@ const CASES: Record<string, Case> = {
   'cancel-storm': { args: ['--duration', '3s'], followsJobs: true },
   // Probes submit jobs at the edges and do not follow them.
   limits: { args: [], followsJobs: false },
+  // Its /run jobs are read through /stream to the end; the whole file runs in test/e2e/llm-stream.test.ts.
+  'llm-stream': { args: ['--duration', '3s'], followsJobs: true },
   // Slow jobs and two workers: a lower rate keeps the queue drainable in seconds.
   // Streamed chat completions beside /run jobs it follows to the end.
   'openai-chat': { args: ['--duration', '3s'], followsJobs: true },

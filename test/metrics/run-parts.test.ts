@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeRecord, SseFacts } from '../../src/core/record.js';
+import type { ExchangeRecord } from '../../src/core/record.js';
 import type { Violation } from '../../src/core/violation.js';
 import { increment, mergeCounts, sortedCounts, type Counts } from '../../src/metrics/counts.js';
 import { LatencyHistogram } from '../../src/metrics/histogram.js';
