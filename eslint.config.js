@@ -22,6 +22,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fold',
+    'src/trace',
   ],
   contracts: [
     'src/scenario',
@@ -37,6 +38,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fold',
+    'src/trace',
   ],
   'src/scenario': [
     'contracts',
@@ -80,6 +82,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fold',
+    'src/trace',
   ],
   'src/client': [
     'src/scenario',
@@ -94,6 +97,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fold',
+    'src/trace',
   ],
   'src/blast': [
     'contracts',
@@ -126,6 +130,27 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/compare',
+    'src/export',
+    'src/library',
+  ],
+  // Trace readers (issue 49): files in, rows out. They read the disk and know only core, so the
+  // layers that replay a trace take its rows without the readers knowing them.
+  'src/trace': [
+    'contracts',
+    'src/scenario',
+    'src/schedule',
+    'src/client',
+    'src/blast',
+    'src/runner',
+    'src/check',
+    'src/metrics',
+    'src/report',
+    'src/capacity',
+    'src/emulator',
+    'src/steps',
+    'src/session',
+    'src/fold',
     'src/compare',
     'src/export',
     'src/library',

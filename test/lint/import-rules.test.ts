@@ -30,6 +30,9 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     ['src/fold/x.ts', "import { y as z } from '../metrics/y.js';\nexport const y = z;\n"],
     ['src/fold/x.ts', "import { y as z } from '../check/y.js';\nexport const y = z;\n"],
     ['src/core/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
+    // Trace readers know only core; the pure schedule does not read files.
+    ['src/trace/x.ts', "import { y as z } from '../schedule/y.js';\nexport const y = z;\n"],
+    ['src/schedule/x.ts', "import { y as z } from '../trace/y.js';\nexport const y = z;\n"],
   ])('%s may not import that', async (file, code) => {
     const messages = await lint(file, code);
     expect(messages.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
@@ -45,6 +48,7 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     ['src/check/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
     ['src/metrics/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
     ['src/fold/x.ts', "import { y as z } from '../core/y.js';\nexport const y = z;\n"],
+    ['src/trace/x.ts', "import { y as z } from '../core/y.js';\nexport const y = z;\n"],
     [
       'src/compare/x.ts',
       "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n",

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/*
+ * jobstorm's own job trace: JSON Lines, one object a job, in submission order. It says what was
+ * submitted when and what was done to the job afterwards, so a replay repeats a run's traffic, not
+ * only its arrival times. Strict objects: it is our format, and a misspelt field dropped in silence
+ * would replay something else than the user wrote.
+ */
+
+export const JOB_TRACE_OPS = ['run', 'runsync', 'openai'] as const;
+export type JobTraceOp = (typeof JOB_TRACE_OPS)[number];
+
+export const JOB_ACTION_OPS = ['status', 'stream', 'cancel', 'retry', 'purge-queue'] as const;
+export type JobActionOp = (typeof JOB_ACTION_OPS)[number];
+
+const count = (what: string) => z.number().int().nonnegative().optional().describe(what);
+
+const JobTraceActionSchema = z
+  .strictObject({
+    at: z.number().nonnegative().describe('Milliseconds after the job was submitted.'),
+    op: z.enum(JOB_ACTION_OPS).describe('The call made for the job (purge-queue: for its endpoint).'),
+  })
+  .describe('A call made for the job after it was submitted.');
+
+export type JobTraceAction = z.infer<typeof JobTraceActionSchema>;
+
+export const JobTraceEntrySchema = z
+  .strictObject({
+    at: z
+      .number()
+      .nonnegative()
+      .describe('Milliseconds from the trace start at which the job was submitted; never decreasing.'),
+    op: z.enum(JOB_TRACE_OPS).describe('How the job was submitted: /run, /runsync or an OpenAI route.'),
+    inputBytes: count('Size of the request body, in bytes.'),
+    inputTokens: count('Prompt tokens.'),
+    outputTokens: count('Tokens asked for or generated.'),
+    actions: z
+      .array(JobTraceActionSchema)
+      .optional()
+      .describe('Calls made for the job after it was submitted, in order of their `at`.'),
+  })
+  .superRefine((entry, ctx) => {
+    entry.actions?.forEach((action, i) => {
+      const before = entry.actions?.[i - 1];
+      if (before !== undefined && action.at < before.at)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['actions', i, 'at'],
+          message: `${action.at} ms comes before the previous action's ${before.at} ms`,
+        });
+    });
+  })
+  .describe('One job of a jobstorm job trace (one JSON object a line).');
+
+export type JobTraceEntry = z.infer<typeof JobTraceEntrySchema>;
+
+/** Where the JSON Schema generated from `JobTraceEntrySchema` is kept, beside the code. */
+export const JOB_TRACE_SCHEMA_PATH = 'schemas/job-trace.schema.json';
+
+/** The JSON Schema of one line of a job trace, as zod 4 converts the schema above. */
+export function jobTraceJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(JobTraceEntrySchema, { io: 'input', target: 'draft-2020-12' });
+  return { ...schema, title: 'jobstorm job trace line' };
+}
