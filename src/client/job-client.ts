@@ -63,7 +63,7 @@ export class JobClient {
     this.transport = new Transport({
       clock: o.clock,
       connections: o.connections,
-      ...(o.timeoutMs === undefined ? {} : { timeoutMs: o.timeoutMs }),
+      timeoutMs: o.timeoutMs,
       retry429: o.retry429,
       onRecord: o.onRecord,
       onSend: o.onSend,
@@ -74,7 +74,7 @@ export class JobClient {
       nextSeq: o.nextSeq ?? (() => ++seq),
       // Redacting a very short key from bodies would cut ordinary words apart ("k" in "workers").
       secret: o.apiKey.length >= 8 ? o.apiKey : '',
-      ...(o.localAddress === undefined ? {} : { localAddress: o.localAddress }),
+      localAddress: o.localAddress,
     });
     this.connections = o.connections;
     this.methodFor = o.methodFor;

@@ -177,7 +177,8 @@ export class RunMetrics {
     this.series.merge(other.series);
     this.jobs.merge(other.jobs);
     // An empty aggregate (a merge's start) takes the settings of the first one with answers.
-    if (this.tokens.judged === 0 && other.tokens.judged > 0) this.tokens = new TokenStats(other.tokens.settings);
+    if (this.tokens.judged === 0 && other.tokens.judged > 0)
+      this.tokens = new TokenStats(other.tokens.settings);
     this.tokens.merge(other.tokens);
     this.stalls = sortedStalls([...this.stalls, ...other.stalls]);
     this.generatorLimited = byStart([...this.generatorLimited, ...other.generatorLimited]);
@@ -291,7 +292,8 @@ export class RunMetrics {
    */
   private addStreamed(r: ExchangeRecord, jobs: JobEvents): void {
     if (r.op === 'openai' && r.req?.stream === true) {
-      const ok = r.status !== undefined && r.status < 300 && r.error === undefined && r.sse?.errorEvent !== true;
+      const ok =
+        r.status !== undefined && r.status < 300 && r.error === undefined && r.sse?.errorEvent !== true;
       const output = r.output && outputTimeline(r.sentAt, [r.output], r.endAt);
       this.tokens.add({ path: 'openai', output, ok });
       return;
@@ -302,7 +304,7 @@ export class RunMetrics {
       path: 'stream',
       output: outputTimeline(streamed.openedAt, streamed.parts),
       ok: jobs.final === 'COMPLETED',
-      ...(jobs.delayMs === undefined ? {} : { queueMs: jobs.delayMs }),
+      queueMs: jobs.delayMs,
     });
   }
 
@@ -351,6 +353,7 @@ export class RunMetrics {
         busy: r.busy,
         loopDelayP99Ms: r.loopDelayP99Ms,
         latenessP99Ms: r.latenessP99Ms,
+        // Absent, not undefined, when not measured: the stretch says so by leaving it out.
         ...(r.cpuShare === undefined ? {} : { cpuShare: r.cpuShare }),
       },
     ]);

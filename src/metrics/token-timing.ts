@@ -49,7 +49,12 @@ export function tokenTimings(t: TokenTimeline, definition: TokenDefinition): Tok
   const ttftMs = first.at - t.sentAt;
   const e2eMs = t.endAt - t.sentAt;
   const decode = outputTokens > 1 ? (e2eMs - ttftMs) / (outputTokens - 1) : null;
-  const base = { ttftMs, e2eMs, outputTokens, tokensPerSecond: e2eMs > 0 ? (outputTokens * 1000) / e2eMs : null };
+  const base = {
+    ttftMs,
+    e2eMs,
+    outputTokens,
+    tokensPerSecond: e2eMs > 0 ? (outputTokens * 1000) / e2eMs : null,
+  };
   switch (definition) {
     case 'jobstorm':
       return { ...base, tpotMs: decode, itlMs: spreadGaps(t.chunks) };
@@ -107,7 +112,8 @@ export function outputTimeline(
     const pieces = p.arrivals.reduce((n, [, k]) => n + k, 0);
     const total = p.usageTokens;
     // A part's tokens: its usage's rise when counted by usage, else what its pieces say.
-    const tokens = counted === 'tokens' && p.unit === 'chunks' && total !== undefined ? total - before : pieces;
+    const tokens =
+      counted === 'tokens' && p.unit === 'chunks' && total !== undefined ? total - before : pieces;
     if (total !== undefined) before = Math.max(before, total);
     for (const [at, k] of p.arrivals) {
       const share = pieces > 0 ? (k * tokens) / pieces : 0;

@@ -33,10 +33,10 @@ function deviationOf(id: string, e: Violation, warning: boolean): Deviation {
       : `${request}${e.evidence.status === undefined ? '' : ` → ${String(e.evidence.status)}`}`;
   return {
     id,
-    ...(e.op === undefined ? {} : { op: e.op }),
+    op: e.op,
     message: text,
-    ...(e.evidence.seq === undefined ? {} : { seq: e.evidence.seq }),
-    ...(exchange === undefined ? {} : { exchange }),
+    seq: e.evidence.seq,
+    exchange,
     warning,
   };
 }

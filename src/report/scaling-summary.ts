@@ -20,8 +20,8 @@ export function scalingDataOf(s: ScalingSummary): ScalingData {
     samples: s.samples,
     delayUs: s.delayUs,
     lastArrivalMs: s.lastArrivalMs,
-    ...(s.lowPriorityQueued === undefined ? {} : { lowPriorityQueued: s.lowPriorityQueued }),
-    ...(s.pricePerWorkerSecond === undefined ? {} : { pricePerWorkerSecond: s.pricePerWorkerSecond }),
-    ...(s.currency === undefined ? {} : { currency: s.currency }),
+    lowPriorityQueued: s.lowPriorityQueued,
+    pricePerWorkerSecond: s.pricePerWorkerSecond,
+    currency: s.currency,
   };
 }

@@ -137,7 +137,7 @@ function mergedRun(
     ...(forced.length ? { forced } : {}),
     ...(generator ? { generator } : {}),
     ...(connectionWait ? { connectionWait } : {}),
-    ...(failure === undefined ? {} : { failure }),
+    failure,
     ...abortedOf(summaries),
     ...togetherOf(summaries, missing),
   };

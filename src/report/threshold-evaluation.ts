@@ -193,6 +193,7 @@ function scalingResult(t: Threshold, summary: Summary): ThresholdResult {
     value: v.value,
     ok: v.value !== null && compare(v.value, t.comparator, t.target),
     unit: t.unit,
+    // Absent when judged: a result says it was not evaluated only by having the note.
     ...(v.notEvaluated === undefined ? {} : { notEvaluated: v.notEvaluated }),
   };
 }

@@ -94,7 +94,7 @@ const runBlast: StepRunner<BlastStep> = async (step, it) => {
   await saturate(step, it.ctx, {
     flow: it.flow.name,
     step: `${String(it.stepIndex)}:blast`,
-    ...(it.jobId === undefined ? {} : { jobId: it.jobId }),
+    jobId: it.jobId,
   });
   it.worked();
   return true;

@@ -71,7 +71,7 @@ const OpenAiSchema = z
     path: o.path,
     stream: o.stream,
     conversation: o.conversation,
-    ...(o.body === undefined ? {} : { body: o.body }),
+    body: o.body,
   }));
 
 const rules: StepRules = (payload, at, flow) =>

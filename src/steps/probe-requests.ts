@@ -158,7 +158,7 @@ async function requestsProbe(ctx: StepContext, call: CallFor): Promise<void> {
       call('probe:request.unknown-job', {
         probe: 'request.unknown-job',
         expect: 'reject',
-        ...(instead === undefined ? {} : { adaptedFrom: 'GET' }),
+        adaptedFrom: instead === undefined ? undefined : 'GET',
       }),
     );
   }
