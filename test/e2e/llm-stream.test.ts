@@ -68,7 +68,14 @@ describe('scenarios/llm-stream.yaml against the model-like emulator', () => {
   it('passes, with the TTFT, TPOT and goodput its settings imply, and goodput equal to a hand count', async () => {
     const out = await mkdtemp(join(tmpdir(), 'jobstorm-llm-stream-'));
     const io = captureIo();
-    const code = await runCliOnClock(['run', 'scenarios/llm-stream.yaml', '--out', out, '--record'], io);
+    // Half the scenario's rate: still dozens of answers of each path, at half the CPU. The clock
+    // driver may take its time on a busy machine (thousands of token events); the test's own
+    // timeout bounds it.
+    const code = await runCliOnClock(
+      ['run', 'scenarios/llm-stream.yaml', '--out', out, '--record', '--rate-scale', '0.5'],
+      io,
+      { driver: { maxRealMs: 110_000 } },
+    );
     const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as Ran;
     expect(code, io.stderr.join('\n')).toBe(0);
     expect(summary.verdict.status).toBe('passed');
@@ -95,8 +102,8 @@ describe('scenarios/llm-stream.yaml against the model-like emulator', () => {
       records(await readFile(join(out, 'records.ndjson'), 'utf8')),
       summary.warmup?.ms ?? 0,
     );
-    expect(byHand.judged).toBeGreaterThan(50);
+    expect(byHand.judged).toBeGreaterThan(25);
     expect(t.goodput).toMatchObject(byHand);
     expect(t.goodput.share).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });
