@@ -1,3 +1,4 @@
+import type { TraceSizes } from '../scenario/input-template.js';
 import type { Phase } from '../scenario/scenario.js';
 import type { ArrivalSchedule, PhaseWindow } from '../schedule/index.js';
 import type { RunContext } from './run-context.js';
@@ -39,8 +40,8 @@ export class TimerSlack {
 
 /** What the pacer hands arrivals to (vegeta's attacker side). */
 export interface Dispatch {
-  /** An open-model arrival, due at `at`. */
-  arrive(at: number): void;
+  /** An open-model arrival, due at `at`; a trace phase's carries its row's sizes. */
+  arrive(at: number, trace?: TraceSizes): void;
   /** A closed-model pass of one virtual user; resolves when the pass ends. */
   launch(at: number): Promise<void>;
 }
@@ -88,7 +89,7 @@ export async function pace(
         continue;
       }
       while (!next.done && next.value.phase === w.phase && next.value.atMs <= now) {
-        dispatch.arrive(next.value.atMs);
+        dispatch.arrive(next.value.atMs, next.value.trace);
         next = arrivals.next();
       }
     }

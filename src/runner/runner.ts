@@ -21,6 +21,7 @@ import { DEFAULT_GRACEFUL_STOP_MS, type RunOptions, type RunOutcome } from './ru
 import { StallWatch } from './stall-watch.js';
 import { eventLoopProbe, GeneratorWatch } from './generator-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { traceTimesOf } from './trace-times.js';
 
 type RunClock = ReturnType<typeof runClock>;
 
@@ -164,12 +165,7 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   );
   const dispatcher = new Dispatcher(o.scenario, ctx);
   w.dispatcher = dispatcher;
-  const schedule = arrivalSchedule(o.scenario.phases, {
-    process: o.scenario.arrivals.process,
-    seed: o.scenario.arrivals.seed,
-    burstiness: o.scenario.arrivals.burstiness,
-    ...(o.shard ? { shard: o.shard } : {}),
-  });
+  const { schedule, traceError } = scheduleOf(o, stop);
   const interrupt = listenForInterrupt(o, stop);
   const checked = await getReady(o, ctx, stop, schedule);
   const zero = await startAtZero(o, clock, ctx, w, held);
@@ -199,7 +195,28 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     ...(checked ? { preflight: checked } : {}),
     iterationsCut,
     ...connectionWaitOf(dispatcher),
+    ...(traceError() === undefined ? {} : { traceError: traceError() }),
   };
+}
+
+/** The run's schedule; a bad trace row met while playing stops the arrivals there (see trace-times.ts). */
+function scheduleOf(
+  o: RunOptions,
+  stop: AbortController,
+): { schedule: ArrivalSchedule; traceError: () => string | undefined } {
+  let traceError: string | undefined;
+  const schedule = arrivalSchedule(o.scenario.phases, {
+    process: o.scenario.arrivals.process,
+    seed: o.scenario.arrivals.seed,
+    burstiness: o.scenario.arrivals.burstiness,
+    ...(o.shard ? { shard: o.shard } : {}),
+    traces: traceTimesOf(o.scenario.phases, (error) => {
+      // Checked only in part at load (a long trace): stop the arrivals here, keep what was measured.
+      traceError ??= `the trace stopped at a bad row: ${error.message}`;
+      stop.abort(new Error(traceError));
+    }),
+  });
+  return { schedule, traceError: () => traceError };
 }
 
 function connectionWaitOf(d: Dispatcher): Pick<RunOutcome, 'connectionWait'> {
