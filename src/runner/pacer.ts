@@ -49,6 +49,8 @@ export interface Dispatch {
 /**
  * Walks the schedule's phases in order: open phases start each arrival at its intended time
  * (late ones at once, never silently dropped from the plan); closed phases loop virtual users.
+ * A trace phase whose rows ended at a bad row (`badRow` says which, by phase) ends the arrivals
+ * there, once the rows before it were sent: the message is returned, the run winds down as at its end.
  */
 export async function pace(
   schedule: ArrivalSchedule,
@@ -56,7 +58,8 @@ export async function pace(
   ctx: RunContext,
   dispatch: Dispatch,
   shard: RunOptions['shard'],
-): Promise<void> {
+  badRow: (phase: number) => string | undefined = () => undefined,
+): Promise<string | undefined> {
   const { clock, stop } = ctx;
   const sleepUntil = async (at: number): Promise<boolean> => {
     const wait = at - clock.now();
@@ -72,19 +75,19 @@ export async function pace(
   const arrivals = schedule.arrivals();
   let next = arrivals.next();
   for (const w of schedule.windows) {
-    if (!(await sleepUntil(w.startMs))) return;
+    if (!(await sleepUntil(w.startMs))) return undefined;
     if (w.kind === 'vus') {
       await closedPhase(w, vusOf(phaseVus(phases, w), shard), ctx, (at) => dispatch.launch(at));
       continue;
     }
     while (!next.done && next.value.phase === w.phase) {
-      if (stop.aborted) return;
+      if (stop.aborted) return undefined;
       const now = clock.now();
       if (next.value.atMs > now) {
         // A timer aimed early by the measured slack (see TimerSlack); long waits in slices of at
         // most 100 ms, so an interrupt is seen promptly even between sparse arrivals.
         const wake = Math.min(Math.max(now + 1, next.value.atMs - slack.leadMs), now + 100);
-        if (!(await sleepUntil(wake))) return;
+        if (!(await sleepUntil(wake))) return undefined;
         slack.observe(clock.now() - wake);
         continue;
       }
@@ -93,8 +96,11 @@ export async function pace(
         next = arrivals.next();
       }
     }
-    if (!(await sleepUntil(w.endMs))) return;
+    const bad = w.kind === 'trace' ? badRow(w.phase) : undefined;
+    if (bad !== undefined) return bad;
+    if (!(await sleepUntil(w.endMs))) return undefined;
   }
+  return undefined;
 }
 
 /** This shard's share of a closed phase's virtual users (the first shards take the remainder). */

@@ -84,15 +84,22 @@ export function traceTimes(phase: TracePhase, onBadRow: (error: ConfigError) => 
   };
 }
 
-/** The rows of every trace phase of `phases`, by phase index, for `ScheduleOptions.traces`. */
-export function traceTimesOf(phases: readonly Phase[], onBadRow: (error: ConfigError) => void): TraceTimesOf {
+/**
+ * The rows of every trace phase of `phases`, by phase index, for `ScheduleOptions.traces`.
+ * `onBadRow` hears of a phase's bad row whenever a pass reaches it (a look-ahead too, so the
+ * runner stops only when the pacer has played the rows before it).
+ */
+export function traceTimesOf(
+  phases: readonly Phase[],
+  onBadRow: (error: ConfigError, phase: number) => void,
+): TraceTimesOf {
   const made = new Map<number, TraceTimes>();
   return (i) => {
     const phase = phases[i];
     if (phase?.kind !== 'trace') throw new Error(`phase ${String(i + 1)} replays no trace`);
     let times = made.get(i);
     if (times === undefined) {
-      times = traceTimes(phase, onBadRow);
+      times = traceTimes(phase, (error) => onBadRow(error, i));
       made.set(i, times);
     }
     return times;

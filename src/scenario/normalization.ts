@@ -1,6 +1,5 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { isTraceFormatName } from '../trace/index.js';
 import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
 import type { DataFeed, Flow, Phase, Scenario } from './scenario.js';
@@ -25,7 +24,6 @@ function normalizeReplay(
   name: string | undefined,
   source: string,
 ): Phase {
-  if (!isTraceFormatName(replay.format)) throw new Error('unknown trace format passed validation');
   const loops = replay.loop === true ? 2 : replay.loop === false ? 1 : replay.loop;
   return {
     kind: 'trace',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRACE_FORMAT_NAMES } from '../trace/index.js';
+import { TRACE_FORMAT_NAMES, type TraceFormatName } from '../trace/index.js';
 import { DurationSchema, PositiveDurationSchema, RateSchema, durationText } from './field-schemas.js';
 
 /** A trace to replay instead of a rate (docs/replay.md). */
@@ -7,7 +7,7 @@ export const ReplaySchema = z
   .strictObject({
     file: z.string().min(1).describe('The trace file, relative to the scenario file (or absolute).'),
     format: z
-      .enum(TRACE_FORMAT_NAMES as [string, ...string[]])
+      .enum(TRACE_FORMAT_NAMES as [TraceFormatName, ...TraceFormatName[]])
       .describe(`How the trace is written: ${TRACE_FORMAT_NAMES.join(', ')}.`),
     timeScale: z
       .number()

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/index.js';
-import { loadScenario } from '../../src/scenario/index.js';
+import { fitDuration, loadScenario, scaleRates, totalDurationMs } from '../../src/scenario/index.js';
 
 const FLOW = `flows:
   - name: f
@@ -84,5 +84,16 @@ describe('trace phases in a scenario', () => {
     expect((await messages(noTrace.loading)).join('\n')).toContain(
       'uses {{trace.*}} but no phase replays a trace',
     );
+  });
+
+  it('--rate-scale multiplies the time scale; --duration refuses a trace phase', async () => {
+    const { loading } = await load(
+      '{ replay: { file: trace.jsonl, format: mooncake, timeScale: 2, from: 1s, to: 5s } }',
+    );
+    const s = await loading;
+    expect(scaleRates(s, 3).phases[0]).toMatchObject({ kind: 'trace', timeScale: 6 });
+    // The window's 4 s at twice the speed.
+    expect(totalDurationMs(s.phases)).toBe(2000);
+    expect(() => fitDuration(s, 1000)).toThrow(/--duration: cannot fit phases\[0\], which replays a trace/);
   });
 });

@@ -10,6 +10,7 @@ interface Exchange {
   op?: string;
   intendedAt?: number;
   reqBytes?: number;
+  output?: { usageTokens?: number };
 }
 
 // Mooncake rows: timestamps 5000..8000 ms (played from the first), their output lengths the max_tokens.
@@ -20,13 +21,26 @@ const ROWS = [
   { timestamp: 8000, input_length: 4, output_length: 1 },
 ];
 
+// The emulator's model-like workers generate max_tokens exactly, and say so in the stream's usage.
 const SCENARIO = `name: trace-replay
+emulator:
+  profile:
+    name: llm
+    llm: { prefillMsPerInputToken: 0.5, decodeMsPerToken: 1 }
 phases:
   - { name: replay, replay: { file: trace.jsonl, format: mooncake, timeScale: 2 } }
 flows:
   - name: submit
     steps:
       - run: { input: { max_tokens: "{{trace.outputTokens}}", prompt: "{{trace.prompt}}" } }
+      - openai:
+          path: chat/completions
+          stream: true
+          body:
+            model: jobstorm-llm
+            max_tokens: "{{trace.outputTokens}}"
+            stream_options: { include_usage: true }
+            messages: [{ role: user, content: "{{trace.prompt}}" }]
 `;
 
 /*
@@ -58,6 +72,11 @@ describe('jobstorm run replaying a trace', () => {
         prompt: ['the time people', 'the time people way day', 'the time', 'the time people way'][i],
       },
     }));
+    // The model-like worker generates max_tokens exactly: the answer's usage is the row's length.
+    const chats = records.filter((r) => r.type === 'exchange' && r.op === 'openai');
+    expect(chats.map((r) => r.output?.usageTokens).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      1, 7, 40, 123,
+    ]);
     expect(runs.map((r) => r.reqBytes)).toEqual(bodies.map((b) => Buffer.byteLength(JSON.stringify(b))));
   }, 60_000);
 });
