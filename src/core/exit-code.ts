@@ -6,7 +6,7 @@ export const ExitCode = {
   Ok: 0,
   /** Thresholds or checks failed. */
   Failed: 1,
-  /** Usage or configuration error: nothing was sent. */
+  /** Usage or configuration error: nothing was sent (or a trace phase stopped at a row that does not parse). */
   Usage: 2,
   /** Target unreachable or run aborted. */
   Aborted: 3,

@@ -1,11 +1,13 @@
 import type { ConnectionWait } from '../core/connection-wait.js';
 import { RECORD_VERSION, type DroppedRecord } from '../core/record.js';
+import type { TraceSizes } from '../scenario/input-template.js';
 import type { DataRow, Scenario } from '../scenario/scenario.js';
 import { ArrivalQueue } from './arrival-queue.js';
 import { compileFlows, FlowPicker } from './compiled-flow.js';
 import { runIteration } from './iteration.js';
 import type { Dispatch } from './pacer.js';
 import type { RunContext } from './run-context.js';
+import { TraceRowQueue } from './trace-row-queue.js';
 
 /**
  * Starts flow iterations for the pacer's arrivals: picks a flow by weight and a data row, drops
@@ -29,6 +31,8 @@ export class Dispatcher implements Dispatch {
   private iteration = 0;
   private idleListener: (() => void) | undefined;
   private readonly waiting = new ArrivalQueue();
+  /** The waiting arrivals' trace rows, when a phase replays a trace. */
+  private readonly waitingRows: TraceRowQueue | undefined;
   private waited = 0;
   private longestWaitMs = 0;
 
@@ -37,9 +41,10 @@ export class Dispatcher implements Dispatch {
     private readonly ctx: RunContext,
   ) {
     this.flows = new FlowPicker(compileFlows(scenario.flows));
+    if (scenario.phases.some((p) => p.kind === 'trace')) this.waitingRows = new TraceRowQueue();
   }
 
-  arrive(intendedAt: number): void {
+  arrive(intendedAt: number, trace?: TraceSizes): void {
     const { counters } = this.ctx;
     counters.arrivals++;
     if (counters.inFlight >= this.scenario.target.maxInFlight) {
@@ -60,10 +65,11 @@ export class Dispatcher implements Dispatch {
       counters.inFlight++;
       this.ctx.arrived(this.ctx.clock.now() - intendedAt);
       this.waiting.push(intendedAt);
+      this.waitingRows?.push(trace);
       this.waited++;
       return;
     }
-    void this.start(intendedAt, false);
+    void this.start(intendedAt, false, trace);
   }
 
   launch(intendedAt: number): Promise<void> {
@@ -81,7 +87,7 @@ export class Dispatcher implements Dispatch {
       this.ctx.counters.inFlight--;
       const at = this.waiting.shift();
       this.longestWaitMs = Math.max(this.longestWaitMs, clock.now() - at);
-      void this.start(at, true);
+      void this.start(at, true, this.waitingRows?.shift());
     }
   };
 
@@ -95,13 +101,13 @@ export class Dispatcher implements Dispatch {
     };
   }
 
-  private start(intendedAt: number, lateTaken: boolean): Promise<void> {
+  private start(intendedAt: number, lateTaken: boolean, trace?: TraceSizes): Promise<void> {
     const { counters } = this.ctx;
     counters.inFlight++;
     const n = this.iteration++;
     const flow = this.flows.pick(this.ctx.random());
     // One reaction for both outcomes (a catch then a finally made three promises per iteration).
-    return runIteration(flow, this.ctx, intendedAt, n, this.rowFor(n), lateTaken).then(
+    return runIteration(flow, this.ctx, intendedAt, n, this.rowFor(n), lateTaken, trace).then(
       this.ended,
       this.ended,
     );

@@ -1,6 +1,7 @@
 import type { CallContext, JobResult } from '../client/client-options.js';
 import type { JobStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
+import type { TraceSizes } from '../scenario/input-template.js';
 import type { DataRow, Step } from '../scenario/scenario.js';
 import type { CompiledFlow } from './compiled-flow.js';
 import { RequestDue } from './request-due.js';
@@ -35,6 +36,7 @@ class Iteration implements IterationState {
     readonly n: number,
     readonly row: DataRow | undefined,
     lateTaken: boolean,
+    readonly trace: TraceSizes | undefined,
   ) {
     this.due = new RequestDue(intendedAt);
     this.sent = lateTaken;
@@ -99,6 +101,7 @@ class Iteration implements IterationState {
 /**
  * Runs one flow iteration to its end; never throws for a failed request (records say what happened).
  * `lateTaken`: the arrival's lateness was already taken (it waited for a connection, see Dispatcher).
+ * `trace`: the trace row the arrival replays, whose sizes the templates read.
  */
 export function runIteration(
   flow: CompiledFlow,
@@ -107,6 +110,7 @@ export function runIteration(
   n: number,
   row?: DataRow,
   lateTaken = false,
+  trace?: TraceSizes,
 ): Promise<boolean> {
-  return new Iteration(flow, ctx, intendedAt, n, row, lateTaken).steps(flow.steps);
+  return new Iteration(flow, ctx, intendedAt, n, row, lateTaken, trace).steps(flow.steps);
 }

@@ -1,3 +1,4 @@
+import type { TraceSizes } from '../scenario/input-template.js';
 import type { Phase } from '../scenario/scenario.js';
 import type { ArrivalSchedule, PhaseWindow } from '../schedule/index.js';
 import type { RunContext } from './run-context.js';
@@ -39,8 +40,8 @@ export class TimerSlack {
 
 /** What the pacer hands arrivals to (vegeta's attacker side). */
 export interface Dispatch {
-  /** An open-model arrival, due at `at`. */
-  arrive(at: number): void;
+  /** An open-model arrival, due at `at`; a trace phase's carries its row's sizes. */
+  arrive(at: number, trace?: TraceSizes): void;
   /** A closed-model pass of one virtual user; resolves when the pass ends. */
   launch(at: number): Promise<void>;
 }
@@ -48,6 +49,8 @@ export interface Dispatch {
 /**
  * Walks the schedule's phases in order: open phases start each arrival at its intended time
  * (late ones at once, never silently dropped from the plan); closed phases loop virtual users.
+ * A trace phase whose rows ended at a bad row (`badRow` says which, by phase) ends the arrivals
+ * there, once the rows before it were sent: the message is returned, the run winds down as at its end.
  */
 export async function pace(
   schedule: ArrivalSchedule,
@@ -55,7 +58,8 @@ export async function pace(
   ctx: RunContext,
   dispatch: Dispatch,
   shard: RunOptions['shard'],
-): Promise<void> {
+  badRow: (phase: number) => string | undefined = () => undefined,
+): Promise<string | undefined> {
   const { clock, stop } = ctx;
   const sleepUntil = async (at: number): Promise<boolean> => {
     const wait = at - clock.now();
@@ -71,29 +75,32 @@ export async function pace(
   const arrivals = schedule.arrivals();
   let next = arrivals.next();
   for (const w of schedule.windows) {
-    if (!(await sleepUntil(w.startMs))) return;
+    if (!(await sleepUntil(w.startMs))) return undefined;
     if (w.kind === 'vus') {
       await closedPhase(w, vusOf(phaseVus(phases, w), shard), ctx, (at) => dispatch.launch(at));
       continue;
     }
     while (!next.done && next.value.phase === w.phase) {
-      if (stop.aborted) return;
+      if (stop.aborted) return undefined;
       const now = clock.now();
       if (next.value.atMs > now) {
         // A timer aimed early by the measured slack (see TimerSlack); long waits in slices of at
         // most 100 ms, so an interrupt is seen promptly even between sparse arrivals.
         const wake = Math.min(Math.max(now + 1, next.value.atMs - slack.leadMs), now + 100);
-        if (!(await sleepUntil(wake))) return;
+        if (!(await sleepUntil(wake))) return undefined;
         slack.observe(clock.now() - wake);
         continue;
       }
       while (!next.done && next.value.phase === w.phase && next.value.atMs <= now) {
-        dispatch.arrive(next.value.atMs);
+        dispatch.arrive(next.value.atMs, next.value.trace);
         next = arrivals.next();
       }
     }
-    if (!(await sleepUntil(w.endMs))) return;
+    const bad = w.kind === 'trace' ? badRow(w.phase) : undefined;
+    if (bad !== undefined) return bad;
+    if (!(await sleepUntil(w.endMs))) return undefined;
   }
+  return undefined;
 }
 
 /** This shard's share of a closed phase's virtual users (the first shards take the remainder). */

@@ -119,6 +119,11 @@ export interface RunOutcome {
   connectionWait?: ConnectionWait;
   /** What the preflight found, when it ran; `fatal` means the load never started. */
   preflight?: PreflightResult;
+  /**
+   * A replayed trace had a bad row past those checked at load: its arrivals stopped there, and the
+   * run ended as at its end (what was measured is kept). The row's `file:line` and what is wrong.
+   */
+  traceError?: string;
   /** A `--workers` thread failed mid-run and the others were stopped (then `interrupted` too): why. */
   failure?: string;
 }

@@ -21,6 +21,7 @@ import { DEFAULT_GRACEFUL_STOP_MS, type RunOptions, type RunOutcome } from './ru
 import { StallWatch } from './stall-watch.js';
 import { eventLoopProbe, GeneratorWatch } from './generator-watch.js';
 import { startWebhookReceiver } from './webhook-receiver.js';
+import { traceTimesOf } from './trace-times.js';
 
 type RunClock = ReturnType<typeof runClock>;
 
@@ -164,19 +165,16 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
   );
   const dispatcher = new Dispatcher(o.scenario, ctx);
   w.dispatcher = dispatcher;
-  const schedule = arrivalSchedule(o.scenario.phases, {
-    process: o.scenario.arrivals.process,
-    seed: o.scenario.arrivals.seed,
-    burstiness: o.scenario.arrivals.burstiness,
-    ...(o.shard ? { shard: o.shard } : {}),
-  });
+  const { schedule, traceErrors } = scheduleOf(o);
   const interrupt = listenForInterrupt(o, stop);
   const checked = await getReady(o, ctx, stop, schedule);
   const zero = await startAtZero(o, clock, ctx, w, held);
   const stopSampler =
     o.sampleHealth === false || stop.signal.aborted ? () => Promise.resolve() : startHealthSampler(ctx);
   const stopProgress = startProgress(o, clock, counters);
-  await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard);
+  const traceError = await pace(schedule, o.scenario.phases, ctx, dispatcher, o.shard, (phase) =>
+    traceErrors.get(phase),
+  );
   const iterationsCut = await windDown(o, ctx, dispatcher, stop, abort, stopSampler, zero.stall);
   zero.stall.close();
   const generatorFigures = zero.generator.close();
@@ -199,7 +197,26 @@ export async function runScenario(o: RunOptions): Promise<RunOutcome> {
     ...(checked ? { preflight: checked } : {}),
     iterationsCut,
     ...connectionWaitOf(dispatcher),
+    ...(traceError === undefined ? {} : { traceError }),
   };
+}
+
+/**
+ * The run's schedule, and the bad trace row of each phase that has one past the rows checked at
+ * load (a long trace): the pacer ends the arrivals once it has played the rows before it.
+ */
+function scheduleOf(o: RunOptions): { schedule: ArrivalSchedule; traceErrors: Map<number, string> } {
+  const traceErrors = new Map<number, string>();
+  const schedule = arrivalSchedule(o.scenario.phases, {
+    process: o.scenario.arrivals.process,
+    seed: o.scenario.arrivals.seed,
+    burstiness: o.scenario.arrivals.burstiness,
+    ...(o.shard ? { shard: o.shard } : {}),
+    traces: traceTimesOf(o.scenario.phases, (error, phase) => {
+      if (!traceErrors.has(phase)) traceErrors.set(phase, `the trace stopped at a bad row: ${error.message}`);
+    }),
+  });
+  return { schedule, traceErrors };
 }
 
 function connectionWaitOf(d: Dispatcher): Pick<RunOutcome, 'connectionWait'> {

@@ -90,8 +90,15 @@ async function runShards(
       busyMax: most((x) => x.generator.busyMax),
     },
     ...mergedConnectionWait(outcomes),
+    ...traceErrorOf(outcomes),
     failure,
   };
+}
+
+/** Every shard reads the same trace: its first bad row is the same for all. */
+function traceErrorOf(outcomes: readonly RunOutcome[]): Pick<RunOutcome, 'traceError'> {
+  const found = outcomes.find((x) => x.traceError !== undefined)?.traceError;
+  return found === undefined ? {} : { traceError: found };
 }
 
 function mergedConnectionWait(outcomes: readonly RunOutcome[]): Pick<RunOutcome, 'connectionWait'> {

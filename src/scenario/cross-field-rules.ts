@@ -11,8 +11,31 @@ import { isRecord, list, ms, type Raw } from './raw-value.js';
  * rules of each step kind live in its own file (src/steps/).
  */
 
+/** A replay phase plays the trace's own times: nothing else may shape its arrivals. */
+function replayRules(phase: Raw, path: KeyPath): PathIssue[] {
+  const others = (['rate', 'ramp', 'vus', 'count', 'duration'] as const).filter(
+    (k) => phase[k] !== undefined,
+  );
+  const issues: PathIssue[] = others.map((k) => ({
+    path: [...path, k],
+    message: `a replay phase takes its arrivals from the trace; it takes no ${k}`,
+    atKey: true,
+  }));
+  const replay = phase.replay;
+  if (isRecord(replay)) {
+    const [from, to] = [ms(replay.from) ?? 0, ms(replay.to)];
+    if (to !== undefined && to <= from)
+      issues.push({
+        path: [...path, 'replay', 'to'],
+        message: `must be after from (${formatDuration(from)})`,
+      });
+  }
+  return issues;
+}
+
 function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
   if (!isRecord(phase)) return [];
+  if (phase.replay !== undefined) return replayRules(phase, path);
   const shapes = (['rate', 'ramp', 'vus'] as const).filter((k) => phase[k] !== undefined);
   const issues: PathIssue[] = [];
   if (phase.count !== undefined) {
@@ -33,7 +56,9 @@ function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
     return issues;
   }
   if (shapes.length === 0) {
-    return [{ path, message: 'a phase needs one of rate, ramp, vus (each with a duration) or count' }];
+    return [
+      { path, message: 'a phase needs one of rate, ramp, vus (each with a duration), count or replay' },
+    ];
   }
   if (shapes.length > 1) {
     issues.push({
@@ -63,7 +88,12 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
         });
       else seen.set(flow.name, i);
     }
-    const settings = { manualClock: emulator.clock === 'manual', hasData: doc.data !== undefined, columns };
+    const settings = {
+      manualClock: emulator.clock === 'manual',
+      hasData: doc.data !== undefined,
+      hasTrace: list(doc.phases).some((p) => isRecord(p) && p.replay !== undefined),
+      columns,
+    };
     issues.push(...flowStepRules(flow.steps, ['flows', i, 'steps'], settings));
   });
   return issues;
@@ -73,7 +103,8 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
 function scheduleMs(phases: readonly unknown[]): number | undefined {
   let total = 0;
   for (const p of phases) {
-    if (!isRecord(p)) return undefined;
+    // A replay lasts as long as its trace, known once the file is read.
+    if (!isRecord(p) || p.replay !== undefined) return undefined;
     if (p.count !== undefined) {
       const rate = p.rate === undefined ? 0 : p.rate;
       if (typeof p.count !== 'number' || typeof rate !== 'number') return undefined;

@@ -1,8 +1,9 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { ConfigIssue } from '../core/index.js';
+import { ConfigError, type ConfigIssue } from '../core/index.js';
+import { isTraceFormatName, openTrace } from '../trace/index.js';
 import { crossFieldIssues } from './cross-field-rules.js';
 import { DATA_FEED_EXTENSIONS, parseDataFeed } from './data-feed.js';
-import { normalizeScenario } from './normalization.js';
+import { normalizeScenario, traceFileOf } from './normalization.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import type { DataFeed, Scenario } from './scenario.js';
@@ -93,6 +94,40 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   };
 }
 
+/**
+ * Rows of a trace checked before the load starts; a longer trace has the rest checked as it plays
+ * (a bad row then stops the arrivals), so a huge file does not hold up the start.
+ */
+export const TRACE_ROWS_CHECKED_AT_LOAD = 100_000;
+
+/** Every replayed trace is opened and its first rows validated, each problem at its file:line. */
+function traceIssues(doc: unknown, source: string): FeedLoad {
+  const phases = isRecord(doc) && Array.isArray(doc.phases) ? (doc.phases as unknown[]) : [];
+  const out: FeedLoad = { issues: [], located: [] };
+  phases.forEach((phase, i) => {
+    const replay = isRecord(phase) ? phase.replay : undefined;
+    if (!isRecord(replay) || typeof replay.file !== 'string' || replay.file === '') return;
+    if (typeof replay.format !== 'string' || !isTraceFormatName(replay.format)) return;
+    const at = ['phases', i, 'replay'];
+    try {
+      const trace = openTrace(traceFileOf(replay.file, source), replay.format);
+      const checked = trace.validate(TRACE_ROWS_CHECKED_AT_LOAD);
+      if (checked.issues.length === 0) return;
+      const more = checked.moreIssues > 0 ? `, ${String(checked.moreIssues)} more not listed` : '';
+      out.issues.push({
+        path: at,
+        message: `the ${replay.format} trace ${replay.file} has bad rows (listed at their lines${more})`,
+      });
+      out.located.push(...checked.issues);
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      const problem = err.issues.map((x) => x.message).join('; ');
+      out.issues.push({ path: [...at, 'file'], message: `${replay.file}: ${problem}` });
+    }
+  });
+  return out;
+}
+
 /** Each threshold expression as written, judged by the caller's grammar. */
 function thresholdIssues(doc: unknown, judge: ThresholdIssue | undefined): PathIssue[] {
   if (!judge || !isRecord(doc) || !Array.isArray(doc.thresholds)) return [];
@@ -123,17 +158,20 @@ function withoutSecrets(issues: readonly PathIssue[], doc: unknown): PathIssue[]
 
 export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {
   const feed = loadFeed(doc, options);
+  const traces = traceIssues(doc, options.source);
   const issues = withoutSecrets(
     [
       ...schemaIssues(ScenarioSchema, doc).filter((i) => !isStepPath(i.path)),
       ...allStepIssues(doc),
       ...feed.issues,
+      ...traces.issues,
       ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
       ...thresholdIssues(doc, options.thresholdIssue),
     ],
     doc,
   );
-  if (issues.length > 0 || feed.located.length > 0) return { issues, located: feed.located };
+  const located = [...feed.located, ...traces.located];
+  if (issues.length > 0 || located.length > 0) return { issues, located };
   const parsed = ScenarioSchema.safeParse(doc);
   // Unreachable unless the checks above and the schema disagree; still report, never crash.
   if (!parsed.success) return { issues: withoutSecrets(schemaIssues(ScenarioSchema, doc), doc), located: [] };

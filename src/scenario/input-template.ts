@@ -8,7 +8,18 @@ import { lengthDistribution, promptOfLength } from './length-distribution.js';
  * same (frozen-by-convention) objects, never copied.
  */
 
+/** The sizes of the trace row an arrival replays (`{{trace.inputTokens}}`, …). */
+export interface TraceSizes {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+/** What `{{trace.<field>}}` may name: the row's sizes, and a prompt of its input length. */
+export const TRACE_FIELDS = ['inputTokens', 'outputTokens', 'prompt'] as const;
+
 export interface TemplateContext {
+  /** The trace row of this arrival (trace phases). A missing size renders as an empty string. */
+  readonly trace?: TraceSizes;
   /** The data-feed row of this iteration. A missing field renders as an empty string. */
   readonly row?: Readonly<Record<string, unknown>>;
   /** 0-based iteration number of the flow. */
@@ -39,12 +50,23 @@ const RANDOM = new RegExp(`^random:${NUMBER}:${NUMBER}$`);
 /** `{{length:lognormal:200:80}}` (a number of tokens) or `{{text:fixed:512}}` (a prompt that long). */
 const LENGTH = /^(length|text):(.+)$/;
 
-function placeholder(expr: string, onRowField: (field: string) => void): Render | string {
+function traceField(field: string): Render | string {
+  if (field === 'prompt')
+    return (ctx) => (ctx.trace?.inputTokens === undefined ? '' : promptOfLength(ctx.trace.inputTokens));
+  if (field === 'inputTokens' || field === 'outputTokens') return (ctx) => ctx.trace?.[field] ?? '';
+  return `unknown placeholder {{trace.${field}}}; a trace row gives {{trace.${TRACE_FIELDS.join('}}, {{trace.')}}}`;
+}
+
+function placeholder(expr: string, uses: PlaceholderUses): Render | string {
   if (expr === 'iteration') return (ctx) => ctx.iteration;
+  if (expr.startsWith('trace.')) {
+    uses.trace();
+    return traceField(expr.slice(6));
+  }
   if (expr === 'flow') return (ctx) => ctx.flow;
   if (expr.startsWith('row.') && expr.length > 4) {
     const field = expr.slice(4);
-    onRowField(field);
+    uses.row(field);
     return (ctx) => ctx.row?.[field] ?? '';
   }
   const length = LENGTH.exec(expr);
@@ -67,7 +89,7 @@ function placeholder(expr: string, onRowField: (field: string) => void): Render 
     }
     return (ctx) => min + (ctx.random ?? Math.random)() * (max - min);
   }
-  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}`;
+  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}`;
 }
 
 function asText(value: unknown): string {
@@ -75,6 +97,12 @@ function asText(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);
   return value === undefined ? '' : JSON.stringify(value);
+}
+
+/** Told what a placeholder reads, for validation. */
+interface PlaceholderUses {
+  row(field: string): void;
+  trace(): void;
 }
 
 export interface RowFieldUse {
@@ -85,6 +113,8 @@ export interface RowFieldUse {
 
 class Compiler {
   readonly rowUses: RowFieldUse[] = [];
+  /** Where the template reads the trace row (`{{trace.*}}`). */
+  readonly traceUses: (readonly (string | number)[])[] = [];
   readonly problems: TemplateProblem[] = [];
 
   get rowFields(): string[] {
@@ -104,7 +134,10 @@ class Compiler {
     const parts: (string | Render)[] = [];
     let last = 0;
     for (const match of value.matchAll(PLACEHOLDER)) {
-      const compiled = placeholder(match[1] ?? '', (field) => this.rowUses.push({ field, path }));
+      const compiled = placeholder(match[1] ?? '', {
+        row: (field) => this.rowUses.push({ field, path }),
+        trace: () => this.traceUses.push(path),
+      });
       if (typeof compiled === 'string') {
         this.problems.push({ path, message: compiled });
         continue;
@@ -137,11 +170,18 @@ class Compiler {
   }
 }
 
-/** What is wrong with a template's placeholders, and where it reads data-feed fields (for validation). */
-export function inspectInput(template: unknown): { problems: TemplateProblem[]; rowUses: RowFieldUse[] } {
+/**
+ * What is wrong with a template's placeholders, where it reads data-feed fields and where the
+ * trace row (for validation).
+ */
+export function inspectInput(template: unknown): {
+  problems: TemplateProblem[];
+  rowUses: RowFieldUse[];
+  traceUses: (readonly (string | number)[])[];
+} {
   const compiler = new Compiler();
   compiler.node(template, []);
-  return { problems: compiler.problems, rowUses: compiler.rowUses };
+  return { problems: compiler.problems, rowUses: compiler.rowUses, traceUses: compiler.traceUses };
 }
 
 export function compileInput(template: Readonly<Record<string, unknown>>): CompiledInput {

@@ -1,3 +1,4 @@
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
@@ -13,8 +14,32 @@ import { normalizeScaling } from './scaling-schema.js';
 
 type PhaseOutput = z.output<typeof PhaseSchema>;
 
-function normalizePhase(p: PhaseOutput): Phase {
+/** A trace file named in the scenario: relative to the scenario file, like a data feed. */
+export function traceFileOf(file: string, source: string): string {
+  return resolve(isAbsolute(file) ? file : join(dirname(source), file));
+}
+
+function normalizeReplay(
+  replay: NonNullable<PhaseOutput['replay']>,
+  name: string | undefined,
+  source: string,
+): Phase {
+  const loops = replay.loop === true ? 2 : replay.loop === false ? 1 : replay.loop;
+  return {
+    kind: 'trace',
+    name,
+    file: traceFileOf(replay.file, source),
+    format: replay.format,
+    timeScale: replay.timeScale,
+    ...(replay.from === undefined || replay.from === 0 ? {} : { fromMs: replay.from }),
+    ...(replay.to === undefined ? {} : { toMs: replay.to }),
+    loops,
+  };
+}
+
+function normalizePhase(p: PhaseOutput, source: string): Phase {
   const { name } = p;
+  if (p.replay !== undefined) return normalizeReplay(p.replay, name, source);
   if (p.count !== undefined) return { kind: 'count', name, count: p.count, rate: p.rate };
   if (p.duration === undefined) throw new Error('phase without duration passed validation');
   if (p.vus !== undefined) return { kind: 'vus', name, durationMs: p.duration, vus: p.vus };
@@ -60,7 +85,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
       seed: out.arrivals.seed,
       burstiness: out.arrivals.burstiness,
     },
-    phases: out.phases.map(normalizePhase),
+    phases: out.phases.map((p) => normalizePhase(p, source)),
     ...(out.warmup > 0 ? { warmupMs: out.warmup } : {}),
     flows,
     data,

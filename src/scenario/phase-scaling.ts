@@ -1,3 +1,4 @@
+import { ConfigError } from '../core/index.js';
 import type { Phase, Scenario, Step } from './scenario.js';
 
 /*
@@ -5,8 +6,16 @@ import type { Phase, Scenario, Step } from './scenario.js';
  * check or a full test without editing it.
  */
 
-/** How long a phase lasts: its duration, or count / rate for a count phase (0 when all at once). */
+/**
+ * How long a phase lasts: its duration, or count / rate for a count phase (0 when all at once). A
+ * trace phase lasts its window (`to` − `from`, looped, at its time scale); without a `to` it lasts
+ * the trace, which is known only once the file is read: Infinity here, an upper bound.
+ */
 export function phaseDurationMs(phase: Phase): number {
+  if (phase.kind === 'trace')
+    return phase.toMs === undefined
+      ? Infinity
+      : ((phase.toMs - (phase.fromMs ?? 0)) * phase.loops) / phase.timeScale;
   if (phase.kind !== 'count') return phase.durationMs;
   return phase.rate === undefined || phase.rate === 0 ? 0 : (phase.count / phase.rate) * 1000;
 }
@@ -24,14 +33,31 @@ export function totalDurationMs(phases: readonly Phase[]): number {
 export function fitDuration(scenario: Scenario, totalMs: number): Scenario {
   if (!(totalMs > 0) || !Number.isFinite(totalMs))
     throw new RangeError(`fitDuration: total must be a positive number of ms, got ${totalMs}`);
+  refuseTraces(scenario.phases);
   const current = totalDurationMs(scenario.phases);
   if (current === 0) return scenario;
   const factor = totalMs / current;
   const phases = scenario.phases.map((p): Phase => {
+    if (p.kind === 'trace') return p;
     if (p.kind !== 'count') return { ...p, durationMs: p.durationMs * factor };
     return p.rate === undefined || p.rate === 0 ? p : { ...p, rate: p.rate / factor };
   });
   return { ...withWarmup(scenario, (scenario.warmupMs ?? 0) * factor), phases };
+}
+
+/**
+ * A trace plays at its own times: stretching it would change its rate, cutting it would need its
+ * length before the file is read. The user says which they mean (its window or its time scale).
+ */
+function refuseTraces(phases: readonly Phase[]): void {
+  const i = phases.findIndex((p) => p.kind === 'trace');
+  if (i < 0) return;
+  throw new ConfigError([
+    {
+      where: '--duration',
+      message: `cannot fit phases[${String(i)}], which replays a trace; shorten it with its replay.to or replay.timeScale instead`,
+    },
+  ]);
 }
 
 /** The scenario with this warm-up (0: none). */
@@ -44,7 +70,9 @@ export function withWarmup(scenario: Scenario, warmupMs: number): Scenario {
 
 /**
  * Multiplies every arrival rate by `factor`, keeping every phase's length: count phases scale their
- * count with their rate, and closed-model phases scale their virtual users (at least one).
+ * count with their rate, and closed-model phases scale their virtual users (at least one). A trace
+ * phase plays `factor` times as fast (its time scale multiplied): its rows are the same requests,
+ * sent closer together, so its length shrinks by the factor.
  */
 export function scaleRates(scenario: Scenario, factor: number): Scenario {
   if (!(factor > 0) || !Number.isFinite(factor))
@@ -63,6 +91,8 @@ export function scaleRates(scenario: Scenario, factor: number): Scenario {
         };
       case 'vus':
         return { ...p, vus: Math.max(1, Math.round(p.vus * factor)) };
+      case 'trace':
+        return { ...p, timeScale: p.timeScale * factor };
     }
   });
   return { ...scenario, phases };

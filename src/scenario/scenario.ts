@@ -3,6 +3,7 @@ import type { NestingLoopStep, Step } from '../steps/index.js';
 import type { DataFeed } from './data-feed.js';
 import type { WorkerSpec } from './worker-schema.js';
 import type { ExportKind } from '../core/export-kind.js';
+import type { TraceFormatName } from '../trace/index.js';
 
 /*
  * The typed, normalized scenario the runner consumes: every default filled in, every duration in
@@ -86,7 +87,23 @@ export interface VusPhase {
   readonly vus: number;
 }
 
-export type Phase = ConstantPhase | RampPhase | CountPhase | VusPhase;
+/**
+ * A replayed trace (docs/replay.md): each row of the window an arrival at its time, divided by
+ * `timeScale`, the window played `loops` times. The window is ms from the trace's first row.
+ */
+export interface TracePhase {
+  readonly kind: 'trace';
+  readonly name?: string;
+  /** Absolute path of the trace file. */
+  readonly file: string;
+  readonly format: TraceFormatName;
+  readonly timeScale: number;
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  readonly loops: number;
+}
+
+export type Phase = ConstantPhase | RampPhase | CountPhase | VusPhase | TracePhase;
 
 export type {
   AdvanceStep,

@@ -1,9 +1,10 @@
 import { gammaProcess } from './gamma-process.js';
 import { arrivalProcess, type ArrivalProcess, type PointSequence } from './arrival-process.js';
-import type { PhaseShape } from './phase-shape.js';
+import type { PhaseShape, TraceShape } from './phase-shape.js';
 import { deriveSeed } from './prng.js';
 import { rateCurve, type RateCurve } from './rate-curve.js';
 import { assertShard, type Shard } from './shard.js';
+import { TraceCursor, type TraceArrivalRow, type TraceTimes, type TraceTimesOf } from './trace-times.js';
 
 /*
  * Stages: phases one after another, each starting where the previous ended. A pure function of
@@ -16,6 +17,8 @@ export interface Arrival {
   readonly index: number;
   readonly atMs: number;
   readonly phase: number;
+  /** A trace phase's row, whose sizes shape the request. */
+  readonly trace?: TraceArrivalRow;
 }
 
 /** Where a phase sits in the run. Closed-model (vus) phases have no arrivals; the runner fills them. */
@@ -44,12 +47,51 @@ export interface ScheduleOptions {
   readonly burstiness?: number;
   /** Keep only this shard's arrivals (see `shard`). */
   readonly shard?: Shard;
+  /** The rows of the trace phases (the runner opens the files; this layer reads none). */
+  readonly traces?: TraceTimesOf;
 }
 
 interface OpenPlan {
   readonly window: PhaseWindow;
   readonly curve: RateCurve;
   readonly seed: number;
+}
+
+interface TracePlan {
+  readonly window: PhaseWindow;
+  readonly times: TraceTimes;
+  readonly timeScale: number;
+}
+
+type Plan = OpenPlan | TracePlan;
+
+function isTracePlan(plan: Plan): plan is TracePlan {
+  return 'times' in plan;
+}
+
+/** A trace phase's arrival n (0-based, across its loops): its time from the phase start and row. */
+function tracePoint(
+  plan: TracePlan,
+  n: number,
+  cursor: TraceCursor,
+): { atMs: number; trace: TraceArrivalRow } | undefined {
+  const { times, timeScale } = plan;
+  const pass = Math.floor(n / times.count);
+  const point = cursor.at(n - pass * times.count);
+  if (point === undefined) return undefined;
+  return { atMs: (pass * times.passMs + point.offsetMs) / timeScale, trace: point.row };
+}
+
+function traceWindow(
+  phase: number,
+  shape: TraceShape,
+  times: TraceTimes,
+  startMs: number,
+  firstIndex: number,
+): PhaseWindow {
+  const loops = Math.max(1, shape.loops);
+  const lengthMs = ((loops - 1) * times.passMs + times.endMs) / shape.timeScale;
+  return { phase, kind: 'trace', startMs, endMs: startMs + lengthMs, firstIndex, count: times.count * loops };
 }
 
 /** Generates a phase's points on demand, restarting only if asked to go backwards. */
@@ -96,9 +138,10 @@ export class ArrivalSchedule {
   /** Arrivals of the whole, unsharded run. */
   readonly globalTotal: number;
 
-  private readonly plans: readonly (OpenPlan | undefined)[];
+  private readonly plans: readonly (Plan | undefined)[];
   private readonly process: ArrivalProcess;
   private readonly cursors = new Map<number, PointCursor>();
+  private readonly traceCursors = new Map<number, TraceCursor>();
 
   constructor(
     private readonly phases: readonly PhaseShape[],
@@ -113,11 +156,18 @@ export class ArrivalSchedule {
           : arrivalProcess(options.process ?? 'uniform');
     const seed = options.seed ?? 1;
     const windows: PhaseWindow[] = [];
-    const plans: (OpenPlan | undefined)[] = [];
+    const plans: (Plan | undefined)[] = [];
     let startMs = 0;
     let firstIndex = 0;
     phases.forEach((phase, i) => {
-      if (phase.kind === 'vus') {
+      if (phase.kind === 'trace') {
+        const times = options.traces?.(i);
+        if (times === undefined)
+          throw new Error(`phase ${String(i + 1)} replays a trace, but no trace rows were given`);
+        const window = traceWindow(i, phase, times, startMs, firstIndex);
+        windows.push(window);
+        plans.push({ window, times, timeScale: phase.timeScale });
+      } else if (phase.kind === 'vus') {
         windows.push({
           phase: i,
           kind: phase.kind,
@@ -158,6 +208,10 @@ export class ArrivalSchedule {
     const s = this.options.shard;
     for (const plan of this.plans) {
       if (plan === undefined) continue;
+      if (isTracePlan(plan)) {
+        yield* this.traceArrivals(plan);
+        continue;
+      }
       const { window, curve, seed } = plan;
       const seq = this.process.start(seed);
       for (let n = 0; n < window.count; n++) {
@@ -167,6 +221,20 @@ export class ArrivalSchedule {
         if (s !== undefined && index % s.count !== s.index - 1) continue;
         yield { index, atMs: window.startMs + curve.timeAt(point), phase: window.phase };
       }
+    }
+  }
+
+  private *traceArrivals(plan: TracePlan): Generator<Arrival> {
+    const s = this.options.shard;
+    const { window } = plan;
+    const cursor = new TraceCursor(plan.times);
+    for (let n = 0; n < window.count; n++) {
+      // Every row is read, kept or not, so that each shard sees the same rows at the same indexes.
+      const point = tracePoint(plan, n, cursor);
+      if (point === undefined) return;
+      const index = window.firstIndex + n;
+      if (s !== undefined && index % s.count !== s.index - 1) continue;
+      yield { index, atMs: window.startMs + point.atMs, phase: window.phase, trace: point.trace };
     }
   }
 
@@ -181,6 +249,7 @@ export class ArrivalSchedule {
     const index = s === undefined ? hit : s.index - 1 + hit * s.count;
     const plan = this.planOf(index);
     if (plan === undefined) return undefined;
+    if (isTracePlan(plan)) return this.traceArrival(plan, index);
     const { window, curve, seed } = plan;
     let cursor = this.cursors.get(window.phase);
     if (cursor === undefined) {
@@ -192,6 +261,18 @@ export class ArrivalSchedule {
       atMs: window.startMs + curve.timeAt(cursor.at(index - window.firstIndex)),
       phase: window.phase,
     };
+  }
+
+  private traceArrival(plan: TracePlan, index: number): Arrival | undefined {
+    const { window } = plan;
+    let cursor = this.traceCursors.get(window.phase);
+    if (cursor === undefined) {
+      cursor = new TraceCursor(plan.times);
+      this.traceCursors.set(window.phase, cursor);
+    }
+    const point = tracePoint(plan, index - window.firstIndex, cursor);
+    if (point === undefined) return undefined;
+    return { index, atMs: window.startMs + point.atMs, phase: window.phase, trace: point.trace };
   }
 
   /**
@@ -211,7 +292,7 @@ export class ArrivalSchedule {
     return new ArrivalSchedule(this.phases, { ...this.options, shard: { index, count } });
   }
 
-  private planOf(index: number): OpenPlan | undefined {
+  private planOf(index: number): Plan | undefined {
     let lo = 0;
     let hi = this.plans.length - 1;
     // Binary search over phases by first index; vus phases (no plan, no arrivals) are skipped.

@@ -33,5 +33,15 @@ export interface VusShape {
   readonly vus: number;
 }
 
+/**
+ * A replayed trace: its rows come through `ScheduleOptions.traces` (this layer reads no file),
+ * played `timeScale` times as fast, `loops` times over.
+ */
+export interface TraceShape {
+  readonly kind: 'trace';
+  readonly timeScale: number;
+  readonly loops: number;
+}
+
 export type OpenShape = ConstantShape | RampShape | CountShape;
-export type PhaseShape = OpenShape | VusShape;
+export type PhaseShape = OpenShape | VusShape | TraceShape;

@@ -20,6 +20,8 @@ export interface RunEnding {
   halt?: Halt;
   /** A report could not be written. */
   reportsFailed?: boolean;
+  /** A trace phase met a row that does not parse: its arrivals stopped there (a configuration error). */
+  traceError?: boolean;
 }
 
 /** A shard that did not start: its peers never came (3), stopped first (3), it ran before (2), Ctrl-C. */
@@ -37,20 +39,23 @@ export function keyRefused(outcome: Pick<RunOutcome, 'preflight'>): boolean {
 /** A finished run's ending, from its summary and the runner's outcome. */
 export function endingOf(
   summary: Pick<Summary, 'run' | 'verdict'>,
-  outcome: Pick<RunOutcome, 'preflight'>,
+  outcome: Pick<RunOutcome, 'preflight' | 'traceError'>,
 ): RunEnding {
   return {
     status: summary.verdict.status,
     end: summary.run.end,
-    ...(keyRefused(outcome) ? { keyRefused: true } : {}),
+    keyRefused: keyRefused(outcome),
+    traceError: outcome.traceError !== undefined,
   };
 }
 
-/** The exit code, in order of precedence: a refused key, a halt, a broken run or output, the verdict. */
+/** The exit code, in order of precedence: a refused key, a halt, a broken run or output, a bad trace row, the verdict. */
 export function exitCodeOf(e: RunEnding): ExitCode {
   if (e.keyRefused) return ExitCode.Usage;
   if (e.halt) return HALT_EXIT[e.halt.exit];
   // Issue 12: a run stopped by a failed write, or a report not written, is exit 3, not a Ctrl-C.
   if (e.end === 'output-failed' || e.end === 'shard-failed' || e.reportsFailed) return ExitCode.Aborted;
+  // The run did not play what the scenario asked: whatever was measured, the scenario is at fault.
+  if (e.traceError === true) return ExitCode.Usage;
   return VERDICT_EXIT[e.status];
 }

@@ -6,7 +6,7 @@ import { isQueueOperation } from '../core/operation.js';
 import type { JobstormRecord, RequestFacts } from '../core/record.js';
 import type { RouteWatch } from '../core/route-watch.js';
 import type { DataRow } from '../scenario/data-feed.js';
-import type { CompiledInput } from '../scenario/input-template.js';
+import type { CompiledInput, TraceSizes } from '../scenario/input-template.js';
 
 /*
  * What a step's runner sees of the run and of its iteration. The runner's own context and iteration
@@ -57,6 +57,8 @@ export interface IterationState {
   /** The iteration's number in the run (input templates read it). */
   readonly n: number;
   readonly row: DataRow | undefined;
+  /** The trace row this arrival replays (trace phases): its sizes, for `{{trace.*}}`. */
+  readonly trace: TraceSizes | undefined;
   /** 1-based index of the step being run (labels records `index:kind`). */
   readonly stepIndex: number;
   jobId: string | undefined;

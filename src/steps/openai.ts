@@ -28,7 +28,7 @@ const OpenAiSchema = z
       .record(z.string(), z.unknown())
       .optional()
       .describe(
-        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} and {{text:<distribution>}} (docs/llm.md).',
+        'The request body as the OpenAI API takes it (model, messages or prompt, max_tokens...). String values may use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}} (docs/replay.md), {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} and {{text:<distribution>}} (docs/llm.md).',
       ),
     stream: z
       .boolean()

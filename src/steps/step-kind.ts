@@ -20,6 +20,8 @@ export type NestedStepSchema = z.ZodType<StepBase>;
 export interface FlowFacts {
   readonly manualClock: boolean;
   readonly hasData: boolean;
+  /** A phase replays a trace, so `{{trace.*}}` has a row to read. */
+  readonly hasTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
   /** How many loops the step is inside. */

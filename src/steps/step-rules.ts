@@ -13,6 +13,8 @@ import { stepKind } from './step-table.js';
 export interface FlowSettings {
   readonly manualClock: boolean;
   readonly hasData: boolean;
+  /** A phase replays a trace. */
+  readonly hasTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
 }
@@ -21,6 +23,7 @@ export interface FlowSettings {
 class FlowWalk implements FlowFacts {
   readonly manualClock: boolean;
   readonly hasData: boolean;
+  readonly hasTrace: boolean;
   readonly columns: ReadonlySet<string> | undefined;
 
   constructor(
@@ -30,6 +33,7 @@ class FlowWalk implements FlowFacts {
   ) {
     this.manualClock = settings.manualClock;
     this.hasData = settings.hasData;
+    this.hasTrace = settings.hasTrace;
     this.columns = settings.columns;
   }
 

@@ -49,7 +49,7 @@ export const SUBMISSION_FIELDS = {
     .record(z.string(), z.unknown())
     .default({})
     .describe(
-      "The job's input object. String values may use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} and {{text:<distribution>}} (docs/llm.md). " +
+      "The job's input object. String values may use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}} (docs/replay.md), {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} and {{text:<distribution>}} (docs/llm.md). " +
         "The emulator's handler reads sleep_ms, fail, stream (chunk count), chunk_bytes and output_bytes.",
     ),
   webhook: z

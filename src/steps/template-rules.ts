@@ -10,8 +10,14 @@ export function templateRules(
   flow: FlowFacts,
 ): PathIssue[] {
   const issues: PathIssue[] = [];
-  const { problems, rowUses } = inspectInput(template);
+  const { problems, rowUses, traceUses } = inspectInput(template);
   for (const p of problems) issues.push({ path: [...path, ...p.path], message: p.message });
+  if (!flow.hasTrace)
+    for (const use of traceUses)
+      issues.push({
+        path: [...path, ...use],
+        message: 'uses {{trace.*}} but no phase replays a trace (add a phase with replay:)',
+      });
   const { columns } = flow;
   for (const use of rowUses) {
     const at = [...path, ...use.path];
@@ -43,6 +49,7 @@ export function renderTemplate(
         flow: it.flow.name,
         random: () => it.ctx.random(),
         ...(it.row ? { row: it.row } : {}),
+        ...(it.trace ? { trace: it.trace } : {}),
       })
     : { ...template };
 }

@@ -61,13 +61,14 @@ describe('renderInput', () => {
         {
           path: ['c'],
           message:
-            'unknown placeholder {{bad}}; use {{row.field}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}',
+            'unknown placeholder {{bad}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}',
         },
       ],
       rowUses: [
         { field: 'x', path: ['a'] },
         { field: 'y', path: ['c'] },
       ],
+      traceUses: [],
     });
     expect(compileInput({ a: '{{row.x}} {{row.x}}', b: '{{row.z}}' }).rowFields).toEqual(['x', 'z']);
   });

@@ -115,6 +115,10 @@ async function conclude(r: Ran): Promise<ExitCode> {
 /** Why a run that started ended as it did, when another shard stopped it or nothing answered. */
 function explain(r: Ran, by: { shard: string; reason: string } | undefined): void {
   if (by) r.io.err(`jobstorm: stopped by shard ${by.shard}: ${by.reason}`);
+  if (r.outcome.traceError !== undefined)
+    r.io.err(
+      `jobstorm: ${r.outcome.traceError}; the arrivals stopped there and the report shows what was measured.`,
+    );
   if (r.outcome.targetUnreachable)
     r.io.err(
       `jobstorm: the target ${r.target.baseUrl} could not be reached (no request got an answer); the report above shows the errors.`,

@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+import { traceTimesOf } from '../../runner/trace-times.js';
 import { arrivalSchedule } from '../../schedule/arrival-schedule.js';
 import type { Scenario } from '../../scenario/scenario.js';
 
@@ -28,13 +30,22 @@ export function phasePlanOf(scenario: Scenario): PhasePlan {
   const schedule = arrivalSchedule(scenario.phases, {
     process: scenario.arrivals.process,
     seed: scenario.arrivals.seed,
+    // A trace phase lasts its rows; a bad row ends the plan's phase there, as it will the run's.
+    traces: traceTimesOf(scenario.phases, () => undefined),
   });
   const phases = schedule.windows.map((w) => ({
-    name: scenario.phases[w.phase]?.name ?? `phase ${String(w.phase + 1)}`,
+    name: phaseName(scenario, w.phase),
     startMs: w.startMs,
     endMs: w.endMs,
   }));
   return { phases, totalMs: schedule.durationMs, warmupMs: scenario.warmupMs ?? 0 };
+}
+
+/** The phase as the user named it, else a trace phase by its file, else by its place. */
+function phaseName(scenario: Scenario, i: number): string {
+  const phase = scenario.phases[i];
+  if (phase?.name !== undefined) return phase.name;
+  return phase?.kind === 'trace' ? `replay ${basename(phase.file)}` : `phase ${String(i + 1)}`;
 }
 
 /**

@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { captureIo } from '../../helpers/cli-io.js';
+import { runCliOnClock } from '../../helpers/cli-on-clock.js';
+
+interface Exchange {
+  type: string;
+  op?: string;
+  intendedAt?: number;
+  reqBytes?: number;
+  output?: { usageTokens?: number };
+}
+
+// Mooncake rows: timestamps 5000..8000 ms (played from the first), their output lengths the max_tokens.
+const ROWS = [
+  { timestamp: 5000, input_length: 3, output_length: 40 },
+  { timestamp: 5400, input_length: 5, output_length: 7 },
+  { timestamp: 6000, input_length: 2, output_length: 123 },
+  { timestamp: 8000, input_length: 4, output_length: 1 },
+];
+
+// The emulator's model-like workers generate max_tokens exactly, and say so in the stream's usage.
+const SCENARIO = `name: trace-replay
+emulator:
+  profile:
+    name: llm
+    llm: { prefillMsPerInputToken: 0.5, decodeMsPerToken: 1 }
+phases:
+  - { name: replay, replay: { file: trace.jsonl, format: mooncake, timeScale: 2 } }
+flows:
+  - name: submit
+    steps:
+      - run: { input: { max_tokens: "{{trace.outputTokens}}", prompt: "{{trace.prompt}}" } }
+      - openai:
+          path: chat/completions
+          stream: true
+          body:
+            model: jobstorm-llm
+            max_tokens: "{{trace.outputTokens}}"
+            stream_options: { include_usage: true }
+            messages: [{ role: user, content: "{{trace.prompt}}" }]
+`;
+
+/*
+ * Issue 49: a phase replays a Mooncake trace against the embedded emulator on the manual clock.
+ * Each row is one submission at its time from the first row, halved by timeScale 2, and its
+ * output length is the request's max_tokens through the input template.
+ */
+describe('jobstorm run replaying a trace', () => {
+  it('submits once per row at the scaled times, with max_tokens from the row', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobstorm-trace-replay-'));
+    await writeFile(join(dir, 'trace.jsonl'), `${ROWS.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await writeFile(join(dir, 'replay.yaml'), SCENARIO);
+    const out = join(dir, 'out');
+    const io = captureIo();
+    const code = await runCliOnClock(['run', join(dir, 'replay.yaml'), '--out', out, '--record'], io);
+    expect(code, io.stderr.join('\n')).toBe(0);
+    const records = (await readFile(join(out, 'records.ndjson'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Exchange);
+    const runs = records.filter((r) => r.type === 'exchange' && r.op === 'run');
+    expect(runs).toHaveLength(ROWS.length);
+    const expected = [0, 200, 500, 1500];
+    runs.forEach((r, i) => expect(Math.abs((r.intendedAt ?? NaN) - (expected[i] ?? 0))).toBeLessThan(1));
+    // The records keep no request body: its size is the rendered body's, max_tokens a number.
+    const bodies = ROWS.map((r, i) => ({
+      input: {
+        max_tokens: r.output_length,
+        prompt: ['the time people', 'the time people way day', 'the time', 'the time people way'][i],
+      },
+    }));
+    // The model-like worker generates max_tokens exactly: the answer's usage is the row's length.
+    const chats = records.filter((r) => r.type === 'exchange' && r.op === 'openai');
+    expect(chats.map((r) => r.output?.usageTokens).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      1, 7, 40, 123,
+    ]);
+    expect(runs.map((r) => r.reqBytes)).toEqual(bodies.map((b) => Buffer.byteLength(JSON.stringify(b))));
+  }, 60_000);
+});
