@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,19 @@ import { describe, expect, it } from 'vitest';
 const root = new URL('../..', import.meta.url).pathname;
 const bin = join(root, 'dist/cli/main.js');
 const ptyRun = join(root, 'test/cli/fixtures/pty-run.py');
-const smoke = join(root, 'scenarios/smoke.yaml');
+/*
+ * scenarios/smoke.yaml without its latency threshold: these tests are about the progress line, on
+ * real time, and a p99 bound read off the wall clock fails them on a starved machine for no fault
+ * of the line's (issue 46: real-time tests assert outcomes, not wall-clock bounds). Every check and
+ * `violations == 0` still judge the run.
+ */
+const smoke = join(mkdtempSync(join(tmpdir(), 'jobstorm-smoke-')), 'smoke.yaml');
+writeFileSync(
+  smoke,
+  readFileSync(join(root, 'scenarios/smoke.yaml'), 'utf8').replace(/^ *- "p99\(run\) < 500ms"\n/m, ''),
+);
+if (readFileSync(smoke, 'utf8').includes('p99(run)'))
+  throw new Error('smoke.yaml changed: its p99 threshold is still in the copy');
 
 interface Ran {
   code: number;
