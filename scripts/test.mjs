@@ -4,12 +4,11 @@
 // other left one idle: about 80 s of static checks that vitest's 330 s now absorb. vitest prints
 // as it goes; each static check's output is printed whole when vitest is done, so nothing
 // interleaves, with a line for each as it ends. Arguments go to vitest (`npm test -- test/cli`).
-// The static checks run at the lowest priority: they have minutes of slack, while the tests that
-// drive real processes (the built CLI, the user's worker) judge jobstorm's own CPU, and a search
-// starved by eslint is inconclusive (capacity exit 4), as it should be, not a pass or a failure.
+// All three at the same priority: at a lower one the static checks get nothing while other work
+// keeps the cores busy (two CPU hogs left eslint at nice 19 with ~1 % of a core: the suite never
+// ended), and an unprivileged process cannot raise its priority back once vitest is done.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
 import process from 'node:process';
 
 const STATIC = [
@@ -17,16 +16,10 @@ const STATIC = [
   ['lint', 'npm', ['run', '--silent', 'lint']],
 ];
 
-function run([name, command, args], stdio, lowPriority = false) {
+function run([name, command, args], stdio) {
   return new Promise((resolve) => {
     const started = Date.now();
     const child = spawn(command, args, { stdio });
-    // Set before npm starts tsc or eslint (it takes a while to load), which inherit it.
-    try {
-      if (lowPriority && child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
-    } catch {
-      // already gone (its error or exit is reported below)
-    }
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
@@ -48,7 +41,7 @@ function line(r) {
   return `${r.name}: ${r.code === 0 ? 'passed' : `failed (exit ${String(r.code)})`} in ${r.seconds.toFixed(1)} s`;
 }
 
-const checks = STATIC.map((c) => run(c, ['ignore', 'pipe', 'pipe'], true));
+const checks = STATIC.map((c) => run(c, ['ignore', 'pipe', 'pipe']));
 const vitest = run(['vitest', 'npx', ['vitest', 'run', ...process.argv.slice(2)]], 'inherit');
 const results = [...(await Promise.all(checks)), await vitest];
 for (const r of results) {
