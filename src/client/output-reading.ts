@@ -118,8 +118,7 @@ function isOpenAiEvent(v: unknown): boolean {
 /** One OpenAI chunk event as output. */
 function openAiEventCount(event: unknown): PieceCount {
   const usage = completionTokens(event);
-  const text = carriesText(event);
-  return { pieces: text ? 1 : 0, tokens: false, usage };
+  return { pieces: eventText(event) === '' ? 0 : 1, tokens: false, usage };
 }
 
 /** `usage.completion_tokens` of an OpenAI event (cumulative in vLLM's continuous usage, else the final total). */
@@ -127,11 +126,6 @@ function completionTokens(event: unknown): number | undefined {
   const v = (event as { usage?: { completion_tokens?: unknown } | null } | null | undefined)?.usage
     ?.completion_tokens;
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-}
-
-/** A chat chunk with delta.content or a completion chunk with text, non-empty. */
-export function carriesText(event: unknown): boolean {
-  return eventText(event).length > 0;
 }
 
 /** The text a chat chunk (delta.content) or a completion chunk (text) carries; '' for none. */
