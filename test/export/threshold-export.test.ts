@@ -64,7 +64,10 @@ thresholds:
     ).finally(() => (ended = true));
     const scenario = 'scenario="threshold-export"';
     let during: { metric: Record<string, string>; value: number }[] = [];
-    while (!ended && during.length < 2) {
+    // Both series, and the failing one failing: the first flush may come before any answer but
+    // the preflight's 404, when no 2xx has been seen and `rate(2xx) < 50%` still holds.
+    const failingSeen = (): boolean => during.some((r) => r.metric.threshold === FAILING && r.value === 0);
+    while (!ended && (during.length < 2 || !failingSeen())) {
       // Real time: polls a real Prometheus process for the run's series.
       await new Promise((r) => setTimeout(r, 100));
       during = await p.query(`jobstorm_threshold_ok{${scenario}}`);

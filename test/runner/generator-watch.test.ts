@@ -402,7 +402,9 @@ describe('a run starved of CPU (the built bin, stopped 90 ms of every 100 from o
         JSON.stringify({ generator: summary.run.generator, limited: summary.generatorLimited }),
       ).toMatch(/jobstorm: warning: (shard \d\/2: )?jobstorm is not getting the CPU it needs/);
       const stretch = summary.generatorLimited?.[0];
-      expect(stretch?.durationMs).toBeGreaterThanOrEqual(2000);
+      // At least the one whole second it was judged on: a second read late enough is a stretch on
+      // its own, and on a loaded host the watch's ticks (and so the stretch's end) come late or early.
+      expect(stretch?.durationMs).toBeGreaterThanOrEqual(1000);
       expect(stretch?.cpuShare).toBeLessThan(0.5);
       expect(summary.verdict.generatorLimited).toBe(true);
       expect(summary.verdict.reasons.join(' ')).toContain('more --workers will not help');
