@@ -8,6 +8,7 @@ import { initCommand } from './commands/init.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
+import { traceCommand } from './commands/trace.js';
 
 /** Every command of DESIGN.md, in the order `--help` lists them. */
 export const COMMANDS: RegisteredCommand[] = [
@@ -18,6 +19,7 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(mergeCommand),
   registered(compareCommand),
   registered(capacityCommand),
+  registered(traceCommand),
   registered(contractCommand),
   registered(initCommand),
 ];

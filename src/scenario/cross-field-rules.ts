@@ -88,10 +88,12 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
         });
       else seen.set(flow.name, i);
     }
+    const replays = list(doc.phases).flatMap((p) => (isRecord(p) && p.replay !== undefined ? [p.replay] : []));
     const settings = {
       manualClock: emulator.clock === 'manual',
       hasData: doc.data !== undefined,
-      hasTrace: list(doc.phases).some((p) => isRecord(p) && p.replay !== undefined),
+      hasTrace: replays.length > 0,
+      hasJobTrace: replays.some((r) => isRecord(r) && r.format === 'jobstorm'),
       columns,
     };
     issues.push(...flowStepRules(flow.steps, ['flows', i, 'steps'], settings));

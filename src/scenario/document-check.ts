@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/index.js';
-import { isTraceFormatName, openTrace } from '../trace/index.js';
+import { isTraceFormatName, openTrace, type TraceSource } from '../trace/index.js';
 import { crossFieldIssues } from './cross-field-rules.js';
 import { DATA_FEED_EXTENSIONS, parseDataFeed } from './data-feed.js';
 import { normalizeScenario, traceFileOf } from './normalization.js';
@@ -100,6 +100,30 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
  */
 export const TRACE_ROWS_CHECKED_AT_LOAD = 100_000;
 
+/**
+ * The line of a job trace's first OpenAI job (among the rows checked at load) when no `traceJob`
+ * step of the scenario says how to send one: a body cannot be made up, and a job left unsent
+ * would make the replay quietly lighter than the trace.
+ */
+function unsentOpenAi(trace: TraceSource, doc: unknown): number | undefined {
+  const flows = isRecord(doc) && Array.isArray(doc.flows) ? (doc.flows as unknown[]) : [];
+  if (hasOpenAiReplay(flows)) return undefined;
+  let n = 0;
+  for (const row of trace.rows()) {
+    if (row.op === 'openai') return row.line;
+    if (++n >= TRACE_ROWS_CHECKED_AT_LOAD) break;
+  }
+  return undefined;
+}
+
+/** Some `traceJob` step, at any depth of loops, has an `openai` payload. */
+function hasOpenAiReplay(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasOpenAiReplay);
+  if (!isRecord(value)) return false;
+  if (isRecord(value.traceJob) && value.traceJob.openai !== undefined) return true;
+  return Object.values(value).some(hasOpenAiReplay);
+}
+
 /** Every replayed trace is opened and its first rows validated, each problem at its file:line. */
 function traceIssues(doc: unknown, source: string): FeedLoad {
   const phases = isRecord(doc) && Array.isArray(doc.phases) ? (doc.phases as unknown[]) : [];
@@ -112,7 +136,15 @@ function traceIssues(doc: unknown, source: string): FeedLoad {
     try {
       const trace = openTrace(traceFileOf(replay.file, source), replay.format);
       const checked = trace.validate(TRACE_ROWS_CHECKED_AT_LOAD);
-      if (checked.issues.length === 0) return;
+      if (checked.issues.length === 0) {
+        const unsent = replay.format === 'jobstorm' ? unsentOpenAi(trace, doc) : undefined;
+        if (unsent !== undefined)
+          out.issues.push({
+            path: at,
+            message: `${replay.file}:${String(unsent)} is an openai job, but no traceJob step says how to send one: add traceJob: { openai: { body: … } }`,
+          });
+        return;
+      }
       const more = checked.moreIssues > 0 ? `, ${String(checked.moreIssues)} more not listed` : '';
       out.issues.push({
         path: at,

@@ -1,3 +1,4 @@
+import type { TracedJob } from '../core/job-trace-job.js';
 import { lengthDistribution, promptOfLength } from './length-distribution.js';
 
 /*
@@ -8,8 +9,11 @@ import { lengthDistribution, promptOfLength } from './length-distribution.js';
  * same (frozen-by-convention) objects, never copied.
  */
 
-/** The sizes of the trace row an arrival replays (`{{trace.inputTokens}}`, …). */
-export interface TraceSizes {
+/**
+ * The trace row an arrival replays: its sizes (`{{trace.inputTokens}}`, …) and, from a job trace,
+ * its job (how it was submitted and what was done to it, replayed by a `traceJob` step).
+ */
+export interface TraceSizes extends TracedJob {
   readonly inputTokens?: number;
   readonly outputTokens?: number;
 }

@@ -1,11 +1,13 @@
+import type { TracedJob } from '../core/job-trace-job.js';
+
 /*
  * What the schedule needs of a replayed trace. schedule/ stays pure and never reads a file
  * (DESIGN "Layout"): the runner opens the trace and hands its rows over through this interface,
  * as offsets already rebased onto the window's start.
  */
 
-/** The part of a trace row that travels with its arrival to the iteration (its sizes). */
-export interface TraceArrivalRow {
+/** The part of a trace row that travels with its arrival to the iteration (its sizes, its job). */
+export interface TraceArrivalRow extends TracedJob {
   /** The trace file's line, so a later problem can still name it. */
   readonly line: number;
   readonly inputTokens?: number;

@@ -22,6 +22,8 @@ export interface FlowFacts {
   readonly hasData: boolean;
   /** A phase replays a trace, so `{{trace.*}}` has a row to read. */
   readonly hasTrace: boolean;
+  /** A phase replays a job trace (format jobstorm), whose jobs a `traceJob` step submits. */
+  readonly hasJobTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
   /** How many loops the step is inside. */

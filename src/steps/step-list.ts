@@ -14,6 +14,7 @@ import { runsync } from './runsync.js';
 import { sleep } from './sleep.js';
 import { status } from './status.js';
 import { stream } from './stream.js';
+import { traceJob } from './trace-job.js';
 
 /**
  * Every step kind. Adding one is its file and a line here: the step union, the scenario schema,
@@ -37,4 +38,5 @@ export const STEP_KINDS = [
   blast,
   openai,
   requests,
+  traceJob,
 ] as const;

@@ -15,6 +15,8 @@ export interface FlowSettings {
   readonly hasData: boolean;
   /** A phase replays a trace. */
   readonly hasTrace: boolean;
+  /** A phase replays a job trace (format jobstorm). */
+  readonly hasJobTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
 }
@@ -24,6 +26,7 @@ class FlowWalk implements FlowFacts {
   readonly manualClock: boolean;
   readonly hasData: boolean;
   readonly hasTrace: boolean;
+  readonly hasJobTrace: boolean;
   readonly columns: ReadonlySet<string> | undefined;
 
   constructor(
@@ -34,6 +37,7 @@ class FlowWalk implements FlowFacts {
     this.manualClock = settings.manualClock;
     this.hasData = settings.hasData;
     this.hasTrace = settings.hasTrace;
+    this.hasJobTrace = settings.hasJobTrace;
     this.columns = settings.columns;
   }
 

@@ -107,9 +107,19 @@ export function submissionRules(payload: unknown, path: KeyPath, flow: FlowFacts
 }
 
 /** POST /run, or /runsync followed (as the official clients do) by /status-sync when the wait ran out. */
-export const submit: StepRunner<RunStep | RunsyncStep> = async (step, it) => {
+export const submit: StepRunner<RunStep | RunsyncStep> = (step, it) => submitJob(step, it);
+
+/**
+ * As `submit`; `traceBytes` is the size a replayed job trace gives the body (its `inputBytes`),
+ * used when the step sets none and the rendered body is smaller.
+ */
+export async function submitJob(
+  step: RunStep | RunsyncStep,
+  it: IterationState,
+  traceBytes?: number,
+): Promise<boolean> {
   const { client, clock } = it.ctx;
-  const { body, facts } = requestBody(step, it);
+  const { body, facts } = requestBody(step, it, traceBytes);
   it.submittedAt = clock.now();
   const r =
     step.kind === 'run'
@@ -128,23 +138,32 @@ export const submit: StepRunner<RunStep | RunsyncStep> = async (step, it) => {
     if (ok(s.status)) it.see(s);
   }
   return true;
-};
+}
+
+/** What the padding field adds to a body at the least: `,"pad":""`. */
+const PAD_FIELD_BYTES = 9;
 
 function requestBody(
   step: RunStep | RunsyncStep,
   it: IterationState,
+  traceBytes: number | undefined,
 ): { body: SubmissionBody | Buffer; facts?: RequestFacts } {
   const body: SubmissionBody = { input: renderTemplate(step.input, step, it) };
   const webhook = step.webhook === true ? jobWebhookUrl(it.ctx.webhookUrl, it.ctx.shard) : step.webhook;
   if (webhook !== undefined) body.webhook = webhook;
   if (step.policy) body.policy = { ...step.policy };
   if (step.s3Config) body.s3Config = { ...step.s3Config };
-  if (step.payloadBytes === undefined) return { body };
+  const bytes = step.payloadBytes ?? traceBytes;
+  if (bytes === undefined) return { body };
+  // A trace's size is what the job was sent with: a body that cannot be padded to it (as large
+  // already, or within the padding field's few bytes of it) goes as it is.
+  if (step.payloadBytes === undefined && Buffer.byteLength(JSON.stringify(body)) + PAD_FIELD_BYTES > bytes)
+    return { body };
   // A sized body is sent as bytes, so the facts the client would read from it are handed over.
   const facts: RequestFacts = {};
   if (webhook !== undefined) facts.webhook = webhook;
   if (step.policy?.ttl !== undefined) facts.ttl = step.policy.ttl;
   if (step.policy?.executionTimeout !== undefined) facts.executionTimeout = step.policy.executionTimeout;
   if (step.policy?.lowPriority !== undefined) facts.lowPriority = step.policy.lowPriority;
-  return { body: sizedSubmission(step.payloadBytes, body), facts };
+  return { body: sizedSubmission(bytes, body), facts };
 }

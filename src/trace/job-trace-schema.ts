@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JOB_ACTION_OPS, JOB_TRACE_OPS } from '../core/job-trace-job.js';
 
 /*
  * jobstorm's own job trace: JSON Lines, one object a job, in submission order. It says what was
@@ -7,11 +8,7 @@ import { z } from 'zod';
  * would replay something else than the user wrote.
  */
 
-export const JOB_TRACE_OPS = ['run', 'runsync', 'openai'] as const;
-export type JobTraceOp = (typeof JOB_TRACE_OPS)[number];
-
-export const JOB_ACTION_OPS = ['status', 'stream', 'cancel', 'retry', 'purge-queue'] as const;
-export type JobActionOp = (typeof JOB_ACTION_OPS)[number];
+export { JOB_ACTION_OPS, JOB_TRACE_OPS, type JobActionOp, type JobTraceOp } from '../core/job-trace-job.js';
 
 const count = (what: string) => z.number().int().nonnegative().optional().describe(what);
 
@@ -22,7 +19,7 @@ const JobTraceActionSchema = z
   })
   .describe('A call made for the job after it was submitted.');
 
-export type JobTraceAction = z.infer<typeof JobTraceActionSchema>;
+export type { JobTraceAction } from '../core/job-trace-job.js';
 
 export const JobTraceEntrySchema = z
   .strictObject({

@@ -154,8 +154,8 @@ describe('single rules', () => {
       'step that is not an object',
       `${base}flows: [{ name: f, steps: [42, {}] }]\n`,
       [
-        'x.yaml:3:28  flows[0].steps[0]: expected a step (an object with one key: run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests), got 42',
-        'x.yaml:3:32  flows[0].steps[1]: an empty step: name one of run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests',
+        'x.yaml:3:28  flows[0].steps[0]: expected a step (an object with one key: run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests, traceJob), got 42',
+        'x.yaml:3:32  flows[0].steps[1]: an empty step: name one of run, runsync, poll, stream, cancel, retry, status, purge, health, sleep, advance, loop, probe, blast, openai, requests, traceJob',
       ],
     ],
     [

@@ -6,9 +6,15 @@ import { parseScenario, scenarioJsonSchema, STEP_NAMES } from '../../src/scenari
 import { STEP_KINDS, stepKind, StepSchema } from '../../src/steps/index.js';
 
 /** A scenario whose one flow is `steps` (a job first, so job steps have one to act on). */
-function scenarioWith(steps: string): string {
-  return `name: table\nemulator: {clock: manual}\nphases: [{rate: 1, duration: 1s}]\nflows:\n  - name: f\n    steps:\n      - run: {}\n${steps}`;
+function scenarioWith(steps: string, phase = '{rate: 1, duration: 1s}'): string {
+  return `name: table\nemulator: {clock: manual}\nphases: [${phase}]\nflows:\n  - name: f\n    steps:\n      - run: {}\n${steps}`;
 }
+
+/** Where a kind's example is parsed: beside a job trace, which `traceJob` needs a phase to replay. */
+const FIXTURES = join(dirname(new URL(import.meta.url).pathname), 'fixtures', 'table.yaml');
+const PHASE_FOR: Record<string, string> = {
+  traceJob: '{replay: {file: job-trace.jsonl, format: jobstorm}}',
+};
 
 describe('the step table (src/steps/step-list.ts)', () => {
   it.each(STEP_KINDS.map((k) => [k.name, k] as const))(
@@ -19,8 +25,8 @@ describe('the step table (src/steps/step-list.ts)', () => {
       expect(parsed.data?.kind).toBe(name);
       expect(typeof stepKind(name)?.run).toBe('function');
       const step = parseScenario(
-        scenarioWith(`      - ${JSON.stringify({ [name]: kind.example })}\n`),
-        'table.yaml',
+        scenarioWith(`      - ${JSON.stringify({ [name]: kind.example })}\n`, PHASE_FOR[name]),
+        FIXTURES,
       ).flows[0]?.steps[1];
       expect(step?.kind).toBe(name);
     },

@@ -96,4 +96,53 @@ describe('trace phases in a scenario', () => {
     expect(totalDurationMs(s.phases)).toBe(2000);
     expect(() => fitDuration(s, 1000)).toThrow(/--duration: cannot fit phases\[0\], which replays a trace/);
   });
+
+  describe('traceJob, the step that replays a job trace', () => {
+    const JOBS = '{"at": 0, "op": "run"}\n{"at": 10, "op": "runsync"}\n{"at": 20, "op": "openai", "outputTokens": 5}\n';
+    const flow = (step: string): string => `flows:\n  - name: f\n    steps:\n      - ${step}\n`;
+
+    it('loads with a job trace, its submissions defaulting to empty inputs', async () => {
+      const { loading } = await load(
+        '{ replay: { file: trace.jsonl, format: jobstorm } }',
+        JOBS,
+        flow('traceJob: { runsync: { wait: 5s }, openai: { body: { model: m, messages: [] } } }'),
+      );
+      const s = await loading;
+      expect(s.flows[0]?.steps[0]).toMatchObject({
+        kind: 'traceJob',
+        run: { kind: 'run', input: {} },
+        runsync: { kind: 'runsync', input: {}, waitMs: 5000 },
+        openai: { kind: 'openai', path: 'chat/completions' },
+      });
+    });
+
+    it('needs a phase that replays a job trace, not another format', async () => {
+      const { loading } = await load(
+        '{ replay: { file: trace.jsonl, format: mooncake } }',
+        undefined,
+        flow('traceJob: {}'),
+      );
+      expect((await messages(loading)).join('\n')).toMatch(
+        /flows\[0\]\.steps\[0\]\.traceJob: traceJob replays the jobs of a job trace: add a phase with replay: \{ file, format: jobstorm \}/,
+      );
+    });
+
+    it('refuses a job trace with an openai job when no traceJob says how to send one, naming its line', async () => {
+      const { loading } = await load('{ replay: { file: trace.jsonl, format: jobstorm } }', JOBS, flow('traceJob: {}'));
+      expect((await messages(loading)).join('\n')).toMatch(
+        /phases\[0\]\.replay: trace\.jsonl:3 is an openai job, but no traceJob step says how to send one/,
+      );
+    });
+
+    it('checks the templates of its submissions at their keys', async () => {
+      const { loading } = await load(
+        '{ replay: { file: trace.jsonl, format: jobstorm } }',
+        '{"at": 0, "op": "run"}\n',
+        flow('traceJob: { run: { input: { x: "{{row.id}}" } } }'),
+      );
+      expect((await messages(loading)).join('\n')).toMatch(
+        /flows\[0\]\.steps\[0\]\.traceJob\.run\.input\.x: uses \{\{row\.id\}\} but the scenario has no data feed/,
+      );
+    });
+  });
 });

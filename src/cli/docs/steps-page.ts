@@ -46,7 +46,7 @@ export function stepsPage(): string {
     '# Step reference',
     "A flow's `steps` run in order, each an object with exactly one key naming its kind. Every kind, its options with type, default and unit, and a minimal example (each example is parsed by the test suite).",
     '## Steps',
-    kinds.map((k) => `[\`${k.name}\`](#${k.name})`).join(' · '),
+    kinds.map((k) => `[\`${k.name}\`](#${k.name.toLowerCase()})`).join(' · '),
     '## Value types',
     valueKindsTable(),
     ...kinds.flatMap(section),

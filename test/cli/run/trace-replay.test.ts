@@ -9,6 +9,8 @@ interface Exchange {
   type: string;
   op?: string;
   intendedAt?: number;
+  sentAt?: number;
+  jobId?: string;
   reqBytes?: number;
   output?: { usageTokens?: number };
 }
@@ -78,5 +80,52 @@ describe('jobstorm run replaying a trace', () => {
       1, 7, 40, 123,
     ]);
     expect(runs.map((r) => r.reqBytes)).toEqual(bodies.map((b) => Buffer.byteLength(JSON.stringify(b))));
+  }, 60_000);
+
+  it('replays a job trace: each job submitted as its row says, padded to its inputBytes, its calls at their offsets', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'jobstorm-job-trace-phase-'));
+    const rows = [
+      { at: 1000, op: 'run', inputBytes: 300, actions: [{ at: 100, op: 'status' }, { at: 250, op: 'cancel' }, { at: 400, op: 'purge-queue' }] },
+      { at: 1500, op: 'runsync', actions: [{ at: 700, op: 'stream' }, { at: 900, op: 'retry' }] },
+      { at: 1600, op: 'openai', outputTokens: 4 },
+    ];
+    await writeFile(join(dir, 'jobs.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    await writeFile(
+      join(dir, 'replay.yaml'),
+      `name: job-trace
+phases:
+  - replay: { file: jobs.jsonl, format: jobstorm }
+flows:
+  - name: replay
+    steps:
+      - traceJob:
+          run: { input: { sleep_ms: 2000 } }
+          runsync: { input: { sleep_ms: 10 } }
+          openai: { body: { model: m, max_tokens: "{{trace.outputTokens}}", messages: [{ role: user, content: hi }] } }
+`,
+    );
+    const out = join(dir, 'out');
+    const io = captureIo();
+    const code = await runCliOnClock(['run', join(dir, 'replay.yaml'), '--out', out, '--record', '--no-preflight'], io);
+    expect(code, io.stderr.join('\n')).toBe(0);
+    const records = (await readFile(join(out, 'records.ndjson'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Exchange)
+      .filter((r) => r.type === 'exchange' && r.op !== 'health');
+    const sent = records.map((r) => [r.op, Math.round(r.sentAt ?? NaN)]).sort((a, b) => Number(a[1]) - Number(b[1]));
+    // Submissions at 0, 500 and 600 ms (from the first row); each call at its offset from its job's submission.
+    expect(sent).toEqual([
+      ['run', 0],
+      ['status', 100],
+      ['cancel', 250],
+      ['purge-queue', 400],
+      ['runsync', 500],
+      ['openai', 600],
+      ['stream', 1200],
+      ['retry', 1400],
+    ]);
+    // The row's inputBytes sizes the body, which the step's own input is far smaller than.
+    expect(records.find((r) => r.op === 'run')?.reqBytes).toBe(300);
   }, 60_000);
 });

@@ -1,0 +1,27 @@
+/*
+ * What a job trace says of one job, beyond its arrival time (docs/replay.md, the `jobstorm`
+ * format): how it was submitted and what was done to it afterwards. Here in core because the trace
+ * readers, the schedule that carries a row to its arrival and the step that replays it all name it.
+ */
+
+/** How a job was submitted: /run, /runsync or an OpenAI route. */
+export const JOB_TRACE_OPS = ['run', 'runsync', 'openai'] as const;
+export type JobTraceOp = (typeof JOB_TRACE_OPS)[number];
+
+/** The calls a job trace replays after a job's submission (purge-queue: for its endpoint). */
+export const JOB_ACTION_OPS = ['status', 'stream', 'cancel', 'retry', 'purge-queue'] as const;
+export type JobActionOp = (typeof JOB_ACTION_OPS)[number];
+
+/** A call made for a job, `at` ms after it was submitted. */
+export interface JobTraceAction {
+  readonly at: number;
+  readonly op: JobActionOp;
+}
+
+/** The job a trace row replays: its submission and its later calls. */
+export interface TracedJob {
+  readonly op?: JobTraceOp;
+  /** Size of the submission's body, bytes. */
+  readonly inputBytes?: number;
+  readonly actions?: readonly JobTraceAction[];
+}
