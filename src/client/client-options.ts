@@ -89,6 +89,8 @@ export interface CallContext {
   req?: RequestFacts;
   /** Aborting ends the exchange with an `aborted` record, and stops 429 retries. */
   signal?: AbortSignal;
+  /** The arrival's first request: its first try's record is marked (`arrival`). */
+  arrival?: boolean;
 }
 
 /** Every call's outcome; failures are data, so there is always a record. */

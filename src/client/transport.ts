@@ -239,7 +239,7 @@ export class Transport {
       retryAfter,
       req: x.facts,
     };
-    if (allow !== undefined) record.allow = allow;
+    markRecord(record, allow, ctx.arrival === true && attempt === 1);
     const streamedText = addStreamFacts(record, sse, parsed?.body);
     // Time spent waiting for a free connection is ours, not the service's (a runsync that queued
     // behind busy connections did not make the service hold it longer). Under 1 ms it is noise.
@@ -325,4 +325,10 @@ function idOf(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const id = (body as { id?: unknown }).id;
   return typeof id === 'string' ? id : undefined;
+}
+
+/** The record's fields that only some exchanges have: a 405's `Allow`, an arrival's first try. */
+function markRecord(record: ExchangeRecord, allow: string | undefined, arrival: boolean): void {
+  if (allow !== undefined) record.allow = allow;
+  if (arrival) record.arrival = true;
 }

@@ -130,6 +130,11 @@ export interface ExchangeRecord {
   shard?: string;
   /** 1 for the first try; each 429 retry is its own record with the next number. */
   attempt?: number;
+  /**
+   * The first request of an arrival (a flow iteration's first, first try): its `intendedAt` is
+   * when the schedule (or the replayed trace) said the arrival comes.
+   */
+  arrival?: true;
   reqBytes: number;
   resBytes: number;
   /** Parsed JSON body, with long strings cut (see `trimBody`). */

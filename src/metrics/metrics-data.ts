@@ -79,6 +79,13 @@ export interface SeriesData {
   busyUs: number[];
   submitted: number[];
   dropped: number[];
+  /**
+   * Arrivals per second by when their first request was due (the schedule's or the trace's time),
+   * and by when it went out: a replay kept to its trace when the two are the same. Absent in
+   * summaries of records that did not mark arrivals.
+   */
+  due?: number[];
+  sent?: number[];
   finals: Record<FinalState, number[]>;
   /** Highest `workers.running` and `jobs.inQueue` a `/health` sample showed in that second. */
   workers: (number | null)[];

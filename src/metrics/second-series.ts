@@ -38,6 +38,10 @@ interface Second {
   busyUs: number;
   submitted: number;
   dropped: number;
+  /** Arrivals whose first request was due in this second (the schedule's, or the trace's, time). */
+  due: number;
+  /** Arrivals whose first request went out in this second. */
+  sent: number;
   finals: Record<FinalState, number>;
   workers: number | null;
   queue: number | null;
@@ -53,6 +57,8 @@ function emptySecond(): Second {
     busyUs: 0,
     submitted: 0,
     dropped: 0,
+    due: 0,
+    sent: 0,
     finals: { COMPLETED: 0, FAILED: 0, CANCELLED: 0, TIMED_OUT: 0 },
     workers: null,
     queue: null,
@@ -73,6 +79,8 @@ function mergeSecond(into: Second, from: Second): void {
   into.busyUs += from.busyUs;
   into.submitted += from.submitted;
   into.dropped += from.dropped;
+  into.due += from.due;
+  into.sent += from.sent;
   for (const s of FINAL_STATES) into.finals[s] += from.finals[s];
   into.workers = maxOf(into.workers, from.workers);
   into.queue = maxOf(into.queue, from.queue);
@@ -133,6 +141,10 @@ export class SecondSeries implements SecondSource {
       s.queue = maxOf(s.queue, reading.inQueue);
     }
     this.addBusy(anchorMs + r.sentAt, anchorMs + r.endAt);
+    if (r.arrival === true) {
+      this.at(anchorMs + r.intendedAt).due++;
+      this.at(anchorMs + r.sentAt).sent++;
+    }
   }
 
   addSubmitted(wallMs: number): void {
@@ -202,6 +214,12 @@ export class SecondSeries implements SecondSource {
     };
     const opNames = [...new Set([...this.seconds.values()].flatMap((s) => [...s.ops.keys()]))].sort();
     for (const op of opNames) data.ops[op] = this.operationColumns(op, length);
+    // Only when the records marked arrivals (older records, and merges of them, have no such columns).
+    const arrivals = [...this.seconds.values()].some((s) => s.due > 0 || s.sent > 0);
+    if (arrivals) {
+      data.due = zeros();
+      data.sent = zeros();
+    }
     for (const [sec, s] of this.seconds) {
       const i = sec - startSec;
       data.requests[i] = s.requests;
@@ -210,6 +228,10 @@ export class SecondSeries implements SecondSource {
       data.busyUs[i] = s.busyUs;
       data.submitted[i] = s.submitted;
       data.dropped[i] = s.dropped;
+      if (data.due && data.sent) {
+        data.due[i] = s.due;
+        data.sent[i] = s.sent;
+      }
       for (const st of FINAL_STATES) data.finals[st][i] = s.finals[st];
       data.workers[i] = s.workers;
       data.queue[i] = s.queue;
@@ -261,6 +283,8 @@ export class SecondSeries implements SecondSource {
       s.busyUs = data.busyUs[i] ?? 0;
       s.submitted = data.submitted[i] ?? 0;
       s.dropped = data.dropped[i] ?? 0;
+      s.due = data.due?.[i] ?? 0;
+      s.sent = data.sent?.[i] ?? 0;
       for (const st of FINAL_STATES) s.finals[st] = data.finals[st][i] ?? 0;
       s.workers = data.workers[i] ?? null;
       s.queue = data.queue[i] ?? null;

@@ -100,6 +100,29 @@ function throughputChart(s: Summary): ChartSpec {
   };
 }
 
+/**
+ * Arrivals per second by when they were due (the schedule's, or a replayed trace's, times) and by
+ * when their first request went out: the two curves lie on each other when the run kept to its
+ * schedule, and part where jobstorm fell behind (a replay shows it was faithful, or where not).
+ */
+function arrivalsChart(s: Summary): ChartSpec | undefined {
+  const { due, sent } = s.series;
+  if (due === undefined || sent === undefined) return undefined;
+  return {
+    id: 'arrivals',
+    title: 'Arrivals per second: due (by the schedule or the trace) and sent',
+    kind: 'time',
+    yLabel: 'arrivals per second',
+    yLog: false,
+    x: timeAxis(s),
+    startSec: s.series.startSec,
+    series: [
+      { label: 'due/s', values: due, color: color(0), dash: true, width: 1.5 },
+      { label: 'sent/s', values: sent, color: color(2), width: 2.5 },
+    ],
+  };
+}
+
 function latencyTimeChart(s: Summary): ChartSpec {
   const series: ChartSeries[] = [];
   Object.entries(s.series.ops).forEach(([op, o], i) => {
@@ -270,6 +293,7 @@ export function chartSpecs(s: Summary): ChartSpec[] {
   const bands = failingBands(s);
   const charts: (ChartSpec | undefined)[] = [
     throughputChart(s),
+    arrivalsChart(s),
     latencyTimeChart(s),
     jobsChart(s),
     capacityChart(s),

@@ -4,6 +4,7 @@ import { scalingMarkdownLines } from './scaling-rows.js';
 import { exportLines } from './export-lines.js';
 import { deviationMarkdown } from './deviation-lines.js';
 import { renderWorkersSection } from './workers-section.js';
+import { arrivalLines } from './arrival-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
 import type { Reporter } from './reporter.js';
@@ -154,7 +155,7 @@ export const markdownReporter: Reporter = {
     if (timings.length) out.push(...markdownTable(TIMING_HEADER, timings), '');
     out.push(
       `Transport errors: ${countsLine(s.errors)}. Dropped arrivals: ${s.dropped.total}.${s.run.iterationsCut ? ` Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.` : ''}`,
-      ...[...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),
+      ...[...arrivalLines(s), ...connectionWaitLines(s), ...exportLines(s.exports)].flatMap((l) => ['', l]),
       '',
     );
     out.push(...scalingMarkdownLines(s));

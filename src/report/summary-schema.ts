@@ -130,6 +130,8 @@ const series = z.object({
   busyUs: z.array(count),
   submitted: z.array(count),
   dropped: z.array(count),
+  due: z.array(count).optional(),
+  sent: z.array(count).optional(),
   finals: byFinal(z.array(count)),
   workers: z.array(z.number().nullable()),
   queue: z.array(z.number().nullable()),

@@ -28,6 +28,8 @@ class Iteration implements IterationState {
   private readonly due: RequestDue;
   /** The first request has gone out (its lateness is the arrival's), or the lateness was taken. */
   private sent: boolean;
+  /** No request has gone out yet: the next is the arrival's first. */
+  private first = true;
 
   constructor(
     readonly flow: CompiledFlow,
@@ -66,6 +68,10 @@ class Iteration implements IterationState {
     };
     if (forJob && this.jobId !== undefined) c.jobId = this.jobId;
     if (req) c.req = req;
+    if (this.first) {
+      this.first = false;
+      c.arrival = true;
+    }
     return c;
   }
 

@@ -72,8 +72,16 @@ describe('export: [{ kind: otlp }] (OTLP/HTTP)', () => {
     );
     expect(code, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const summary = await readSummary(out);
-    expect(summary.exports).toEqual([{ kind: 'otlp', url: r.url, sent: r.received.length, dropped: 0 }]);
-    expect(r.received.length).toBeGreaterThanOrEqual(2);
+    // A flush's bound is its interval of real time (the sender's own timer): on a loaded host one
+    // may go unanswered that long and be dropped, as the summary then says, though it may still
+    // arrive. Every flush counted as sent was received.
+    const [exported] = summary.exports ?? [];
+    expect(exported).toMatchObject({ kind: 'otlp', url: r.url });
+    const { sent = 0, dropped = 0 } = exported ?? {};
+    if (dropped > 0) expect(exported?.lastError).toMatch(/^no answer within \d+ ms$/);
+    expect(sent).toBeGreaterThanOrEqual(2);
+    expect(r.received.length).toBeGreaterThanOrEqual(sent);
+    expect(r.received.length).toBeLessThanOrEqual(sent + dropped);
     for (const got of r.received) {
       expect(got.contentType).toContain('application/json');
       expect(got.headers.authorization).toBe(secret);

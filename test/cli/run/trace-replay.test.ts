@@ -13,6 +13,7 @@ interface Exchange {
   jobId?: string;
   reqBytes?: number;
   output?: { usageTokens?: number };
+  arrival?: true;
 }
 
 // Mooncake rows: timestamps 5000..8000 ms (played from the first), their output lengths the max_tokens.
@@ -80,6 +81,19 @@ describe('jobstorm run replaying a trace', () => {
       1, 7, 40, 123,
     ]);
     expect(runs.map((r) => r.reqBytes)).toEqual(bodies.map((b) => Buffer.byteLength(JSON.stringify(b))));
+    // Each row's first request, and only it, is marked as its arrival; the reports show the
+    // trace's arrivals per second beside what was sent (here the same: the manual clock is never late).
+    expect(records.filter((r) => r.arrival === true).map((r) => r.op)).toEqual(['run', 'run', 'run', 'run']);
+    const summary = JSON.parse(await readFile(join(out, 'summary.json'), 'utf8')) as {
+      series: { due?: number[]; sent?: number[] };
+    };
+    const sum = (xs: number[] | undefined): number => (xs ?? []).reduce((a, b) => a + b, 0);
+    expect([sum(summary.series.due), sum(summary.series.sent)]).toEqual([4, 4]);
+    expect(summary.series.sent).toEqual(summary.series.due);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(
+      'Arrivals: 4 of 4 arrivals sent, each in the second it was due',
+    );
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('Arrivals per second: due (by the schedule or the trace) and sent');
   }, 60_000);
 
   it('replays a job trace: each job submitted as its row says, padded to its inputBytes, its calls at their offsets', async () => {
