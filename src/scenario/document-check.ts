@@ -10,6 +10,7 @@ import type { DataFeed, Scenario } from './scenario.js';
 import { schemaIssues, stepIssues } from './schema-issues.js';
 import { holdsSecret } from './secret-fields.js';
 import { hideValue } from './value-description.js';
+import { ms } from './raw-value.js';
 
 /**
  * Validates a scenario document (the parsed YAML/JSON, or a module's default export) in full:
@@ -101,6 +102,36 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
 export const TRACE_ROWS_CHECKED_AT_LOAD = 100_000;
 
 /**
+ * What is wrong with a replay's `from`/`to` window that holds no row of the trace, or undefined:
+ * such a phase would send nothing and its run would judge nothing. Times count from the first
+ * row; reading stops at the window's first row (or its end), so a late window reads up to it.
+ */
+function emptyWindow(trace: TraceSource, replay: Readonly<Record<string, unknown>>): string | undefined {
+  if (replay.from === undefined && replay.to === undefined) return undefined;
+  const from = replay.from === undefined ? 0 : ms(replay.from);
+  const to = replay.to === undefined ? undefined : ms(replay.to);
+  // A malformed duration is the schema's to report.
+  if (from === undefined || (replay.to !== undefined && to === undefined)) return undefined;
+  try {
+    const first = trace.rows().next();
+    if (first.done === true) return undefined;
+    const start = first.value.atMs;
+    const rows = trace.rows({ fromMs: start + from, ...(to === undefined ? {} : { toMs: start + to }) });
+    const found = rows.next().done !== true;
+    rows.return();
+    if (found) return undefined;
+  } catch (err) {
+    // A bad row past the ones checked at load: the replay stops there and says so.
+    if (err instanceof ConfigError) return undefined;
+    throw err;
+  }
+  // As written (a duration string, or 0): `ms` above read both.
+  const written = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const window = `from ${written(replay.from ?? 0)}${replay.to === undefined ? '' : ` to ${written(replay.to)}`}`;
+  return `the window ${window} holds no row of the trace (from and to count from its first row): the phase would send nothing`;
+}
+
+/**
  * The line of a job trace's first OpenAI job (among the rows checked at load) when no `traceJob`
  * step of the scenario says how to send one: a body cannot be made up, and a job left unsent
  * would make the replay quietly lighter than the trace.
@@ -137,6 +168,8 @@ function traceIssues(doc: unknown, source: string): FeedLoad {
       const trace = openTrace(traceFileOf(replay.file, source), replay.format);
       const checked = trace.validate(TRACE_ROWS_CHECKED_AT_LOAD);
       if (checked.issues.length === 0) {
+        const empty = emptyWindow(trace, replay);
+        if (empty !== undefined) out.issues.push({ path: at, message: `${replay.file}: ${empty}` });
         const unsent = replay.format === 'jobstorm' ? unsentOpenAi(trace, doc) : undefined;
         if (unsent !== undefined)
           out.issues.push({

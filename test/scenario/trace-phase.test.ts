@@ -11,6 +11,10 @@ const FLOW = `flows:
       - run: { input: { max_tokens: "{{trace.outputTokens}}" } }
 `;
 
+/** A row at the start and one in the window from 1 s to 5 s that the tests below replay. */
+const WINDOW_ROWS =
+  '{"timestamp": 0, "input_length": 1, "output_length": 2}\n{"timestamp": 2000, "input_length": 1, "output_length": 2}\n';
+
 async function load(
   phase: string,
   trace = '{"timestamp": 0, "input_length": 1, "output_length": 2}\n',
@@ -36,6 +40,7 @@ describe('trace phases in a scenario', () => {
   it('normalizes a replay phase, its file relative to the scenario file', async () => {
     const { dir, loading } = await load(
       '{ replay: { file: trace.jsonl, format: mooncake, timeScale: 2, from: 1s, to: 5s, loop: true } }',
+      WINDOW_ROWS,
     );
     const s = await loading;
     expect(s.phases[0]).toEqual({
@@ -89,12 +94,25 @@ describe('trace phases in a scenario', () => {
   it('--rate-scale multiplies the time scale; --duration refuses a trace phase', async () => {
     const { loading } = await load(
       '{ replay: { file: trace.jsonl, format: mooncake, timeScale: 2, from: 1s, to: 5s } }',
+      WINDOW_ROWS,
     );
     const s = await loading;
     expect(scaleRates(s, 3).phases[0]).toMatchObject({ kind: 'trace', timeScale: 6 });
     // The window's 4 s at twice the speed.
     expect(totalDurationMs(s.phases)).toBe(2000);
     expect(() => fitDuration(s, 1000)).toThrow(/--duration: cannot fit phases\[0\], which replays a trace/);
+  });
+
+  it('refuses a window that holds no row, and takes one that holds some', async () => {
+    const rows = '{"timestamp": 1000, "input_length": 1, "output_length": 2}\n{"timestamp": 4000, "input_length": 1, "output_length": 2}\n';
+    const empty = await load('{ replay: { file: trace.jsonl, format: mooncake, from: 1s, to: 2s } }', rows);
+    expect((await messages(empty.loading)).join('\n')).toMatch(
+      /phases\[0\]\.replay: trace\.jsonl: the window from 1s to 2s holds no row of the trace \(from and to count from its first row\): the phase would send nothing/,
+    );
+    const past = await load('{ replay: { file: trace.jsonl, format: mooncake, from: 5s } }', rows);
+    expect((await messages(past.loading)).join('\n')).toMatch(/the window from 5s holds no row/);
+    const held = await load('{ replay: { file: trace.jsonl, format: mooncake, from: 2s, to: 4s } }', rows);
+    await expect(held.loading).resolves.toMatchObject({ phases: [{ fromMs: 2000, toMs: 4000 }] });
   });
 
   describe('traceJob, the step that replays a job trace', () => {
