@@ -428,6 +428,23 @@ describe('purge counts', () => {
       ),
     ]).get('lifecycle.purge-count');
 
+  // Found by the fuzzer (issue 50) on the faithful emulator: a runsync still waiting in the queue
+  // when a purge went out is cancelled by it, and its answer (CANCELLED) comes back before the
+  // purge's. It was waiting: the purge's removed=1 is right, and no finding.
+  it('count a runsync the purge cancelled, sent before it and answered CANCELLED after it was sent', () => {
+    const v = check([
+      ex('runsync', 0.022, 200, job('b', 'CANCELLED'), { jobId: 'b', took: 0.027 }),
+      ex('purge-queue', 0.04, 200, { removed: 1, status: 'completed' }, { took: 0.012 }),
+    ]);
+    expect(v.get('lifecycle.purge-count')).toBeUndefined();
+    // One job could have waited, not two.
+    const twice = check([
+      ex('runsync', 0.022, 200, job('b', 'CANCELLED'), { jobId: 'b', took: 0.027 }),
+      ex('purge-queue', 0.04, 200, { removed: 2, status: 'completed' }, { took: 0.012 }),
+    ]);
+    expect(twice.get('lifecycle.purge-count')).toBe(1);
+  });
+
   it('count the jobs that waited even after the book folded them, and still catch a count above them', () => {
     expect(purged(3)).toBeUndefined();
     expect(purged(5)).toBe(1);

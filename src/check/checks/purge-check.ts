@@ -2,6 +2,7 @@ import type { ExchangeRecord } from '../../core/record.js';
 import { isFinalStatus } from '../../core/job-status.js';
 import type { Check, CheckContext } from '../check.js';
 import { entriesOf } from '../job-timeline.js';
+import type { JobState } from '../job-state.js';
 
 interface PendingPurge {
   record: ExchangeRecord;
@@ -28,7 +29,7 @@ export function purgeCheck(): Check {
     for (const job of ctx.jobs.known()) {
       if (job.submittedAt === undefined || job.submittedAt > p.record.endAt) continue;
       // A job never shown final (or running) was neither when the purge was sent.
-      const doneBefore = (job.finalAt ?? Infinity) < p.record.sentAt && isFinalStatus(job.last);
+      const doneBefore = isFinalStatus(job.last) && finalBefore(job, p.record.sentAt);
       const runningBefore = (job.startedBy ?? Infinity) < p.record.sentAt;
       if (!doneBefore && !runningBefore) couldWait++;
     }
@@ -82,4 +83,17 @@ function judgeLeftBehind(r: ExchangeRecord, purge: ExchangeRecord, ctx: CheckCon
       message: `job ${job.id} was queued before the purge at ${String(Math.round(purge.sentAt))} ms and is still IN_QUEUE after it: purge must remove every waiting job`,
     });
   }
+}
+
+/**
+ * The job was final before `at`, as far as the records can tell. `finalAt` is when the request
+ * that first showed it final was sent: enough for a job that completed, failed or timed out. A
+ * CANCELLED one may have been cancelled by the purge itself (a runsync waiting in the queue, sent
+ * before the purge and answered CANCELLED after it was sent: found by the fuzzer on the faithful
+ * emulator), so it was final before only if that answer came back before `at`.
+ */
+function finalBefore(job: JobState, at: number): boolean {
+  if (job.last !== 'CANCELLED') return (job.finalAt ?? Infinity) < at;
+  const r = job.finalRecord;
+  return r !== undefined && r.type === 'exchange' && r.endAt < at;
 }
