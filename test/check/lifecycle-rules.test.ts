@@ -433,6 +433,21 @@ describe('lifecycle.purge-running', () => {
     expect(o.judged['lifecycle.purge-running']).toBeUndefined();
   });
 
+  // Found by the lifecycle fuzzer (issue 50) on the faithful emulator: seen running, purged around,
+  // then cancelled by us; our cancel answered CANCELLED, which the purge had not done.
+  it('is not judged for a job we asked to cancel after the purge', () => {
+    const records = [
+      submit('a'),
+      poll('a', 100, 'IN_PROGRESS'),
+      purge(200, 0),
+      ex('cancel', 210, 200, job('a', 'CANCELLED'), { jobId: 'a' }),
+      poll('a', 300, 'CANCELLED'),
+    ];
+    const o = outcome(records);
+    expect(o.fired).toEqual({});
+    expect(o.judged['lifecycle.purge-running']).toBeUndefined();
+  });
+
   it('judges purges only, not our retries', () => {
     const records = [
       submit('a'),

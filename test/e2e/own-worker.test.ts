@@ -150,8 +150,14 @@ describe.concurrent('jobstorm run with your own worker', () => {
     for (const p of snap.processes) {
       expect(p.pid).toBeTypeOf('number');
       expect(alive(p.pid ?? 0), `worker ${p.workerId} pid ${String(p.pid)} still running`).toBe(false);
-      expect(await readFile(p.log, 'utf8')).toContain(`${p.workerId} started`);
+      // A worker that reached the queue logged its start; one launched as the run ended may be
+      // stopped before its interpreter is up (on a loaded host, seconds), with nothing logged yet.
+      const seen = snap.workers.some((w) => w.id === p.workerId && w.firstSeenAt >= 0);
+      const log = await readFile(p.log, 'utf8');
+      if (seen) expect(log).toContain(`${p.workerId} started`);
+      else expect(log === '' || log.includes(`${p.workerId} started`), log).toBe(true);
     }
+    expect(snap.workers.filter((w) => w.taken > 0).length).toBeGreaterThan(0);
     const md = await readFile(join(out, 'summary.md'), 'utf8');
     expect(md).toContain('## Workers (your handler)');
     expect(md).toMatch(/\| worker-1 \| \d+ \|/);

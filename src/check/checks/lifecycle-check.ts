@@ -197,10 +197,14 @@ function timing(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
 }
 
 function purgeRunning(r: ExchangeRecord, job: JobState, ctx: CheckContext): void {
-  if ((r.body as { status?: unknown } | undefined)?.status !== 'CANCELLED') return;
+  // Our own cancel's answer is CANCELLED by our doing (its action joins the timeline after it).
+  if (r.op === 'cancel' || (r.body as { status?: unknown } | undefined)?.status !== 'CANCELLED') return;
+  const seen = [...observationsIn(job.timeline)];
+  // A cancel of ours, before or after the purge, may be what cancelled it (found by the lifecycle
+  // fuzzer on the faithful emulator: a running job purged around, then cancelled by us).
+  if (seen.some((o) => o.kind === 'action' && o.action === 'cancel')) return;
   let sawRunning = false;
-  for (const o of observationsIn(job.timeline)) {
-    if (o.kind === 'action' && o.action === 'cancel') return;
+  for (const o of seen) {
     if (o.kind === 'status') sawRunning = o.status === 'IN_PROGRESS';
     if (o.kind !== 'action' || o.action !== 'purge') continue;
     const v = ctx.judge('lifecycle.purge-running', sawRunning && firstTime(job, 'lifecycle.purge-running'));
