@@ -11,6 +11,18 @@ const MARKER = 'jobstorm\u0001pad\u0001marker';
  * so a 20 MB probe never exists twice (no string that is then copied into bytes).
  */
 export function sizedSubmission(bytes: number, base: SubmissionBody = { input: {} }, field = 'pad'): Buffer {
+  const out = paddedSubmission(bytes, base, field);
+  if (out !== undefined) return out;
+  const least = Buffer.byteLength(JSON.stringify({ ...base, input: { ...base.input, [field]: '' } }));
+  throw new RangeError(`a body of ${String(bytes)} bytes cannot hold this submission (needs ${String(least)})`);
+}
+
+/** As `sizedSubmission`, or undefined when the submission does not fit in `bytes` (a replayed trace's size). */
+export function paddedSubmission(
+  bytes: number,
+  base: SubmissionBody = { input: {} },
+  field = 'pad',
+): Buffer | undefined {
   if (!Number.isInteger(bytes) || bytes < 0)
     throw new RangeError(`body size must be a whole number of bytes, got ${String(bytes)}`);
   const json = JSON.stringify({ ...base, input: { ...base.input, [field]: MARKER } });
@@ -21,10 +33,7 @@ export function sizedSubmission(bytes: number, base: SubmissionBody = { input: {
   const headBytes = Buffer.byteLength(head);
   const tailBytes = Buffer.byteLength(tail);
   const pad = bytes - headBytes - tailBytes;
-  if (pad < 0)
-    throw new RangeError(
-      `a body of ${String(bytes)} bytes cannot hold this submission (needs ${String(headBytes + tailBytes)})`,
-    );
+  if (pad < 0) return undefined;
   const out = Buffer.allocUnsafe(bytes);
   out.write(head, 0, 'utf8');
   out.fill(0x61, headBytes, headBytes + pad); // 'a': one byte, needs no JSON escaping

@@ -25,3 +25,12 @@ export interface TracedJob {
   readonly inputBytes?: number;
   readonly actions?: readonly JobTraceAction[];
 }
+
+/**
+ * The trace row an arrival replays: its sizes (`{{trace.inputTokens}}`, …) and, from a job trace,
+ * its job (how it was submitted and what was done to it, replayed by a `traceJob` step).
+ */
+export interface TraceSizes extends TracedJob {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}

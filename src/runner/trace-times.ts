@@ -18,17 +18,6 @@ interface WindowFacts {
   readonly bad?: ConfigError;
 }
 
-/** The window in the trace's own time: `from`/`to` count from its first row. */
-function windowOf(trace: TraceSource, phase: TracePhase): { origin: number; window: TraceWindow } {
-  const first = trace.rows().next();
-  const start = first.done === true ? 0 : first.value.atMs;
-  const origin = start + (phase.fromMs ?? 0);
-  return {
-    origin,
-    window: { fromMs: origin, ...(phase.toMs === undefined ? {} : { toMs: start + phase.toMs }) },
-  };
-}
-
 function countWindow(trace: TraceSource, origin: number, window: TraceWindow): WindowFacts {
   let count = 0;
   let firstAt = origin;
@@ -69,7 +58,8 @@ function* points(
 /** One trace phase's rows; a bad row stops the phase there and is told to `onBadRow`. */
 export function traceTimes(phase: TracePhase, onBadRow: (error: ConfigError) => void): TraceTimes {
   const trace = openTrace(phase.file, phase.format);
-  const { origin, window } = windowOf(trace, phase);
+  // The window in the trace's own time: `from`/`to` count from its first row.
+  const { origin, window } = trace.window(phase.fromMs, phase.toMs);
   const facts = countWindow(trace, origin, window);
   const lastOffset = facts.lastAt - origin;
   // Without a `to`, a looped pass lasts its rows plus one mean gap, so the loop keeps the trace's rate.

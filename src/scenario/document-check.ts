@@ -1,9 +1,9 @@
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/index.js';
 import { isTraceFormatName, openTrace, type TraceSource } from '../trace/index.js';
 import { crossFieldIssues } from './cross-field-rules.js';
 import { DATA_FEED_EXTENSIONS, parseDataFeed } from './data-feed.js';
-import { normalizeScenario, traceFileOf } from './normalization.js';
+import { normalizeScenario, fileBesideScenario } from './normalization.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { ScenarioSchema } from './scenario-schema.js';
 import type { DataFeed, Scenario } from './scenario.js';
@@ -78,7 +78,7 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
     };
   }
   const shown = isAbsolute(data.file) ? data.file : join(dirname(options.source), data.file);
-  const file = resolve(shown);
+  const file = fileBesideScenario(data.file, options.source);
   let text: string;
   try {
     text = options.readFile(file);
@@ -113,10 +113,7 @@ function emptyWindow(trace: TraceSource, replay: Readonly<Record<string, unknown
   // A malformed duration is the schema's to report.
   if (from === undefined || (replay.to !== undefined && to === undefined)) return undefined;
   try {
-    const first = trace.rows().next();
-    if (first.done === true) return undefined;
-    const start = first.value.atMs;
-    const rows = trace.rows({ fromMs: start + from, ...(to === undefined ? {} : { toMs: start + to }) });
+    const rows = trace.rows(trace.window(from, to).window);
     const found = rows.next().done !== true;
     rows.return();
     if (found) return undefined;
@@ -165,7 +162,7 @@ function traceIssues(doc: unknown, source: string): FeedLoad {
     if (typeof replay.format !== 'string' || !isTraceFormatName(replay.format)) return;
     const at = ['phases', i, 'replay'];
     try {
-      const trace = openTrace(traceFileOf(replay.file, source), replay.format);
+      const trace = openTrace(fileBesideScenario(replay.file, source), replay.format);
       const checked = trace.validate(TRACE_ROWS_CHECKED_AT_LOAD);
       if (checked.issues.length === 0) {
         const empty = emptyWindow(trace, replay);

@@ -1,4 +1,4 @@
-import type { TracedJob } from '../core/job-trace-job.js';
+import type { TraceSizes } from '../core/job-trace-job.js';
 import { lengthDistribution, promptOfLength } from './length-distribution.js';
 
 /*
@@ -9,14 +9,7 @@ import { lengthDistribution, promptOfLength } from './length-distribution.js';
  * same (frozen-by-convention) objects, never copied.
  */
 
-/**
- * The trace row an arrival replays: its sizes (`{{trace.inputTokens}}`, …) and, from a job trace,
- * its job (how it was submitted and what was done to it, replayed by a `traceJob` step).
- */
-export interface TraceSizes extends TracedJob {
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
-}
+export type { TraceSizes } from '../core/job-trace-job.js';
 
 /** What `{{trace.<field>}}` may name: the row's sizes, and a prompt of its input length. */
 export const TRACE_FIELDS = ['inputTokens', 'outputTokens', 'prompt'] as const;

@@ -14,8 +14,8 @@ import { normalizeScaling } from './scaling-schema.js';
 
 type PhaseOutput = z.output<typeof PhaseSchema>;
 
-/** A trace file named in the scenario: relative to the scenario file, like a data feed. */
-export function traceFileOf(file: string, source: string): string {
+/** A file the scenario names (a data feed, a trace): relative to the scenario file, or absolute. */
+export function fileBesideScenario(file: string, source: string): string {
   return resolve(isAbsolute(file) ? file : join(dirname(source), file));
 }
 
@@ -28,7 +28,7 @@ function normalizeReplay(
   return {
     kind: 'trace',
     name,
-    file: traceFileOf(replay.file, source),
+    file: fileBesideScenario(replay.file, source),
     format: replay.format,
     timeScale: replay.timeScale,
     ...(replay.from === undefined || replay.from === 0 ? {} : { fromMs: replay.from }),

@@ -1,4 +1,4 @@
-import type { TracedJob } from '../core/job-trace-job.js';
+import type { TraceSizes } from '../core/job-trace-job.js';
 
 /*
  * What the schedule needs of a replayed trace. schedule/ stays pure and never reads a file
@@ -7,11 +7,9 @@ import type { TracedJob } from '../core/job-trace-job.js';
  */
 
 /** The part of a trace row that travels with its arrival to the iteration (its sizes, its job). */
-export interface TraceArrivalRow extends TracedJob {
+export interface TraceArrivalRow extends TraceSizes {
   /** The trace file's line, so a later problem can still name it. */
   readonly line: number;
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
 }
 
 /** One row of a trace phase: when, in trace milliseconds from the window's start, and what. */
@@ -51,6 +49,8 @@ export class TraceCursor {
   /** The k-th point of a pass, or undefined past an early end. */
   at(k: number): TracePoint | undefined {
     if (k < this.k) {
+      // The pass left behind holds its file open until it is closed.
+      this.it.return?.();
       this.it = this.times.points();
       this.k = -1;
       this.point = undefined;

@@ -1,5 +1,3 @@
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readRecords } from '../check/records-file.js';
@@ -7,7 +5,6 @@ import { ConfigError } from '../core/config-error.js';
 import type { JobTraceOp } from '../core/job-trace-job.js';
 import type { ExchangeRecord } from '../core/record.js';
 import { JobTraceBuilder, type JobTraceLeftOut } from '../trace/job-trace-builder.js';
-import type { JobTraceEntry } from '../trace/job-trace-schema.js';
 
 /*
  * `jobstorm trace <run folder>`: a run's records.ndjson made into a job trace (docs/replay.md),
@@ -39,18 +36,6 @@ async function recordsFileOf(input: string): Promise<string> {
       },
     ]);
   return file;
-}
-
-async function writeLines(file: string, entries: readonly JobTraceEntry[]): Promise<void> {
-  const out = createWriteStream(file);
-  const failed = once(out, 'error').then(([err]) => {
-    throw err as Error;
-  });
-  for (const e of entries) {
-    if (!out.write(`${JSON.stringify(e)}\n`)) await Promise.race([once(out, 'drain'), failed]);
-  }
-  out.end();
-  await Promise.race([once(out, 'finish'), failed]);
 }
 
 /**
@@ -109,7 +94,8 @@ export async function extractJobTrace(input: string, out?: string): Promise<JobT
     throw new ConfigError([{ where: records, message: 'the run submitted no job: there is no job trace to make' }]);
   const trace = out ?? join(dirname(records), 'job-trace.jsonl');
   const scenario = join(dirname(trace), 'replay.yaml');
-  await writeLines(trace, entries);
+  // The entries are in memory already (a trace is sorted by submission): one write.
+  await writeFile(trace, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
   await writeFile(scenario, replayScenario(scenarioName, basename(trace), submissionsOf(builder.firstSubmits)));
   const actions: Record<string, number> = {};
   for (const e of entries) for (const a of e.actions ?? []) actions[a.op] = (actions[a.op] ?? 0) + 1;

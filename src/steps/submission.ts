@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SubmissionBody } from '../../contracts/queue/schemas.js';
-import { sizedSubmission } from '../client/sized-submission.js';
+import { paddedSubmission, sizedSubmission } from '../client/sized-submission.js';
 import { isFinalStatus } from '../core/job-status.js';
 import type { RequestFacts } from '../core/record.js';
 import { ByteSizeSchema, DurationSchema, durationText, sizeText } from '../scenario/field-schemas.js';
@@ -140,9 +140,6 @@ export async function submitJob(
   return true;
 }
 
-/** What the padding field adds to a body at the least: `,"pad":""`. */
-const PAD_FIELD_BYTES = 9;
-
 function requestBody(
   step: RunStep | RunsyncStep,
   it: IterationState,
@@ -157,13 +154,13 @@ function requestBody(
   if (bytes === undefined) return { body };
   // A trace's size is what the job was sent with: a body that cannot be padded to it (as large
   // already, or within the padding field's few bytes of it) goes as it is.
-  if (step.payloadBytes === undefined && Buffer.byteLength(JSON.stringify(body)) + PAD_FIELD_BYTES > bytes)
-    return { body };
+  const sized = step.payloadBytes === undefined ? paddedSubmission(bytes, body) : sizedSubmission(bytes, body);
+  if (sized === undefined) return { body };
   // A sized body is sent as bytes, so the facts the client would read from it are handed over.
   const facts: RequestFacts = {};
   if (webhook !== undefined) facts.webhook = webhook;
   if (step.policy?.ttl !== undefined) facts.ttl = step.policy.ttl;
   if (step.policy?.executionTimeout !== undefined) facts.executionTimeout = step.policy.executionTimeout;
   if (step.policy?.lowPriority !== undefined) facts.lowPriority = step.policy.lowPriority;
-  return { body: sizedSubmission(bytes, body), facts };
+  return { body: sized, facts };
 }

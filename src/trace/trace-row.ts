@@ -1,25 +1,19 @@
-import type { JobTraceAction, JobTraceOp } from './job-trace-schema.js';
+import type { TraceSizes } from '../core/job-trace-job.js';
 
 /**
  * One arrival of a trace, whatever the format. `atMs` is milliseconds from the trace's own origin
  * as the file writes it (a format of absolute datetimes: from its first row); the schedule rebases
  * it onto the run's clock. The other fields are there when the format has them.
  */
-export interface TraceRow {
+export interface TraceRow extends TraceSizes {
   /** The file's line the row was read from, so a later problem can still name it. */
   readonly line: number;
   readonly atMs: number;
-  readonly inputTokens?: number;
-  readonly outputTokens?: number;
   /** Mooncake: how many prefix-cache blocks (`hash_ids`) the request names. */
   readonly cacheBlocks?: number;
   /** BurstGPT: the model and the log type, as written. */
   readonly model?: string;
   readonly logType?: string;
-  /** jobstorm's job trace: the submitting operation, the input's size and the job's later calls. */
-  readonly op?: JobTraceOp;
-  readonly inputBytes?: number;
-  readonly actions?: readonly JobTraceAction[];
 }
 
 /** What a format's parser makes of a line: a row without its line number, or what is wrong with it. */

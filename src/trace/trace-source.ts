@@ -37,6 +37,11 @@ export interface TraceSource {
   validate(maxRows?: number): TraceValidation;
   /** From the first row's time to the last's (0 for an empty trace); one pass, then kept. */
   spanMs(): number;
+  /**
+   * The window `from`/`to` ms after the first row, in the trace's own time (`origin`: where it
+   * starts). Reads the first row only, and closes the file again.
+   */
+  window(fromMs?: number, toMs?: number): { origin: number; window: TraceWindow };
 }
 
 class FileTraceSource implements TraceSource {
@@ -61,6 +66,16 @@ class FileTraceSource implements TraceSource {
       if (entry.row.atMs >= to) return;
       if (entry.row.atMs >= from) yield entry.row;
     }
+  }
+
+  window(fromMs = 0, toMs?: number): { origin: number; window: TraceWindow } {
+    const rows = this.rows();
+    const first = rows.next();
+    // Closes the file: an unfinished pass would keep its descriptor open.
+    rows.return();
+    const start = first.done === true ? 0 : first.value.atMs;
+    const origin = start + fromMs;
+    return { origin, window: { fromMs: origin, ...(toMs === undefined ? {} : { toMs: start + toMs }) } };
   }
 
   count(window?: TraceWindow): number {
