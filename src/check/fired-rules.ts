@@ -35,3 +35,8 @@ export function firstTime(job: JobState, id: OncePerJob): boolean {
   job.fired |= bit;
   return true;
 }
+
+/** Whether rule `id` was met for this job already, without marking it. */
+export function hasFired(job: JobState, id: OncePerJob): boolean {
+  return (job.fired & bitOf(id)) !== 0;
+}

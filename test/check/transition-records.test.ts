@@ -113,6 +113,52 @@ describe('cancels', () => {
   });
 });
 
+describe('a CANCELLED raced by our own purge or cancel (found by the lifecycle fuzzer)', () => {
+  // A lowPriority job waits in the queue; our /status-sync long-poll of it is answered CANCELLED at
+  // 5 003 ms by a purge sent at 5 000 ms, whose own answer comes back at 5 010 ms: records arrive by
+  // end time, so the CANCELLED is seen first.
+  const waited = (id: string, end: number): JobstormRecord[] => [
+    submitted(id),
+    ex('status-sync', 100, 200, job(id, 'CANCELLED'), { jobId: id, took: end - 100 }),
+  ];
+  const purge = (sent: number, took = 10, removed = 1): JobstormRecord =>
+    ex('purge-queue', sent, 200, { removed, status: 'completed' }, { took });
+
+  it('a purge sent before the CANCELLED came back, answering after it, explains it: no finding', () => {
+    expect(fired([...waited('a', 5003), purge(5000)])).toEqual({});
+  });
+
+  it('our cancel of the job, sent before the CANCELLED came back, explains it too; another job\'s does not', () => {
+    const poll5 = ex('status', 5000, 200, job('a', 'CANCELLED'), { jobId: 'a', took: 3 });
+    const cancel = (id: string): JobstormRecord =>
+      ex('cancel', 4999, 200, job(id, 'CANCELLED'), { jobId: id, took: 20 });
+    expect(fired([submitted('a'), poll5, cancel('a')])).toEqual({});
+    expect(fired([submitted('a'), submitted('b'), poll5, cancel('b')])).toEqual({
+      'transition.cancelled-unprompted': 1,
+    });
+  });
+
+  it('a purge sent after the CANCELLED came back explains nothing: one finding', () => {
+    expect(fired([...waited('a', 5003), purge(5004, 10, 0)])).toEqual({ 'transition.cancelled-unprompted': 1 });
+  });
+
+  it('explained, the job is followed on from CANCELLED: leaving it later is transition.left-final', () => {
+    expect(fired([...waited('a', 5003), purge(5000, 10, 0), poll('a', 6000, 'COMPLETED', done)])).toEqual({
+      'transition.left-final': 1,
+    });
+  });
+
+  it('judged once settled (30 s of record time) or at the end, counted once either way', () => {
+    const late = [...waited('a', 5003), submitted('b'), poll('b', 40_000, 'IN_QUEUE'), purge(39_000, 2000, 0)];
+    const r = result(late);
+    expect(Object.fromEntries(r.violations.map((g) => [g.id, g.count]))).toEqual({
+      'transition.cancelled-unprompted': 1,
+    });
+    expect(r.coverage['transition.cancelled-unprompted']).toBe(2);
+    expect(result([...waited('a', 5003), purge(5000)]).coverage['transition.cancelled-unprompted']).toBe(1);
+  });
+});
+
 describe('what is judged', () => {
   it('a step back is transition.backwards and nothing else; one finding per job', () => {
     expect(

@@ -17,7 +17,7 @@ import { webhookCheck } from './webhook-check.js';
 export function defaultChecks(openapi?: OpenApiRules): Check[] {
   return [
     responseCheck,
-    transitionCheck,
+    transitionCheck(),
     lifecycleCheck,
     purgeCheck(),
     probeCheck(),

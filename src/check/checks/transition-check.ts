@@ -8,9 +8,10 @@ import {
 } from '../../../contracts/queue/states.js';
 import { isJobStatus } from '../../core/job-status.js';
 import type { ExchangeRecord } from '../../core/record.js';
+import type { TimelineEntry } from '../../core/violation.js';
 import type { Check, CheckContext, Judgement } from '../check.js';
 import type { JobState } from '../job-book.js';
-import { firstTime } from '../fired-rules.js';
+import { firstTime, hasFired } from '../fired-rules.js';
 import { entriesOf } from '../job-timeline.js';
 
 type TransitionId =
@@ -23,6 +24,7 @@ type TransitionId =
 const SEQUENCE: readonly TransitionId[] = ['transition.backwards', 'transition.left-final'];
 const AFTER_CANCEL_ANSWERED: readonly TransitionId[] = [...SEQUENCE, 'transition.cancel-overridden'];
 const UNPROMPTED: readonly TransitionId[] = [...SEQUENCE, 'transition.cancelled-unprompted'];
+const UNPROMPTED_ID = 'transition.cancelled-unprompted' satisfies TransitionId;
 const RETRY: readonly TransitionId[] = ['lifecycle.retry-not-allowed'];
 const NONE: readonly TransitionId[] = [];
 
@@ -65,12 +67,27 @@ function report(
     record: r,
     jobId: job.id,
     message,
-    timeline: [
-      ...entriesOf(job.timeline),
-      { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) },
-    ],
+    timeline: [...entriesOf(job.timeline), entryOf(r, status)],
   });
 }
+
+/**
+ * A CANCELLED that no cancel or purge of ours answered before it: reported only once no record can
+ * still show it prompted. A purge, or our cancel of the job, sent before this answer came back may
+ * answer after it (a runsync waiting in the queue is answered CANCELLED by the purge it raced: found
+ * by the lifecycle fuzzer on the faithful emulator), so the judgement waits SETTLE_MS of record time.
+ */
+interface PendingUnprompted {
+  record: ExchangeRecord;
+  jobId: string;
+  message: string;
+  timeline: TimelineEntry[];
+}
+
+/** Requests in flight when a CANCELLED came back have answered by then (as purge-check's settle). */
+const SETTLE_MS = 30_000;
+
+type Pending = PendingUnprompted[];
 
 /** What this record adds to the job's observed sequence, against the transition table. */
 function judgeStep(
@@ -79,6 +96,7 @@ function judgeStep(
   action: Observation | undefined,
   status: unknown,
   ctx: CheckContext,
+  pending: Pending,
 ): void {
   const rules = rulesAt(job, r.op);
   // A copy to step through: the book steps the job's own state after the checks.
@@ -89,6 +107,15 @@ function judgeStep(
     (action && stepObserved(state, action)) ??
     (isJobStatus(status) ? stepObserved(state, STATUS_OBSERVATION[status]) : undefined);
   const broken = found && idOf(found.fault, job);
+  if (found && broken === UNPROMPTED_ID) {
+    // Judged when it settles (PendingUnprompted); the other rules judge this observation now.
+    if (!hasFired(job, UNPROMPTED_ID)) {
+      const timeline = [...entriesOf(job.timeline), entryOf(r, status)];
+      pending.push({ record: r, jobId: job.id, message: found.message, timeline });
+    }
+    for (const rule of rules) if (rule !== UNPROMPTED_ID) ctx.judge(rule, false);
+    return;
+  }
   const fired = broken !== undefined && firstTime(job, broken) ? broken : undefined;
   for (const rule of rules) {
     const v = ctx.judge(rule, rule === fired);
@@ -101,25 +128,71 @@ function judgeStep(
   if (v && found) report(v, r, job, found.message, status, ctx);
 }
 
+function entryOf(r: ExchangeRecord, status: unknown): TimelineEntry {
+  return { at: r.endAt, op: r.op, ...(isJobStatus(status) ? { status } : {}) };
+}
+
+/**
+ * A purge, or our cancel of the job, sent before a pending CANCELLED came back explains it: that
+ * observation broke no rule, and the job's sequence goes on from CANCELLED, asked for (the book
+ * stopped following it when it took the CANCELLED as unprompted).
+ */
+function explain(r: ExchangeRecord, jobId: string | undefined, pending: Pending, ctx: CheckContext): void {
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const p = pending[i];
+    if (!p || p.record.endAt <= r.sentAt || (jobId !== undefined && p.jobId !== jobId)) continue;
+    pending.splice(i, 1);
+    ctx.judge(UNPROMPTED_ID, false);
+    const job = ctx.jobs.get(p.jobId);
+    if (!job) continue;
+    job.sequenceBroken = false;
+    job.shown = 'CANCELLED';
+    job.cancelAsked = true;
+  }
+}
+
+/** Reports the pending CANCELLEDs that answered before `upTo` (all of them without one). */
+function settle(pending: Pending, ctx: CheckContext, upTo = Infinity): void {
+  while (pending.length > 0) {
+    const p = pending[0];
+    if (!p || p.record.endAt + SETTLE_MS >= upTo) return;
+    pending.shift();
+    const job = ctx.jobs.get(p.jobId);
+    if (job) firstTime(job, UNPROMPTED_ID);
+    const v = ctx.judge(UNPROMPTED_ID, true);
+    if (v) ctx.emit(v, { record: p.record, jobId: p.jobId, message: p.message, timeline: p.timeline });
+  }
+}
+
 /**
  * `transition.*` and `lifecycle.retry-not-allowed`: each job's observed statuses, in the order
  * observed, against the transition table; a poll may skip states but never go back. The book steps
  * each job's sequence state as observations arrive (after the checks saw the record), so this
- * judges only what the record adds.
+ * judges only what the record adds; an unprompted CANCELLED waits until it settles.
  */
-export const transitionCheck: Check = {
-  name: 'transition',
-  ids: [...UNPROMPTED, 'transition.cancel-overridden', ...RETRY],
-  add(r, ctx) {
-    if (r.type !== 'exchange' || r.status !== 200) return;
-    const id = ctx.job.jobId;
-    if (id === undefined) return;
-    const job = ctx.jobs.get(id);
-    // A fault earlier in the sequence was reported when it was new; the job's later steps follow from it.
-    if (!job || job.sequenceBroken) return;
-    const status = statusIn(r);
-    const action = r.op === 'retry' || r.op === 'cancel' ? ACTION_OBSERVATION[r.op] : undefined;
-    if (action === undefined && !isJobStatus(status)) return;
-    judgeStep(r, job, action, status, ctx);
-  },
-};
+export function transitionCheck(): Check {
+  const pending: Pending = [];
+  return {
+    name: 'transition',
+    ids: [...UNPROMPTED, 'transition.cancel-overridden', ...RETRY],
+    add(r, ctx) {
+      if (r.type !== 'exchange') return;
+      if (pending.length > 0) settle(pending, ctx, r.endAt);
+      if (r.status !== 200) return;
+      if (pending.length > 0 && (r.op === 'purge-queue' || r.op === 'cancel'))
+        explain(r, r.op === 'cancel' ? ctx.job.jobId : undefined, pending, ctx);
+      const id = ctx.job.jobId;
+      if (id === undefined) return;
+      const job = ctx.jobs.get(id);
+      // A fault earlier in the sequence was reported when it was new; the job's later steps follow from it.
+      if (!job || job.sequenceBroken) return;
+      const status = statusIn(r);
+      const action = r.op === 'retry' || r.op === 'cancel' ? ACTION_OBSERVATION[r.op] : undefined;
+      if (action === undefined && !isJobStatus(status)) return;
+      judgeStep(r, job, action, status, ctx, pending);
+    },
+    finish(ctx) {
+      settle(pending, ctx);
+    },
+  };
+}
