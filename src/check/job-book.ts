@@ -135,6 +135,9 @@ export class JobBook {
       job.startedBy = undefined;
       job.queuedAt = r.sentAt;
       job.streamDrained = false;
+      // The new attempt streams afresh from chunk 0 (found by the lifecycle fuzzer: a failed
+      // streaming job, retried, was reported delivering its chunk 0 twice).
+      job.chunkKeys = undefined;
       job.retries++;
       job.retireAfter = undefined;
     }

@@ -151,6 +151,15 @@ describe('health.jobs-mismatch', () => {
     ]);
   });
 
+  it('counts a runsync answered 404 as a job: its ttl ended it while we waited (found by the fuzzer)', () => {
+    // The job was queued (and counted) when /health read it; the runsync came back 404 later.
+    const read = health(1000, { inQueue: 2 });
+    expect(check([submit(0), ex('runsync', 10, 404, { error: 'not found' }, { took: 11_000 }), read]).fired).toEqual({});
+    expect(check([submit(0), ex('status', 10, 404, { error: 'not found' }, { took: 5 }), read]).fired).toEqual({
+      'health.jobs-mismatch': 1,
+    });
+  });
+
   it('passes when the count equals the submits, running jobs included', () => {
     const out = check([
       submit(0),

@@ -82,6 +82,16 @@ describe('stream.duplicate-chunk', () => {
     expect(o.judged['stream.duplicate-chunk']).toBeUndefined();
   });
 
+  it('a retried job streams afresh: its chunk 0 again is no duplicate (found by the fuzzer)', () => {
+    const chunk0 = [{ output: { index: 0 } }];
+    const failed = ex('status', 150, 200, job('j', 'FAILED', { error: 'x' }), { jobId: 'j' });
+    const retry = ex('retry', 200, 200, job('j', 'IN_QUEUE'), { jobId: 'j' });
+    expect(only([submit, stream(100, chunk0), failed, retry, stream(300, chunk0)]).fired).toEqual({});
+    expect(only([submit, stream(100, chunk0), failed, stream(300, chunk0)]).fired).toEqual({
+      'stream.duplicate-chunk': 1,
+    });
+  });
+
   it('stops reading an answer at its first repeated chunk', () => {
     const again = { output: { index: 0 } };
     const o = only([submit, stream(100, [again, again, again, { output: { index: 1 } }])]);

@@ -320,12 +320,21 @@ class RunningSamples {
 
   /**
    * The smallest or largest sample in [from, to], counting the last one before `from` (the value
-   * in force when the window opened); 0 with no samples at all.
+   * in force when the window opened) and, for the smallest, the first one after `to` (0 when
+   * none came after it); 0 with no samples at all.
    */
   private extreme(from: number, to: number, kind: 'min' | 'max'): number {
     const lo = Math.max(0, this.firstAtOrAfter(from) - 1);
     let hi = this.firstAtOrAfter(to);
     while (hi < this.at.length && (this.at[hi] ?? 0) <= to) hi++;
+    // The fewest: a sample is one instant, so the count in force at `to` is bounded only by the
+    // samples on either side of it, and without one after it, by nothing (a job may have ended
+    // just before). Found by the lifecycle fuzzer: a purge refused at the base limit, 2, 50 ms
+    // after the last sample showed one worker running (limit 10); its job had just ended.
+    if (kind === 'min') {
+      if (hi >= this.at.length) return 0;
+      hi++;
+    }
     const last = this.last[kind];
     if (last.lo === lo && last.hi === hi) return last.value;
     let out: number | undefined;
