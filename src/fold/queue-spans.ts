@@ -72,6 +72,9 @@ export class QueueSpans {
   private addJob(r: ExchangeRecord): void {
     const submit = r.op === 'run' || r.op === 'runsync';
     if (submit && !this.lowOnly && (r.status === undefined || r.status >= 500)) this.unnamed.push(r.sentAt);
+    // A /runsync answered 404 made a job that was deleted (its ttl ran out) while it waited: queued
+    // for as long as the wait, though no answer named it.
+    if (r.op === 'runsync' && r.status === 404) this.close(r.req?.lowPriority === true, r.sentAt, r.endAt);
     if (r.jobId === undefined || !QUEUE_LEAVING_OPS.has(r.op)) return;
     if ((submit || r.op === 'retry') && r.status === 200) this.enter(r, submit);
     const status = (r.body as { status?: unknown } | undefined)?.status;

@@ -49,6 +49,18 @@ describe('QueueSpans', () => {
     expect(index.overlapping(306, 1000)).toBe(0);
   });
 
+  it('counts a /runsync answered 404 as queued for its wait: its ttl ended the job while it waited', () => {
+    // Found by the lifecycle fuzzer: a lowPriority runsync with ttl 10 s, queued behind a worker
+    // busy for 15 s, answered 404 at 10 s. /health counted it queued meanwhile; not knowing it
+    // ours, scaling.stuck took it for work calling for workers.
+    const deleted = ex('runsync', 10, 404, { error: 'deleted (ttl expired)' }, { took: 10_000, req: { lowPriority: true } });
+    const s = spans([deleted, ex('runsync', 20, 404, undefined, { took: 100 })]);
+    expect(s.index(true).overlapping(5000, 6000)).toBe(1);
+    expect(s.index(true).overlapping(10_011, 20_000)).toBe(0);
+    expect(s.index(false).overlapping(50, 60)).toBe(1);
+    expect(s.index(false).overlapping(5000, 6000)).toBe(0);
+  });
+
   it('keeps low-priority jobs apart, their retries included', () => {
     const s = spans([
       submit('lo', 0, { req: { lowPriority: true } }),

@@ -31,6 +31,16 @@ describe('the most workers in a window (not-enforced)', () => {
     expect(notEnforced([health(0, 0), ...accepted150(5000)])).toBe(1);
   });
 
+  it('counts the first sample after the request: a worker may have taken a job between the two', () => {
+    // Found by the lifecycle fuzzer: purges accepted between a sample of no worker running and
+    // one of a worker running were held to the base limit.
+    expect(notEnforced([health(0, 0), health(6000, 20), ...accepted150(5000)])).toBe(0);
+    // Only the first after: a later rise cannot have been in force at the request.
+    expect(notEnforced([health(0, 0), health(6000, 0), health(7000, 20), ...accepted150(5000)])).toBe(1);
+    // None after: the one in force stands (the run's last second is judged too).
+    expect(notEnforced([health(0, 0), ...accepted150(5000)])).toBe(1);
+  });
+
   it('counts a sample sent in the same millisecond as the request', () => {
     expect(notEnforced([health(0, 0), health(5000, 20), ...accepted150(5000)])).toBe(0);
   });
@@ -106,6 +116,24 @@ describe('the fewest workers in a window (early)', () => {
     expect(early([health(0, 20), health(13_000, 0), ...throttledAfter150(10_000)])).toBe(0);
     expect(early([health(0, 20), health(5000, 20), ...throttledAfter150(10_000)])).toBe(0);
     expect(early([health(0, 20), health(5000, 0), health(11_000, 20), ...throttledAfter150(10_000)])).toBe(0);
+  });
+
+  it('takes away the jobs that may have ended between the sample in force and the next', () => {
+    // Found by the fuzzer: a job failed as a purge went out, between two samples of workers running.
+    // One purge accepted in the window: under the base limit (2) the 429 is due, under 20 workers' (200) early.
+    const purges = [ok(1000, 1, 'purge-queue'), throttled(10_000, { op: 'purge-queue' })];
+    const withFinished = (at: number, finished: number): ExchangeRecord =>
+      ex('health', at, 200, {
+        workers: { idle: 0, running: 20 },
+        jobs: { inQueue: 0, inProgress: 20, completed: finished, failed: 0 },
+      }, { took: 1 });
+    expect(early([health(0, 20), health(11_000, 20), ...purges])).toBe(1);
+    // 20 jobs finished between the samples: their workers may all have been free at the 429.
+    expect(early([withFinished(0, 0), withFinished(11_000, 20), ...purges])).toBe(0);
+    expect(early([withFinished(0, 0), withFinished(11_000, 0), ...purges])).toBe(1);
+    // So may our 20 cancels sent between them have freed theirs.
+    expect(early([health(0, 20), health(11_000, 20), ...times(20, () => ok(5000)), ...purges])).toBe(0);
+    expect(early([health(0, 20), health(11_000, 20), ...times(19, () => ok(5000)), ...purges])).toBe(1);
   });
 
   it('keeps samples that answered out of order by send time', () => {

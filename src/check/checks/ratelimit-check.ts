@@ -5,7 +5,7 @@ import {
   RATE_WINDOW_MS,
   type RateLimit,
 } from '../../../contracts/queue/rate-limits.js';
-import { healthReadingOf } from '../../core/health-reading.js';
+import { finishedOf, healthReadingOf } from '../../core/health-reading.js';
 import type { QueueOperation } from '../../core/operation.js';
 import { writtenAt, type ExchangeRecord, type JobstormRecord } from '../../core/record.js';
 import type { Check, CheckContext, Judgement } from '../check.js';
@@ -273,6 +273,19 @@ class OperationWindow {
   }
 }
 
+/** How many of sorted `xs` are below `x` (`inclusive`: at most `x`). */
+function sortedIndex(xs: readonly number[], x: number, inclusive: boolean): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const v = xs[mid] ?? 0;
+    if (v < x || (inclusive && v === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Running-worker counts from /health samples, as a step function of send time. Every judged
  * request asks for the extremes over its own 10 s, and neighbouring requests almost always cover
@@ -281,29 +294,70 @@ class OperationWindow {
 class RunningSamples {
   private readonly at: number[] = [];
   private readonly running: number[] = [];
+  /** Jobs finished (completed + failed) by each sample, when /health says. */
+  private readonly finished: (number | undefined)[] = [];
+  /** Send times of our accepted cancels, sorted: each may have stopped a running job. */
+  private readonly cancels: number[] = [];
   private readonly last = { min: { lo: -1, hi: -1, value: 0 }, max: { lo: -1, hi: -1, value: 0 } };
 
-  add(at: number, running: number): void {
+  add(at: number, running: number, finished: number | undefined): void {
     // Samples answer out of order at times; keep them by send time.
     let i = this.at.length;
     this.at.push(at);
     this.running.push(running);
+    this.finished.push(finished);
     while (i > 0 && (this.at[i - 1] ?? 0) > at) {
       this.at[i] = this.at[i - 1] ?? 0;
       this.running[i] = this.running[i - 1] ?? 0;
+      this.finished[i] = this.finished[i - 1];
       i--;
     }
     this.at[i] = at;
     this.running[i] = running;
+    this.finished[i] = finished;
     // Let go of the oldest 256 once the one after them is older than any window still to be
     // judged can start: it stays, as the value in force there. A count alone dropped samples a
     // busy run still needed (a /health step at 100 per second fills 512 in 5 s).
     if ((this.at[256] ?? Infinity) < at - SAMPLES_KEPT_MS) {
       this.at.splice(0, 256);
       this.running.splice(0, 256);
+      this.finished.splice(0, 256);
+      const old = this.cancels.findIndex((t) => t >= (this.at[0] ?? 0));
+      this.cancels.splice(0, old < 0 ? this.cancels.length : old);
     }
+    this.forget();
+  }
+
+  /** Our cancel sent at `at` was accepted. */
+  cancelled(at: number): void {
+    let i = this.cancels.length;
+    this.cancels.push(at);
+    while (i > 0 && (this.cancels[i - 1] ?? 0) > at) {
+      this.cancels[i] = this.cancels[i - 1] ?? 0;
+      i--;
+    }
+    this.cancels[i] = at;
+    this.forget();
+  }
+
+  private forget(): void {
     this.last.min.lo = -1;
     this.last.max.lo = -1;
+  }
+
+  /**
+   * Jobs that may have ended between samples `a` and `b` (indices), freeing their workers: those
+   * /health counted finished meanwhile, and our cancels sent meanwhile. Found by the fuzzer: a
+   * job failed at the instant a purge went out, between two samples of one worker running; the
+   * purge, refused at the base limit, was reported early against a limit of 10.
+   */
+  private endedBetween(a: number, b: number): number {
+    const fa = this.finished[a];
+    const fb = this.finished[b];
+    const finished = fa === undefined || fb === undefined ? 0 : Math.max(0, fb - fa);
+    const from = this.at[a] ?? 0;
+    const to = this.at[b] ?? 0;
+    return finished + sortedIndex(this.cancels, to, true) - sortedIndex(this.cancels, from, false);
   }
 
   /** Index of the first sample sent at or after `t` (binary search). */
@@ -320,8 +374,8 @@ class RunningSamples {
 
   /**
    * The smallest or largest sample in [from, to], counting the last one before `from` (the value
-   * in force when the window opened) and, for the smallest, the first one after `to` (0 when
-   * none came after it); 0 with no samples at all.
+   * in force when the window opened) and the first one after `to`; when none came after it, 0 for
+   * the smallest, and for the largest the samples up to `to`. 0 with no samples at all.
    */
   private extreme(from: number, to: number, kind: 'min' | 'max'): number {
     const lo = Math.max(0, this.firstAtOrAfter(from) - 1);
@@ -331,10 +385,15 @@ class RunningSamples {
     // samples on either side of it, and without one after it, by nothing (a job may have ended
     // just before). Found by the lifecycle fuzzer: a purge refused at the base limit, 2, 50 ms
     // after the last sample showed one worker running (limit 10); its job had just ended.
-    if (kind === 'min') {
-      if (hi >= this.at.length) return 0;
-      hi++;
-    }
+    if (kind === 'min' && hi >= this.at.length) return 0;
+    // The last sample sent by `to`, and the first after it.
+    const inForce = hi - 1;
+    // The most, likewise: a worker may have taken a job just after the last sample before `to`.
+    // Found by the fuzzer too: four purges accepted 340 ms to 980 ms after a sample showed no
+    // worker running, while the one after showed one (limit 10), were reported over the base
+    // limit 2. Without a sample after `to` the largest stays the one in force (a run's last
+    // second would otherwise never be judged).
+    if (hi < this.at.length) hi++;
     const last = this.last[kind];
     if (last.lo === lo && last.hi === hi) return last.value;
     let out: number | undefined;
@@ -344,7 +403,9 @@ class RunningSamples {
     }
     last.lo = lo;
     last.hi = hi;
-    last.value = out ?? 0;
+    // The fewest, less the jobs that may have ended between the sample in force and the next.
+    const ended = kind === 'min' && inForce >= 0 && hi > inForce + 1 ? this.endedBetween(inForce, hi - 1) : 0;
+    last.value = Math.max(0, (out ?? 0) - ended);
     return last.value;
   }
 
@@ -437,7 +498,8 @@ export function rateLimitCheck(): Check & { ceilings(): RateCeiling[] } {
       if (r.type !== 'exchange') return;
       latest = Math.max(latest, r.endAt);
       const reading = healthReadingOf(r);
-      if (reading) running.add(r.sentAt, reading.running);
+      if (reading) running.add(r.sentAt, reading.running, finishedOf(reading));
+      if (r.op === 'cancel' && r.status === 200) running.cancelled(r.sentAt);
       if (r.op === 'StartPod' || r.op === 'CreateEndpoint' || !counted(r, r.op)) return;
       const w = windowFor(r.op);
       if (!w) return;
