@@ -23,6 +23,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/trace',
+    'src/fuzz',
   ],
   contracts: [
     'src/scenario',
@@ -39,6 +40,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/trace',
+    'src/fuzz',
   ],
   'src/scenario': [
     'contracts',
@@ -53,6 +55,7 @@ const layers = {
     'src/emulator',
     'src/session',
     'src/fold',
+    'src/fuzz',
   ],
   // The step kinds: each file holds a kind's schema, rules and runner. A step reaches the run only
   // through the interfaces in steps/iteration-state.ts, so it never imports the runner.
@@ -67,6 +70,7 @@ const layers = {
     'src/compare',
     'src/export',
     'src/session',
+    'src/fuzz',
   ],
   'src/schedule': [
     'contracts',
@@ -83,6 +87,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/trace',
+    'src/fuzz',
   ],
   'src/client': [
     'src/scenario',
@@ -98,6 +103,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/trace',
+    'src/fuzz',
   ],
   'src/blast': [
     'contracts',
@@ -113,6 +119,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fold',
+    'src/fuzz',
   ],
   // The one job fold: records become job progress here, for the checks, metrics, exports and the
   // session alike. It reads records (core) and knows none of its consumers.
@@ -133,6 +140,7 @@ const layers = {
     'src/compare',
     'src/export',
     'src/library',
+    'src/fuzz',
   ],
   // Trace readers (issue 49): files in, rows out. They read the disk and know only core, so the
   // layers that replay a trace take its rows without the readers knowing them.
@@ -154,6 +162,7 @@ const layers = {
     'src/compare',
     'src/export',
     'src/library',
+    'src/fuzz',
   ],
   'src/check': [
     'src/scenario',
@@ -167,6 +176,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fuzz',
   ],
   'src/metrics': [
     'contracts',
@@ -181,6 +191,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fuzz',
   ],
   'src/report': [
     'contracts',
@@ -194,6 +205,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fuzz',
   ],
   'src/emulator': [
     'src/scenario',
@@ -207,8 +219,9 @@ const layers = {
     'src/capacity',
     'src/steps',
     'src/session',
+    'src/fuzz',
   ],
-  'src/session': ['src/capacity', 'src/compare', 'src/emulator'],
+  'src/session': ['src/capacity', 'src/compare', 'src/emulator', 'src/fuzz'],
   'src/compare': [
     'contracts',
     'src/scenario',
@@ -221,6 +234,7 @@ const layers = {
     'src/emulator',
     'src/steps',
     'src/session',
+    'src/fuzz',
   ],
 };
 

@@ -9,6 +9,7 @@ import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { traceCommand } from './commands/trace.js';
+import { fuzzCommand } from './commands/fuzz.js';
 
 /** Every command of DESIGN.md, in the order `--help` lists them. */
 export const COMMANDS: RegisteredCommand[] = [
@@ -20,6 +21,7 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(compareCommand),
   registered(capacityCommand),
   registered(traceCommand),
+  registered(fuzzCommand),
   registered(contractCommand),
   registered(initCommand),
 ];

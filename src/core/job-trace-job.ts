@@ -18,11 +18,24 @@ export interface JobTraceAction {
   readonly op: JobActionOp;
 }
 
+/** A row's own policy, milliseconds (as the request sends it). */
+export interface TracedPolicy {
+  readonly ttl?: number;
+  readonly executionTimeout?: number;
+  readonly lowPriority?: boolean;
+}
+
 /** The job a trace row replays: its submission and its later calls. */
 export interface TracedJob {
   readonly op?: JobTraceOp;
   /** Size of the submission's body, bytes. */
   readonly inputBytes?: number;
+  /** Fields of the job's input, over the step's own (a fuzzer's row says how its job behaves). */
+  readonly input?: Readonly<Record<string, unknown>>;
+  /** The job's policy, over the step's own. */
+  readonly policy?: TracedPolicy;
+  /** Sent with a webhook to the run's own receiver, as `webhook: true` on a step does. */
+  readonly webhook?: true;
   readonly actions?: readonly JobTraceAction[];
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SubmissionBody } from '../../contracts/queue/schemas.js';
 import { paddedSubmission, sizedSubmission } from '../client/sized-submission.js';
 import { isFinalStatus } from '../core/job-status.js';
+import type { TracedJob } from '../core/job-trace-job.js';
 import type { RequestFacts } from '../core/record.js';
 import { ByteSizeSchema, DurationSchema, durationText, sizeText } from '../scenario/field-schemas.js';
 import type { KeyPath, PathIssue } from '../scenario/path-format.js';
@@ -110,16 +111,16 @@ export function submissionRules(payload: unknown, path: KeyPath, flow: FlowFacts
 export const submit: StepRunner<RunStep | RunsyncStep> = (step, it) => submitJob(step, it);
 
 /**
- * As `submit`; `traceBytes` is the size a replayed job trace gives the body (its `inputBytes`),
- * used when the step sets none and the rendered body is smaller.
+ * As `submit`; `row` is a replayed job trace's row: its `input` and `policy` go over the step's
+ * own, and its `inputBytes` pads the body when the step sets no size and the body is smaller.
  */
 export async function submitJob(
   step: RunStep | RunsyncStep,
   it: IterationState,
-  traceBytes?: number,
+  row?: TracedJob,
 ): Promise<boolean> {
   const { client, clock } = it.ctx;
-  const { body, facts } = requestBody(step, it, traceBytes);
+  const { body, facts } = requestBody(step, it, row);
   it.submittedAt = clock.now();
   const r =
     step.kind === 'run'
@@ -140,15 +141,30 @@ export async function submitJob(
   return true;
 }
 
+/** The policy sent: a replayed row's over the step's own. */
+function policyOf(step: RunStep | RunsyncStep, row: TracedJob | undefined): Policy | undefined {
+  return row?.policy === undefined ? step.policy : { ...step.policy, ...row.policy };
+}
+
+/** The webhook sent: our receiver's when the step or a replayed row asks for it, else the step's URL. */
+function webhookOf(step: RunStep | RunsyncStep, it: IterationState, row: TracedJob | undefined): string | undefined {
+  const own = step.webhook === true || row?.webhook === true;
+  return own ? jobWebhookUrl(it.ctx.webhookUrl, it.ctx.shard) : step.webhook;
+}
+
 function requestBody(
   step: RunStep | RunsyncStep,
   it: IterationState,
-  traceBytes: number | undefined,
+  row: TracedJob | undefined,
 ): { body: SubmissionBody | Buffer; facts?: RequestFacts } {
-  const body: SubmissionBody = { input: renderTemplate(step.input, step, it) };
-  const webhook = step.webhook === true ? jobWebhookUrl(it.ctx.webhookUrl, it.ctx.shard) : step.webhook;
+  // The step's input is compiled under the step itself: rendered first, the row's fields go over it.
+  const rendered = renderTemplate(step.input, step, it);
+  const body: SubmissionBody = { input: row?.input === undefined ? rendered : { ...rendered, ...row.input } };
+  const policy = policyOf(step, row);
+  const traceBytes = row?.inputBytes;
+  const webhook = webhookOf(step, it, row);
   if (webhook !== undefined) body.webhook = webhook;
-  if (step.policy) body.policy = { ...step.policy };
+  if (policy) body.policy = { ...policy };
   if (step.s3Config) body.s3Config = { ...step.s3Config };
   const bytes = step.payloadBytes ?? traceBytes;
   if (bytes === undefined) return { body };
@@ -159,8 +175,8 @@ function requestBody(
   // A sized body is sent as bytes, so the facts the client would read from it are handed over.
   const facts: RequestFacts = {};
   if (webhook !== undefined) facts.webhook = webhook;
-  if (step.policy?.ttl !== undefined) facts.ttl = step.policy.ttl;
-  if (step.policy?.executionTimeout !== undefined) facts.executionTimeout = step.policy.executionTimeout;
-  if (step.policy?.lowPriority !== undefined) facts.lowPriority = step.policy.lowPriority;
+  if (policy?.ttl !== undefined) facts.ttl = policy.ttl;
+  if (policy?.executionTimeout !== undefined) facts.executionTimeout = policy.executionTimeout;
+  if (policy?.lowPriority !== undefined) facts.lowPriority = policy.lowPriority;
   return { body: sized, facts };
 }

@@ -86,7 +86,7 @@ function submissionIssues(
 /** Submits the row's job as its `op` says; false when nothing was submitted that calls could follow. */
 async function submitRow(step: TraceJobStep, it: IterationState): Promise<boolean> {
   const op = it.trace?.op ?? 'run';
-  if (op !== 'openai') return submitJob(step[op], it, it.trace?.inputBytes);
+  if (op !== 'openai') return submitJob(step[op], it, it.trace);
   // Refused at load among the rows checked then (scenario/document-check.ts); a later one is not sent.
   if (step.openai === undefined) return false;
   it.submittedAt = it.ctx.clock.now();

@@ -31,6 +31,27 @@ export const JobTraceEntrySchema = z
     inputBytes: count('Size of the request body, in bytes.'),
     inputTokens: count('Prompt tokens.'),
     outputTokens: count('Tokens asked for or generated.'),
+    input: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Fields of the job's input, set over the replaying step's input once that is rendered (sent as written: no templates)."),
+    policy: z
+      .strictObject({
+        ttl: z.number().int().nonnegative().optional().describe('policy.ttl, milliseconds.'),
+        executionTimeout: z
+          .number()
+          .int()
+          .nonnegative()
+          .optional()
+          .describe('policy.executionTimeout, milliseconds.'),
+        lowPriority: z.boolean().optional().describe('policy.lowPriority.'),
+      })
+      .optional()
+      .describe("The job's policy, set over the replaying step's own."),
+    webhook: z
+      .literal(true)
+      .optional()
+      .describe("Sent with a webhook to the run's own receiver, as a step's `webhook: true`."),
     actions: z
       .array(JobTraceActionSchema)
       .optional()
