@@ -151,11 +151,12 @@ export class EdgeCoverage {
 
 /**
  * Edges over several rows, seen between two reads: IN_QUEUE to a final state (the worker took the
- * job and ended it meanwhile), and a retry taken from a job last seen unfinished (it failed or
- * timed out meanwhile, unseen).
+ * job and ended it meanwhile), a retry taken from a job last seen unfinished (it failed or timed
+ * out meanwhile, unseen), and a /runsync answered with anything but COMPLETED (where its job got
+ * within the wait: still queued or running, or ended otherwise).
  */
 function isJump(e: EdgeCount): boolean {
-  if (e.from === 'none') return false;
+  if (e.from === 'none') return e.by === 'runsync' && e.to !== 'deleted' && e.to !== 'results-gone';
   if (e.by === 'retry') return e.to === 'IN_QUEUE' && !isFinalStatus(e.from);
   if (e.by !== 'server' || e.from !== 'IN_QUEUE') return false;
   return e.to !== 'deleted' && e.to !== 'results-gone' && e.to !== 'CANCELLED' && isFinalStatus(e.to);

@@ -137,6 +137,7 @@ export function renderFuzzMarkdown(r: FuzzReport): string {
     `**${verdictLine(r)}.**`,
     '',
     `Seed ${String(r.seed)} against ${r.target}${r.faults.length > 0 ? ` with faults ${r.faults.join(', ')}` : ''}; the same seed against the same faithful target tries the same sequences (\`--seed ${String(r.seed)}\`).`,
+    ...(r.load ? ['', `Beside a background load, ${r.load.file}: ${formatCount(r.load.calls)} calls, not judged (they share the endpoint, so checks that need its queue to be the fuzz's alone did not judge).`] : []),
     '',
   ];
   if (r.findings.length > 0) out.push('## Findings', '', ...r.findings.flatMap(findingMarkdown));

@@ -51,6 +51,8 @@ export interface FuzzReport {
   /** `embedded emulator` or the remote target's base URL. */
   target: string;
   faults: string[];
+  /** The background load beside each trial: its scenario file and the calls it made. */
+  load?: { file: string; calls: number };
   budget: FuzzBudget;
   stoppedBy: FuzzStop;
   limits: JobPlanLimits;
@@ -103,7 +105,7 @@ function findingReport(f: FuzzFinding): FindingReport {
 
 export function fuzzReportOf(
   r: FuzzResult,
-  o: { target: string; faults: readonly string[]; budget: FuzzBudget },
+  o: { target: string; faults: readonly string[]; budget: FuzzBudget; load?: string },
 ): FuzzReport {
   return {
     v: FUZZ_REPORT_VERSION,
@@ -112,6 +114,7 @@ export function fuzzReportOf(
     seed: r.seed,
     target: o.target,
     faults: [...o.faults],
+    ...(o.load === undefined ? {} : { load: { file: o.load, calls: r.loadCalls } }),
     budget: o.budget,
     stoppedBy: r.stoppedBy,
     limits: r.limits,

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { EpochClock } from '../core/clock.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
+import type { JobstormRun } from '../library/library-options.js';
 import { runJobstorm } from '../library/run-jobstorm.js';
+import { besideLoad } from './background-load.js';
 import type { RouteLayout } from '../library/remote-target.js';
 import { DEFAULT_GRACEFUL_STOP_MS, type Target } from '../runner/run-options.js';
 import type { ScenarioInput } from '../scenario/scenario-schema.js';
@@ -32,6 +34,8 @@ export interface TrialSettings {
   clock?: EpochClock;
   /** Where trial traces are written. */
   dir: string;
+  /** A scenario file run against the same target beside each trial (its findings are not judged). */
+  load?: string;
   signal?: AbortSignal;
 }
 
@@ -53,6 +57,8 @@ export interface TrialResult {
   judged: Readonly<Record<string, number>>;
   /** The run ended early (interrupted, target unreachable). */
   aborted: boolean;
+  /** Calls the background load made beside it. */
+  loadCalls: number;
 }
 
 /** The job trace of a trial: one JSON line a job. */
@@ -107,19 +113,27 @@ export async function runTrial(
   // Trials run one at a time, so each writes over the last one's trace.
   const file = join(settings.dir, 'trial.jsonl');
   await writeFile(file, traceText(jobs));
+  const scenario = trialScenario(file, jobs, settings);
   const records: JobstormRecord[] = [];
-  const run = await runJobstorm({
-    scenario: trialScenario(file, jobs, settings),
-    ...(settings.target === undefined ? {} : { target: settings.target }),
-    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-    ...(settings.managementUrl === undefined ? {} : { managementUrl: settings.managementUrl }),
-    ...(settings.routes === undefined ? {} : { routes: settings.routes }),
-    ...(settings.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: settings.exclusiveEndpoint }),
-    ...(settings.clock ? { clock: settings.clock } : {}),
-    ...(settings.signal ? { signal: settings.signal } : {}),
-    preflight: first,
-    onRecord: (r) => records.push(r),
-  });
+  const run = (target: string | Target | undefined): Promise<JobstormRun> =>
+    runJobstorm({
+      scenario,
+      ...(target === undefined ? {} : { target }),
+      ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+      ...(settings.managementUrl === undefined ? {} : { managementUrl: settings.managementUrl }),
+      ...(settings.routes === undefined ? {} : { routes: settings.routes }),
+      ...(settings.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: settings.exclusiveEndpoint }),
+      ...(settings.clock ? { clock: settings.clock } : {}),
+      ...(settings.signal ? { signal: settings.signal } : {}),
+      preflight: first,
+      onRecord: (r) => records.push(r),
+    });
+  if (settings.load === undefined) return resultOf(await run(settings.target), records, 0);
+  const beside = await besideLoad(scenario, { ...settings, load: settings.load }, run);
+  return resultOf(beside.result, records, beside.loadCalls);
+}
+
+function resultOf(run: JobstormRun, records: JobstormRecord[], loadCalls: number): TrialResult {
   const findings = run.summary.violations
     .filter((v) => v.severity === 'error')
     .map((v) => ({ id: v.id, count: v.count, examples: v.examples }));
@@ -128,5 +142,6 @@ export async function runTrial(
     records,
     judged: run.summary.coverage,
     aborted: run.outcome.interrupted || run.exitCode === 3,
+    loadCalls,
   };
 }

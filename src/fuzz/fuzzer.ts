@@ -75,6 +75,8 @@ export interface FuzzResult {
   trials: number;
   sequences: number;
   calls: number;
+  /** Calls the background load made beside the trials (0 without one). */
+  loadCalls: number;
   stoppedBy: FuzzStop;
   findings: FuzzFinding[];
   edges: EdgeTable;
@@ -184,6 +186,7 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   const findings: FuzzFinding[] = [];
   let sequences = 0;
   let calls = 0;
+  let loadCalls = 0;
   let trials = 0;
   let stoppedBy: FuzzStop | undefined;
   while ((stoppedBy = stopBefore(o, sequences, deadline, clock)) === undefined) {
@@ -193,6 +196,7 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     trials++;
     sequences += jobs.length;
     calls += callsOf(jobs);
+    loadCalls += result.loadCalls;
     for (const r of result.records) edges.add(r);
     addJudged(judged, result.judged);
     if (result.aborted) {
@@ -213,5 +217,6 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   }
   const limits = o.limits ?? DEFAULT_PLAN_LIMITS;
   const durationMs = clock.now() - started;
-  return { seed: o.seed, limits, durationMs, trials, sequences, calls, stoppedBy, findings, edges: edges.table(), judged };
+  const edgeTable = edges.table();
+  return { seed: o.seed, limits, durationMs, trials, sequences, calls, loadCalls, stoppedBy, findings, edges: edgeTable, judged };
 }

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/cli.js';
@@ -21,6 +22,14 @@ describe('jobstorm fuzz: flags', () => {
     const text = io.stderr.join('\n');
     for (const flag of ['--seed', '--duration', '--sequences', '--fault', '--max-jobs']) expect(text).toContain(flag);
     expect(text).toContain('unknown fault "nosuch"');
+  });
+
+  it('names a background load that does not load, with the flags', async () => {
+    const io = captureIo();
+    const code = await runCli(['fuzz', '--load', 'no/such/load.yaml', '--seed', 'x'], io);
+    expect(code).toBe(2);
+    expect(io.stderr.join('\n')).toContain('--load');
+    expect(io.stderr.join('\n')).toContain('--seed');
   });
 
   it('refuses faults and --real-time against a remote target', async () => {
@@ -56,6 +65,26 @@ describe('jobstorm fuzz: budgets and reports', () => {
     // Every example cites a record of the smallest run, which is in the file.
     const seqs = new Set(records.map((l) => (JSON.parse(l) as { seq?: number }).seq));
     for (const v of f.examples) if (v.evidence.seq !== undefined) expect(seqs.has(v.evidence.seq)).toBe(true);
+  }, 300_000);
+
+  it('runs a background load beside every trial, and still finds and shrinks under it', async () => {
+    const load = join(mkdtempSync(join(tmpdir(), 'jobstorm-fuzz-load-')), 'load.yaml');
+    writeFileSync(
+      load,
+      [
+        'name: background',
+        'phases: [{ duration: 2m, rate: 5 }]',
+        'flows:',
+        '  - name: submit-and-poll',
+        '    steps: [{ run: { input: { sleep_ms: 200 } } }, { poll: { until: final, interval: 500ms } }]',
+        '',
+      ].join('\n'),
+    );
+    const { code, report, md } = await fuzzCli(['--seed', '1', '--fault', 'retry-any', '--first-finding', '--sequences', '200', '--load', load]);
+    expect(code).toBe(1);
+    expect(report.findings[0]?.id).toBe('lifecycle.retry-not-allowed');
+    expect(report.load?.calls ?? 0).toBeGreaterThan(50);
+    expect(md).toContain('Beside a background load');
   }, 300_000);
 
   it('stops by time, on the clock it runs on', async () => {

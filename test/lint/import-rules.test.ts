@@ -33,6 +33,10 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     // Trace readers know only core; the pure schedule does not read files.
     ['src/trace/x.ts', "import { y as z } from '../schedule/y.js';\nexport const y = z;\n"],
     ['src/schedule/x.ts', "import { y as z } from '../trace/y.js';\nexport const y = z;\n"],
+    // The fuzzer drives runs from outside; nothing the run is made of knows it.
+    ['src/check/x.ts', "import { y as z } from '../fuzz/y.js';\nexport const y = z;\n"],
+    ['src/session/x.ts', "import { y as z } from '../fuzz/y.js';\nexport const y = z;\n"],
+    ['src/steps/x.ts', "import { y as z } from '../fuzz/y.js';\nexport const y = z;\n"],
   ])('%s may not import that', async (file, code) => {
     const messages = await lint(file, code);
     expect(messages.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
@@ -49,6 +53,10 @@ describe('DESIGN.md import directions, enforced by ESLint', () => {
     ['src/metrics/x.ts', "import { y as z } from '../fold/y.js';\nexport const y = z;\n"],
     ['src/fold/x.ts', "import { y as z } from '../core/y.js';\nexport const y = z;\n"],
     ['src/trace/x.ts', "import { y as z } from '../core/y.js';\nexport const y = z;\n"],
+    [
+      'src/fuzz/x.ts',
+      "import { y as z } from '../library/y.js';\nimport { w } from '../check/w.js';\nexport const y = [z, w];\n",
+    ],
     [
       'src/compare/x.ts',
       "import { y as z } from '../report/y.js';\nimport { w } from '../metrics/w.js';\nexport const y = [z, w];\n",

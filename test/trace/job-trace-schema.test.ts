@@ -25,11 +25,23 @@ describe('the job trace JSON Schema', () => {
       'inputBytes',
       'inputTokens',
       'outputTokens',
+      'input',
+      'policy',
+      'webhook',
       'actions',
     ]);
     expect(schema.required).toEqual(['at', 'op']);
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.op?.enum).toEqual(['run', 'runsync', 'openai']);
+  });
+
+  it("takes a job's own input, policy and webhook (what jobstorm fuzz writes), and nothing else in them", () => {
+    const row = { at: 0, op: 'run', input: { sleep_ms: 300 }, policy: { ttl: 10_000, lowPriority: true }, webhook: true };
+    expect(JobTraceEntrySchema.safeParse(row).success).toBe(true);
+    expect(JobTraceEntrySchema.safeParse({ ...row, policy: { ttl: '10s' } }).success).toBe(false);
+    expect(JobTraceEntrySchema.safeParse({ ...row, policy: { priority: 1 } }).success).toBe(false);
+    expect(JobTraceEntrySchema.safeParse({ ...row, webhook: false }).success).toBe(false);
+    expect(JobTraceEntrySchema.safeParse({ ...row, input: [1] }).success).toBe(false);
   });
 
   it('accepts a job with no actions and refuses actions out of order', () => {

@@ -13,6 +13,7 @@ import { fuzzReportOf, type FuzzVerdict } from '../../fuzz/fuzz-report.js';
 import { edgeLines, findingLines, verdictLine } from '../../fuzz/fuzz-markdown.js';
 import { FUZZ_FILES, writeFuzzReports } from '../../fuzz/fuzz-writer.js';
 import { DEFAULT_PLAN_LIMITS, type JobPlanLimits } from '../../fuzz/job-plan.js';
+import { scenarioOf } from '../../library/scenario-source.js';
 import { durationIssue, parseDuration } from '../../scenario/duration.js';
 import { runIdFor } from '../../session/run-id.js';
 import { clockOf, type CliIo, type JobstormCommand } from '../command.js';
@@ -73,9 +74,21 @@ function targetIssues(args: FuzzArgs, remote: string | undefined, issues: Config
   return faults;
 }
 
+/** The background load's scenario, loaded once to name its problems with the flags'. */
+async function loadIssues(file: string | undefined, issues: ConfigIssue[]): Promise<void> {
+  if (file === undefined) return;
+  try {
+    await scenarioOf({ scenarioFile: file });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    issues.push(...err.issues.map((i) => ({ ...i, where: `--load ${i.where}` })));
+  }
+}
+
 /** Every flag checked at once; nothing is sent when one is wrong. */
-function settle(args: FuzzArgs, io: CliIo): FuzzSettings {
+async function settle(args: FuzzArgs, io: CliIo): Promise<FuzzSettings> {
   const issues: ConfigIssue[] = [];
+  await loadIssues(args.load, issues);
   const remote = args.target ?? io.env.JOBSTORM_TARGET;
   integer(issues, '--seed', args.seed, -(2 ** 31), 2 ** 31 - 1);
   integer(issues, '--max-jobs', args['max-jobs'], 1, 100);
@@ -140,7 +153,7 @@ const EXIT: Record<FuzzVerdict, ExitCode> = {
 /** `jobstorm fuzz`: trials of generated jobs against the target, each new finding shrunk and written as a scenario. */
 export const fuzzAction: Pick<JobstormCommand<FuzzArgs>, 'run'> = {
   run: async (args, io) => {
-    const s = settle(args, io);
+    const s = await settle(args, io);
     const clock = clockOf(io);
     // As given (or relative to here) in what is printed: a reproduction command to copy.
     const shown = args.out ?? join('reports', runIdFor('fuzz', clock.epochNow()));
@@ -158,6 +171,7 @@ export const fuzzAction: Pick<JobstormCommand<FuzzArgs>, 'run'> = {
       ...(args['management-url'] === undefined ? {} : { managementUrl: args['management-url'] }),
       ...(args.routes === undefined ? {} : { routes: args.routes }),
       ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
+      ...(args.load === undefined ? {} : { load: resolve(args.load) }),
     };
     try {
       const options: FuzzOptions = {
@@ -170,7 +184,12 @@ export const fuzzAction: Pick<JobstormCommand<FuzzArgs>, 'run'> = {
       };
       const result = await fuzzOn(options, io, s.remote === undefined && !args['real-time']);
       clearLiveLine(io);
-      const report = fuzzReportOf(result, { target, faults: s.faults, budget: s.budget });
+      const report = fuzzReportOf(result, {
+        target,
+        faults: s.faults,
+        budget: s.budget,
+        ...(args.load === undefined ? {} : { load: args.load }),
+      });
       await writeFuzzReports(report, result.findings, settings, out);
       io.out(verdictLine(report));
       for (const f of report.findings) io.out(findingLines(f, shown).join('\n'));

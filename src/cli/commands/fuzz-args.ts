@@ -14,6 +14,7 @@ export interface FuzzArgs {
   'max-calls'?: number;
   'shrink-runs'?: number;
   'real-time'?: boolean;
+  load?: string;
   out?: string;
   quiet?: boolean;
 }

@@ -25,6 +25,10 @@ export const fuzzCommand: JobstormCommand<FuzzArgs> = {
       .option('max-jobs', { type: 'number', describe: 'most jobs in one trial, all at once (default 8)' })
       .option('max-calls', { type: 'number', describe: 'most calls for one job after its submission (default 6)' })
       .option('shrink-runs', { type: 'number', describe: 'most runs spent shrinking one finding (default 200)' })
+      .option('load', {
+        type: 'string',
+        describe: 'a scenario run against the same target beside every trial, so bugs that need load show up (its own findings are not judged)',
+      })
       .option('real-time', {
         type: 'boolean',
         describe: "run the embedded emulator on the wall clock (default: on a clock of its own that skips idle time, so trials take milliseconds)",
@@ -35,6 +39,7 @@ export const fuzzCommand: JobstormCommand<FuzzArgs> = {
     ['$0 fuzz --duration 60s', 'fuzz the embedded emulator for a minute'],
     ['$0 fuzz --fault retry-any --first-finding', 'find a planted bug and shrink it to a scenario'],
     ['$0 fuzz --target https://api.example.com/v2/abc123 --sequences 2000 --seed 7', 'a real endpoint, a fixed budget and seed'],
+    ['$0 fuzz --load scenarios/steady-load.yaml --duration 5m', 'beside a steady background load'],
   ],
   run: async (args, io) => (await import('./fuzz-action.js')).fuzzAction.run(args, io),
 };
