@@ -113,7 +113,9 @@ export class EdgeCoverage {
     const age = r.sentAt - job.submittedAt;
     const retention = job.op === 'runsync' ? LIMITS.retentionRunsync : LIMITS.retentionRun;
     if (job.ttl !== undefined && age >= job.ttl) this.count(job.last, 'ttl-expiry', 'deleted');
-    else if (isFinalStatus(job.last) && age >= retention) this.count(job.last, 'retention-expiry', 'results-gone');
+    // Past retention the job may have ended unseen since we last read it (a /runsync answered
+    // IN_QUEUE at the end of its wait): its results went, a jump if we never saw it final.
+    else if (age >= retention) this.count(job.last, 'retention-expiry', 'results-gone');
     else this.count(job.last, 'server', 'deleted');
     this.jobs.delete(id);
   }
@@ -153,11 +155,13 @@ export class EdgeCoverage {
  * Edges over several rows, seen between two reads: IN_QUEUE to a final state (the worker took the
  * job and ended it meanwhile), a retry taken from a job last seen unfinished (it failed or timed
  * out meanwhile, unseen), and a /runsync answered with anything but COMPLETED (where its job got
- * within the wait: still queued or running, or ended otherwise).
+ * within the wait: still queued or running, or ended otherwise), and results gone past retention
+ * from a job last seen unfinished.
  */
 function isJump(e: EdgeCount): boolean {
   if (e.from === 'none') return e.by === 'runsync' && e.to !== 'deleted' && e.to !== 'results-gone';
   if (e.by === 'retry') return e.to === 'IN_QUEUE' && !isFinalStatus(e.from);
+  if (e.by === 'retention-expiry') return !isFinalStatus(e.from);
   if (e.by !== 'server' || e.from !== 'IN_QUEUE') return false;
   return e.to !== 'deleted' && e.to !== 'results-gone' && e.to !== 'CANCELLED' && isFinalStatus(e.to);
 }

@@ -71,11 +71,16 @@ describe('EdgeCoverage', () => {
       shows('status', 100, 'c', 'COMPLETED'),
       shows('status', 200, 'c', 'IN_PROGRESS'),
       shows('runsync', 0, 'd', 'FAILED'),
+      // Answered IN_QUEUE at the end of its wait, never read again until its results were gone.
+      shows('runsync', 0, 'e', 'IN_QUEUE'),
+      ex('status', 61_000, 404, undefined, { jobId: 'e' }),
     ]);
     expect(t.jumps).toEqual([
       { from: 'IN_QUEUE', by: 'server', to: 'COMPLETED', count: 2 },
       { from: 'IN_PROGRESS', by: 'retry', to: 'IN_QUEUE', count: 1 },
       { from: 'none', by: 'runsync', to: 'FAILED', count: 1 },
+      { from: 'none', by: 'runsync', to: 'IN_QUEUE', count: 1 },
+      { from: 'IN_QUEUE', by: 'retention-expiry', to: 'results-gone', count: 1 },
     ]);
     expect(t.outside).toEqual([{ from: 'COMPLETED', by: 'server', to: 'IN_PROGRESS', count: 1 }]);
   });
