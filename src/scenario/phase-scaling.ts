@@ -114,3 +114,11 @@ export function capStepTimeouts(scenario: Scenario, maxMs: number): Scenario {
     });
   return { ...scenario, flows: scenario.flows.map((f) => ({ ...f, steps: cap(f.steps) })) };
 }
+
+/**
+ * `--strict`: an operation the target serves to another method than the contract's is reported
+ * and no longer sent (the scenario's target.adapt off). One reshaping for `run` and `capacity`.
+ */
+export function withStrictTarget(scenario: Scenario): Scenario {
+  return { ...scenario, target: { ...scenario.target, adapt: false } };
+}

@@ -12,6 +12,7 @@ import type { ExitCode } from '../../core/exit-code.js';
 import { parseThresholds, type Threshold } from '../../report/threshold.js';
 import { VIOLATION_PREFIX } from '../../report/threshold-metrics.js';
 import { durationIssue, parseDuration } from '../../scenario/duration.js';
+import { withStrictTarget } from '../../scenario/phase-scaling.js';
 import type { Phase, Scenario } from '../../scenario/scenario.js';
 import { clockOf, type CliIo, type JobstormCommand } from '../command.js';
 import type { CapacityArgs } from './capacity-args.js';
@@ -178,7 +179,8 @@ async function remoteOf(
 async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
   const issues: ConfigIssue[] = [];
   const notes: string[] = [];
-  const scenario = await loadScenarioInto(issues, args.scenario, io.env);
+  const loaded = await loadScenarioInto(issues, args.scenario, io.env);
+  const scenario = loaded && args.strict ? withStrictTarget(loaded) : loaded;
   const slo = sloOf(args, scenario, issues, notes);
   const steps = stepPlanOf(args, scenario, issues);
   const remote = await remoteOf(args, io, scenario, issues);

@@ -19,4 +19,5 @@ export interface CapacityArgs extends ExportArgs {
   out?: string;
   quiet?: boolean;
   worker?: string;
+  strict?: boolean;
 }

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
+import { CHECK_OPTIONS } from '../run/check-options.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
 import type { CapacityArgs } from './capacity-args.js';
@@ -43,6 +44,7 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
         describe: 'report folder (default reports/capacity-<scenario>-<time>)',
       })
       .option('quiet', { type: 'boolean', describe: 'no progress lines and no terminal summary' })
+      .option('strict', CHECK_OPTIONS.strict)
       .options(EXPORT_OPTIONS)
       .option('worker', {
         type: 'string',

@@ -11,6 +11,7 @@ import {
   fitDuration,
   scaleRates,
   totalDurationMs,
+  withStrictTarget,
   withWarmup,
 } from '../../scenario/phase-scaling.js';
 import type { Scenario } from '../../scenario/scenario.js';
@@ -117,7 +118,7 @@ function shaped(scenario: Scenario, flags: RunFlags, args: RunArgs): Scenario {
   }
   if (scale !== undefined) s = scaleRates(s, scale);
   if (args.auth) s = { ...s, target: { ...s.target, auth: args.auth } };
-  if (args.strict) s = { ...s, target: { ...s.target, adapt: false } };
+  if (args.strict) s = withStrictTarget(s);
   return s;
 }
 
