@@ -1,3 +1,5 @@
+import { createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/manual-clock.js';
 import { runClock } from '../../src/runner/run-clock.js';
@@ -44,7 +46,50 @@ describe('ManualClock readings a driver needs (issue 46)', () => {
   });
 });
 
+/** Resolves after `turns` turns of the event loop, with nothing else under way. */
+const turns = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
 describe('ClockDriver', () => {
+  it('does not take a request whose body is still coming for one parked at the server', async () => {
+    const clock = new ManualClock();
+    const server = createServer((req: IncomingMessage, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    let firedBeforeAnswer = false;
+    let answered = false;
+    clock.schedule(1000, () => {
+      if (!answered) firedBeforeAnswer = true;
+    });
+    try {
+      // Sent once the driver listens, as a run's requests are.
+      const exchange = (): Promise<void> =>
+        new Promise<void>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/' }, (res) => {
+            res.resume();
+            res.on('end', () => {
+              answered = true;
+              resolve();
+            });
+          });
+          req.on('error', reject);
+          // The headers reach the server first; the body comes a few quiet turns later, as a loaded
+          // sender's does.
+          req.flushHeaders();
+          void turns(8).then(() => req.end('body'));
+        });
+      await new ClockDriver(clock).run(turns(1).then(exchange));
+      expect(answered).toBe(true);
+      expect(firedBeforeAnswer).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('moves the clock while a runsync waits at the emulator: a 5 s job done in less real time than that', async () => {
     const t = await manualTarget({ workersMin: 1, workersMax: 1 });
     try {
