@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EpochClock } from '../core/clock.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
-import type { JobstormRun } from '../library/library-options.js';
+import type { JobstormRun, RunJobstormOptions } from '../library/library-options.js';
 import { runJobstorm } from '../library/run-jobstorm.js';
 import { besideLoad } from './background-load.js';
 import type { RouteLayout } from '../library/remote-target.js';
@@ -115,22 +115,21 @@ export async function runTrial(
   await writeFile(file, traceText(jobs));
   const scenario = trialScenario(file, jobs, settings);
   const records: JobstormRecord[] = [];
-  const run = (target: string | Target | undefined): Promise<JobstormRun> =>
-    runJobstorm({
-      scenario,
-      ...(target === undefined ? {} : { target }),
-      ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
-      ...(settings.managementUrl === undefined ? {} : { managementUrl: settings.managementUrl }),
-      ...(settings.routes === undefined ? {} : { routes: settings.routes }),
-      ...(settings.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: settings.exclusiveEndpoint }),
-      ...(settings.clock ? { clock: settings.clock } : {}),
-      ...(settings.signal ? { signal: settings.signal } : {}),
-      preflight: first,
-      onRecord: (r) => records.push(r),
-    });
-  if (settings.load === undefined) return resultOf(await run(settings.target), records, 0);
-  const beside = await besideLoad(scenario, { ...settings, load: settings.load }, run);
-  return resultOf(beside.result, records, beside.loadCalls);
+  const options: RunJobstormOptions = {
+    scenario,
+    ...(settings.target === undefined ? {} : { target: settings.target }),
+    ...(settings.apiKey === undefined ? {} : { apiKey: settings.apiKey }),
+    ...(settings.managementUrl === undefined ? {} : { managementUrl: settings.managementUrl }),
+    ...(settings.routes === undefined ? {} : { routes: settings.routes }),
+    ...(settings.exclusiveEndpoint === undefined ? {} : { exclusiveEndpoint: settings.exclusiveEndpoint }),
+    ...(settings.clock ? { clock: settings.clock } : {}),
+    ...(settings.signal ? { signal: settings.signal } : {}),
+    preflight: first,
+    onRecord: (r) => records.push(r),
+  };
+  if (settings.load === undefined) return resultOf(await runJobstorm(options), records, 0);
+  const beside = await besideLoad(options, settings.load);
+  return resultOf(beside.run, records, beside.loadCalls);
 }
 
 function resultOf(run: JobstormRun, records: JobstormRecord[], loadCalls: number): TrialResult {

@@ -23,8 +23,11 @@ function thresholdsOf(scenario: Scenario, extra: readonly string[]): Threshold[]
   );
 }
 
-/** The target `o` names: a Target as given, a remote URL validated, or the embedded emulator. */
-function reach(o: RunJobstormOptions, scenario: Scenario): Promise<RunTarget> {
+/**
+ * The target `o` names: a Target as given, a remote URL validated, or the embedded emulator (on
+ * `o.clock` when it is a caller's own). Also the fuzzer's, for a trial and the load beside it.
+ */
+export function reachTargetOf(o: RunJobstormOptions, scenario: Scenario): Promise<RunTarget> {
   const extra = { exclusiveEndpoint: o.exclusiveEndpoint };
   if (typeof o.target === 'object') return reachTarget(scenario, { remote: o.target, ...extra });
   if (o.target === undefined)
@@ -87,7 +90,7 @@ export async function runJobstorm(o: RunJobstormOptions): Promise<JobstormRun> {
   const thresholds = thresholdsOf(scenario, o.thresholds ?? []);
   // A remote URL is refused before anything starts; a Target object or the emulator is reached here.
   const { session, run } = await assembleRun({
-    reach: () => reach(o, scenario),
+    reach: () => reachTargetOf(o, scenario),
     session: () => sessionOptions(o, scenario, thresholds),
   });
   const outcome = await run();
