@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { stringify } from 'yaml';
 import { writeTextFiles } from '../report/report-writer.js';
 import type { FuzzFinding } from './fuzzer.js';
-import { findingFiles, type FuzzReport } from './fuzz-report.js';
+import { findingDir, findingFiles, type FuzzReport } from './fuzz-report.js';
 import { renderFuzzMarkdown } from './fuzz-markdown.js';
 import { traceText, trialScenario, type TrialSettings } from './fuzz-trial.js';
 
@@ -44,14 +44,14 @@ export async function writeFuzzReports(
   settings: Pick<TrialSettings, 'faults' | 'emulator' | 'target'>,
   dir: string,
 ): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const files: [string, string][] = [
     [FUZZ_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
     [FUZZ_FILES.markdown, renderFuzzMarkdown(report)],
   ];
   for (const f of findings) {
     const paths = findingFiles(f.id);
-    await mkdir(join(dir, paths.trace, '..'), { recursive: true });
+    // writeTextFiles makes `dir`; each finding's folder is made here.
+    await mkdir(join(dir, findingDir(f.id)), { recursive: true });
     files.push(
       [paths.trace, traceText(f.jobs)],
       [paths.scenario, reproYaml(report, f, settings)],

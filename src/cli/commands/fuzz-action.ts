@@ -161,13 +161,14 @@ export const fuzzAction: Pick<JobstormCommand<FuzzArgs>, 'run'> = {
     const target = s.remote ?? 'the embedded emulator';
     io.out(`jobstorm fuzz: seed ${String(s.seed)} against ${target} (the same seed tries the same sequences: --seed ${String(s.seed)})`);
     const trials = await mkdtemp(join(tmpdir(), 'jobstorm-fuzz-'));
+    const apiKey = args['api-key'] ?? io.env.JOBSTORM_API_KEY;
     const settings = {
       faults: s.faults,
       emulator: FUZZ_EMULATOR,
       dir: trials,
       signal: io.interrupt,
       ...(s.remote === undefined ? {} : { target: s.remote }),
-      ...(args['api-key'] ?? io.env.JOBSTORM_API_KEY ? { apiKey: args['api-key'] ?? io.env.JOBSTORM_API_KEY } : {}),
+      ...(apiKey ? { apiKey } : {}),
       ...(args['management-url'] === undefined ? {} : { managementUrl: args['management-url'] }),
       ...(args.routes === undefined ? {} : { routes: args.routes }),
       ...(args['exclusive-endpoint'] ? { exclusiveEndpoint: true } : {}),
