@@ -24,6 +24,7 @@ const layers = {
     'src/fold',
     'src/trace',
     'src/fuzz',
+    'src/dashboard',
   ],
   contracts: [
     'src/scenario',
@@ -41,6 +42,7 @@ const layers = {
     'src/fold',
     'src/trace',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/scenario': [
     'contracts',
@@ -56,6 +58,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/fuzz',
+    'src/dashboard',
   ],
   // The step kinds: each file holds a kind's schema, rules and runner. A step reaches the run only
   // through the interfaces in steps/iteration-state.ts, so it never imports the runner.
@@ -71,6 +74,7 @@ const layers = {
     'src/export',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/schedule': [
     'contracts',
@@ -88,6 +92,7 @@ const layers = {
     'src/fold',
     'src/trace',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/client': [
     'src/scenario',
@@ -104,6 +109,7 @@ const layers = {
     'src/fold',
     'src/trace',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/blast': [
     'contracts',
@@ -120,6 +126,7 @@ const layers = {
     'src/session',
     'src/fold',
     'src/fuzz',
+    'src/dashboard',
   ],
   // The one job fold: records become job progress here, for the checks, metrics, exports and the
   // session alike. It reads records (core) and knows none of its consumers.
@@ -141,6 +148,7 @@ const layers = {
     'src/export',
     'src/library',
     'src/fuzz',
+    'src/dashboard',
   ],
   // Trace readers (issue 49): files in, rows out. They read the disk and know only core, so the
   // layers that replay a trace take its rows without the readers knowing them.
@@ -163,6 +171,7 @@ const layers = {
     'src/export',
     'src/library',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/check': [
     'src/scenario',
@@ -177,6 +186,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/metrics': [
     'contracts',
@@ -192,6 +202,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/report': [
     'contracts',
@@ -206,6 +217,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
   'src/emulator': [
     'src/scenario',
@@ -220,8 +232,28 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
-  'src/session': ['src/capacity', 'src/compare', 'src/emulator', 'src/fuzz'],
+  'src/session': ['src/capacity', 'src/compare', 'src/emulator', 'src/fuzz', 'src/dashboard'],
+  // The live dashboard reads a summary and renders the report's view of it: nothing of the run itself.
+  'src/dashboard': [
+    'contracts',
+    'src/scenario',
+    'src/schedule',
+    'src/client',
+    'src/blast',
+    'src/runner',
+    'src/check',
+    'src/capacity',
+    'src/compare',
+    'src/emulator',
+    'src/steps',
+    'src/session',
+    'src/fold',
+    'src/trace',
+    'src/fuzz',
+    'src/export',
+  ],
   'src/compare': [
     'contracts',
     'src/scenario',
@@ -235,6 +267,7 @@ const layers = {
     'src/steps',
     'src/session',
     'src/fuzz',
+    'src/dashboard',
   ],
 };
 

@@ -41,6 +41,12 @@
  * warm-up, as a user's first short run is; its goal line says whether p99(run) stayed under 10 ms
  * or every second jobstorm sent late is marked generator-limited (the seconds are printed).
  *
+ * With DASHBOARD=1 (issue 51), last: jobstorm at DASHBOARD_RATE arrivals/s (default 4,000) with
+ * `--dashboard` and the page open in Chromium (pinned to CPU 1, beside the server, so the browser's
+ * own work is not jobstorm's), alternated with the same run without, DASHBOARD_ROUNDS times
+ * (default 2); the goal line compares jobstorm's CPU with and without (≤ 1.05), and each row notes
+ * how many updates the page received.
+ *
  *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
  */
 import { spawn } from 'node:child_process';
@@ -49,6 +55,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Summary } from '../src/report/summary.js';
 import {
   canPin,
@@ -102,7 +109,11 @@ interface Timed {
 }
 
 /** Runs `cmd` on CPU 0 (when taskset is there) under /usr/bin/time. */
-function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Timed> {
+function timed(
+  cmd: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  onStderr?: (text: string) => void,
+): Promise<Timed> {
   const args = ['-f', '%U %S %e', ...(canPin ? ['taskset', '-c', '0'] : []), ...cmd];
   const ticks = hostTicks();
   return new Promise((resolve, reject) => {
@@ -110,7 +121,10 @@ function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Promise<Tim
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      onStderr?.(stderr);
+    });
     child.once('error', reject);
     child.once('close', (code) => {
       const [user = Number.NaN, sys = Number.NaN, wall = Number.NaN] = (stderr.trim().split('\n').pop() ?? '')
@@ -159,6 +173,83 @@ const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number, measuredFrom = warmup, 
  * every second whose arrivals left late marked generator-limited in the summary.
  */
 const COLD = { seconds: 10, rate: 4000 };
+
+/** The live dashboard open in a browser while one jobstorm run goes (DASHBOARD=1). */
+interface Watcher {
+  onStderr: (text: string) => void;
+  /** After the run: closes the page; how many updates it received. */
+  done: () => Promise<number>;
+}
+
+function chromiumWatcher(browser: Browser): Watcher {
+  let opening: Promise<Page | undefined> | undefined;
+  return {
+    onStderr: (text) => {
+      const url = opening ? undefined : /dashboard: (http\S+)/.exec(text)?.[1];
+      if (url)
+        opening = browser.newPage().then(
+          async (page) => {
+            await page.goto(url);
+            return page;
+          },
+          () => undefined,
+        );
+    },
+    done: async () => {
+      const page = await opening;
+      const frames =
+        (await page?.evaluate<number>('window.jobstormFrames ? window.jobstormFrames.length : 0')) ?? 0;
+      await page?.close();
+      return frames;
+    },
+  };
+}
+
+/** Chromium on CPU 1 (with the server), so its work is never counted as jobstorm's (on CPU 0). */
+async function pinnedChromium(dir: string): Promise<Browser> {
+  const wrapper = join(dir, 'chromium-on-cpu1.sh');
+  await writeFile(wrapper, `#!/bin/sh\nexec ${canPin ? 'taskset -c 1 ' : ''}/usr/bin/chromium "$@"\n`, {
+    mode: 0o755,
+  });
+  return chromium.launch({
+    executablePath: wrapper,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+}
+
+/** jobstorm with and without the page open, alternated; the goal line compares their CPU. */
+async function dashboardRounds(dir: string, origin: string): Promise<void> {
+  const rate = Number(process.env.DASHBOARD_RATE ?? 4000);
+  const rounds = Number(process.env.DASHBOARD_ROUNDS ?? 2);
+  const browser = await pinnedChromium(dir);
+  const plain: Row[] = [];
+  const watched: Row[] = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const p = await runJobstorm(dir, origin, rate);
+      printRow(p);
+      plain.push(p);
+      const watcher = chromiumWatcher(browser);
+      let frames = 0;
+      const d = await runJobstorm(dir, origin, rate, {
+        seconds,
+        warmup,
+        tool: 'dashboard',
+        dashboard: { onStderr: watcher.onStderr, done: async () => (frames = await watcher.done()) },
+      });
+      d.note += `, page got ${String(frames)} updates`;
+      printRow(d);
+      watched.push(d);
+    }
+  } finally {
+    await browser.close();
+  }
+  const cpu = (rows: readonly Row[]): number => rows.reduce((n, r) => n + r.cpuSeconds, 0) / rows.length;
+  const r = cpu(watched) / cpu(plain);
+  console.log(
+    `  dashboard: jobstorm CPU with the page open ÷ without at ${String(rate)}/s, mean of ${String(rounds)} alternated rounds: ${cpu(watched).toFixed(2)} s ÷ ${cpu(plain).toFixed(2)} s = ${r.toFixed(3)} (goal ≤ 1.05): ${r <= 1.05 ? 'PASS' : 'MISS'}`,
+  );
+}
 
 function field(o: unknown, key: string): unknown {
   return typeof o === 'object' && o !== null && key in o ? (o as Record<string, unknown>)[key] : undefined;
@@ -224,7 +315,11 @@ async function runJobstorm(
   dir: string,
   origin: string,
   rate: number,
-  plan: { seconds: number; warmup: number; tool: string } = { seconds, warmup, tool: 'jobstorm' },
+  plan: { seconds: number; warmup: number; tool: string; dashboard?: Watcher } = {
+    seconds,
+    warmup,
+    tool: 'jobstorm',
+  },
 ): Promise<Row> {
   const scenario = join(dir, `engine-vs-peers-${plan.tool}-${String(rate)}.yaml`);
   const out = join(dir, `out-${plan.tool}-${String(rate)}`);
@@ -242,9 +337,12 @@ async function runJobstorm(
       '--out',
       out,
       '--quiet',
+      ...(plan.dashboard ? ['--dashboard'] : []),
     ],
     { ...process.env, JOBSTORM_API_KEY: 'bench-key' },
+    plan.dashboard?.onStderr,
   );
+  await plan.dashboard?.done();
   const file = join(out, 'summary.json');
   if (!existsSync(file))
     throw new Error(`jobstorm wrote no summary.json (exit ${String(t.code)}):\n${t.stderr.slice(-2000)}`);
@@ -484,6 +582,10 @@ try {
       `    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`,
     );
   } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
+  if (process.env.DASHBOARD === '1') {
+    console.log('\ndashboard (issue 51)');
+    await dashboardRounds(dir, server.origin);
+  }
   const steals = rows.map((x) => x.steal).filter((x): x is number => x !== undefined);
   if (steals.length > 0) {
     const worst = Math.max(...steals);

@@ -1,6 +1,7 @@
 import type { EpochClock } from '../core/clock.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { JobstormRecord } from '../core/record.js';
+import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import type { Target } from '../runner/run-options.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -40,6 +41,18 @@ export interface StepProgress {
   view: LiveView;
 }
 
+/** A step as it starts. */
+export interface StepStart {
+  index: number;
+  rate: number;
+  stage: SearchStage;
+}
+
+/** What a step's session can say while it runs. */
+export interface LiveSummarySource {
+  liveSummary(): Summary | undefined;
+}
+
 export interface CapacityOptions {
   scenario: Scenario;
   target: Target;
@@ -55,6 +68,8 @@ export interface CapacityOptions {
   onStep?(step: CapacityStep): void;
   /** Called about once a second while a step runs, for a live progress line. */
   onProgress?(progress: StepProgress): void;
+  /** A step's session started: what it measured so far can be asked of it (the live dashboard). */
+  onStepStart?(step: StepStart, session: LiveSummarySource): void;
   /**
    * Every record of every step as it comes, warm-ups included (live exports): the steps are runs
    * of their own, each with its run record and times relative to its start.

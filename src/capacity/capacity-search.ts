@@ -43,6 +43,7 @@ function stepSettingsOf(o: CapacityOptions, runId: string, originMs: number): St
     ...(o.onRecord ? { onRecord: o.onRecord } : {}),
     ...(o.exports ? { exports: o.exports } : {}),
     ...(o.onProgress ? { onProgress: (p) => o.onProgress?.(p) } : {}),
+    ...(o.onStepStart ? { onStepStart: (step, session) => o.onStepStart?.(step, session) } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import type { RunOutcome, Target } from '../runner/run-options.js';
 import type { ExportSink } from '../session/session-options.js';
 import { assembleRun, reachedAlready } from '../session/run-assembly.js';
 import type { Scenario } from '../scenario/scenario.js';
-import type { StepProgress } from './capacity-options.js';
+import type { CapacityOptions, StepProgress } from './capacity-options.js';
 import type { CapacityStep, HealthPoint } from './capacity-report.js';
 import { timedReadingOf, type TimedReading } from './timed-reading.js';
 import { littleCheck } from './little-law.js';
@@ -43,6 +43,8 @@ export interface StepSettings {
   exports?: ExportSink;
   /** The step's progress, about once a second (CapacityOptions.onProgress). */
   onProgress?: (progress: StepProgress) => void;
+  /** CapacityOptions.onStepStart. */
+  onStepStart?: CapacityOptions['onStepStart'];
 }
 
 export interface StepRun {
@@ -377,6 +379,7 @@ export async function runRateStep(
       ...(settings.generatorProbe ? { generatorProbe: settings.generatorProbe } : {}),
     }),
   });
+  settings.onStepStart?.({ index, rate, stage }, session);
   let outcome: RunOutcome;
   try {
     outcome = await runSession();

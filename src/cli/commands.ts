@@ -10,6 +10,7 @@ import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
 import { traceCommand } from './commands/trace.js';
 import { fuzzCommand } from './commands/fuzz.js';
+import { dashboardCommand } from './commands/dashboard.js';
 
 /** Every command of DESIGN.md, in the order `--help` lists them. */
 export const COMMANDS: RegisteredCommand[] = [
@@ -22,6 +23,7 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(capacityCommand),
   registered(traceCommand),
   registered(fuzzCommand),
+  registered(dashboardCommand),
   registered(contractCommand),
   registered(initCommand),
 ];

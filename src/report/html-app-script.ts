@@ -130,6 +130,9 @@ th { background: #f6f8fa; }
 .verdict { padding: 12px 16px; border-radius: 6px; margin: 0 0 16px; font-size: 1.1em; border: 1px solid; }
 .verdict ul { margin: 6px 0 0; font-size: 0.9em; }
 .verdict-passed { background: #dafbe1; border-color: #1a7f37; } .verdict-failed { background: #ffebe9; border-color: #cf222e; }
+.verdict-running { background: #ddf4ff; border-color: #0969da; }
+.figures { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 8px 0; }
+.figure { display: flex; flex-direction: column; } .figure strong { font-size: 1.15em; font-variant-numeric: tabular-nums; }
 .verdict-inconclusive { background: #fff8c5; border-color: #9a6700; } .verdict-unreachable, .verdict-interrupted { background: #eaeef2; border-color: #57606a; }
 .chart { margin: 12px 0 20px; min-height: 300px; width: 100%; }
 .u-legend th, .u-legend td { border: none; background: none; padding: 2px 4px; }

@@ -50,6 +50,8 @@ export interface ChartPage {
   body: string;
   /** Handed to the script as the page's JSON block. */
   data: unknown;
+  /** The page reads its own origin (the live dashboard's server-sent events); a saved report does not. */
+  connectSelf?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export function chartPage(p: ChartPage): string {
     `script-src ${sha256(script)}`,
     `style-src ${sha256(style)}`,
     'img-src data:',
+    ...(p.connectSelf ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
@@ -138,17 +141,25 @@ ${helpers}
     return opts;
   }
 
-  data.charts.forEach(function (c) {
-    var el = document.getElementById('chart-' + c.id);
-    if (!el) return;
-    try {
-      var plot = new uPlot(hoverValues(fitAxes(options(c, Math.max(320, el.clientWidth)))), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
-      charts.push({ plot: plot, el: el });
-    } catch (err) {
-      el.textContent = 'chart failed: ' + err;
-      console.error('jobstorm chart ' + c.id, err);
-    }
-  });
+  // Draws every chart of the list into its element, replacing what was drawn: a live page redraws
+  // each update through window.jobstormDraw, after its body was replaced.
+  function drawAll(list) {
+    charts.forEach(function (ch) { ch.plot.destroy(); });
+    charts = [];
+    list.forEach(function (c) {
+      var el = document.getElementById('chart-' + c.id);
+      if (!el) return;
+      try {
+        var plot = new uPlot(hoverValues(fitAxes(options(c, Math.max(320, el.clientWidth)))), [c.x].concat(c.series.map(function (s) { return s.values; })), el);
+        charts.push({ plot: plot, el: el });
+      } catch (err) {
+        el.textContent = 'chart failed: ' + err;
+        console.error('jobstorm chart ' + c.id, err);
+      }
+    });
+  }
+  drawAll(data.charts);
+  window.jobstormDraw = drawAll;
 
   window.addEventListener('resize', function () {
     charts.forEach(function (ch) { ch.plot.setSize({ width: Math.max(320, ch.el.clientWidth), height: 280 }); });

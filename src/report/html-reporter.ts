@@ -1,4 +1,5 @@
 import { ttftStackHtml } from './ttft-stack-html.js';
+import { runStateHtml } from './run-state-html.js';
 import { windowLine } from './threshold-window-line.js';
 import { chartPage } from './html-assets.js';
 import { FINAL_STATES } from '../metrics/metrics-data.js';
@@ -211,19 +212,38 @@ function forcedNote(s: Summary): string {
   return `<p class="fail">Merged with --force from inputs that are not shards of one run:</p><ul>${forced.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
 }
 
-/** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
-export function renderHtml(s: Summary): string {
+/** report.html's parts: the verdict box, the body under it, and the charts its script draws. */
+export interface ReportView {
+  verdict: string;
+  body: string;
+  charts: ChartSpec[];
+}
+
+/** While the run goes on there is no verdict yet: what stands so far, said as such. */
+function runningBox(s: Summary): string {
+  const findings = s.violations.reduce((n, v) => n + v.count, 0);
+  const failing = s.thresholds.filter((t) => !t.ok).length;
+  const so = `t+${(s.run.durationMs / 1000).toFixed(0)}s — so far ${String(findings)} finding(s), ${String(failing)} of ${String(s.thresholds.length)} threshold(s) failing on what was measured; the verdict comes at the end`;
+  return `<div class="verdict verdict-running" role="status"><strong>RUNNING</strong> ${esc(so)}</div>`;
+}
+
+/**
+ * The report's view of a summary: report.html and the live dashboard both show exactly this.
+ * `running`: a summary of a run still going (the dashboard's): no verdict nor coverage yet.
+ */
+export function reportView(s: Summary, running = false): ReportView {
   const charts = withScalingChart(chartSpecs(s), s);
   const [headline, ...more] = s.verdict.reasons;
-  const verdict = `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${esc(verdictMark(s))}${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
-  return chartPage({
-    title: `jobstorm report ${s.run.id}`,
-    script: HTML_APP_SCRIPT,
-    style: HTML_STYLE,
-    data: { charts },
-    body: `${verdict}
-<h1>jobstorm report</h1>
+  const verdict = running
+    ? runningBox(s)
+    : `<div class="verdict verdict-${s.verdict.status}" role="status"><strong>${esc(verdictWord(s))}</strong>${esc(verdictMark(s))}${headline ? ` — ${esc(headline)}` : ''}${more.length ? `<ul>${more.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : ''}</div>`;
+  return { verdict, body: reportBody(s, charts, running), charts };
+}
+
+function reportBody(s: Summary, charts: readonly ChartSpec[], running: boolean): string {
+  return `<h1>jobstorm report</h1>
 <p class="meta">${esc(runLine(s))}</p>
+${runStateHtml(s, running)}
 ${forcedNote(s)}
 ${deviationHtml(s, esc)}
 ${s.preflight?.length ? `<h2>Preflight</h2><ul>${s.preflight.map((p) => `<li><span class="${p.ok ? 'ok' : 'fail'}">${p.ok ? '✓' : '✗'}</span> ${esc(p.check)}: ${esc(p.detail)}</li>`).join('')}</ul>` : ''}
@@ -243,9 +263,21 @@ ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>
 ${violationsSection(s)}
 <h2>Checks</h2>
-${coverageSection(s)}
+${running ? '<p class="meta">Which checks judged something is counted when the run ends.</p>' : coverageSection(s)}
 ${workersSection(s)}
-<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`,
+<p class="meta">Charts drawn with uPlot (MIT License, © Leon Sorokin), inlined so this file works offline.</p>`;
+}
+
+/** Renders the page; the CSP allows exactly the inline script and style it carries, by hash. */
+export function renderHtml(s: Summary): string {
+  const view = reportView(s);
+  return chartPage({
+    title: `jobstorm report ${s.run.id}`,
+    script: HTML_APP_SCRIPT,
+    style: HTML_STYLE,
+    data: { charts: view.charts },
+    body: `${view.verdict}
+${view.body}`,
   });
 }
 

@@ -177,6 +177,18 @@ export class RunSession {
    * the run record.
    */
   partialSummary(): Summary | undefined {
+    return this.summarySoFar('interrupted');
+  }
+
+  /**
+   * The summary of what was measured so far, while the run goes on (the live dashboard's): as
+   * `partialSummary`, its thresholds judged on what there is, its verdict not yet meant.
+   */
+  liveSummary(): Summary | undefined {
+    return this.summarySoFar('completed');
+  }
+
+  private summarySoFar(end: RunEnd): Summary | undefined {
     const run = this.first;
     if (!run) return undefined;
     const summary = buildSummary({
@@ -184,7 +196,7 @@ export class RunSession {
       metrics: this.metrics,
       ...(this.o.thresholds ? { thresholds: this.o.thresholds } : {}),
       durationMs: this.o.clock.epochNow() - run.startedAtMs,
-      end: 'interrupted',
+      end,
     });
     return withTogether(summary, this.together);
   }

@@ -3,7 +3,12 @@ import { thresholdSources } from '../../report/threshold-source.js';
 import { join, resolve } from 'node:path';
 import { findCapacity, planOf } from '../../capacity/capacity-search.js';
 import type { CapacityReport } from '../../capacity/capacity-report.js';
-import type { CapacityOptions, SearchMode, StepPlan } from '../../capacity/capacity-options.js';
+import type {
+  CapacityOptions,
+  LiveSummarySource,
+  SearchMode,
+  StepPlan,
+} from '../../capacity/capacity-options.js';
 import { renderCapacityText, stepLine } from '../../capacity/capacity-text.js';
 import { lostStep, planLine } from '../../capacity/capacity-view.js';
 import { writeCapacityReports } from '../../capacity/capacity-writer.js';
@@ -38,6 +43,9 @@ import {
 import type { WorkerSpec } from '../../scenario/index.js';
 import { runIdFor } from '../../session/run-id.js';
 import type { ExportSummary } from '../../report/summary.js';
+import { renderCapacityHtml } from '../../capacity/capacity-html.js';
+import type { Dashboard } from '../../dashboard/index.js';
+import { parseDashboardFlags, startDashboard, type DashboardSettings } from '../run/dashboard-flags.js';
 
 interface Settings {
   scenario: Scenario;
@@ -48,6 +56,7 @@ interface Settings {
   remote?: Target;
   exports: ExportSettings;
   notes: string[];
+  dashboard?: DashboardSettings;
 }
 
 /** The capacity search runs no contract checks, so violation counts would always read 0. */
@@ -91,7 +100,9 @@ function parseEach(
   sources: readonly { expression: string; where: string }[],
   issues: ConfigIssue[],
 ): Threshold[] {
-  return sources.flatMap((source) => collect(issues, () => parseThresholds([source], { checkIds: CHECK_IDS })) ?? []);
+  return sources.flatMap(
+    (source) => collect(issues, () => parseThresholds([source], { checkIds: CHECK_IDS })) ?? [],
+  );
 }
 
 function sloOf(
@@ -188,8 +199,10 @@ async function settle(args: CapacityArgs, io: CliIo): Promise<Settings> {
     ? workerSpecFor(scenario, args.worker, issues, args.target !== undefined)
     : undefined;
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
+  const dashboard = parseDashboardFlags(args, issues);
   if (issues.length > 0 || !scenario || !exports) throw new ConfigError(issues);
   return {
+    ...(dashboard ? { dashboard } : {}),
     scenario,
     slo,
     steps,
@@ -257,11 +270,50 @@ function stepOutput(s: Settings, io: CliIo): Pick<CapacityOptions, 'onStep' | 'o
   };
 }
 
+/** `--dashboard`: the step under way, live; at the end, capacity.html itself. */
+interface LiveSearch {
+  dashboard: Dashboard;
+  onStepStart: NonNullable<CapacityOptions['onStepStart']>;
+}
+
+async function liveSearch(s: Settings, io: CliIo, runId: string): Promise<LiveSearch | undefined> {
+  if (!s.dashboard) return undefined;
+  let step: { title: string; session: LiveSummarySource } | undefined;
+  const dashboard = await startDashboard(s.dashboard, io, `jobstorm capacity ${runId}`, () => {
+    const summary = step?.session.liveSummary();
+    return summary && step ? { summary, running: true, title: step.title } : undefined;
+  });
+  return {
+    dashboard,
+    onStepStart: (start, session) => {
+      step = {
+        title: `jobstorm capacity: step ${String(start.index)} at ${String(start.rate)}/s (${start.stage})`,
+        session,
+      };
+    },
+  };
+}
+
 async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   const s = await settle(args, io);
   for (const note of s.notes) io.err(`jobstorm capacity: ${note}`);
   const runId = runIdFor(`capacity-${s.scenario.name}`, clockOf(io).epochNow());
   const out = resolve(args.out ?? join('reports', runId));
+  const live = await liveSearch(s, io, runId);
+  try {
+    return await search(args, io, s, { runId, out, live });
+  } finally {
+    await live?.dashboard.close();
+  }
+}
+
+async function search(
+  args: CapacityArgs,
+  io: CliIo,
+  s: Settings,
+  at: { runId: string; out: string; live: LiveSearch | undefined },
+): Promise<ExitCode> {
+  const { runId, out } = at;
   const workers = new WorkerFigures();
   const reached = await reach(s, io, out, workers);
   const { target, emulator } = reached;
@@ -270,6 +322,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
     announce(s, io, mode, emulator ? `the embedded emulator (${target.baseUrl})` : target.baseUrl);
   // Every step's records, warm-ups and all, so a dashboard follows the search as it climbs.
   const live = startLiveExports(s.exports, { runId, scenario: s.scenario, io });
+  const onStepStart = at.live?.onStepStart;
   let report: CapacityReport;
   let exportStats: ExportSummary[] | undefined;
   try {
@@ -286,6 +339,7 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
       ...(live ? { exports: live } : {}),
       resolution: args.resolution,
       ...(args.quiet ? {} : stepOutput(s, io)),
+      ...(onStepStart ? { onStepStart } : {}),
     });
   } finally {
     // The last interval is flushed even when the search threw: a dashboard shows how far it got.
@@ -296,6 +350,8 @@ async function execute(args: CapacityArgs, io: CliIo): Promise<ExitCode> {
   if (exportStats) report.exports = exportStats;
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   await writeCapacityReports(report, out, stepSummary ? { stepSummaryPath: stepSummary } : {});
+  // The page becomes capacity.html, as written.
+  at.live?.dashboard.finishPage(renderCapacityHtml(report));
   if (workers.stats) await writeWorkersJson(out, workers.stats);
   if (!args.quiet) io.out(renderCapacityText(report));
   io.out(`reports: ${out}`);

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
 import { CHECK_OPTIONS } from '../run/check-options.js';
+import { DASHBOARD_OPTIONS } from '../run/dashboard-flags.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
 import type { CapacityArgs } from './capacity-args.js';
@@ -46,6 +47,7 @@ export const capacityCommand: JobstormCommand<CapacityArgs> = {
       .option('quiet', { type: 'boolean', describe: 'no progress lines and no terminal summary' })
       .option('strict', CHECK_OPTIONS.strict)
       .options(EXPORT_OPTIONS)
+      .options(DASHBOARD_OPTIONS)
       .option('worker', {
         type: 'string',
         describe:

@@ -21,6 +21,10 @@ import { guardWorkerProcesses, WorkerFigures, workerEmulatorOptions } from '../r
 import type { RunArgs } from './run-args.js';
 import { runIdFor } from '../../session/run-id.js';
 import { startTogether } from '../run/together.js';
+import type { Dashboard } from '../../dashboard/index.js';
+import { startDashboard } from '../run/dashboard-flags.js';
+import { ShardLiveFile } from '../../session/barrier/live-file.js';
+import { wallClockOf } from '../../session/barrier/wall-clock.js';
 
 /** The target the flags chose, reached through the one assembly; what only the CLI knows is passed in. */
 function reach(
@@ -73,6 +77,8 @@ function announce(args: RunArgs, io: CliIo, s: RunSettings, reached: RunTarget):
 
 interface Ran {
   args: RunArgs;
+  dashboard: Dashboard | undefined;
+  liveFile: ShardLiveFile | undefined;
   io: CliIo;
   session: RunSession;
   outputs: RunOutputs;
@@ -99,6 +105,9 @@ async function conclude(r: Ran): Promise<ExitCode> {
   const summary = await session.finish(outputs.failure !== undefined ? { end: 'output-failed' } : {});
   if (workerStats) summary.workers = workersSummary(workerStats);
   outputs.writeReports(summary, r.stepSummary);
+  await r.liveFile?.finish(summary);
+  // The page becomes the report: the same summary, the same view as report.html.
+  r.dashboard?.finish(summary);
   if (workerStats) await writeWorkersJson(outputs.out, workerStats);
   if (!args.quiet) io.out(renderTerminalSummary(summary));
   io.out(`reports: ${outputs.out}`);
@@ -165,6 +174,37 @@ function sessionOptions(
   };
 }
 
+/** `--dashboard`: served before anything starts (a taken port is a configuration error), fed by the session once there is one. */
+async function dashboardOf(
+  s: RunSettings,
+  io: CliIo,
+  outputs: RunOutputs,
+  runId: string,
+  live: () => RunSession | undefined,
+): Promise<Dashboard | undefined> {
+  if (!s.dashboard) return undefined;
+  return startDashboard(s.dashboard, io, `jobstorm live ${runId}`, () => {
+    const summary = live()?.liveSummary();
+    return summary && { summary, running: true };
+  }).catch((err: unknown) => {
+    outputs.discard();
+    throw err;
+  });
+}
+
+/** With --barrier, what `jobstorm dashboard <folder>` shows of this shard (written only while a page is open). */
+function shardLiveFile(s: RunSettings, io: CliIo, session: RunSession): ShardLiveFile | undefined {
+  if (s.together?.kind !== 'barrier') return undefined;
+  const file = new ShardLiveFile({
+    folder: s.together.folder,
+    shard: s.shard ?? { index: 1, count: 1 },
+    clock: wallClockOf(clockOf(io)),
+    summary: () => session.liveSummary(),
+  });
+  file.start();
+  return file;
+}
+
 async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const s = await settleRun(args, io);
   const together = startTogether(s.together, s.shard, clockOf(io));
@@ -173,19 +213,39 @@ async function execute(args: RunArgs, io: CliIo): Promise<ExitCode> {
   const runId = runIdFor(s.scenario.name, clockOf(io).epochNow(), s.shard);
   const out = resolve(args.out ?? join('reports', runId));
   const outputs = new RunOutputs(out, args.record === true, io.interrupt, (text) => io.err(text));
-  const workers = new WorkerFigures();
-  const { reached, session, run } = await assembleRun({
-    reach: () => reach(args, s, io, outputs, workers),
-    session: () => sessionOptions(args, io, s, outputs, { together, openapi, runId }),
-  });
-  announce(args, io, s, reached);
-  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
-  // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
-  outputs.whenForcedToExit(() => session.partialSummary(), stepSummary);
-  const outcome = await run();
-  if (!args.quiet) clearLiveLine(io);
-  const { target } = reached;
-  return conclude({ args, io, session, outputs, outcome, target, workerStats: workers.stats, stepSummary });
+  let live: RunSession | undefined;
+  const dashboard = await dashboardOf(s, io, outputs, runId, () => live);
+  try {
+    const workers = new WorkerFigures();
+    const { reached, session, run } = await assembleRun({
+      reach: () => reach(args, s, io, outputs, workers),
+      session: () => sessionOptions(args, io, s, outputs, { together, openapi, runId }),
+    });
+    live = session;
+    const liveFile = shardLiveFile(s, io, session);
+    announce(args, io, s, reached);
+    const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+    // Issue 12: a second Ctrl-C still flushes records and writes the reports, without the checks' finish.
+    outputs.whenForcedToExit(() => session.partialSummary(), stepSummary);
+    const outcome = await run();
+    if (!args.quiet) clearLiveLine(io);
+    const { target } = reached;
+    const workerStats = workers.stats;
+    return await conclude({
+      args,
+      io,
+      session,
+      outputs,
+      outcome,
+      target,
+      workerStats,
+      stepSummary,
+      dashboard,
+      liveFile,
+    });
+  } finally {
+    await dashboard?.close();
+  }
 }
 
 /** What `run` does once its arguments parsed; loaded only when the command runs. */

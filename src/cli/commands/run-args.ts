@@ -1,7 +1,8 @@
+import type { DashboardArgs } from '../run/dashboard-flags.js';
 import type { ExportArgs } from '../run/export-settings.js';
 
 /** `run`'s arguments as parsed: apart from its flags, so run-action.ts imports no cycle. */
-export interface RunArgs extends ExportArgs {
+export interface RunArgs extends ExportArgs, DashboardArgs {
   scenario: string;
   target?: string;
   'api-key'?: string;

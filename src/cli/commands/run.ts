@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
 import { CHECK_OPTIONS } from '../run/check-options.js';
+import { DASHBOARD_OPTIONS } from '../run/dashboard-flags.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
 import { TOGETHER_OPTIONS } from '../run/together-options.js';
@@ -45,6 +46,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       })
       .options(CHECK_OPTIONS)
       .options(EXPORT_OPTIONS)
+      .options(DASHBOARD_OPTIONS)
       .option('worker', {
         type: 'string',
         describe:
@@ -64,6 +66,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
       }),
   examples: [
     ['$0 run scenarios/smoke.yaml', 'against the embedded emulator'],
+    ['$0 run scenarios/steady-load.yaml --dashboard', 'watch it live in the browser (the URL is printed)'],
     [
       '$0 run scenarios/steady-load.yaml --target https://api.example.com/v2/abc123 --duration 30s',
       'against a real endpoint',

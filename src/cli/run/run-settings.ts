@@ -19,6 +19,7 @@ import type { WorkerSpec } from '../../scenario/worker-schema.js';
 import type { CliIo } from '../command.js';
 import type { RunArgs } from '../commands/run-args.js';
 import { collect, loadScenarioInto } from './collect.js';
+import { parseDashboardFlags, type DashboardSettings } from './dashboard-flags.js';
 import { parseExportSettings, type ExportSettings } from './export-settings.js';
 import { parseRunFlags, type RunFlags } from './run-flags.js';
 import { remoteTarget } from './target.js';
@@ -40,6 +41,8 @@ export interface RunSettings {
   together?: TogetherFlag;
   /** --local-address. */
   localAddress?: string;
+  /** --dashboard. */
+  dashboard?: DashboardSettings;
 }
 
 /** Faults and --routes each belong to one kind of target. */
@@ -133,6 +136,7 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
   const remote = remoteOf(args, io, remoteUrl, scenario, issues);
   const thresholds = thresholdsOf(args, scenario, issues);
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
+  const dashboard = parseDashboardFlags(args, issues);
   const worker = scenario ? workerSpecFor(scenario, args.worker, issues, remoteUrl !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   const { shard, workers, gracefulStopMs, together, localAddress } = flags;
@@ -147,6 +151,7 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
     ...(shard ? { shard } : {}),
     ...(remote ? { remote } : {}),
     ...(worker ? { worker } : {}),
+    ...(dashboard ? { dashboard } : {}),
     gracefulStopMs,
   };
 }
