@@ -1,3 +1,10 @@
+import {
+  isAccepted,
+  knownOutcomes,
+  type KnownDeviations,
+  type KnownResults,
+  type SkippedCheck,
+} from '../core/known-deviation.js';
 import type { JobstormRecord, RunRecord } from '../core/record.js';
 import { recordTime } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
@@ -10,6 +17,7 @@ import { defaultChecks } from './checks/registry.js';
 import { routeCheck } from './checks/route-check.js';
 import { evidenceOf } from './evidence.js';
 import { JobBook, type JobState } from './job-book.js';
+import { KnownMatcher, skippedIds } from './known-matcher.js';
 import type { OpenApiRules } from './openapi-rules.js';
 import { curlRepro } from './repro.js';
 import { TargetTime } from './target-time.js';
@@ -19,6 +27,9 @@ export interface ViolationGroup {
   id: string;
   severity: Violation['severity'];
   count: number;
+  /** Of `count`, the findings an entry of the run's known deviations accepted; absent when none. */
+  known?: number;
+  /** The earliest few, new findings before known ones when there are more than are kept. */
   examples: Violation[];
 }
 
@@ -34,6 +45,10 @@ export interface CheckResult {
   missingRoutes: string[];
   /** Why a check id could not be judged on these records, for the ids that said (see `CheckContext.unjudged`). */
   notes: Record<string, string>;
+  /** Check ids not run, each with why; absent when none was skipped. */
+  skipped?: Record<string, string>;
+  /** The run's known deviations, each with the findings it matched; absent when it had none. */
+  known?: KnownResults;
 }
 
 export interface CheckerOptions {
@@ -44,6 +59,10 @@ export interface CheckerOptions {
   onViolation?: (v: Violation) => void;
   /** Rules from a user's OpenAPI document, for `management.openapi`. */
   openapi?: OpenApiRules;
+  /** Checks not to run, beside those the run record names (`jobstorm check --skip-check`). */
+  skip?: readonly SkippedCheck[];
+  /** Deviations to accept instead of those the run record names (`jobstorm check --known`). */
+  known?: KnownDeviations;
 }
 
 /** What the checks see as `ctx.job` before the first record: nothing happened to any job. */
@@ -78,6 +97,12 @@ export class Checker {
   private readonly routes: RouteWatch;
   private readonly coverage = new Map<CheckId, number>();
   private readonly notes = new Map<CheckId, string>();
+  /** Check ids not run, with why: judged as nothing, reported as nothing. */
+  private readonly skipped: Map<CheckId, string>;
+  private readonly knownList: KnownDeviations | undefined;
+  private readonly matcher: KnownMatcher;
+  /** Findings each known entry matched, by its index. */
+  private readonly entryFindings: Record<string, number> = {};
 
   constructor(
     private readonly run: RunRecord,
@@ -87,6 +112,9 @@ export class Checker {
     this.routes = new RouteWatch({ adapt: run.strict !== true });
     this.time = new TargetTime(run);
     this.checks = options.checks ?? defaultChecks(options.openapi);
+    this.skipped = skippedIds([...(run.skipChecks ?? []), ...(options.skip ?? [])]);
+    this.knownList = options.known ?? run.known;
+    this.matcher = new KnownMatcher(this.knownList?.entries ?? [], run.startedAtMs);
     this.adders = this.checks.filter((c): c is Check & Required<Pick<Check, 'add'>> => c.add !== undefined);
     // A final job is held in full long enough for its webhook and both retries (2 × 10 s) to
     // arrive. Without a webhook a short hold will do: a later poll brings it back with its state
@@ -105,12 +133,14 @@ export class Checker {
       job: NO_EVENTS,
       routes: this.routes,
       judge: <Id extends CheckId>(id: Id, violated: boolean): Judgement<Id> | undefined => {
+        // A skipped check judges nothing: it counts as not exercised, and finds nothing to emit.
+        if (this.skipped.has(id)) return undefined;
         this.coverage.set(id, (this.coverage.get(id) ?? 0) + 1);
         return violated ? verdictOf(id) : undefined;
       },
       settle: verdictOf,
       unjudged: (id, reason) => {
-        if (!this.notes.has(id)) this.notes.set(id, reason);
+        if (!this.notes.has(id) && !this.skipped.has(id)) this.notes.set(id, reason);
       },
       emit: (verdict, f) => this.emit(verdict, f),
     };
@@ -140,6 +170,7 @@ export class Checker {
     }
     const coverage: Record<string, number> = {};
     for (const c of CHECK_CATALOG) coverage[c.id] = this.coverage.get(c.id) ?? 0;
+    const known = this.knownList;
     return {
       violations: [...this.groups.values()],
       total: this.total,
@@ -147,6 +178,15 @@ export class Checker {
       coverage,
       missingRoutes: this.routes.missingRoutes().map((m) => m.op),
       notes: Object.fromEntries(this.notes),
+      ...(this.skipped.size > 0 ? { skipped: Object.fromEntries(this.skipped) } : {}),
+      ...(known
+        ? {
+            known: {
+              file: known.file,
+              entries: knownOutcomes(known.entries, this.entryFindings, (_, i) => this.matcher.expired(i)),
+            },
+          }
+        : {}),
     };
   }
 
@@ -156,6 +196,8 @@ export class Checker {
 
   private emit(verdict: Judgement, f: Finding): void {
     const id = verdict.id;
+    // `settle` hands out a late rule's verdict without judging it again: a skipped one stops here.
+    if (this.skipped.has(id)) return;
     const r = f.record;
     const job = f.jobId ?? r.jobId;
     const severity = f.severity ?? verdict.severity;
@@ -171,14 +213,37 @@ export class Checker {
       evidence: { ...evidenceOf(r), ...(f.timeline ? { timeline: f.timeline.slice() } : {}) },
       ...(r.type === 'exchange' ? { repro: curlRepro(r, this.run) } : {}),
     };
+    const known = this.matcher.match(violation);
+    if (known) {
+      violation.known = known;
+      const key = String(known.entry);
+      this.entryFindings[key] = (this.entryFindings[key] ?? 0) + 1;
+    }
     this.total++;
+    this.tally(violation);
+    this.options.onViolation?.(violation);
+  }
+
+  private tally(violation: Violation): void {
+    const { id, severity } = violation;
     let group = this.groups.get(id);
     if (!group) {
       group = { id, severity, count: 0, examples: [] };
       this.groups.set(id, group);
     } else if (severity === 'error') group.severity = 'error';
     group.count++;
-    if (group.examples.length < this.maxExamples) group.examples.push(violation);
-    this.options.onViolation?.(violation);
+    const accepted = isAccepted(violation);
+    if (accepted) group.known = (group.known ?? 0) + 1;
+    if (group.examples.length < this.maxExamples) {
+      group.examples.push(violation);
+      return;
+    }
+    // Full: a new finding takes the place of the latest known one, so the new ones are never hidden.
+    if (accepted) return;
+    const at = group.examples.findLastIndex(isAccepted);
+    if (at >= 0) {
+      group.examples.splice(at, 1);
+      group.examples.push(violation);
+    }
   }
 }

@@ -5,6 +5,7 @@ import { compareCommand } from './commands/compare.js';
 import { contractCommand } from './commands/contract.js';
 import { emulateCommand } from './commands/emulate.js';
 import { initCommand } from './commands/init.js';
+import { knownCommand } from './commands/known.js';
 import { mergeCommand } from './commands/merge.js';
 import { reportCommand } from './commands/report.js';
 import { runCommand } from './commands/run.js';
@@ -17,6 +18,7 @@ export const COMMANDS: RegisteredCommand[] = [
   registered(runCommand),
   registered(emulateCommand),
   registered(checkCommand),
+  registered(knownCommand),
   registered(reportCommand),
   registered(mergeCommand),
   registered(compareCommand),

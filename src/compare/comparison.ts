@@ -1,3 +1,4 @@
+import { asAnyOther } from './known-findings.js';
 import type { Summary } from '../report/summary.js';
 import { checkRows, lostChecks } from './check-rows.js';
 import { assertComparable, describeRun } from './comparability.js';
@@ -100,7 +101,9 @@ function verdictOf(
 }
 
 /** Lines up two runs: deltas with their significance, check ids, gates, and a verdict. */
-export function compareRuns(baseline: Summary, current: Summary, o: CompareOptions): Comparison {
+export function compareRuns(baselineRun: Summary, currentRun: Summary, o: CompareOptions): Comparison {
+  const baseline = asAnyOther(baselineRun);
+  const current = asAnyOther(currentRun);
   const b = describeRun(baseline, o.baselineSource);
   const c = describeRun(current, o.currentSource);
   const forced = assertComparable(b, c, o.force ?? false);

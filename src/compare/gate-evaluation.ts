@@ -2,7 +2,7 @@ import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { formatValue } from '../report/format.js';
 import type { Summary } from '../report/summary.js';
 import { compare, type Threshold } from '../report/threshold.js';
-import { globToRegExp } from '../report/check-glob.js';
+import { globToRegExp } from '../core/check-glob.js';
 import { VIOLATION_PREFIX } from '../report/threshold-metrics.js';
 import { generatorLimitedSeconds } from '../report/verdict.js';
 import type { BootstrapSettings } from './bootstrap.js';

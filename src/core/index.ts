@@ -8,3 +8,5 @@ export * from './record.js';
 export * from './request-error.js';
 export * from './trim-body.js';
 export * from './violation.js';
+export * from './known-deviation.js';
+export * from './check-glob.js';

@@ -1,6 +1,7 @@
 import type { Operation } from './operation.js';
 import type { RequestError } from './request-error.js';
 import type { ScalingExpectation } from './scaling-expectation.js';
+import type { KnownDeviations, SkippedCheck } from './known-deviation.js';
 
 /**
  * Records are the only output of a run: every report, metric and check is computed from them
@@ -276,6 +277,10 @@ export interface RunRecord {
   auth?: 'bare' | 'none';
   /** What the run expects of the endpoint's scaling (the scenario's `scaling:`, the emulator's settings). */
   scaling?: ScalingExpectation;
+  /** Checks the run does not run, each with why (`--skip-check`, `checks.skip`). */
+  skipChecks?: SkippedCheck[];
+  /** Deviations the run accepts (`--known`, `checks.known`): matching findings are known, not new. */
+  known?: KnownDeviations;
 }
 
 export type JobstormRecord =

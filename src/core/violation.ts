@@ -1,4 +1,5 @@
 import type { JobStatus } from './job-status.js';
+import type { KnownMatch } from './known-deviation.js';
 import type { Operation } from './operation.js';
 
 export type Severity = 'error' | 'warning';
@@ -29,4 +30,9 @@ export interface Violation {
   };
   /** A curl command that uses `$JOBSTORM_API_KEY`, never the key. */
   repro?: string;
+  /**
+   * The entry of the run's known deviations that matches it: the finding is known (shown, counted,
+   * fails nothing) unless that entry had expired. Absent: no entry matches, the finding is new.
+   */
+  known?: KnownMatch;
 }

@@ -99,10 +99,29 @@ export interface ViolationExampleData {
   violation: Violation;
 }
 
+/** How many findings of a check id cited an exchange of this operation answered with this status. */
+export interface ExchangeCount {
+  op?: string;
+  status?: number;
+  count: number;
+}
+
 export interface ViolationData {
   id: string;
   severity: Severity;
   count: number;
+  /** Of `count`, the findings an entry of the run's known deviations accepted; absent when none. */
+  known?: number;
+  /**
+   * Findings each known entry matched, by the entry's index: accepted ones, or, for an entry that had
+   * expired, those it would have accepted. Absent when none matched.
+   */
+  entries?: Record<string, number>;
+  /**
+   * New findings (no entry in force accepted them) by the operation and status of the exchange each
+   * cites: what `jobstorm known` writes entries for. Absent when none is new.
+   */
+  exchanges?: ExchangeCount[];
   examples: ViolationExampleData[];
 }
 

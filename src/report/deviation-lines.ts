@@ -1,3 +1,4 @@
+import { isAccepted } from '../core/known-deviation.js';
 import type { Violation } from '../core/violation.js';
 import type { Summary } from './summary.js';
 
@@ -20,6 +21,8 @@ export interface Deviation {
   /** "POST /status/job-1 → 404", when the record was a request. */
   exchange?: string;
   warning: boolean;
+  /** A known deviation (`--known`): shown as ever, marked, failing nothing. */
+  known: boolean;
 }
 
 function deviationOf(id: string, e: Violation, warning: boolean): Deviation {
@@ -38,6 +41,7 @@ function deviationOf(id: string, e: Violation, warning: boolean): Deviation {
     seq: e.evidence.seq,
     exchange,
     warning,
+    known: isAccepted(e),
   };
 }
 
@@ -68,7 +72,7 @@ export function deviations(s: Pick<Summary, 'violations'>): Deviation[] {
 
 /** "request.method (status): … — record 12: GET /status/x → 405", one plain line per deviation. */
 export function deviationLine(d: Deviation): string {
-  const what = `${d.id}${d.op === undefined || d.id.endsWith(`.${d.op}`) ? '' : ` (${d.op})`}${d.warning ? ' [warning]' : ''}`;
+  const what = `${d.id}${d.op === undefined || d.id.endsWith(`.${d.op}`) ? '' : ` (${d.op})`}${d.warning ? ' [warning]' : ''}${d.known ? ' [known]' : ''}`;
   const where =
     d.seq === undefined
       ? ''

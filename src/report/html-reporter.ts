@@ -13,6 +13,8 @@ import { withScalingChart } from './scaling-chart.js';
 import type { Reporter } from './reporter.js';
 import { exportLines } from './export-lines.js';
 import { deviationHtml } from './deviation-lines.js';
+import { knownHtml } from './known-html.js';
+import { violationCountText } from './known-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { WORKER_HEADER, workerCells } from './workers-section.js';
 import {
@@ -157,7 +159,7 @@ function coverageSection(s: Summary): string {
     `<code>${esc(id)}</code>`,
     ...(described ? [{ html: esc(described[id] ?? ''), className: 'text' }] : []),
     n ?? '',
-    `<span class="${r === 'passed' ? 'ok' : r?.startsWith('not exercised') ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
+    `<span class="${r === 'passed' ? 'ok' : /^(not exercised|skipped|known)/.test(r ?? '') ? 'meta' : 'fail'}">${esc(r ?? '')}</span>`,
   ]);
   // Summaries written before they carried descriptions have none: the column is left out then.
   const [first = '', ...rest] = COVERAGE_HEADER;
@@ -174,7 +176,7 @@ function violationsSection(s: Summary): string {
     s.violations.map((v) => [
       `<code>${esc(v.id)}</code>`,
       `<span class="${v.severity === 'error' ? 'fail' : 'meta'}">${v.severity}</span>`,
-      String(v.count),
+      esc(violationCountText(v)),
       { html: v.examples.map(exampleHtml).join('<hr>'), className: 'text' },
     ]),
   );
@@ -262,6 +264,7 @@ ${scalingHtml(s, charts)}
 ${chartDivs(charts, (c) => c.id.startsWith('pct-') && c.id !== 'pct-e2e', true)}
 <h2>Violations</h2>
 ${violationsSection(s)}
+${knownHtml(s, esc)}
 <h2>Checks</h2>
 ${running ? '<p class="meta">Which checks judged something is counted when the run ends.</p>' : coverageSection(s)}
 ${workersSection(s)}

@@ -2,6 +2,7 @@ import { resolutionOfMetric } from '../metrics/timing-resolution.js';
 import { windowLine } from './threshold-window-line.js';
 import { escapeXml, formatValue } from './format.js';
 import { atLabel } from './report-view.js';
+import { knownCount, newCount } from './known-lines.js';
 import type { Reporter } from './reporter.js';
 import type { Summary, ViolationSummary } from './summary.js';
 
@@ -12,8 +13,10 @@ function seconds(ms: number): string {
 function evidenceText(v: ViolationSummary): string {
   const e = v.examples[0];
   if (!e) return '';
+  const fresh = newCount(v);
+  const known = knownCount(v) > 0 ? ` (and ${String(knownCount(v))} known, accepted)` : '';
   const lines = [
-    `${v.count} violation${v.count === 1 ? '' : 's'}; first at ${atLabel(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`,
+    `${fresh} violation${fresh === 1 ? '' : 's'}${known}; first at ${atLabel(e.at)}${e.jobId ? ` on job ${e.jobId}` : ''}: ${e.message}`,
   ];
   if (e.evidence.request) lines.push(`request: ${e.evidence.request}`);
   if (e.evidence.status !== undefined) lines.push(`status: ${e.evidence.status}`);
@@ -49,6 +52,13 @@ function checkCases(s: Summary): Cases {
     const open = `    <testcase classname="jobstorm.checks.${escapeXml(family)}" name="${escapeXml(id)}" time="0">`;
     const v = fired.get(id);
     const judged = s.coverage[id];
+    const skip = skipCase(s, id, v);
+    if (skip !== undefined) {
+      // Known findings and skipped checks are not failures, and not passes either: said as skipped, with why.
+      skipped++;
+      xml.push(open, `      <skipped message="${escapeXml(skip)}"/>`, '    </testcase>');
+      continue;
+    }
     if (!v && judged === 0) {
       // Not a pass: nothing this run sent could have broken the rule.
       skipped++;
@@ -69,11 +79,28 @@ function checkCases(s: Summary): Cases {
     const first = v.examples[0];
     xml.push(
       open,
-      `      <failure type="${v.severity}" message="${escapeXml(`${v.count}× ${first?.message ?? id}`)}">${escapeXml(evidenceText(v))}</failure>`,
+      `      <failure type="${v.severity}" message="${escapeXml(`${newCount(v)}× ${first?.message ?? id}`)}">${escapeXml(evidenceText(v))}</failure>`,
       '    </testcase>',
     );
   }
   return { xml, failures, skipped, errors: 0 };
+}
+
+/**
+ * Why a check's test case is skipped rather than judged: the run skipped the check, or every
+ * finding of it was a known deviation (the entries that accepted them say why). Undefined otherwise.
+ */
+function skipCase(s: Summary, id: string, v: ViolationSummary | undefined): string | undefined {
+  if (!v) {
+    const why = s.skipped?.[id];
+    return why === undefined ? undefined : `skipped: ${why}`;
+  }
+  if (newCount(v) > 0) return undefined;
+  const entries = Object.keys(v.entries ?? {}).flatMap((k) => s.known?.entries[Number(k)] ?? []);
+  const said = entries.map(
+    (e) => `${e.why} (${e.who}${e.expires === undefined ? '' : `, until ${e.expires}`})`,
+  );
+  return `known deviation: ${String(knownCount(v))} finding${knownCount(v) === 1 ? '' : 's'} accepted; ${said.join('; ')}`;
 }
 
 function thresholdCases(s: Summary): Cases {

@@ -27,6 +27,7 @@ import {
   verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
+import { knownEntryLines, knownTitle, skippedLines, violationCountText } from './known-lines.js';
 
 /** Inline code that survives backticks inside it. */
 function code(text: string): string {
@@ -68,14 +69,24 @@ function coverageSection(s: Summary): string[] {
   ];
 }
 
+/** The known deviations and the skipped checks, each a list under its heading; none without. */
+function knownSection(s: Summary): string[] {
+  const entries = knownEntryLines(s);
+  const skipped = skippedLines(s);
+  return [
+    ...(entries.length ? ['', `### ${knownTitle(s)}`, '', ...entries.map((l) => `- ${l}`)] : []),
+    ...(skipped.length ? ['', '### Skipped checks', '', ...skipped.map((l) => `- ${l}`)] : []),
+  ];
+}
+
 function violationSection(s: Summary): string[] {
-  if (!s.violations.length) return ['No violations.'];
+  if (!s.violations.length) return ['No violations.', ...knownSection(s)];
   const rows = s.violations.map((v) => {
     const e = v.examples[0];
     return [
       code(v.id),
       v.severity,
-      String(v.count),
+      violationCountText(v),
       e ? `${atLabel(e.at)}${e.jobId ? ` job ${code(e.jobId)}` : ''}: ${e.message}` : '',
     ];
   });
@@ -104,7 +115,7 @@ function violationSection(s: Summary): string[] {
       '</details>',
     );
   }
-  return out;
+  return [...out, ...knownSection(s)];
 }
 
 /** summary.md: the same figures as the terminal summary, as a pull-request comment or step summary. */

@@ -1,7 +1,7 @@
 import { FINAL_STATES } from '../metrics/metrics-data.js';
 import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { formatMs, formatRate } from './format.js';
-import type { Percentiles, Summary, TimingSummary } from './summary.js';
+import type { Percentiles, Summary, TimingSummary, ViolationSummary } from './summary.js';
 
 /**
  * Rows shared by the terminal and Markdown reports, so both always show the same figures; each
@@ -227,16 +227,31 @@ const notExercisedText = (note: string | undefined): string =>
 
 export const COVERAGE_HEADER = ['check', 'observations judged', 'result'];
 
-/** One row per check id: how much it judged, and whether it passed, fired or was not exercised. */
+/** What a check that fired came to: failed or warned on its new findings, known on the rest. */
+function firedText(v: ViolationSummary): string {
+  const known = v.known ?? 0;
+  const fresh = v.count - known;
+  if (fresh === 0) return `known ×${String(known)}`;
+  const word = v.severity === 'error' ? 'failed' : 'warning';
+  return `${word} ×${String(fresh)}${known > 0 ? ` (${String(known)} known)` : ''}`;
+}
+
+/**
+ * One row per check id: how much it judged, and whether it passed, fired (known findings apart),
+ * was skipped (with why) or was not exercised.
+ */
 export function coverageRows(s: Summary): string[][] {
   const fired = new Map(s.violations.map((v) => [v.id, v]));
   return Object.entries(s.coverage).map(([id, n]) => {
     const v = fired.get(id);
+    const skipped = s.skipped?.[id];
     const result = v
-      ? `${v.severity === 'error' ? 'failed' : 'warning'} ×${String(v.count)}`
-      : n === 0
-        ? notExercisedText(s.checkNotes?.[id])
-        : 'passed';
+      ? firedText(v)
+      : skipped !== undefined
+        ? `skipped: ${skipped}`
+        : n === 0
+          ? notExercisedText(s.checkNotes?.[id])
+          : 'passed';
     return [id, String(n), result];
   });
 }

@@ -29,6 +29,7 @@ import { SUMMARY_VERSION } from './summary.js';
 import type { Threshold } from './threshold.js';
 import { evaluateThresholds } from './threshold-evaluation.js';
 import { judgeVerdict, type RunEnd } from './verdict.js';
+import { knownSummary, runSetup, type CheckingSetup } from './known-summary.js';
 
 export interface BuildSummaryInput {
   run: RunRecord;
@@ -134,6 +135,9 @@ function violationsSummary(data: readonly ViolationData[], startMs: number): Vio
     id: d.id,
     severity: d.severity,
     count: d.count,
+    ...(d.known ? { known: d.known } : {}),
+    ...(d.entries ? { entries: d.entries } : {}),
+    ...(d.exchanges ? { exchanges: d.exchanges } : {}),
     examples: d.examples.map(({ anchorMs, violation }) => {
       const shift = anchorMs - startMs;
       if (shift === 0) return violation;
@@ -171,6 +175,7 @@ export function summarize(
   checks: readonly string[],
   thresholds: readonly Threshold[],
   coverage: Record<string, number> = {},
+  setup: CheckingSetup = {},
 ): Summary {
   const operations: Summary['operations'] = {};
   const measured = measuredMs({ run, ...(data.warmup ? { warmup: data.warmup } : {}) });
@@ -207,6 +212,9 @@ export function summarize(
     coverage,
     verdict: { status: 'passed', reasons: [] },
   };
+  // Before the verdict, which tells known findings from new ones and says which entries matched.
+  if (setup.skipped) summary.skipped = setup.skipped;
+  if (setup.known) summary.known = knownSummary(setup.known, violations);
   if (data.tokens) summary.tokens = tokensSummary(data.tokens, measuredMs(summary));
   if (data.scaling) summary.scaling = scalingSummary(data.scaling, run.startMs, data.jobs.byState.COMPLETED);
   summary.thresholds = evaluateThresholds(thresholds, summary);
@@ -249,7 +257,10 @@ export function buildSummary(input: BuildSummaryInput): Summary {
   if (input.generator) info.generator = input.generator;
   if (input.failure !== undefined) info.failure = input.failure;
   if (input.aborted) info.aborted = input.aborted;
-  const summary = summarize(data, info, input.checks ?? [], input.thresholds ?? [], input.coverage ?? {});
+  const checks = input.checks ?? [];
+  const coverage = input.coverage ?? {};
+  const setup = runSetup(input.run, [...new Set([...checks, ...Object.keys(coverage)])]);
+  const summary = summarize(data, info, checks, input.thresholds ?? [], coverage, setup);
   if (input.checkDescriptions) summary.checkDescriptions = input.checkDescriptions;
   if (input.checkNotes && Object.keys(input.checkNotes).length > 0) summary.checkNotes = input.checkNotes;
   return input.preflight ? { ...summary, preflight: input.preflight } : summary;

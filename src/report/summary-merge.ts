@@ -14,6 +14,7 @@ import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
 import type { OperationSummary, RunInfo, Summary } from './summary.js';
 import { summarize } from './summary-builder.js';
+import { mergedSetup } from './known-summary.js';
 import { scalingDataOf } from './scaling-summary.js';
 import { parseThresholds, type Threshold } from './threshold.js';
 import { causeEnds, missingShards, togetherOf } from './shard-merge.js';
@@ -224,6 +225,7 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
     checks,
     thresholds,
     mergedCoverage(summaries),
+    mergedSetup(summaries),
   );
   return described ? { ...summary, checkDescriptions: described } : summary;
 }

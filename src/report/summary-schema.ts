@@ -119,6 +119,27 @@ const violation = z.object({
       .optional(),
   }),
   repro: z.string().optional(),
+  known: z.object({ entry: count, expired: z.literal(true).optional() }).optional(),
+});
+
+const operationName = z.enum([...QUEUE_OPERATIONS, ...MANAGEMENT_OPERATIONS]);
+
+/** summary.json `known`: written since issue 53, absent in older summaries and runs without --known. */
+const knownSchema = z.object({
+  file: z.string(),
+  entries: z.array(
+    z.object({
+      check: z.string(),
+      operation: operationName.optional(),
+      status: z.number().int().optional(),
+      message: z.string().optional(),
+      why: z.string(),
+      who: z.string(),
+      expires: z.string().optional(),
+      findings: count,
+      state: z.enum(['matched', 'expired', 'unseen']),
+    }),
+  ),
 });
 
 const series = z.object({
@@ -255,11 +276,23 @@ export const summarySchema = z.object({
   warmup: z.object({ ms: z.number().positive(), requests: count, dropped: count }).optional(),
   webhooks: z.object({ received: count, byAnswer: counts }),
   violations: z.array(
-    z.object({ id: z.string(), severity: z.enum(['error', 'warning']), count, examples: z.array(violation) }),
+    z.object({
+      id: z.string(),
+      severity: z.enum(['error', 'warning']),
+      count,
+      known: count.optional(),
+      entries: counts.optional(),
+      exchanges: z
+        .array(z.object({ op: z.string().optional(), status: z.number().int().optional(), count }))
+        .optional(),
+      examples: z.array(violation),
+    }),
   ),
   checks: z.array(z.string()),
   checkDescriptions: z.record(z.string(), z.string()).optional(),
   checkNotes: z.record(z.string(), z.string()).optional(),
+  skipped: z.record(z.string(), z.string()).optional(),
+  known: knownSchema.optional(),
   thresholds: z.array(
     z.object({
       expression: z.string(),

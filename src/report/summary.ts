@@ -6,7 +6,9 @@ import type { WorkerRow } from './workers-section.js';
 import type { ScalingSummary } from './scaling-summary.js';
 import type { RunEnd, Verdict } from './verdict-status.js';
 import type { Violation, Severity } from '../core/violation.js';
+import type { KnownResults } from '../core/known-deviation.js';
 import type {
+  ExchangeCount,
   FinalState,
   JobsData,
   OperationData,
@@ -118,10 +120,20 @@ export interface JobsSummary extends Omit<JobsData, 'delayTime' | 'executionTime
 export interface ViolationSummary {
   id: string;
   severity: Severity;
+  /** Every finding of the id, known ones included. */
   count: number;
-  /** The earliest few; `at` and timeline times are ms since `run.startMs`. */
+  /** Of `count`, the findings accepted as known deviations: shown and counted, they fail nothing. Absent: none. */
+  known?: number;
+  /** Findings each entry of `known.entries` matched, by its index; absent when none matched. */
+  entries?: Record<string, number>;
+  /** New findings by the operation and status of the exchange each cites; absent when none is new. */
+  exchanges?: ExchangeCount[];
+  /** The earliest few, new findings first; `at` and timeline times are ms since `run.startMs`. */
   examples: Violation[];
 }
+
+/** The run's accepted deviations (`--known`, `checks.known`) and what became of each. */
+export type KnownSummary = KnownResults;
 
 export type { ThresholdUnit } from './threshold-unit.js';
 import type { ThresholdUnit } from './threshold-unit.js';
@@ -247,6 +259,10 @@ export interface Summary {
   checkDescriptions?: Record<string, string>;
   /** Why a check could not judge (a setting not known, a field the server does not send), where it said. */
   checkNotes?: Record<string, string>;
+  /** Check ids the run did not run, each with why (`--skip-check`, `checks.skip`); absent when none. */
+  skipped?: Record<string, string>;
+  /** The deviations the run accepted and what each matched; absent when it had none. */
+  known?: KnownSummary;
   thresholds: ThresholdResult[];
   series: SeriesSummary;
   /** Per check id: how many observations it judged; 0 is "not exercised", never "passed". */

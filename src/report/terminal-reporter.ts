@@ -27,6 +27,14 @@ import {
   verdictWord,
 } from './report-view.js';
 import type { Summary } from './summary.js';
+import {
+  knownCount,
+  knownEntryLines,
+  knownTitle,
+  newCount,
+  skippedLines,
+  violationCountText,
+} from './known-lines.js';
 
 function verdictLines(s: Summary): string[] {
   const [headline, ...more] = s.verdict.reasons;
@@ -52,10 +60,13 @@ function coverageLine(s: Summary): string {
 }
 
 function violationLines(s: Summary): string[] {
-  if (!s.violations.length) return ['violations: none'];
-  const lines = [`violations: ${violationTotal(s)} across ${s.violations.length} check ids`];
+  if (!s.violations.length) return ['violations: none', ...knownLines(s)];
+  const known = s.violations.reduce((n, v) => n + knownCount(v), 0);
+  const lines = [
+    `violations: ${violationTotal(s)} across ${s.violations.length} check ids${known > 0 ? ` (${String(known)} known)` : ''}`,
+  ];
   for (const v of s.violations) {
-    lines.push(`  ✗ ${v.id} [${v.severity}] ×${v.count}`);
+    lines.push(`  ${newCount(v) === 0 ? '~' : '✗'} ${v.id} [${v.severity}] ×${violationCountText(v)}`);
     const e = v.examples[0];
     if (e) {
       lines.push(`      ${atLabel(e.at)}${e.jobId ? ` job ${e.jobId}` : ''}: ${e.message}`);
@@ -63,7 +74,17 @@ function violationLines(s: Summary): string[] {
       if (e.repro) lines.push(`      repro: ${e.repro}`);
     }
   }
-  return lines;
+  return [...lines, ...knownLines(s)];
+}
+
+/** The known deviations with what became of each, and the skipped checks with why; none without. */
+function knownLines(s: Summary): string[] {
+  const entries = knownEntryLines(s);
+  const skipped = skippedLines(s);
+  return [
+    ...(entries.length ? [`${knownTitle(s, 'known')}:`, ...entries.map((l) => `  ${l}`)] : []),
+    ...(skipped.length ? ['skipped checks:', ...skipped.map((l) => `  ${l}`)] : []),
+  ];
 }
 
 function thresholdLines(s: Summary): string[] {

@@ -97,7 +97,7 @@ function buildCatalogue(): Map<string, MetricSpec> {
     family: 'violations',
     aggregations: ['count'],
     tags: { severity: ['error', 'warning'] },
-    describe: 'violations',
+    describe: 'violations that fail the run (findings a known deviation accepts are not counted)',
   });
   for (const [name, spec] of SCALING_METRICS) m.set(name, spec);
   for (const [name, spec] of TOKEN_METRICS) m.set(name, spec);

@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigIssue } from '../core/config-error.js';
-import { globToRegExp } from './check-glob.js';
+import { checkPatternIssue } from './check-pattern.js';
 import { closestName } from './closest-name.js';
 import { perSecondProblem } from './threshold-readers.js';
 import type { ThresholdUnit } from './threshold-unit.js';
@@ -137,17 +137,8 @@ function parseTags(text: string | undefined): Record<string, string> {
 
 /** A check id or glob that names no check would count nothing forever: say so, with the nearest id. */
 function checkPattern(pattern: string, ids: readonly string[]): void {
-  const re = globToRegExp(pattern);
-  if (ids.some((id) => re.test(id))) return;
-  const literal = pattern.replace(/\*/g, '');
-  const hint = closestName(pattern.includes('*') ? literal : pattern, ids);
-  const family = pattern.includes('*')
-    ? closestName(pattern.split('.')[0] ?? '', [...new Set(ids.map((id) => id.split('.')[0] ?? ''))])
-    : undefined;
-  const suggestion = family ? `${family}.*` : hint;
-  fail(
-    `"${VIOLATION_PREFIX}${pattern}" matches no check id${suggestion ? `; did you mean "${VIOLATION_PREFIX}${suggestion}"?` : ''} (docs/reference/checks.md lists the ids)`,
-  );
+  const problem = checkPatternIssue(pattern, ids, VIOLATION_PREFIX);
+  if (problem !== undefined) fail(problem);
 }
 
 function lookupMetric(metric: string, aggregation: Aggregation, names: ThresholdNames): MetricSpec {

@@ -3,6 +3,7 @@ import { starvedOfCpu } from '../core/cpu-starvation.js';
 import type { Summary } from './summary.js';
 import { parseThresholds } from './threshold.js';
 import { missingShardsReason, shardReasons } from './shard-verdict.js';
+import { knownHeadline, knownReasons, newCount } from './known-lines.js';
 
 export type { RunEnd, Verdict, VerdictStatus } from './verdict-status.js';
 import type { Verdict, VerdictStatus } from './verdict-status.js';
@@ -32,6 +33,7 @@ type Judged = Pick<
   | 'errors'
   | 'stalls'
   | 'jobs'
+  | 'known'
 >;
 
 export function judgeVerdict(s: Judged): Verdict {
@@ -57,7 +59,9 @@ export function judgeVerdict(s: Judged): Verdict {
 
 function judgeStatus(s: Judged): Verdict {
   const failures = failureReasons(s);
-  const gaps = inconclusiveReasons(s);
+  const inconclusive = inconclusiveReasons(s);
+  // Known deviations are said whatever the verdict: accepted findings are never hidden.
+  const gaps = [...inconclusive, ...knownReasons(s)];
   const end = s.run.end;
   if (end === 'interrupted' || end === 'output-failed' || end === 'shard-failed') {
     const why =
@@ -76,24 +80,29 @@ function judgeStatus(s: Judged): Verdict {
   }
   if (end === 'unreachable')
     return { status: 'unreachable', reasons: ['no request got an answer from the target', ...failures] };
-  if (failures.length > 0) return { status: 'failed', reasons: [...failures, ...gaps] };
-  if (gaps.length > 0) return { status: 'inconclusive', reasons: gaps };
+  const known = knownHeadline(s);
+  if (failures.length > 0)
+    return { status: 'failed', reasons: [...failures, ...(known === undefined ? [] : [known]), ...gaps] };
+  if (inconclusive.length > 0) return { status: 'inconclusive', reasons: gaps };
   const exercised = Object.values(s.coverage).filter((n) => n > 0).length;
   return {
     status: 'passed',
     reasons: [
-      `no violations; ${String(exercised)} of ${String(Object.keys(s.coverage).length)} checks exercised; every threshold held`,
+      `${known ?? 'no violations'}; ${String(exercised)} of ${String(Object.keys(s.coverage).length)} checks exercised; every threshold held`,
+      ...gaps,
     ],
   };
 }
 
 function failureReasons(s: Judged): string[] {
   const out: string[] = [];
-  const errors = s.violations.filter((v) => v.severity === 'error');
-  if (errors.length > 0)
-    out.push(
-      `${String(errors.reduce((n, v) => n + v.count, 0))} violations: ${errors.map((v) => `${v.id} ×${String(v.count)}`).join(', ')}`,
-    );
+  // Findings a known deviation accepted fail nothing; the rest fail the run as ever.
+  const errors = s.violations.filter((v) => v.severity === 'error' && newCount(v) > 0);
+  if (errors.length > 0) {
+    const total = errors.reduce((n, v) => n + newCount(v), 0);
+    const what = s.known ? `new violation${total === 1 ? '' : 's'}` : 'violations';
+    out.push(`${String(total)} ${what}: ${errors.map((v) => `${v.id} ×${String(newCount(v))}`).join(', ')}`);
+  }
   const broken = s.thresholds.filter((t) => !t.ok && t.value !== null);
   if (broken.length > 0)
     out.push(

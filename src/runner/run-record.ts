@@ -30,5 +30,10 @@ export function runRecord(
   if (o.target.exclusiveEndpoint !== undefined) run.exclusiveEndpoint = o.target.exclusiveEndpoint;
   if (o.scenario.target.adapt === false) run.strict = true;
   if (o.scenario.target.auth !== 'bearer') run.auth = o.scenario.target.auth;
+  // In the records, so `jobstorm check` of them skips and accepts what the run did.
+  const checks = o.scenario.checks;
+  if (checks?.skip.length) run.skipChecks = checks.skip.map((x) => ({ ...x }));
+  if (checks?.known)
+    run.known = { file: checks.known.file, entries: checks.known.entries.map((e) => ({ ...e })) };
   return run;
 }

@@ -11,6 +11,8 @@ import { schemaIssues, stepIssues } from './schema-issues.js';
 import { holdsSecret } from './secret-fields.js';
 import { hideValue } from './value-description.js';
 import { ms } from './raw-value.js';
+import { loadKnownOf, skipIssues } from './checks-section.js';
+import type { CheckIssue } from './known-file.js';
 
 /**
  * Validates a scenario document (the parsed YAML/JSON, or a module's default export) in full:
@@ -26,6 +28,11 @@ export interface DocumentCheckOptions {
    * threshold is reported with the field errors, at its line, not only once they are fixed.
    */
   readonly thresholdIssue?: ThresholdIssue;
+  /**
+   * Judges one check id or glob (`checks.skip`, the known file's entries): the catalog lives
+   * outside this layer. Without it, ids are not checked against the catalog.
+   */
+  readonly checkIssue?: CheckIssue;
 }
 
 /** What is wrong with one threshold expression, or undefined when nothing is. */
@@ -221,6 +228,7 @@ function withoutSecrets(issues: readonly PathIssue[], doc: unknown): PathIssue[]
 export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {
   const feed = loadFeed(doc, options);
   const traces = traceIssues(doc, options.source);
+  const known = loadKnownOf(doc, options.source, options.readFile, options.checkIssue);
   const issues = withoutSecrets(
     [
       ...schemaIssues(ScenarioSchema, doc).filter((i) => !isStepPath(i.path)),
@@ -229,13 +237,19 @@ export function checkScenarioDocument(doc: unknown, options: DocumentCheckOption
       ...traces.issues,
       ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
       ...thresholdIssues(doc, options.thresholdIssue),
+      ...skipIssues(doc, options.checkIssue),
+      ...known.issues,
     ],
     doc,
   );
-  const located = [...feed.located, ...traces.located];
+  const located = [...feed.located, ...traces.located, ...known.located];
   if (issues.length > 0 || located.length > 0) return { issues, located };
   const parsed = ScenarioSchema.safeParse(doc);
   // Unreachable unless the checks above and the schema disagree; still report, never crash.
   if (!parsed.success) return { issues: withoutSecrets(schemaIssues(ScenarioSchema, doc), doc), located: [] };
-  return { issues: [], located: [], scenario: normalizeScenario(parsed.data, options.source, feed.feed) };
+  return {
+    issues: [],
+    located: [],
+    scenario: normalizeScenario(parsed.data, options.source, feed.feed, known.known),
+  };
 }

@@ -2,9 +2,10 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import type { PhaseSchema } from './phase-schema.js';
 import type { ScenarioOutput } from './scenario-schema.js';
-import type { DataFeed, Flow, Phase, Scenario } from './scenario.js';
+import type { DataFeed, Flow, Phase, Scenario, ScenarioChecks } from './scenario.js';
 import type { WorkerSpec } from './worker-schema.js';
 import { normalizeScaling } from './scaling-schema.js';
+import type { KnownDeviations, SkippedCheck } from '../core/known-deviation.js';
 
 /*
  * From the schema's output (already validated, cross-field rules included) to the `Scenario` the
@@ -49,7 +50,22 @@ function normalizePhase(p: PhaseOutput, source: string): Phase {
   throw new Error('phase without rate, ramp, vus or count passed validation');
 }
 
-export function normalizeScenario(out: ScenarioOutput, source: string, data: DataFeed | undefined): Scenario {
+/** The section as the run reads it; undefined when it skips nothing and accepts nothing. */
+export function scenarioChecks(
+  skip: readonly SkippedCheck[],
+  known: KnownDeviations | undefined,
+): ScenarioChecks | undefined {
+  if (skip.length === 0 && known === undefined) return undefined;
+  return { skip, ...(known ? { known } : {}) };
+}
+
+export function normalizeScenario(
+  out: ScenarioOutput,
+  source: string,
+  data: DataFeed | undefined,
+  known?: KnownDeviations,
+): Scenario {
+  const checks = scenarioChecks(out.checks?.skip ?? [], known);
   const { target: t, emulator: e } = out;
   const flows: Flow[] = out.flows.map((f) => ({ name: f.name, weight: f.weight, steps: f.steps }));
   return {
@@ -101,6 +117,7 @@ export function normalizeScenario(out: ScenarioOutput, source: string, data: Dat
             significance: out.compare.significance,
           },
         }),
+    ...(checks ? { checks } : {}),
   };
 }
 

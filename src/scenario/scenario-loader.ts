@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { ConfigError } from '../core/index.js';
 import { checkScenarioDocument, type ThresholdIssue } from './document-check.js';
+import type { CheckIssue } from './known-file.js';
 import { interpolateStrings, type Env } from './env-interpolation.js';
 import { defaultExport, importModule } from './module-import.js';
 import type { Scenario } from './scenario.js';
@@ -18,6 +19,8 @@ export interface LoadOptions {
   readonly env?: Env;
   /** Judges each threshold expression with the field errors (see DocumentCheckOptions). */
   readonly thresholdIssue?: ThresholdIssue;
+  /** Judges each check id or glob the scenario names (see DocumentCheckOptions). */
+  readonly checkIssue?: CheckIssue;
 }
 
 /**
@@ -58,6 +61,7 @@ async function loadModule(file: string, shown: string, options: LoadOptions): Pr
     source: shown,
     readFile: (path) => readFileSync(path, 'utf8'),
     thresholdIssue: options.thresholdIssue,
+    checkIssue: options.checkIssue,
   });
   // No positions in a module: order by key path so related problems sit together.
   const messages = [...problems, ...check.issues]

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError, type ConfigIssue } from '../core/index.js';
 import { checkScenarioDocument, type ThresholdIssue } from './document-check.js';
+import type { CheckIssue } from './known-file.js';
 import { interpolateEnv, type Env } from './env-interpolation.js';
 import { formatPath, type PathIssue } from './path-format.js';
 import type { Scenario } from './scenario.js';
@@ -16,6 +17,8 @@ export interface ParseOptions {
   readonly readFile?: (path: string) => string;
   /** Judges each threshold expression with the field errors (see DocumentCheckOptions). */
   readonly thresholdIssue?: ThresholdIssue;
+  /** Judges each check id or glob the scenario names (see DocumentCheckOptions). */
+  readonly checkIssue?: CheckIssue;
 }
 
 interface Located {
@@ -77,6 +80,7 @@ export function parseScenario(text: string, fileName: string, options: ParseOpti
       source: fileName,
       readFile,
       thresholdIssue: options.thresholdIssue,
+      checkIssue: options.checkIssue,
     });
     const locator = new YamlLocator(doc);
     for (const issue of check.issues) {

@@ -6,6 +6,7 @@ import { DurationSchema, PositiveDurationSchema, durationText } from './field-sc
 import { PhaseSchema } from './phase-schema.js';
 import { WorkerSchema } from './worker-schema.js';
 import { ScalingSchema } from './scaling-schema.js';
+import { ChecksSchema } from './checks-schema.js';
 
 /*
  * The scenario file format. Defaults live here so that the JSON Schema shows them to editors and
@@ -314,6 +315,7 @@ export const ScenarioSchema = z
       })
       .optional()
       .describe('What `jobstorm compare --scenario` gates on.'),
+    checks: ChecksSchema,
   })
   .describe('A jobstorm scenario.');
 

@@ -1,4 +1,5 @@
 import type { TokenSettings } from '../core/token-definition.js';
+import type { KnownDeviations, SkippedCheck } from '../core/known-deviation.js';
 import type { NestingLoopStep, Step } from '../steps/index.js';
 import type { DataFeed } from './data-feed.js';
 import type { WorkerSpec } from './worker-schema.js';
@@ -174,6 +175,14 @@ export interface Scenario {
   readonly exports?: readonly ExportOutput[];
   /** Gates for `jobstorm compare` (unparsed), and the significance they require. */
   readonly compare?: { readonly gates: readonly string[]; readonly significance?: number };
+  /** Checks not run and deviations accepted (`checks:`, `--skip-check`, `--known`); absent for none. */
+  readonly checks?: ScenarioChecks;
+}
+
+/** What a run does not judge, and what it accepts for now (issue 53). */
+export interface ScenarioChecks {
+  readonly skip: readonly SkippedCheck[];
+  readonly known?: KnownDeviations;
 }
 
 export interface ExportOutput {

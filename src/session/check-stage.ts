@@ -50,6 +50,8 @@ export class CheckStage {
       this.checker ??= new Checker(r, {
         ...(this.settings.tolerances ? { tolerances: this.settings.tolerances } : {}),
         ...(this.settings.openapi ? { openapi: this.settings.openapi } : {}),
+        ...(this.settings.skip ? { skip: this.settings.skip } : {}),
+        ...(this.settings.known ? { known: this.settings.known } : {}),
         onViolation: (v) => {
           this.found++;
           this.onViolation(v);

@@ -2,6 +2,7 @@ import type { JobEvents } from '../fold/job-events.js';
 import type { LiveThresholdStatus } from './live-thresholds.js';
 import type { EpochClock } from '../core/clock.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
+import type { KnownDeviations, SkippedCheck } from '../core/known-deviation.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { OpenApiRules } from '../check/openapi-rules.js';
@@ -20,6 +21,13 @@ export interface CheckSettings {
   tolerances?: Partial<Tolerances>;
   /** Rules from a user's OpenAPI document, for `management.openapi`. */
   openapi?: OpenApiRules;
+  /**
+   * Checks not to run beside those the run record names. A run's own come through its run record
+   * (the scenario's `checks.skip`), so that `jobstorm check` of its records skips them too.
+   */
+  skip?: readonly SkippedCheck[];
+  /** Deviations to accept instead of those the run record names (`jobstorm check --known`). */
+  known?: KnownDeviations;
 }
 
 /** Live outputs (LiveExports), already started by their owner: the session only feeds them. */

@@ -65,7 +65,7 @@ describe('broken scenario files report every problem at once', () => {
       'broken.json:3:42  phases[0].rate: must be at least 0, got -1',
       'broken.json:7:47  flows[0].steps[0].run.policy.ttl: expected a duration like 500ms, 30s, 1m, 1h30m or 2d, got "forever"',
       'broken.json:7:90  flows[0].steps[1].stream.interval: must be longer than 0',
-      'broken.json:10:3  extra: unknown key "extra"; known keys: $schema, name, description, target, emulator, worker, scaling, arrivals, phases, warmup, flows, data, llm, thresholds, tags, export, compare',
+      'broken.json:10:3  extra: unknown key "extra"; known keys: $schema, name, description, target, emulator, worker, scaling, arrivals, phases, warmup, flows, data, llm, thresholds, tags, export, compare, checks',
     ]);
   });
 

@@ -1,5 +1,7 @@
+import type { KnownArgs } from '../known-flags.js';
+
 /** `check`'s arguments as parsed: apart from its flags, so check-action.ts imports no cycle. */
-export interface CheckArgs {
+export interface CheckArgs extends KnownArgs {
   records: string;
   openapi?: string;
   json?: boolean;

@@ -1,5 +1,6 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
+import { KNOWN_OPTIONS } from '../known-flags.js';
 import type { CheckArgs } from './check-args.js';
 
 /** The `check` command's flags; what it does (check-action.ts) loads only when it runs, so start-up pays for one command. */
@@ -22,7 +23,18 @@ export const checkCommand: JobstormCommand<CheckArgs> = {
         type: 'string',
         array: true,
         describe: 'loosen or tighten a check, e.g. clockSkewMs=2000 (repeatable)',
+      })
+      .option('skip-check', {
+        ...KNOWN_OPTIONS['skip-check'],
+        describe: `${KNOWN_OPTIONS['skip-check'].describe}; beside those the run skipped`,
+      })
+      .option('known', {
+        ...KNOWN_OPTIONS.known,
+        describe: `${KNOWN_OPTIONS.known.describe}; instead of the run's own, whose entries the records carry`,
       }),
-  examples: [['$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline']],
+  examples: [
+    ['$0 check reports/smoke-20261122T101500Z/records.ndjson', 'replay the checks offline'],
+    ['$0 check reports/nightly/records.ndjson --known known.yaml', 'with the deviations your team accepts'],
+  ],
   run: async (args, io) => (await import('./check-action.js')).checkAction.run(args, io),
 };

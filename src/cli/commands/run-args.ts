@@ -1,8 +1,9 @@
 import type { DashboardArgs } from '../run/dashboard-flags.js';
 import type { ExportArgs } from '../run/export-settings.js';
+import type { KnownArgs } from '../known-flags.js';
 
 /** `run`'s arguments as parsed: apart from its flags, so run-action.ts imports no cycle. */
-export interface RunArgs extends ExportArgs, DashboardArgs {
+export interface RunArgs extends ExportArgs, DashboardArgs, KnownArgs {
   scenario: string;
   target?: string;
   'api-key'?: string;

@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import type { JobstormCommand } from '../command.js';
 import { CHECK_OPTIONS } from '../run/check-options.js';
+import { KNOWN_OPTIONS } from '../known-flags.js';
 import { DASHBOARD_OPTIONS } from '../run/dashboard-flags.js';
 import { EXPORT_OPTIONS } from '../run/export-options.js';
 import { withTargetOptions } from '../run/target-options.js';
@@ -45,6 +46,7 @@ export const runCommand: JobstormCommand<RunArgs> = {
           'extra threshold, e.g. "p99(run) < 500ms", or held over every window: "p99(run) < 500ms over 30s" (repeatable)',
       })
       .options(CHECK_OPTIONS)
+      .options(KNOWN_OPTIONS)
       .options(EXPORT_OPTIONS)
       .options(DASHBOARD_OPTIONS)
       .option('worker', {

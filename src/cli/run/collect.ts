@@ -3,6 +3,7 @@ import { ConfigError, type ConfigIssue } from '../../core/config-error.js';
 import { parseThresholds } from '../../report/threshold.js';
 import { loadScenario } from '../../scenario/scenario-loader.js';
 import type { Scenario } from '../../scenario/scenario.js';
+import { checkIssue } from '../known-flags.js';
 
 /** Runs one validation so that its problems join the others instead of stopping at the first. */
 export function collect<T>(issues: ConfigIssue[], validate: () => T): T | undefined {
@@ -32,7 +33,7 @@ export async function loadScenarioInto(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Scenario | undefined> {
   try {
-    return await loadScenario(path, { env, thresholdIssue });
+    return await loadScenario(path, { env, thresholdIssue, checkIssue });
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     issues.push(...err.issues);

@@ -19,6 +19,8 @@ import type { WorkerSpec } from '../../scenario/worker-schema.js';
 import type { CliIo } from '../command.js';
 import type { RunArgs } from '../commands/run-args.js';
 import { collect, loadScenarioInto } from './collect.js';
+import { parseKnownFlags } from '../known-flags.js';
+import { withChecks } from '../../scenario/checks-section.js';
 import { parseDashboardFlags, type DashboardSettings } from './dashboard-flags.js';
 import { parseExportSettings, type ExportSettings } from './export-settings.js';
 import { parseRunFlags, type RunFlags } from './run-flags.js';
@@ -137,13 +139,14 @@ export async function settleRun(args: RunArgs, io: CliIo): Promise<RunSettings> 
   const thresholds = thresholdsOf(args, scenario, issues);
   const exports = collect(issues, () => parseExportSettings(args, scenario, io.env));
   const dashboard = parseDashboardFlags(args, issues);
+  const checking = parseKnownFlags(args, issues);
   const worker = scenario ? workerSpecFor(scenario, args.worker, issues, remoteUrl !== undefined) : undefined;
   if (issues.length > 0 || !scenario || !thresholds || !tolerances || !exports) throw new ConfigError(issues);
   const { shard, workers, gracefulStopMs, together, localAddress } = flags;
   return {
     ...(together ? { together } : {}),
     localAddress,
-    scenario: shaped(scenario, flags, args),
+    scenario: withChecks(shaped(scenario, flags, args), checking),
     workers,
     thresholds,
     tolerances,
