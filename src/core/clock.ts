@@ -8,6 +8,12 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Calls `fn` once `now()` has advanced by `ms`; returns a cancel function. */
   schedule(ms: number, fn: () => void): () => void;
+  /**
+   * Declares `work` under way until it settles: time that something outside moves (a manual
+   * clock's driver) does not pass meanwhile. For work done off the clock that the driver cannot see
+   * whole, such as a live export's send. Real time passes regardless, so the system clock has none.
+   */
+  underWay?(work: Promise<unknown>): void;
 }
 
 /**

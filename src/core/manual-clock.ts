@@ -10,6 +10,7 @@ export class ManualClock implements EpochClock {
   private current: number;
   private seq = 0;
   private live = 0;
+  private working = 0;
   private readonly heap = new TimerHeap();
 
   /**
@@ -49,6 +50,27 @@ export class ManualClock implements EpochClock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return sleepOn((d, fn) => this.schedule(d, fn), ms, signal);
+  }
+
+  /**
+   * Declares `work` under way until it settles (Clock.underWay): a driver moves this clock only
+   * while none is. A driver judges what is under way from the requests it sees, and a live export
+   * is more than its request: the sender's first loading, its encoding and the promise chains on
+   * either side of the exchange run with no request open, and a driver moved time through them
+   * (the next flush could find the send still in flight). The work must not wait on this clock
+   * itself: time would stand still until a real-time bound of its own ends it.
+   */
+  underWay(work: Promise<unknown>): void {
+    this.working++;
+    const settled = (): void => {
+      this.working--;
+    };
+    work.then(settled, settled);
+  }
+
+  /** Work declared under way (underWay) that has not settled yet. */
+  get workUnderWay(): number {
+    return this.working;
   }
 
   /** Moves time forward by `ms`, firing every timer that falls due on the way. */

@@ -163,7 +163,12 @@ export class LiveExports {
   async flush(timeoutMs = this.intervalMs): Promise<void> {
     if (this.outputs.length === 0) return;
     const snapshot = this.aggregate.snapshot(this.epochMs());
-    await Promise.all(this.outputs.map((out) => this.sendTo(out, snapshot, timeoutMs)));
+    const sends = Promise.all(this.outputs.map((out) => this.sendTo(out, snapshot, timeoutMs)));
+    // On a manual clock, time stands still from here until every output is free again (each send is
+    // bounded in real time): its driver sees only a send's request, and moving on while the rest ran
+    // unseen let the next flush find this one still in flight. Real time does not wait (no underWay).
+    this.clock.underWay?.(sends);
+    await sends;
   }
 
   /** Stops the interval, waits for sends in flight, sends the last totals; all within the bound. */

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { CapacityReport } from '../../src/capacity/index.js';
 import { runCli } from '../../src/cli/cli.js';
 import { ExitCode } from '../../src/core/exit-code.js';
@@ -16,16 +16,11 @@ import { attribute, receiverGoneAfterFirst, startOtlpReceiver, type OtlpReceiver
  * reports say how the export fared, and a backend that goes away costs warnings, not the search.
  * The search, its embedded emulator and its flush interval run in-process on a manual clock (issue
  * 46); the receiver is a real loopback socket in this thread, which the clock's driver waits for.
+ * Each flush holds that clock until its send is done, the sender's first loading included
+ * (LiveExports declares it under way): no flush finds the one before it still in flight.
  */
 
 let receiver: OtlpReceiver | undefined;
-
-// The sender is loaded on the first flush (EXPORTERS), and a module loading is nothing the clock's
-// driver can see: it would move the run's clock on meanwhile, and flushes would queue behind the
-// first. Loaded before, it is there when the first flush asks for it.
-beforeAll(async () => {
-  await import('../../src/export/otlp-sender.js');
-});
 
 afterEach(async () => {
   await receiver?.close();

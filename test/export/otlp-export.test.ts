@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/exit-code.js';
 import { FINAL_STATES } from '../../src/metrics/metrics-data.js';
 import { cliClock, runCliOnClock } from '../helpers/cli-on-clock.js';
@@ -25,13 +25,6 @@ import {
  */
 
 let receiver: OtlpReceiver | undefined;
-
-// The sender is loaded on the first flush (EXPORTERS), and a module loading is nothing the clock's
-// driver can see: it would move the run's clock on meanwhile, and flushes would queue behind the
-// first. Loaded before, it is there when the first flush asks for it.
-beforeAll(async () => {
-  await import('../../src/export/otlp-sender.js');
-});
 
 afterEach(async () => {
   await receiver?.close();

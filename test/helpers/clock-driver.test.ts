@@ -34,6 +34,20 @@ describe('ManualClock readings a driver needs (issue 46)', () => {
     expect(fired).toEqual([300, 500]);
   });
 
+  it('counts work declared under way until it settles, fulfilled or rejected', async () => {
+    const clock = new ManualClock();
+    let finish = (): void => undefined;
+    const sending = new Promise<void>((resolve) => (finish = resolve));
+    clock.underWay(sending);
+    clock.underWay(Promise.reject(new Error('refused')));
+    expect(clock.workUnderWay).toBe(2);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(clock.workUnderWay).toBe(1);
+    finish();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(clock.workUnderWay).toBe(0);
+  });
+
   it("a run's clock reads 0 at the epoch instant it starts at, on its owner's clock", () => {
     const base = new ManualClock(1000, MANUAL_EPOCH_MS);
     const run = runClock(base);
@@ -109,6 +123,22 @@ describe('ClockDriver', () => {
     } finally {
       await t.emulator.close();
     }
+  });
+
+  it('holds the clock while work declared under way is unsettled, past the quiet spell that moves it anyway', async () => {
+    const clock = new ManualClock();
+    let workDone = false;
+    let doneWhenFired: boolean | undefined;
+    clock.schedule(100, () => (doneWhenFired = workDone));
+    // Off the clock and off the wire (a live export's encoding, say): 80 quiet turns, past the 50
+    // after which a driver moves time even with requests open.
+    const work = turns(80).then(() => {
+      workDone = true;
+    });
+    clock.underWay(work);
+    await new ClockDriver(clock).run(work.then(() => clock.sleep(200)));
+    expect(doneWhenFired).toBe(true);
+    expect(clock.now()).toBe(200);
   });
 
   it('gives up with what it saw when the work waits on something off the clock', async () => {
