@@ -46,12 +46,15 @@ flows:
 }
 
 /**
- * A two-step search (8 then 16 jobs/s, 1.5 s each) exporting to `to` every 300 ms of the search's
- * clock (`clock`, a fresh one by default).
+ * A two-step search (8 then 16 jobs/s, 1.5 s each) exporting to `to` every `interval` of the
+ * search's clock (`clock`, a fresh one by default). A send's timeout is that interval in real time
+ * (it bounds a real socket): 300 ms cut a cold first send on a loaded CI machine ("no answer
+ * within 300 ms"), so the test that counts every flush sent uses a second.
  */
 async function search(
   to: OtlpReceiver,
   clock: ManualClock = cliClock(),
+  interval = '300ms',
 ): Promise<{ out: string; io: ReturnType<typeof captureIo>; searching: Promise<number> }> {
   const file = await scenario();
   const out = join(file, '..', 'report');
@@ -77,7 +80,7 @@ async function search(
     out,
     io,
     searching: runCliOnClock(
-      ['capacity', file, ...args, '--out', out, '--export', `otlp=${to.url}`, '--export-interval', '300ms'],
+      ['capacity', file, ...args, '--out', out, '--export', `otlp=${to.url}`, '--export-interval', interval],
       io,
       { clock },
     ),
@@ -91,7 +94,7 @@ describe('jobstorm capacity --export', () => {
   it('streams every step to the backend: its totals are the steps’ own', { timeout: 90_000 }, async () => {
     receiver = await startOtlpReceiver();
     const r = receiver;
-    const { out, io, searching } = await search(r);
+    const { out, io, searching } = await search(r, cliClock(), '1s');
     // On the manual clock no starved runner fails a step: both steps pass, and the search ends at --max.
     expect(await searching, io.stderr.join('\n')).toBe(ExitCode.Ok);
     const report = await readReport(out);
