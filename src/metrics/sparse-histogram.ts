@@ -32,6 +32,8 @@ export class SparseHistogram {
   /** Sorted pairs [index, count, ...] once compacted; a second of one operation never nears 2^32. */
   private packed: Uint32Array | undefined;
   private total = 0;
+  /** The last encoding, until the next write: a second that is over is encoded once, not at every live summary. */
+  private encoded: string | undefined;
 
   recordMs(ms: number): void {
     const us = Math.min(Math.max(Math.round(ms * 1000), 0), MAX_US);
@@ -75,9 +77,10 @@ export class SparseHistogram {
 
   /** `index.count` pairs in base 36, sorted: short, and the same for the same contents. */
   encode(): string {
-    return this.entries()
+    this.encoded ??= this.entries()
       .map(([i, c]) => `${i.toString(36)}.${c.toString(36)}`)
       .join(',');
+    return this.encoded;
   }
 
   static decode(encoded: string): SparseHistogram {
@@ -117,6 +120,7 @@ export class SparseHistogram {
   private add(index: number, count: number): void {
     if (!this.live) this.live = new Map(this.entries());
     this.packed = undefined;
+    this.encoded = undefined;
     this.live.set(index, (this.live.get(index) ?? 0) + count);
     this.total += count;
   }

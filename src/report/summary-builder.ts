@@ -156,14 +156,30 @@ function percentileOrNull(encoded: string, p: number): number | null {
   return Math.round(SparseHistogram.decode(encoded).percentileMs(p) * 1000) / 1000;
 }
 
+/**
+ * Each second's p50 and p99, by its encoding. A second that is over never changes, and the live
+ * dashboard summarizes the run once a second: without this every update decoded every second of
+ * the run again (its cost growing with the run's length). Cleared whole when full: a cache, never
+ * a second source of truth (the same encoding always gives the same figures).
+ */
+const secondPercentiles = new Map<string, readonly [number | null, number | null]>();
+const MAX_CACHED_SECONDS = 16_384;
+
+function percentilesOfSecond(encoded: string): readonly [number | null, number | null] {
+  let p = secondPercentiles.get(encoded);
+  if (!p) {
+    p = [percentileOrNull(encoded, 50), percentileOrNull(encoded, 99)];
+    if (secondPercentiles.size >= MAX_CACHED_SECONDS) secondPercentiles.clear();
+    secondPercentiles.set(encoded, p);
+  }
+  return p;
+}
+
 function seriesSummary(d: MetricsData['series']): SeriesSummary {
   const ops: SeriesSummary['ops'] = {};
   for (const [op, o] of Object.entries(d.ops)) {
-    ops[op] = {
-      ...o,
-      p50: o.latency.map((e) => percentileOrNull(e, 50)),
-      p99: o.latency.map((e) => percentileOrNull(e, 99)),
-    };
+    const seconds = o.latency.map(percentilesOfSecond);
+    ops[op] = { ...o, p50: seconds.map((p) => p[0]), p99: seconds.map((p) => p[1]) };
   }
   return { ...d, ops };
 }
