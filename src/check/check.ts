@@ -1,5 +1,6 @@
 import type { ExchangeRecord, JobstormRecord, RunRecord, WebhookRecord } from '../core/record.js';
 import type { RouteWatch } from '../core/route-watch.js';
+import type { CapCount } from '../core/run-limits.js';
 import type { Severity, TimelineEntry } from '../core/violation.js';
 import type { CheckId, CheckInfo } from './catalog.js';
 import type { JobEvents } from '../fold/job-events.js';
@@ -91,4 +92,6 @@ export interface Check {
   add?(record: JobstormRecord, ctx: CheckContext): void;
   jobDone?(job: JobState, ctx: CheckContext): void;
   finish?(ctx: CheckContext): void;
+  /** The caps on what it keeps that dropped detail (a check whose memory follows the run's length must have one). */
+  caps?(): readonly CapCount[];
 }

@@ -8,6 +8,7 @@ import {
 import type { JobstormRecord, RunRecord } from '../core/record.js';
 import { recordTime } from '../core/record.js';
 import { RouteWatch } from '../core/route-watch.js';
+import { DEFAULT_RUN_LIMITS, mergeCaps, type CapCount, type RunLimits } from '../core/run-limits.js';
 import type { Violation } from '../core/violation.js';
 import { JobEvents } from '../fold/job-events.js';
 import { applyToBook } from './book-records.js';
@@ -49,6 +50,8 @@ export interface CheckResult {
   skipped?: Record<string, string>;
   /** The run's known deviations, each with the findings it matched; absent when it had none. */
   known?: KnownResults;
+  /** The caps on what the checks keep that dropped detail (RunLimits); absent when none was reached. */
+  caps?: CapCount[];
 }
 
 export interface CheckerOptions {
@@ -59,6 +62,8 @@ export interface CheckerOptions {
   onViolation?: (v: Violation) => void;
   /** Rules from a user's OpenAPI document, for `management.openapi`. */
   openapi?: OpenApiRules;
+  /** What the checks keep at most per job and per sample (default RunLimits'; tests make them small). */
+  limits?: Partial<RunLimits>;
   /** Checks not to run, beside those the run record names (`jobstorm check --skip-check`). */
   skip?: readonly SkippedCheck[];
   /** Deviations to accept instead of those the run record names (`jobstorm check --known`). */
@@ -111,7 +116,7 @@ export class Checker {
     this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances };
     this.routes = new RouteWatch({ adapt: run.strict !== true });
     this.time = new TargetTime(run);
-    this.checks = options.checks ?? defaultChecks(options.openapi);
+    this.checks = options.checks ?? defaultChecks(options.openapi, options.limits);
     this.skipped = skippedIds([...(run.skipChecks ?? []), ...(options.skip ?? [])]);
     this.knownList = options.known ?? run.known;
     this.matcher = new KnownMatcher(this.knownList?.entries ?? [], run.startedAtMs);
@@ -122,8 +127,8 @@ export class Checker {
     this.book = new JobBook({
       webhookHoldMs: this.tolerances.webhookWaitMs + 25_000,
       holdMs: 2_000,
-      maxJobs: 200_000,
-      maxAfterlife: 500_000,
+      maxJobs: options.limits?.checkJobsHeld ?? DEFAULT_RUN_LIMITS.checkJobsHeld,
+      maxAfterlife: options.limits?.checkJobsBrief ?? DEFAULT_RUN_LIMITS.checkJobsBrief,
     });
     this.maxExamples = options.maxExamples ?? 20;
     this.ctx = {
@@ -171,6 +176,7 @@ export class Checker {
     const coverage: Record<string, number> = {};
     for (const c of CHECK_CATALOG) coverage[c.id] = this.coverage.get(c.id) ?? 0;
     const known = this.knownList;
+    const caps = mergeCaps(this.book.caps(), ...this.checks.map((c) => c.caps?.()));
     return {
       violations: [...this.groups.values()],
       total: this.total,
@@ -187,6 +193,7 @@ export class Checker {
             },
           }
         : {}),
+      ...(caps.length > 0 ? { caps } : {}),
     };
   }
 

@@ -23,6 +23,8 @@ export class JobAfterlife {
   private readonly slots = new Map<string, number>();
   /** The row written next, counted from 0; its slot is next % cap. */
   private next = 0;
+  /** Jobs written over by newer ones, so no longer known at all. */
+  private overwritten = 0;
 
   constructor(private readonly cap: number) {
     this.rows = new Float64Array(ROW * Math.min(cap, FIRST_ROWS));
@@ -32,14 +34,25 @@ export class JobAfterlife {
     return this.slots.size;
   }
 
+  /** How many jobs the store could keep, and how many it forgot for that. */
+  get forgotten(): { limit: number; count: number } {
+    return { limit: this.cap, count: this.overwritten };
+  }
+
   /** Keeps the job in brief (replacing what was kept of it before). */
   set(job: JobState): void {
-    if (this.cap <= 0) return;
+    if (this.cap <= 0) {
+      this.overwritten++;
+      return;
+    }
     this.delete(job.id);
     const slot = this.next % this.cap;
     this.next++;
     const evicted = this.ids[slot];
-    if (evicted !== undefined) this.slots.delete(evicted);
+    if (evicted !== undefined) {
+      this.slots.delete(evicted);
+      this.overwritten++;
+    }
     if ((slot + 1) * ROW > this.rows.length) this.grow();
     writeRow(this.rows, slot * ROW, job);
     this.ids[slot] = job.id;

@@ -1,5 +1,6 @@
 import { isFinalStatus, type JobStatus } from '../core/job-status.js';
 import { CappedMap } from '../core/capped-map.js';
+import { capCount, type CapCount } from '../core/run-limits.js';
 import type { ExchangeRecord } from '../core/record.js';
 import type { TimelineEntry } from '../core/violation.js';
 import { ACTION_OBSERVATION, STATUS_OBSERVATION, stepObserved } from '../../contracts/queue/states.js';
@@ -41,6 +42,8 @@ export class JobBook {
   private retireHead = 0;
   /** Jobs pushed out by the cap on jobs held in full, to be retired early. */
   private readonly evicted: JobState[] = [];
+  /** How many were, over the run. */
+  private retiredEarly = 0;
   /**
    * The last id looked up and its job (undefined: known to be unknown). Every check asks for the
    * job of the record at hand, so most lookups repeat the one before.
@@ -51,6 +54,7 @@ export class JobBook {
   constructor(private readonly limits: JobBookLimits) {
     this.jobs = new CappedMap(limits.maxJobs, (_, job) => {
       job.held = false;
+      this.retiredEarly++;
       this.evicted.push(job);
     });
     this.afterlife = new JobAfterlife(limits.maxAfterlife);
@@ -58,6 +62,18 @@ export class JobBook {
 
   get size(): number {
     return this.jobs.size;
+  }
+
+  /**
+   * The caps that dropped detail: jobs retired early for the cap on jobs held in full (their
+   * evidence timeline let go before their hold ended), and jobs forgotten by the store in brief.
+   */
+  caps(): CapCount[] {
+    const brief = this.afterlife.forgotten;
+    return [
+      ...capCount('checks.held', this.limits.maxJobs, this.retiredEarly),
+      ...capCount('checks.brief', brief.limit, brief.count),
+    ];
   }
 
   get(id: string): JobState | undefined {

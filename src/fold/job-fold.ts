@@ -1,4 +1,5 @@
 import { CappedMap } from '../core/capped-map.js';
+import { capCount, DEFAULT_RUN_LIMITS, type CapCount } from '../core/run-limits.js';
 import type { ExchangeRecord, JobstormRecord, OutputFacts } from '../core/record.js';
 import { JobEvents, type JobOpening } from './job-events.js';
 import { bodyJobId, bodyMs, bodyStatus, finalState, streamChunkCount } from './job-body.js';
@@ -14,7 +15,7 @@ export interface JobFoldOptions {
   warmupMs?: number;
 }
 
-export const DEFAULT_MAX_TRACKED_JOBS = 200_000;
+export const DEFAULT_MAX_TRACKED_JOBS = DEFAULT_RUN_LIMITS.jobsFollowed;
 
 const OPENING = new Map<string, JobOpening>([
   ['run', 'submit'],
@@ -45,19 +46,26 @@ export class JobFold {
   private readonly shards = new ShardNumbers();
   /** The `/stream` output of jobs in flight that streamed some, by slot (LLM jobs only). */
   private readonly outputs = new Map<number, OutputFacts[]>();
+  private readonly maxTracked: number;
+  /** Jobs given up on for the cap, warm-up ones included. */
+  private givenUp = 0;
 
   constructor(options: JobFoldOptions = {}) {
     this.warmupMs = options.warmupMs ?? 0;
     this.warmBefore = this.warmupMs > 0 ? this.warmupMs : -Infinity;
     this.events = new JobEvents(this.warmupMs);
-    this.inFlight = new CappedMap(options.maxTracked ?? DEFAULT_MAX_TRACKED_JOBS, (_, slot) =>
-      this.evict(slot),
-    );
+    this.maxTracked = options.maxTracked ?? DEFAULT_MAX_TRACKED_JOBS;
+    this.inFlight = new CappedMap(this.maxTracked, (_, slot) => this.evict(slot));
   }
 
   /** Jobs open now, warm-up ones included. */
   get open(): number {
     return this.slots.inUse;
+  }
+
+  /** The cap on jobs followed at once, when it gave some up (their final state was then never judged). */
+  caps(): CapCount[] {
+    return capCount('jobs.followed', this.maxTracked, this.givenUp);
   }
 
   add(record: JobstormRecord): JobEvents {
@@ -143,6 +151,7 @@ export class JobFold {
 
   private evict(slot: number): void {
     const ev = this.events;
+    this.givenUp++;
     ev.evicted = true;
     ev.evictedWarm = this.slots.has(slot, SLOT_WARM);
     ev.evictedShard = this.shards.name(this.slots.shardOf(slot));

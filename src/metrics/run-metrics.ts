@@ -21,8 +21,9 @@ import {
   type WarmupData,
 } from './metrics-data.js';
 import { OperationStats } from './operation-stats.js';
+import type { CapCount } from '../core/run-limits.js';
 import type { WorkerPrice } from './scaling-data.js';
-import { ScalingTrack } from './scaling-track.js';
+import { ScalingTrack, type ScalingLimits } from './scaling-track.js';
 import { SecondSeries, type SecondSource } from './second-series.js';
 import { TokenStats, type TokenSettings } from './llm-stats.js';
 import { outputTimeline } from './token-timing.js';
@@ -58,6 +59,8 @@ export interface RunMetricsOptions {
   price?: WorkerPrice;
   /** How token timings are computed and which objectives make an answer good (the scenario's `llm`). */
   llm?: TokenSettings;
+  /** What the scaling figures keep at most (default RunLimits' values). */
+  limits?: Partial<ScalingLimits>;
 }
 
 /**
@@ -86,7 +89,7 @@ export class RunMetrics {
   private readonly scaling: ScalingTrack;
 
   constructor(options: RunMetricsOptions = {}) {
-    this.scaling = new ScalingTrack(options.price);
+    this.scaling = new ScalingTrack(options.price, options.limits);
     this.tokens = new TokenStats(options.llm);
     if (options.warmupMs !== undefined && options.warmupMs > 0)
       this.warmup = { ms: options.warmupMs, requests: 0, dropped: 0 };
@@ -185,6 +188,11 @@ export class RunMetrics {
     this.warmup = mergeWarmup(this.warmup, other.warmup);
     this.scaling.merge(other.scaling);
     return this;
+  }
+
+  /** The caps of this run's records that left detail out of the metrics (the scaling figures'). */
+  caps(): CapCount[] {
+    return this.scaling.caps();
   }
 
   toJSON(): MetricsData {

@@ -1,5 +1,6 @@
 import { healthReadingOf } from '../core/health-reading.js';
 import type { ExchangeRecord } from '../core/record.js';
+import { capCount, DEFAULT_RUN_LIMITS, type CapCount, type RunLimits } from '../core/run-limits.js';
 import type { JobEvents } from '../fold/job-events.js';
 import { QueueSpans } from '../fold/queue-spans.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
@@ -8,11 +9,18 @@ import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } 
 /** A job that waited longer than this spreads its wait over this many seconds at most. */
 const MAX_DELAY_SECONDS = 3600;
 
+/** What a ScalingTrack keeps at most (RunLimits). */
+export type ScalingLimits = Pick<RunLimits, 'scalingSamples' | 'queuedJobs'>;
+
 /**
  * What the scaling figures need of a run, fed record by record: the `/health` samples, the
  * measured jobs' waits per wall-clock second, and the last arrival. `merge` is exact and
  * order-independent (samples are a sorted union, waits add, the last arrival is a maximum), so the
  * figures of merged shards equal those of one process seeing every record.
+ *
+ * What it keeps of one run's records is capped (`caps` says what the caps left out): the first
+ * `scalingSamples` samples (hours of one a second; a /health step in every iteration would
+ * otherwise keep one per request), and the queue spans of lowPriority jobs (QueueSpans).
  */
 export class ScalingTrack {
   private asked = 0;
@@ -21,12 +29,33 @@ export class ScalingTrack {
   private readonly delay = new Map<number, number>();
   private lastArrivalMs: number | null = null;
   /** Our jobs' time in the queue, by priority, on the clock of `anchorMs` (one per run). */
-  private readonly spans = new QueueSpans(true);
+  private readonly spans: QueueSpans;
   private anchorMs: number | undefined;
   /** lowPriority spans of merged shards and read-back summaries, wall clock. */
   private readonly lowMerged: [number, number | null][] = [];
+  private readonly maxSamples: number;
+  /** Samples of this run's records left out for the cap. */
+  private samplesLeftOut = 0;
 
-  constructor(private price?: WorkerPrice) {}
+  constructor(
+    private price?: WorkerPrice,
+    limits: Partial<ScalingLimits> = {},
+  ) {
+    this.maxSamples = limits.scalingSamples ?? DEFAULT_RUN_LIMITS.scalingSamples;
+    this.spans = new QueueSpans({
+      lowOnly: true,
+      maxJobs: limits.queuedJobs ?? DEFAULT_RUN_LIMITS.queuedJobs,
+    });
+  }
+
+  /** The caps that left detail out of the figures (none reached: empty). */
+  caps(): CapCount[] {
+    const spans = this.spans.dropped;
+    return [
+      ...capCount('scaling.samples', this.maxSamples, this.samplesLeftOut),
+      ...capCount('scaling.low-priority', spans.limit, spans.coarsened + spans.givenUp),
+    ];
+  }
 
   /** Health samples, submissions and finished jobs; everything else passes by. */
   add(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): void {
@@ -102,6 +131,10 @@ export class ScalingTrack {
     this.asked++;
     const reading = healthReadingOf(r);
     if (!reading) return;
+    if (this.samples.length >= this.maxSamples) {
+      this.samplesLeftOut++;
+      return;
+    }
     const sample = workerSampleOf(reading, anchorMs + r.endAt);
     const last = this.samples.at(-1);
     if (last && compareSamples(last, sample) > 0) this.sorted = false;

@@ -8,6 +8,7 @@ import { escapeXml as esc, formatMs, formatRate, thresholdValueText } from './fo
 import { TIMING_RESOLUTION_MS } from '../metrics/timing-resolution.js';
 import { HTML_APP_SCRIPT, HTML_STYLE } from './html-app-script.js';
 import { warmupLines } from './warmup-line.js';
+import { capLines } from './cap-lines.js';
 import { scalingHtml } from './scaling-html.js';
 import { withScalingChart } from './scaling-chart.js';
 import type { Reporter } from './reporter.js';
@@ -193,6 +194,7 @@ function runHealthSection(s: Summary): string {
     ...(s.run.iterationsCut ? [`Iterations cut at the graceful stop: ${String(s.run.iterationsCut)}.`] : []),
     ...connectionWaitLines(s),
     ...exportLines(s.exports),
+    ...capLines(s),
   ].map((l) => `<p class="meta">${esc(l)}</p>`);
   return [...warnings, ...notes].join('\n');
 }

@@ -7,6 +7,7 @@ import { renderWorkersSection } from './workers-section.js';
 import { arrivalLines } from './arrival-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
+import { capLines } from './cap-lines.js';
 import type { Reporter } from './reporter.js';
 import {
   COVERAGE_HEADER,
@@ -170,7 +171,7 @@ export const markdownReporter: Reporter = {
       '',
     );
     out.push(...scalingMarkdownLines(s));
-    const warmup = warmupLines(s);
+    const warmup = [...warmupLines(s), ...capLines(s)];
     if (warmup.length) out.push(...warmup.map((l) => `_${l}._`), '');
     const stalls = [...stallLines(s), ...generatorLines(s)];
     if (stalls.length) out.push(...stalls.map((l) => `**${l}**`), '');

@@ -12,6 +12,7 @@ import {
 } from '../metrics/metrics-data.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { RunMetrics } from '../metrics/run-metrics.js';
+import { mergeCaps } from '../core/run-limits.js';
 import type { OperationSummary, RunInfo, Summary } from './summary.js';
 import { summarize } from './summary-builder.js';
 import { mergedSetup } from './known-summary.js';
@@ -227,5 +228,8 @@ export function mergeSummaries(summaries: readonly Summary[], options: MergeOpti
     mergedCoverage(summaries),
     mergedSetup(summaries),
   );
-  return described ? { ...summary, checkDescriptions: described } : summary;
+  // Each shard had its own caps: their limits and what they dropped add up.
+  const caps = mergeCaps(...summaries.map((s) => s.caps));
+  const capped = caps.length > 0 ? { ...summary, caps } : summary;
+  return described ? { ...capped, checkDescriptions: described } : capped;
 }

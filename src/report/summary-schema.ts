@@ -7,6 +7,7 @@ import { MANAGEMENT_OPERATIONS, QUEUE_OPERATIONS } from '../core/operation.js';
 import { OUTCOMES } from '../metrics/outcome.js';
 import { FIGURE_NAMES } from '../metrics/scaling-figures.js';
 import { SUMMARY_VERSION, type Summary } from './summary.js';
+import { capsSchema } from './caps-schema.js';
 import { TOKEN_DEFINITIONS } from '../metrics/token-timing.js';
 import { judgeVerdict } from './verdict.js';
 
@@ -356,6 +357,7 @@ export const summarySchema = z.object({
     .optional(),
   scaling: scalingSchema.optional(),
   tokens: tokensSchema.optional(),
+  caps: capsSchema.optional(),
 });
 
 /** Validates parsed JSON as a summary; `file` names it in every issue. */

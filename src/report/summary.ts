@@ -7,6 +7,7 @@ import type { ScalingSummary } from './scaling-summary.js';
 import type { RunEnd, Verdict } from './verdict-status.js';
 import type { Violation, Severity } from '../core/violation.js';
 import type { KnownResults } from '../core/known-deviation.js';
+import type { CapCount } from '../core/run-limits.js';
 import type {
   ExchangeCount,
   FinalState,
@@ -279,6 +280,11 @@ export interface Summary {
   workers?: WorkersSummary;
   /** Present when the run asked `/health` or submitted jobs: worker samples and the scaling figures made of them. */
   scaling?: ScalingSummary;
+  /**
+   * The caps on what the run keeps per job or per sample (RunLimits) that dropped detail, each
+   * with its limit and how many it dropped, in CAP_IDS order; absent when none was reached.
+   */
+  caps?: CapCount[];
 }
 
 /** The run's real worker processes as the emulator saw them (workers.json has every field). */

@@ -4,6 +4,7 @@ import { exportLines } from './export-lines.js';
 import { deviationText } from './deviation-lines.js';
 import { connectionWaitLines, generatorLines, stallLines } from './stall-lines.js';
 import { warmupLines } from './warmup-line.js';
+import { capLines } from './cap-lines.js';
 import { terminalLines } from './terminal-lines.js';
 import { scalingTextLines } from './scaling-rows.js';
 import type { Reporter } from './reporter.js';
@@ -126,7 +127,7 @@ export const terminalReporter: Reporter = {
       `dropped arrivals: ${s.dropped.total}${s.dropped.total ? ` (${countsLine(s.dropped.byFlow)})` : ''}`,
       ...connectionWaitLines(s),
     );
-    out.push(...warmupLines(s), ...stallLines(s), ...generatorLines(s));
+    out.push(...warmupLines(s), ...capLines(s), ...stallLines(s), ...generatorLines(s));
     if (s.webhooks.received)
       out.push(`webhooks received: ${s.webhooks.received} (answered ${countsLine(s.webhooks.byAnswer)})`);
     out.push(...exportLines(s.exports));

@@ -2,6 +2,7 @@ import { Checker, type CheckResult } from '../check/checker.js';
 import type { JobstormRecord } from '../core/record.js';
 import { TurnBatch } from '../core/turn-batch.js';
 import type { Violation } from '../core/violation.js';
+import type { RunLimits } from '../core/run-limits.js';
 import type { JobEvents } from '../fold/job-events.js';
 import { JobEventLog } from '../fold/job-event-log.js';
 import type { CheckSettings } from './session-options.js';
@@ -32,6 +33,8 @@ export class CheckStage {
   constructor(
     private readonly settings: CheckSettings,
     private readonly onViolation: (v: Violation) => void,
+    /** What the checks keep at most (default RunLimits'). */
+    private readonly limits: Partial<RunLimits> = {},
   ) {}
 
   /** Violations found so far. */
@@ -52,6 +55,7 @@ export class CheckStage {
         ...(this.settings.openapi ? { openapi: this.settings.openapi } : {}),
         ...(this.settings.skip ? { skip: this.settings.skip } : {}),
         ...(this.settings.known ? { known: this.settings.known } : {}),
+        limits: this.limits,
         onViolation: (v) => {
           this.found++;
           this.onViolation(v);

@@ -1,4 +1,5 @@
 import type { TokenSettings } from '../core/token-definition.js';
+import { mergeCaps, type CapCount, type RunLimits } from '../core/run-limits.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { JobEvents } from '../fold/job-events.js';
@@ -31,6 +32,11 @@ export class RecordPath {
     const jobs = this.fold.add(r);
     for (const sink of this.sinks) sink.add(r, jobs);
   };
+
+  /** The fold's cap on jobs followed at once, when it gave some up. */
+  caps(): CapCount[] {
+    return this.fold.caps();
+  }
 }
 
 export interface RunPathOptions {
@@ -42,6 +48,8 @@ export interface RunPathOptions {
   /** The contract checks, or none (`false`). */
   checks?: false | CheckSettings;
   onViolation?: (v: Violation) => void;
+  /** What the fold, the checks and the metrics keep at most (default RunLimits'; tests make them small). */
+  limits?: Partial<RunLimits>;
 }
 
 /** A run's record path: the checks, then the metrics, then `more` (live exports). */
@@ -49,14 +57,21 @@ export interface RunPath {
   readonly add: (r: JobstormRecord) => void;
   readonly checks: CheckStage | undefined;
   readonly metrics: RunMetrics;
+  /** The caps of the fold and the metrics that dropped detail so far (the checks' come with their result). */
+  readonly caps: () => CapCount[];
 }
 
 /** The one record path of a run, built the same way for the run session and for its warm-up. */
 export function runPath(o: RunPathOptions, more: readonly FoldedSink[] = []): RunPath {
-  const { warmupMs, price, llm } = o;
+  const { warmupMs, price, llm, limits = {} } = o;
   const checks =
-    o.checks === false ? undefined : new CheckStage(o.checks ?? {}, o.onViolation ?? (() => undefined));
-  const metrics = new RunMetrics({ warmupMs, price, llm });
-  const path = new RecordPath({ warmupMs }, [...(checks ? [checks] : []), metrics, ...more]);
-  return { add: path.add, checks, metrics };
+    o.checks === false
+      ? undefined
+      : new CheckStage(o.checks ?? {}, o.onViolation ?? (() => undefined), limits);
+  const metrics = new RunMetrics({ warmupMs, price, llm, limits });
+  const path = new RecordPath(
+    { warmupMs, ...(limits.jobsFollowed === undefined ? {} : { maxTracked: limits.jobsFollowed }) },
+    [...(checks ? [checks] : []), metrics, ...more],
+  );
+  return { add: path.add, checks, metrics, caps: () => mergeCaps(path.caps(), metrics.caps()) };
 }

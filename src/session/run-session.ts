@@ -1,5 +1,6 @@
 import { CHECK_CATALOG } from '../check/catalog.js';
 import type { JobstormRecord, RunRecord } from '../core/record.js';
+import { mergeCaps, type CapCount } from '../core/run-limits.js';
 import type { Violation } from '../core/violation.js';
 import type { JobCounts, RunMetrics } from '../metrics/run-metrics.js';
 import type { WorkerPrice } from '../metrics/scaling-data.js';
@@ -36,6 +37,8 @@ export class RunSession {
   private readonly checks: CheckStage | undefined;
   /** Each record is folded into job progress there, once, for the checks, metrics and exports alike. */
   private readonly path: (r: JobstormRecord) => void;
+  /** What the fold's and the metrics' caps dropped so far. */
+  private readonly pathCaps: () => CapCount[];
   private first: RunRecord | undefined;
   private outcome: RunOutcome | undefined;
   /** The latest run record's anchor: shards' records count from their own. */
@@ -58,12 +61,14 @@ export class RunSession {
             : priceOf(scaling.pricePerWorkerSecond, scaling.currency),
         checks: o.checks,
         onViolation: (v) => this.violated(v),
+        ...(o.limits ? { limits: o.limits } : {}),
       },
       o.exports ? [o.exports.sink] : [],
     );
     this.metrics = path.metrics;
     this.checks = path.checks;
     this.path = path.add;
+    this.pathCaps = path.caps;
     this.judge = new LiveThresholds(o.thresholds ?? [], (a) => this.abortRun(a));
     this.together = o.together
       ? new ShardTogether(
@@ -198,6 +203,7 @@ export class RunSession {
       durationMs: this.o.clock.epochNow() - run.startedAtMs,
       end,
     });
+    withCaps(summary, this.pathCaps());
     return withTogether(summary, this.together);
   }
 
@@ -231,6 +237,7 @@ export class RunSession {
       generator: outcome.generator,
       failure: outcome.failure,
     });
+    withCaps(summary, mergeCaps(this.pathCaps(), result?.caps));
     const exports = this.o.exports;
     if (exports?.stopAtFinish) summary.exports = await exports.sink.stop();
     return withTogether(summary, this.together);
@@ -246,6 +253,11 @@ export class RunSession {
     this.metrics.addViolation(v);
     this.o.exports?.sink.addViolation(v);
   }
+}
+
+/** The caps that dropped detail (RunLimits), in the summary when any did: reports then say how much. */
+function withCaps(summary: Summary, caps: CapCount[]): void {
+  if (caps.length > 0) summary.caps = caps;
 }
 
 /** The summary with when the shards started together and which one stopped this one; judged again. */

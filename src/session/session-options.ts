@@ -3,6 +3,7 @@ import type { LiveThresholdStatus } from './live-thresholds.js';
 import type { EpochClock } from '../core/clock.js';
 import type { CpuReading } from '../core/cpu-starvation.js';
 import type { KnownDeviations, SkippedCheck } from '../core/known-deviation.js';
+import type { RunLimits } from '../core/run-limits.js';
 import type { JobstormRecord } from '../core/record.js';
 import type { Violation } from '../core/violation.js';
 import type { OpenApiRules } from '../check/openapi-rules.js';
@@ -91,6 +92,11 @@ export interface RunSessionOptions {
   thresholds?: readonly Threshold[];
   /** The contract checks (default: every check with default tolerances); false runs none. */
   checks?: false | CheckSettings;
+  /**
+   * What the run keeps per job and per sample at most (default RunLimits'): its memory stays flat
+   * however long it runs; what a cap dropped is counted in the summary's `caps`.
+   */
+  limits?: Partial<RunLimits>;
   exports?: SessionExports;
   sinks?: SessionSinks;
   /** Aborting it stops arrivals and drains, as a first Ctrl-C does; every record is still taken. */

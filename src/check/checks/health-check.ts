@@ -1,6 +1,7 @@
 import { CONNECT_ERROR_KINDS } from '../../core/request-error.js';
 import { readHealth, type HealthRead, type HealthRejection } from '../../core/health-reading.js';
 import type { ExchangeRecord, JobstormRecord } from '../../core/record.js';
+import { capCount, DEFAULT_RUN_LIMITS, type RunLimits } from '../../core/run-limits.js';
 import type { Check, CheckContext } from '../check.js';
 
 interface Counters {
@@ -98,7 +99,9 @@ function judgeDecrease(r: ExchangeRecord, jobs: Counters, previous: Sample, ctx:
  * samples that did not overlap in flight; on an endpoint we own, the counts never exceed what we
  * submitted (judged at the end, once every submit's send time is known).
  */
-export function healthCheck(): Check {
+export function healthCheck(limits: Partial<Pick<RunLimits, 'healthSamples'>> = {}): Check {
+  const maxSamples = limits.healthSamples ?? DEFAULT_RUN_LIMITS.healthSamples;
+  let samplesLeftOut = 0;
   let previous: Sample | undefined;
   const samples: Sample[] = [];
   const sends: Sends = new Map();
@@ -127,9 +130,12 @@ export function healthCheck(): Check {
       const sample = { record: r, jobs };
       if (previous && previous.record.endAt < r.sentAt) judgeDecrease(r, jobs, previous, ctx);
       if (!previous || previous.record.sentAt < r.sentAt) previous = sample;
-      if (ctx.run.ownsEndpoint && ctx.run.shard === undefined && samples.length < 10_000)
-        samples.push(sample);
+      if (ctx.run.ownsEndpoint && ctx.run.shard === undefined) {
+        if (samples.length < maxSamples) samples.push(sample);
+        else samplesLeftOut++;
+      }
     },
     finish: (ctx) => judgeTotals(samples, sends, ctx),
+    caps: () => capCount('checks.health-samples', maxSamples, samplesLeftOut),
   };
 }

@@ -1,3 +1,4 @@
+import type { RunLimits } from '../../core/run-limits.js';
 import type { Check } from '../check.js';
 import type { OpenApiRules } from '../openapi-rules.js';
 import { healthCheck } from './health-check.js';
@@ -13,8 +14,11 @@ import { streamCheck } from './stream-check.js';
 import { transitionCheck } from './transition-check.js';
 import { webhookCheck } from './webhook-check.js';
 
-/** Fresh instances of every check family (some keep state, so each run gets its own). */
-export function defaultChecks(openapi?: OpenApiRules): Check[] {
+/**
+ * Fresh instances of every check family (some keep state, so each run gets its own); `limits`:
+ * what those whose memory would follow the run's length keep at most (default RunLimits').
+ */
+export function defaultChecks(openapi?: OpenApiRules, limits: Partial<RunLimits> = {}): Check[] {
   return [
     responseCheck,
     transitionCheck(),
@@ -25,8 +29,8 @@ export function defaultChecks(openapi?: OpenApiRules): Check[] {
     webhookCheck(),
     streamCheck,
     openAiStreamCheck,
-    healthCheck(),
-    scalingCheck(),
+    healthCheck(limits),
+    scalingCheck(limits),
     ...(openapi ? [managementCheck(openapi)] : []),
   ];
 }

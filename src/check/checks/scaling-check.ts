@@ -1,13 +1,11 @@
 import type { ScalingExpectation } from '../../core/scaling-expectation.js';
+import { capCount, DEFAULT_RUN_LIMITS, type RunLimits } from '../../core/run-limits.js';
 import type { CheckId } from '../catalog.js';
 import type { Check, CheckContext } from '../check.js';
 import { finishedOf, healthReadingOf, workersOf, type HealthReading } from '../../core/health-reading.js';
 import { countsText } from '../counts-text.js';
 import { QueueSpans, queuedCallingForWorkers, type SpanIndex } from '../../fold/queue-spans.js';
 import { ScalingExpected } from '../scaling-expected.js';
-
-/** Enough for hours of one-a-second samples; a longer run is judged on its first ones. */
-const MAX_SAMPLES = 50_000;
 
 const NO_INITIALIZING =
   '/health does not report workers.initializing, so a worker starting cannot be told from one that was already on its way';
@@ -169,9 +167,12 @@ export const SCALING_IDS = [
  * and the jobs of ours that were queued. Judged at the end, when every job's time in the queue is
  * bounded by the records that followed it.
  */
-export function scalingCheck(): Check {
+export function scalingCheck(limits: Partial<Pick<RunLimits, 'scalingSamples' | 'queuedJobs'>> = {}): Check {
+  // Enough for hours of one-a-second samples; a longer run is judged on its first ones.
+  const maxSamples = limits.scalingSamples ?? DEFAULT_RUN_LIMITS.scalingSamples;
+  let samplesLeftOut = 0;
   const samples: HealthReading[] = [];
-  const spans = new QueueSpans();
+  const spans = new QueueSpans({ maxJobs: limits.queuedJobs ?? DEFAULT_RUN_LIMITS.queuedJobs });
   let expected: ScalingExpected | undefined;
   return {
     name: 'scaling',
@@ -182,8 +183,15 @@ export function scalingCheck(): Check {
       expected.add(r);
       spans.add(r);
       const s = healthReadingOf(r);
-      if (s && samples.length < MAX_SAMPLES) samples.push(s);
+      if (s === undefined) return;
+      if (samples.length < maxSamples) samples.push(s);
+      else samplesLeftOut++;
     },
+    caps: () => [
+      ...capCount('checks.scaling-samples', maxSamples, samplesLeftOut),
+      // Spans counted coarsely stay upper bounds, at a tenth of a second: only jobs given up on lose detail.
+      ...capCount('checks.queued', spans.dropped.limit, spans.dropped.givenUp),
+    ],
     finish(ctx) {
       const e = expected ?? new ScalingExpected(ctx.run);
       if (samples.length === 0) {
