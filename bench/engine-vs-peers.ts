@@ -12,15 +12,22 @@
  *   (b) jobstorm: `node dist/cli/main.js run <scenario> --no-preflight --quiet` (build first).
  *   (c) Artillery 2 (bench/artillery/run-status.yml) at the first rate only, when installed.
  *
- * Printed per run: offered arrivals/s, achieved requests/s, CPU seconds, CPU % of one core (CPU
- * seconds over the test's seconds), CPU µs per request, arrival lateness p99, p99 latency from
- * the intended start (/run from the arrival's intended time, /status from when it was due), and
- * the share of the machine's CPU the hypervisor stole meanwhile (/proc/stat).
- * Then the issue's goals: jobstorm CPU ÷ Pool CPU at the first rate (1,000/s) ≤ 1.5, with arrival
- * lateness p99 < 5 ms; at the lowest rate offering 8,000 requests/s (4,000 arrivals/s: an arrival
- * is two requests), jobstorm CPU/request ÷ Pool CPU/request ≤ 1.5; at some rate offering at least
- * that (give several, e.g. 1000,4000,4200), ≥ 8,000 req/s kept on one core with p99 < 10 ms; jobstorm's best rate kept ≥ 8× Artillery's requests/s when Artillery is
- * saturated (at equal offered arrivals the ratio is capped: an arrival is two requests).
+ * Printed per run: offered arrivals/s, achieved requests/s (measured requests over the measured
+ * seconds), CPU seconds, CPU % of one core (CPU seconds over the process's own wall time, start-up
+ * and exit included), CPU µs per request (the process's whole CPU over EVERY request it sent, the
+ * warm-up's included: the Pool script's `sent`, jobstorm's operations plus its summary's
+ * `warmup.requests`, Artillery's `http.requests`; jobstorm's engine also makes at most 256 round
+ * trips to a loopback sink of its own before time 0, start-up like the JIT's, not counted),
+ * arrival lateness p99, p99 latency from the intended start (/run from the arrival's intended
+ * time, /status from when it was due), and the share of the machine's CPU the hypervisor stole
+ * meanwhile (/proc/stat).
+ * Then the issue's goals, each judged only at the rate it is defined for (and said to be not
+ * judged when that rate was not run): at 1,000 arrivals/s, jobstorm CPU ÷ Pool CPU ≤ 1.5, with
+ * arrival lateness p99 < 5 ms; at 4,000 arrivals/s (8,000 requests/s offered: an arrival is two
+ * requests), jobstorm CPU/request ÷ Pool CPU/request ≤ 1.5; at the rates offering at least that
+ * (give several, e.g. 1000,4000,4200), ≥ 8,000 req/s kept on one core with p99 < 10 ms;
+ * jobstorm's best rate kept ≥ 8× Artillery's requests/s, Artillery run at 1,000 arrivals/s and
+ * saturated there (at equal offered arrivals the ratio is capped: an arrival is two requests).
  *
  * Artillery is not a dependency: install it aside, e.g.
  *   mkdir -p /tmp/jobstorm-artillery && cd /tmp/jobstorm-artillery && npm init -y && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm i artillery@2
@@ -30,7 +37,7 @@
  * both send their first seconds but measure only the rest, as wrk2 leaves out its calibration:
  * req/s, lateness and latency are then of the steady state, not of start-up (JIT, connection
  * set-up), which on a 10 s run is most of a p99. CPU is always the whole process, start-up
- * included. Artillery has no such switch and is measured whole.
+ * included, and so divided by every request sent. Artillery has no such switch and is measured whole.
  *
  * On one core, V8's garbage-collector helper threads (concurrent marking, parallel scavenges)
  * preempt the event loop they are meant to spare: each mark-compact then stalls it for tens of ms,
@@ -38,8 +45,12 @@
  * 3-9 ms. JOBSTORM_NODE_FLAGS=--single-threaded-gc runs jobstorm with that flag to show it.
  *
  * Then, whatever the arguments, a cold-start row (`cold`): 10 s at 4,000 arrivals/s with no
- * warm-up, as a user's first short run is; its goal line says whether p99(run) stayed under 10 ms
- * or every second jobstorm sent late is marked generator-limited (the seconds are printed).
+ * warm-up, as a user's first short run is. Its goal: p99(run) under 10 ms, or EVERY second sent
+ * late marked generator-limited, not any one. A second is sent late when its /run p99 from the
+ * intended start (summary.json `series.ops.run.p99`, per second) is 10 ms or more: the summary
+ * keeps no per-second lateness of its own (`run.generator` is the run's), and against the bare
+ * server, which answers in well under a millisecond, that p99 is the arrivals' lateness. A late
+ * second is marked when a `generatorLimited` stretch covers any of it; the line lists both.
  *
  * With DASHBOARD=1 (issue 51), last: jobstorm at DASHBOARD_RATE arrivals/s (default 4,000) with
  * `--dashboard` and the page open in Chromium (pinned to CPU 1, beside the server, so the browser's
@@ -148,7 +159,10 @@ function timed(
 interface Row {
   tool: string;
   offered: number;
+  /** Requests measured (the warm-up's left out), for req/s. */
   requests: number;
+  /** Every request the process sent, the warm-up's included: what its whole CPU is divided by. */
+  sent: number;
   errors: number;
   /** Requests per second over the test's seconds (or longer, when the tool ran on after). */
   rps: number;
@@ -244,10 +258,21 @@ async function dashboardRounds(dir: string, origin: string): Promise<void> {
   } finally {
     await browser.close();
   }
+  // A round where either run fell behind (another process took the core) compares different
+  // work: it is left out, and said so.
+  const clean = plain.flatMap((p, i) => {
+    const w = watched[i];
+    return w && keptUp(p) && keptUp(w) ? [[p, w] as const] : [];
+  });
+  if (clean.length === 0) {
+    console.log(`  dashboard: not judged: in every round a run fell behind (the machine was busy)`);
+    return;
+  }
   const cpu = (rows: readonly Row[]): number => rows.reduce((n, r) => n + r.cpuSeconds, 0) / rows.length;
-  const r = cpu(watched) / cpu(plain);
+  const [with_, without] = [cpu(clean.map(([, w]) => w)), cpu(clean.map(([p]) => p))];
+  const r = with_ / without;
   console.log(
-    `  dashboard: jobstorm CPU with the page open ÷ without at ${String(rate)}/s, mean of ${String(rounds)} alternated rounds: ${cpu(watched).toFixed(2)} s ÷ ${cpu(plain).toFixed(2)} s = ${r.toFixed(3)} (goal ≤ 1.05): ${r <= 1.05 ? 'PASS' : 'MISS'}`,
+    `  dashboard: jobstorm CPU with the page open ÷ without at ${String(rate)}/s, mean of ${String(clean.length)} of ${String(rounds)} alternated rounds (both kept the pace): ${with_.toFixed(2)} s ÷ ${without.toFixed(2)} s = ${r.toFixed(3)} (goal ≤ 1.05): ${r <= 1.05 ? 'PASS' : 'MISS'}`,
   );
 }
 
@@ -258,6 +283,7 @@ const num = (x: unknown): number | undefined => (typeof x === 'number' && Number
 
 interface PoolJson {
   requests: number;
+  sent: number;
   errors: number;
   unfinished: number;
   seconds: number;
@@ -286,6 +312,7 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
       tool: 'pool',
       offered: rate,
       requests: j.requests,
+      sent: j.sent,
       errors: j.errors,
       cpuSeconds: t.cpuSeconds,
       wallSeconds: t.wallSeconds,
@@ -308,8 +335,8 @@ function limitedSeconds(s: Summary): string | undefined {
     .join(', ');
 }
 
-/** Marked seconds of the last cold-start run, for its goal line. */
-let coldMarked: string | undefined;
+/** The last cold-start run's summary, for its goal line. */
+let coldSummary: Summary | undefined;
 
 async function runJobstorm(
   dir: string,
@@ -364,12 +391,14 @@ async function runJobstorm(
   if (Array.isArray(limited)) notes.push(`generator-limited: ${limitedSeconds(s) ?? 'no'}`);
   else if (lateness !== undefined) notes.push('generator-limited: no');
   if (s.dropped.total > 0) notes.push(`${String(s.dropped.total)} dropped`);
-  if (plan.tool === 'cold') coldMarked = limitedSeconds(s);
+  if (plan.tool === 'cold') coldSummary = s;
   return rowOf(
     {
       tool: plan.tool,
       offered: rate,
       requests: (run?.requests ?? 0) + (status?.requests ?? 0),
+      // Every operation (the /health samples too) and the scenario's warm-up: all it sent to the server.
+      sent: Object.values(s.operations).reduce((n, o) => n + o.requests, 0) + (s.warmup?.requests ?? 0),
       errors: failed(run) + failed(status),
       cpuSeconds: t.cpuSeconds,
       wallSeconds: t.wallSeconds,
@@ -428,6 +457,7 @@ async function runArtillery(dir: string, origin: string, rate: number): Promise<
       tool: 'artillery',
       offered: rate,
       requests: c['http.responses'] ?? 0,
+      sent: c['http.requests'] ?? 0,
       errors,
       cpuSeconds: t.cpuSeconds,
       wallSeconds: t.wallSeconds,
@@ -445,7 +475,8 @@ const NOISY_STEAL = 0.05;
 /** Kept the pace: ≥ 95% of the offered requests per second (two per arrival) achieved. */
 const keptUp = (r: Row): boolean => r.rps >= 0.95 * 2 * r.offered;
 const ms = (x: number | undefined): string => (x === undefined ? 'n/a' : x.toFixed(2));
-const usPerRequest = (r: Row): number => (r.cpuSeconds * 1e6) / r.requests;
+/** The process's whole CPU over every request it sent (see the header). */
+const usPerRequest = (r: Row): number => (r.cpuSeconds * 1e6) / r.sent;
 
 function printRow(r: Row): void {
   const cells = [
@@ -453,7 +484,8 @@ function printRow(r: Row): void {
     String(r.offered).padStart(7),
     r.rps.toFixed(0).padStart(8),
     r.cpuSeconds.toFixed(2).padStart(6),
-    ((r.cpuSeconds / seconds) * 100).toFixed(1).padStart(6),
+    // Over the process's own wall time: CPU a core could give it while it ran (never over 100% of one pinned core).
+    ((r.cpuSeconds / r.wallSeconds) * 100).toFixed(1).padStart(6),
     usPerRequest(r).toFixed(1).padStart(7),
     ms(r.latenessP99).padStart(9),
     ms(r.runP99).padStart(8),
@@ -463,6 +495,131 @@ function printRow(r: Row): void {
     (r.steal === undefined ? 'n/a' : (r.steal * 100).toFixed(1)).padStart(5),
   ];
   console.log(`${cells.join(' ')}  ${keptUp(r) ? '' : 'fell behind (< 95% of offered req/s); '}${r.note}`);
+}
+
+/** Goal 1 is defined at 1,000 arrivals/s; goal 2 at 4,000 (8,000 requests/s offered: an arrival is two requests). */
+const GOAL1_RATE = 1000;
+const GOAL2_RATE = 4000;
+/** The cold-start bound on p99(run), and what makes a second late. */
+const COLD_P99_MS = 10;
+
+const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
+const find = (rows: readonly Row[], tool: string, rate: number): Row | undefined =>
+  rows.find((r) => r.tool === tool && r.offered === rate);
+const notJudged = (goal: string, rate: number): void =>
+  console.log(
+    `  ${goal}: not judged: it is defined at ${String(rate)} arrivals/s, not among the rates given`,
+  );
+
+function goalOne(rows: readonly Row[]): void {
+  const [p, j] = [find(rows, 'pool', GOAL1_RATE), find(rows, 'jobstorm', GOAL1_RATE)];
+  if (!p || !j) return notJudged('jobstorm CPU ÷ Pool CPU, arrival lateness', GOAL1_RATE);
+  const r = j.cpuSeconds / p.cpuSeconds;
+  console.log(
+    `  jobstorm CPU ÷ Pool CPU at ${String(GOAL1_RATE)}/s: ${j.cpuSeconds.toFixed(2)} s ÷ ${p.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
+  );
+  if (j.latenessP99 !== undefined)
+    console.log(
+      `  jobstorm arrival lateness p99 at ${String(GOAL1_RATE)}/s${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''}: ${ms(j.latenessP99)} ms (goal < 5 ms; the Pool's ${ms(p.latenessP99)} ms): ${verdict(j.latenessP99 < 5)}`,
+    );
+}
+
+function goalTwo(rows: readonly Row[]): void {
+  const [p, j] = [find(rows, 'pool', GOAL2_RATE), find(rows, 'jobstorm', GOAL2_RATE)];
+  if (!p || !j) return notJudged('jobstorm CPU/request ÷ Pool CPU/request', GOAL2_RATE);
+  const r = usPerRequest(j) / usPerRequest(p);
+  console.log(
+    `  jobstorm CPU/request ÷ Pool CPU/request at ${String(GOAL2_RATE)}/s (${String(2 * GOAL2_RATE)} req/s offered): ${usPerRequest(j).toFixed(1)} µs ÷ ${usPerRequest(p).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
+  );
+}
+
+/**
+ * A rate offering at least 8,000 req/s kept (≥ 95% of its offer, and ≥ 8,000 req/s measured) on
+ * one core with a low p99. Every such rate run is judged, the best one printed: offering exactly
+ * 8,000 req/s measures a hair under it (the last arrivals' /status land after the window), so a
+ * run offering a little more is how the bench shows 8,000 kept.
+ */
+function sustainedGoal(rows: readonly Row[]): void {
+  const p99 = (r: Row): number => Math.max(r.runP99 ?? Infinity, r.statusP99 ?? Infinity);
+  const sustains = (r: Row): boolean => keptUp(r) && r.rps >= 8000 && p99(r) < 10;
+  const tried = rows.filter((r) => r.tool === 'jobstorm' && r.offered >= GOAL2_RATE);
+  const shown = tried.filter(sustains).sort((a, b) => b.rps - a.rps)[0] ?? tried[0];
+  if (!shown) return notJudged('jobstorm sustained on one core', GOAL2_RATE);
+  const cores = shown.cpuSeconds / shown.wallSeconds;
+  console.log(
+    `  jobstorm sustained at ${String(shown.offered)}/s: ${shown.rps.toFixed(0)} req/s, ${keptUp(shown) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''} ${ms(p99(shown))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(sustains(shown))}`,
+  );
+}
+
+interface LateSecond {
+  /** Whole seconds from the run's start. */
+  at: number;
+  p99: number;
+  marked: boolean;
+}
+
+/**
+ * The seconds whose /run p99 from the intended start reached COLD_P99_MS (summary.json's
+ * per-second series), each with whether a generator-limited stretch covers any of it.
+ */
+function lateSeconds(s: Summary): LateSecond[] {
+  const offsetMs = s.series.startSec * 1000 - s.run.startMs;
+  const stretches = s.generatorLimited ?? [];
+  return (s.series.ops.run?.p99 ?? []).flatMap((p99, i) => {
+    if (p99 === null || p99 < COLD_P99_MS) return [];
+    const from = offsetMs + i * 1000;
+    const marked = stretches.some((x) => x.at < from + 1000 && x.at + x.durationMs > from);
+    return [{ at: Math.round(from / 1000), p99, marked }];
+  });
+}
+
+function coldGoal(cold: Row): void {
+  const late = coldSummary ? lateSeconds(coldSummary) : [];
+  const p99 = cold.runP99 ?? Infinity;
+  const unmarked = late.filter((x) => !x.marked);
+  const ok = p99 < COLD_P99_MS || (late.length > 0 && unmarked.length === 0);
+  const seconds = late.map(
+    (x) => `t+${String(x.at)}s (p99 ${x.p99.toFixed(1)} ms${x.marked ? ', marked' : ', NOT marked'})`,
+  );
+  console.log(
+    `  jobstorm cold start, ${String(COLD.seconds)} s at ${String(2 * COLD.rate)} req/s, no warm-up, pinned: p99(run) ${ms(cold.runP99)} ms; seconds sent late (their p99(run) ≥ ${String(COLD_P99_MS)} ms): ${seconds.join(', ') || 'none'}; generator-limited: ${(coldSummary && limitedSeconds(coldSummary)) ?? 'never'} (goal p99(run) < ${String(COLD_P99_MS)} ms, or every late second marked): ${verdict(ok)}`,
+  );
+}
+
+function artilleryGoal(rows: readonly Row[], art: Row | undefined): void {
+  if (!art) {
+    console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
+    return;
+  }
+  // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
+  const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;
+  // What each sustains on the same flow and machine: jobstorm's best rate kept, Artillery's saturated rate.
+  const kept = rows.filter((x) => x.tool === 'jobstorm' && keptUp(x));
+  const best = kept.length > 0 ? Math.max(...kept.map((x) => x.rps)) : 0;
+  const r = best / art.rps;
+  console.log(
+    `  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(GOAL1_RATE)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`,
+  );
+  const j1 = find(rows, 'jobstorm', GOAL1_RATE);
+  if (j1)
+    console.log(
+      `    (at equal offered arrivals, ${String(GOAL1_RATE)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * GOAL1_RATE) / art.rps).toFixed(2)}× since an arrival is two requests)`,
+    );
+}
+
+/** Each goal at the rate it is defined for; the highest rate's CPU per request for scale. */
+function goalLines(rows: readonly Row[], cold: Row, art: Row | undefined): void {
+  goalOne(rows);
+  goalTwo(rows);
+  sustainedGoal(rows);
+  coldGoal(cold);
+  const high = Math.max(...rates);
+  const [pt, jt] = [find(rows, 'pool', high), find(rows, 'jobstorm', high)];
+  if (high !== GOAL2_RATE && pt && jt)
+    console.log(
+      `  (not a goal: at the highest rate, ${String(high)}/s, CPU/request ${usPerRequest(jt).toFixed(1)} µs ÷ ${usPerRequest(pt).toFixed(1)} µs = ${(usPerRequest(jt) / usPerRequest(pt)).toFixed(2)}; ${keptUp(jt) ? 'kept the pace' : 'fell behind'})`,
+    );
+  artilleryGoal(rows, art);
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'jobstorm-engine-vs-peers-'));
@@ -479,7 +636,7 @@ try {
       .join(' ')} (other work on CPUs 0 and 1 skews every figure)`,
   );
   console.log(
-    'flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit',
+    'flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit; %core = CPU over its wall time; µs/req = CPU over every request it sent, warm-up included',
   );
   if (jobstormNodeFlags.length > 0)
     console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/cli/main.js`);
@@ -506,82 +663,13 @@ try {
     tool: 'cold',
   });
   printRow(cold);
-  const first = rates[0] ?? 1000;
   let art: Row | undefined;
   if (existsSync(artillery)) {
-    art = await runArtillery(dir, server.origin, first);
+    art = await runArtillery(dir, server.origin, GOAL1_RATE);
     printRow(art);
   } else console.log(`artillery: skipped, not installed at ${artillery} (see this file's header)`);
-
-  const find = (tool: string, rate: number): Row | undefined =>
-    rows.find((r) => r.tool === tool && r.offered === rate);
-  const high = Math.max(...rates);
-  const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
   console.log('\ngoals');
-  // Goal 2 is 8,000 requests/s: the lowest rate offering that many (an arrival is two requests).
-  const goal2 = [...rates].sort((a, b) => a - b).find((r) => 2 * r >= 8000) ?? high;
-  const [p1, j1, ph, jh] = [
-    find('pool', first),
-    find('jobstorm', first),
-    find('pool', goal2),
-    find('jobstorm', goal2),
-  ];
-  if (p1 && j1) {
-    const r = j1.cpuSeconds / p1.cpuSeconds;
-    console.log(
-      `  jobstorm CPU ÷ Pool CPU at ${String(first)}/s: ${j1.cpuSeconds.toFixed(2)} s ÷ ${p1.cpuSeconds.toFixed(2)} s = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
-    );
-    if (j1.latenessP99 !== undefined)
-      console.log(
-        `  jobstorm arrival lateness p99 at ${String(first)}/s${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''}: ${ms(j1.latenessP99)} ms (goal < 5 ms; the Pool's ${ms(p1.latenessP99)} ms): ${verdict(j1.latenessP99 < 5)}`,
-      );
-  }
-  if (ph && jh) {
-    const r = usPerRequest(jh) / usPerRequest(ph);
-    console.log(
-      `  jobstorm CPU/request ÷ Pool CPU/request at ${String(goal2)}/s (${String(2 * goal2)} req/s offered): ${usPerRequest(jh).toFixed(1)} µs ÷ ${usPerRequest(ph).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
-    );
-  }
-  if (jh) {
-    // Goal 2: a rate offering at least 8,000 req/s kept (>= 95% of its offer, and >= 8,000 req/s
-    // measured) on one core with a low p99. Every such rate run is judged, the best one printed:
-    // offering exactly 8,000 req/s measures a hair under it (the last arrivals' /status land after
-    // the window), so a run offering a little more is how the bench shows 8,000 kept.
-    const p99 = (r: Row): number => Math.max(r.runP99 ?? Infinity, r.statusP99 ?? Infinity);
-    const sustains = (r: Row): boolean => keptUp(r) && r.rps >= 8000 && p99(r) < 10;
-    const tried = rows.filter((r) => r.tool === 'jobstorm' && 2 * r.offered >= 8000);
-    const shown = tried.filter(sustains).sort((a, b) => b.rps - a.rps)[0] ?? jh;
-    const cores = shown.cpuSeconds / shown.wallSeconds;
-    console.log(
-      `  jobstorm sustained at ${String(shown.offered)}/s: ${shown.rps.toFixed(0)} req/s, ${keptUp(shown) ? 'kept the pace' : 'fell behind'}, whole process ${(cores * 100).toFixed(0)}% of a core, p99 from intended${warmup > 0 ? ` after a ${String(warmup)} s warm-up` : ''} ${ms(p99(shown))} ms (goal ≥ 8000 req/s on one core, p99 < 10 ms): ${verdict(sustains(shown))}`,
-    );
-  }
-  {
-    const p99 = cold.runP99 ?? Infinity;
-    const ok = p99 < 10 || coldMarked !== undefined;
-    console.log(
-      `  jobstorm cold start, ${String(COLD.seconds)} s at ${String(2 * COLD.rate)} req/s, no warm-up, pinned: p99(run) ${ms(cold.runP99)} ms, generator-limited ${coldMarked ?? 'never'} (goal p99(run) < 10 ms, or every late second marked): ${verdict(ok)}`,
-    );
-  }
-  const [pt, jt] = [find('pool', high), find('jobstorm', high)];
-  if (high !== goal2 && pt && jt)
-    console.log(
-      `  (at the highest rate, ${String(high)}/s: CPU/request ${usPerRequest(jt).toFixed(1)} µs ÷ ${usPerRequest(pt).toFixed(1)} µs = ${(usPerRequest(jt) / usPerRequest(pt)).toFixed(2)}; ${keptUp(jt) ? 'kept the pace' : 'fell behind'})`,
-    );
-  if (art && j1) {
-    // Saturated: it could not keep the pace offered (it ends its arrivals' requests late), or its core was used up.
-    const saturated = !keptUp(art) || art.cpuSeconds / art.wallSeconds >= 0.85;
-    // What each sustains on the same flow and machine: jobstorm's best rate kept, Artillery's saturated rate.
-    const kept = rows.filter((x) => x.tool === 'jobstorm' && keptUp(x));
-    const best = kept.length > 0 ? Math.max(...kept.map((x) => x.rps)) : 0;
-    const r = best / art.rps;
-    console.log(
-      `  jobstorm's best req/s kept ÷ Artillery's req/s: ${best.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${r.toFixed(2)}× (goal ≥ 8×; Artillery saturated at ${String(first)} arrivals/s: ${saturated ? 'yes' : 'no'}): ${saturated ? verdict(r >= 8) : 'n/a (Artillery kept up: offer it more)'}`,
-    );
-    console.log(
-      `    (at equal offered arrivals, ${String(first)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * first) / art.rps).toFixed(2)}× since an arrival is two requests)`,
-    );
-  } else console.log('  jobstorm ÷ Artillery: skipped (Artillery not installed)');
+  goalLines(rows, cold, art);
   if (process.env.DASHBOARD === '1') {
     console.log('\ndashboard (issue 51)');
     await dashboardRounds(dir, server.origin);

@@ -5,9 +5,10 @@
  * then GET /v2/ep/status/<id> as soon as the id is read. Latency is counted as jobstorm counts it:
  * /run from the arrival's intended time, /status from when it was due (the /run answer). After
  * the last arrival it waits at most 5 s for requests in flight, then prints one JSON line:
- * {requests, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
+ * {requests, sent, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
  * With a warm-up (seconds, as jobstorm's `warmup`), arrivals intended before it are sent but not
- * counted: `requests`, `errors` and every figure are of the rest.
+ * counted: `requests`, `errors` and every figure are of the rest; `sent` is every request sent,
+ * the warm-up's included (what the process's whole CPU is divided by).
  *
  *   npx tsx bench/pool-generator.ts http://127.0.0.1:PORT [rate=1000] [seconds=10] [warmup=0]
  */
@@ -26,6 +27,8 @@ const lateness: number[] = [];
 const runLatency: number[] = [];
 const statusLatency: number[] = [];
 let requests = 0;
+/** Every request that got an answer or an error, the warm-up's included. */
+let sent = 0;
 let errors = 0;
 let inFlight = 0;
 let lastEnd = 0;
@@ -45,6 +48,7 @@ async function call(path: string, post: boolean, from: number, into: number[] | 
     if (into) errors++;
     return undefined;
   } finally {
+    sent++;
     lastEnd = now();
     if (into) {
       into.push(lastEnd - from);
@@ -94,6 +98,7 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 console.log(
   JSON.stringify({
     requests,
+    sent,
     errors,
     unfinished: inFlight,
     seconds: round(lastEnd / 1000),
