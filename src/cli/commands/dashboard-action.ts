@@ -53,11 +53,12 @@ class ShardFolder {
   }
 }
 
+/** Merged even when one shard wrote so far: the merge names the shards not heard from as missing. */
 function merged(shards: readonly LiveShard[]): ReturnType<typeof mergeSummaries> {
-  const summaries = shards.map((s) => s.summary);
-  return summaries.length === 1 && summaries[0]
-    ? summaries[0]
-    : mergeSummaries(summaries, { names: shards.map((s) => `shard ${s.shard}`) });
+  return mergeSummaries(
+    shards.map((s) => s.summary),
+    { names: shards.map((s) => `shard ${s.shard}`) },
+  );
 }
 
 async function execute(args: DashboardCommandArgs, io: CliIo): Promise<ExitCode> {

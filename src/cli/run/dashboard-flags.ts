@@ -41,7 +41,7 @@ export function parseDashboardFlags(
   }
   const text = args.dashboard.trim();
   const port = text === '' ? 0 : Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || !/^\d*$/.test(text)) {
+  if (!/^\d*$/.test(text) || port > 65535) {
     issues.push({
       where: names.port,
       message: `"${args.dashboard}" is not a port: give 0–65535, or no value for a free one`,
