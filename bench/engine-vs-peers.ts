@@ -52,13 +52,20 @@
  * server, which answers in well under a millisecond, that p99 is the arrivals' lateness. A late
  * second is marked when a `generatorLimited` stretch covers any of it; the line lists both.
  *
+ * Issue 52's compiled peers, when installed (`apt-get install hey wrk`; see bench/compiled-peers.ts):
+ * a `hey` row at every rate, right after the Pool's and jobstorm's, and one `wrk` row at its own
+ * saturating rate. With FLOW=run every tool sends the POST /run alone (one request an arrival;
+ * 8,000 req/s is then 8,000 arrivals/s). Then issue 52's goals at 8,000 req/s offered, every check
+ * on: jobstorm CPU/request ≤ 1.15× the Pool's and ≤ 1.3× hey's in the same run, and p99 from the
+ * intended start within 1.5× the Pool's.
+ *
  * With DASHBOARD=1 (issue 51), last: jobstorm at DASHBOARD_RATE arrivals/s (default 4,000) with
  * `--dashboard` and the page open in Chromium (pinned to CPU 1, beside the server, so the browser's
  * own work is not jobstorm's), alternated with the same run without, DASHBOARD_ROUNDS times
  * (default 2); the goal line compares jobstorm's CPU with and without (≤ 1.05), and each row notes
  * how many updates the page received.
  *
- *   npm run build && npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
+ *   npm run build && [FLOW=run] npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -68,7 +75,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Summary } from '../src/report/summary.js';
+import { HEY, WRK, heyCommand, parseHey, parseWrk, wrkCommand } from './compiled-peers.js';
 import {
+  type BenchFlow,
   canPin,
   hostTicks,
   runStatusScenarioYaml,
@@ -80,6 +89,9 @@ import {
 const seconds = Number(process.argv[2] ?? 10);
 const rates = (process.argv[3] ?? '1000,4000').split(',').map(Number);
 const warmup = Number(process.argv[4] ?? 0);
+const flow: BenchFlow = process.env.FLOW === 'run' ? 'run' : 'run-status';
+/** Requests an arrival makes: the offered req/s is this times the arrival rate. */
+const perArrival = flow === 'run' ? 1 : 2;
 const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules/.bin/artillery';
 /** Node flags for jobstorm's process only, e.g. JOBSTORM_NODE_FLAGS=--single-threaded-gc (see the header). */
 const jobstormNodeFlags = (process.env.JOBSTORM_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0);
@@ -186,7 +198,7 @@ const rowOf = (r: Omit<Row, 'rps'>, spanSeconds: number, measuredFrom = warmup, 
  * 4,000 arrivals/s (8,000 requests/s), NO warm-up, pinned like every row: p99(run) under 10 ms, or
  * every second whose arrivals left late marked generator-limited in the summary.
  */
-const COLD = { seconds: 10, rate: 4000 };
+const COLD = { seconds: 10, rate: 8000 / perArrival };
 
 /** The live dashboard open in a browser while one jobstorm run goes (DASHBOARD=1). */
 interface Watcher {
@@ -302,6 +314,7 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
     String(rate),
     String(s),
     String(s === seconds ? warmup : 0),
+    flow,
   ]);
   const line = t.stdout.trim().split('\n').pop() ?? '';
   if (t.code !== 0 || !line.startsWith('{'))
@@ -350,7 +363,7 @@ async function runJobstorm(
 ): Promise<Row> {
   const scenario = join(dir, `engine-vs-peers-${plan.tool}-${String(rate)}.yaml`);
   const out = join(dir, `out-${plan.tool}-${String(rate)}`);
-  await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, plan.seconds, plan.warmup));
+  await writeFile(scenario, runStatusScenarioYaml('engine-vs-peers', rate, plan.seconds, plan.warmup, flow));
   const t = await timed(
     [
       process.execPath,
@@ -469,11 +482,85 @@ async function runArtillery(dir: string, origin: string, rate: number): Promise<
   );
 }
 
+/** hey at the arrival rate (bench/compiled-peers.ts): measured whole, p99 from the send. */
+async function runHey(dir: string, origin: string, rate: number): Promise<Row> {
+  const cmd = heyCommand(dir, origin, rate, seconds, flow);
+  const t = await timed(['sh', '-c', cmd.shell]);
+  const [run, status] = await Promise.all(cmd.outputs.map(async (f) => parseHey(await readFile(f, 'utf8'))));
+  if (!run) throw new Error('hey wrote no report');
+  const parts = status ? [run, status] : [run];
+  const sent = parts.reduce((n, x) => n + x.sent, 0);
+  return {
+    tool: 'hey',
+    offered: rate,
+    requests: sent,
+    sent,
+    errors: parts.reduce((n, x) => n + x.errors, 0),
+    rps: parts.reduce((n, x) => n + x.rps, 0),
+    cpuSeconds: t.cpuSeconds,
+    wallSeconds: t.wallSeconds,
+    steal: t.steal,
+    runP99: run.p99Ms,
+    statusP99: status?.p99Ms,
+    note: `exit ${String(t.code)}, ${String(parts.length)} process${parts.length > 1 ? 'es' : ''}, p99 from the send (a closed loop per worker), measured whole`,
+  };
+}
+
+/** wrk saturating its 64 connections, for scale: its offered rate is what it achieved. */
+async function runWrk(dir: string, origin: string): Promise<Row> {
+  const cmd = await wrkCommand(dir, origin, seconds, flow);
+  const t = await timed(['sh', '-c', cmd.shell]);
+  const w = parseWrk(await readFile(cmd.outputs[0] ?? '', 'utf8'));
+  return {
+    tool: 'wrk',
+    offered: Math.round(w.rps / perArrival),
+    requests: w.sent,
+    sent: w.sent,
+    errors: w.errors,
+    rps: w.rps,
+    cpuSeconds: t.cpuSeconds,
+    wallSeconds: t.wallSeconds,
+    steal: t.steal,
+    runP99: w.p99Ms,
+    note: `exit ${String(t.code)}, saturating (no rate: arr/s is what it reached), p99 of all requests from the send`,
+  };
+}
+
+/**
+ * Issue 52 part 3, at 8,000 req/s offered with every check on: CPU per request ≤ 1.15× the Pool's
+ * and ≤ 1.3× hey's in the same run; p99 from the intended start (the larger of /run's and
+ * /status's) within 1.5× the Pool's. wrk's CPU per request is printed for scale.
+ */
+function compiledGoals(rows: readonly Row[], wrk: Row | undefined): void {
+  const [p, j, h] = ['pool', 'jobstorm', 'hey'].map((t) => find(rows, t, GOAL2_RATE));
+  if (!p || !j) return notJudged('issue 52: jobstorm CPU/request ÷ Pool, ÷ hey; p99 ÷ Pool', GOAL2_RATE);
+  const offered = `${String(perArrival * GOAL2_RATE)} req/s offered, flow ${flow}`;
+  const r = usPerRequest(j) / usPerRequest(p);
+  console.log(
+    `  issue 52: jobstorm CPU/request ÷ Pool's at ${offered}: ${usPerRequest(j).toFixed(1)} µs ÷ ${usPerRequest(p).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.15): ${verdict(r <= 1.15)}`,
+  );
+  if (h) {
+    const rh = usPerRequest(j) / usPerRequest(h);
+    console.log(
+      `  issue 52: jobstorm CPU/request ÷ hey's at ${offered}: ${usPerRequest(j).toFixed(1)} µs ÷ ${usPerRequest(h).toFixed(1)} µs = ${rh.toFixed(2)} (goal ≤ 1.3; hey ${keptUp(h) ? 'kept the pace' : 'fell behind'}): ${verdict(rh <= 1.3)}`,
+    );
+  } else console.log('  issue 52: jobstorm ÷ hey: not judged (hey not installed)');
+  const p99 = (x: Row): number => Math.max(x.runP99 ?? 0, x.statusP99 ?? 0);
+  const rp = p99(j) / p99(p);
+  console.log(
+    `  issue 52: jobstorm p99 from the intended start ÷ Pool's at ${offered}: ${ms(p99(j))} ms ÷ ${ms(p99(p))} ms = ${rp.toFixed(2)} (goal ≤ 1.5): ${verdict(rp <= 1.5)}`,
+  );
+  if (wrk)
+    console.log(
+      `  (for scale: wrk ${usPerRequest(wrk).toFixed(1)} µs/request at ${wrk.rps.toFixed(0)} req/s, saturating; jobstorm ÷ wrk = ${(usPerRequest(j) / usPerRequest(wrk)).toFixed(2)})`,
+    );
+}
+
 /** Steal above which a run's latency figures are the host's (see the closing line it prints). */
 const NOISY_STEAL = 0.05;
 
-/** Kept the pace: ≥ 95% of the offered requests per second (two per arrival) achieved. */
-const keptUp = (r: Row): boolean => r.rps >= 0.95 * 2 * r.offered;
+/** Kept the pace: ≥ 95% of the offered requests per second (`perArrival` per arrival) achieved. */
+const keptUp = (r: Row): boolean => r.rps >= 0.95 * perArrival * r.offered;
 const ms = (x: number | undefined): string => (x === undefined ? 'n/a' : x.toFixed(2));
 /** The process's whole CPU over every request it sent (see the header). */
 const usPerRequest = (r: Row): number => (r.cpuSeconds * 1e6) / r.sent;
@@ -499,7 +586,7 @@ function printRow(r: Row): void {
 
 /** Goal 1 is defined at 1,000 arrivals/s; goal 2 at 4,000 (8,000 requests/s offered: an arrival is two requests). */
 const GOAL1_RATE = 1000;
-const GOAL2_RATE = 4000;
+const GOAL2_RATE = 8000 / perArrival;
 /** The cold-start bound on p99(run), and what makes a second late. */
 const COLD_P99_MS = 10;
 
@@ -529,7 +616,7 @@ function goalTwo(rows: readonly Row[]): void {
   if (!p || !j) return notJudged('jobstorm CPU/request ÷ Pool CPU/request', GOAL2_RATE);
   const r = usPerRequest(j) / usPerRequest(p);
   console.log(
-    `  jobstorm CPU/request ÷ Pool CPU/request at ${String(GOAL2_RATE)}/s (${String(2 * GOAL2_RATE)} req/s offered): ${usPerRequest(j).toFixed(1)} µs ÷ ${usPerRequest(p).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
+    `  jobstorm CPU/request ÷ Pool CPU/request at ${String(GOAL2_RATE)}/s (${String(perArrival * GOAL2_RATE)} req/s offered): ${usPerRequest(j).toFixed(1)} µs ÷ ${usPerRequest(p).toFixed(1)} µs = ${r.toFixed(2)} (goal ≤ 1.5): ${verdict(r <= 1.5)}`,
   );
 }
 
@@ -582,7 +669,7 @@ function coldGoal(cold: Row): void {
     (x) => `t+${String(x.at)}s (p99 ${x.p99.toFixed(1)} ms${x.marked ? ', marked' : ', NOT marked'})`,
   );
   console.log(
-    `  jobstorm cold start, ${String(COLD.seconds)} s at ${String(2 * COLD.rate)} req/s, no warm-up, pinned: p99(run) ${ms(cold.runP99)} ms; seconds sent late (their p99(run) ≥ ${String(COLD_P99_MS)} ms): ${seconds.join(', ') || 'none'}; generator-limited: ${(coldSummary && limitedSeconds(coldSummary)) ?? 'never'} (goal p99(run) < ${String(COLD_P99_MS)} ms, or every late second marked): ${verdict(ok)}`,
+    `  jobstorm cold start, ${String(COLD.seconds)} s at ${String(perArrival * COLD.rate)} req/s, no warm-up, pinned: p99(run) ${ms(cold.runP99)} ms; seconds sent late (their p99(run) ≥ ${String(COLD_P99_MS)} ms): ${seconds.join(', ') || 'none'}; generator-limited: ${(coldSummary && limitedSeconds(coldSummary)) ?? 'never'} (goal p99(run) < ${String(COLD_P99_MS)} ms, or every late second marked): ${verdict(ok)}`,
   );
 }
 
@@ -603,7 +690,7 @@ function artilleryGoal(rows: readonly Row[], art: Row | undefined): void {
   const j1 = find(rows, 'jobstorm', GOAL1_RATE);
   if (j1)
     console.log(
-      `    (at equal offered arrivals, ${String(GOAL1_RATE)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((2 * GOAL1_RATE) / art.rps).toFixed(2)}× since an arrival is two requests)`,
+      `    (at equal offered arrivals, ${String(GOAL1_RATE)}/s: ${j1.rps.toFixed(0)} ÷ ${art.rps.toFixed(0)} = ${(j1.rps / art.rps).toFixed(2)}×, capped at ${((perArrival * GOAL1_RATE) / art.rps).toFixed(2)}× since an arrival is ${perArrival === 2 ? 'two requests' : 'one request'})`,
     );
 }
 
@@ -636,7 +723,7 @@ try {
       .join(' ')} (other work on CPUs 0 and 1 skews every figure)`,
   );
   console.log(
-    'flow: POST /run, then one GET /status (2 requests per arrival); CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit; %core = CPU over its wall time; µs/req = CPU over every request it sent, warm-up included',
+    `flow: ${flow === 'run' ? 'POST /run alone (1 request per arrival)' : 'POST /run, then one GET /status (2 requests per arrival)'}; CPU = user + sys of the whole process (/usr/bin/time), incl. start-up and exit; %core = CPU over its wall time; µs/req = CPU over every request it sent, warm-up included`,
   );
   if (jobstormNodeFlags.length > 0)
     console.log(`jobstorm runs as: node ${jobstormNodeFlags.join(' ')} dist/cli/main.js`);
@@ -655,7 +742,13 @@ try {
     const j = await runJobstorm(dir, server.origin, rate);
     printRow(j);
     rows.push(j);
+    if (existsSync(HEY)) {
+      const h = await runHey(dir, server.origin, rate);
+      printRow(h);
+      rows.push(h);
+    }
   }
+  if (!existsSync(HEY)) console.log(`hey: skipped, not installed at ${HEY} (apt-get install hey)`);
   // Cold start: no warm-up whatever the third argument says; the row the issue judges start-up by.
   const cold = await runJobstorm(dir, server.origin, COLD.rate, {
     seconds: COLD.seconds,
@@ -663,6 +756,11 @@ try {
     tool: 'cold',
   });
   printRow(cold);
+  let wrk: Row | undefined;
+  if (existsSync(WRK)) {
+    wrk = await runWrk(dir, server.origin);
+    printRow(wrk);
+  } else console.log(`wrk: skipped, not installed at ${WRK} (apt-get install wrk)`);
   let art: Row | undefined;
   if (existsSync(artillery)) {
     art = await runArtillery(dir, server.origin, GOAL1_RATE);
@@ -670,6 +768,7 @@ try {
   } else console.log(`artillery: skipped, not installed at ${artillery} (see this file's header)`);
   console.log('\ngoals');
   goalLines(rows, cold, art);
+  compiledGoals(rows, wrk);
   if (process.env.DASHBOARD === '1') {
     console.log('\ndashboard (issue 51)');
     await dashboardRounds(dir, server.origin);

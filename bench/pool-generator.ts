@@ -8,9 +8,10 @@
  * {requests, sent, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
  * With a warm-up (seconds, as jobstorm's `warmup`), arrivals intended before it are sent but not
  * counted: `requests`, `errors` and every figure are of the rest; `sent` is every request sent,
- * the warm-up's included (what the process's whole CPU is divided by).
+ * the warm-up's included (what the process's whole CPU is divided by). With the flow `run`, an
+ * arrival is the POST /v2/ep/run alone (issue 52's run-only flow).
  *
- *   npx tsx bench/pool-generator.ts http://127.0.0.1:PORT [rate=1000] [seconds=10] [warmup=0]
+ *   npx tsx bench/pool-generator.ts http://127.0.0.1:PORT [rate=1000] [seconds=10] [warmup=0] [flow=run-status|run]
  */
 import { Pool } from 'undici';
 
@@ -18,6 +19,7 @@ const origin = process.argv[2] ?? 'http://127.0.0.1:8080';
 const rate = Number(process.argv[3] ?? 1000);
 const seconds = Number(process.argv[4] ?? 10);
 const warmupMs = Number(process.argv[5] ?? 0) * 1000;
+const runOnly = process.argv[6] === 'run';
 const total = Math.floor(rate * seconds);
 const pool = new Pool(origin, { connections: 64 });
 const auth = { authorization: 'Bearer bench-key' };
@@ -65,7 +67,9 @@ async function arrival(intended: number): Promise<void> {
   const run = await call('/v2/ep/run', true, intended, measured(intended) ? runLatency : undefined);
   const id = typeof run === 'object' && run !== null && 'id' in run ? run.id : undefined;
   const due = now();
-  if (typeof id === 'string')
+  if (runOnly) {
+    if (typeof id !== 'string' && run !== undefined && measured(intended)) errors++;
+  } else if (typeof id === 'string')
     await call(
       `/v2/ep/status/${encodeURIComponent(id)}`,
       false,

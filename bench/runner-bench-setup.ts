@@ -48,23 +48,26 @@ export async function startFlowServer(cpu = 1): Promise<FlowServer> {
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
 }
 
+/** The engine benches' flows: `run` then one `status` (issue 17), or `run` alone (issue 52). */
+export type BenchFlow = 'run-status' | 'run';
+
 /** Issue 17's flow as a scenario file: POST /run, then one GET /status, at `rate` arrivals/s. */
 export function runStatusScenarioYaml(
   name: string,
   rate: number,
   seconds: number,
   warmupSeconds = 0,
+  flow: BenchFlow = 'run-status',
 ): string {
   return `name: ${name}
 target: { connections: 64, maxInFlight: 20000, timeout: 10s }
 warmup: ${String(warmupSeconds)}s
 phases: [{ duration: ${String(seconds)}s, rate: ${String(rate)} }]
 flows:
-  - name: run-status
+  - name: ${flow}
     steps:
       - run: { input: { prompt: "a short prompt for the bench", max_tokens: 16 } }
-      - status: {}
-`;
+${flow === 'run-status' ? '      - status: {}\n' : ''}`;
 }
 
 /** Issue 4's flow: `run`, then `poll` until final (the server finishes a job on its 2nd poll). */
