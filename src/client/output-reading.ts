@@ -122,7 +122,7 @@ function openAiEventCount(event: unknown): PieceCount {
 }
 
 /** `usage.completion_tokens` of an OpenAI event (cumulative in vLLM's continuous usage, else the final total). */
-function completionTokens(event: unknown): number | undefined {
+export function completionTokens(event: unknown): number | undefined {
   const v = (event as { usage?: { completion_tokens?: unknown } | null } | null | undefined)?.usage
     ?.completion_tokens;
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
@@ -159,6 +159,12 @@ export class OutputTally {
       if (usage !== undefined && (!Array.isArray(choices) || choices.length === 0)) this.total = usage;
       return text;
     }
+    this.text(usage, at);
+    return text;
+  }
+
+  /** One event that carried text (and `usage`, its completion tokens, when it had them), arrived at `at`. */
+  text(usage: number | undefined, at: number): void {
     const last = this.at.length - 1;
     if (last < 0 || this.at[last] !== at) {
       this.at.push(at);
@@ -172,7 +178,6 @@ export class OutputTally {
       this.tokens[i] = (this.tokens[i] ?? 0) + Math.max(0, usage - this.lastUsage);
       this.lastUsage = Math.max(this.lastUsage, usage);
     }
-    return text;
   }
 
   /** What arrived, or undefined when no text did. */

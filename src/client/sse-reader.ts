@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { SseFacts } from '../core/record.js';
+import { EventShape } from './event-shape.js';
 import { OutputTally } from './output-reading.js';
 
 /** How much of a bad event's data a record keeps. */
@@ -27,6 +28,7 @@ export class SseParser {
   // StringDecoder keeps a character cut between two reads whole, at a third of TextDecoder's cost.
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
+  private readonly shape = new EventShape();
 
   constructor(
     private readonly now: () => number,
@@ -45,7 +47,7 @@ export class SseParser {
     for (;;) {
       const end = eventEnd(s, from);
       if (end === undefined) break;
-      onEvent(s.slice(from, end.at), at, this.into);
+      onEvent(s.slice(from, end.at), at, this.into, this.shape);
       from = end.at + end.length;
     }
     this.pending = from === 0 ? s : s.slice(from);
@@ -54,7 +56,7 @@ export class SseParser {
   /** The body ended: a last event without its blank line still counts. */
   end(): void {
     this.pending += this.decoder.end();
-    if (this.pending.trim() !== '') onEvent(this.pending, this.now(), this.into);
+    if (this.pending.trim() !== '') onEvent(this.pending, this.now(), this.into, this.shape);
     this.pending = '';
   }
 }
@@ -90,7 +92,7 @@ function eventData(block: string): string | undefined {
   return data;
 }
 
-function onEvent(block: string, at: number, into: SseResult): void {
+function onEvent(block: string, at: number, into: SseResult, shape: EventShape): void {
   const data = eventData(block);
   // Comments and events without data (keep-alives) are not events of the OpenAI stream.
   if (data === undefined) return;
@@ -98,6 +100,13 @@ function onEvent(block: string, at: number, into: SseResult): void {
   if (f.done) {
     f.afterDone++;
     return;
+  }
+  const known = shape.text(data);
+  if (known !== undefined) {
+    // An event of the shape the last one had: what parsing it would give, without the parse.
+    f.events++;
+    into.output.text(shape.eventUsage, at);
+    return tokenArrived(into, known, at);
   }
   if (data.trim() === '[DONE]') {
     f.done = true;
@@ -116,6 +125,13 @@ function onEvent(block: string, at: number, into: SseResult): void {
   if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) f.errorEvent = true;
   const text = into.output.event(parsed, at);
   if (text === '') return;
+  if (typeof parsed === 'object' && parsed !== null) shape.learn(data, parsed, text);
+  tokenArrived(into, text, at);
+}
+
+/** A streamed text arrived at `at`. */
+function tokenArrived(into: SseResult, text: string, at: number): void {
+  const f = into.facts;
   if (into.text !== undefined) into.text += text;
   f.tokens++;
   if (f.lastTokenAt !== undefined) f.maxGapMs = Math.max(f.maxGapMs ?? 0, at - f.lastTokenAt);
