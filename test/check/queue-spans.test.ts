@@ -172,4 +172,56 @@ describe('QueueSpans', () => {
     expect(s.index(true).overlapping(206, 1e9)).toBe(0);
     expect(s.index(true).overlapping(0, 205)).toBe(1);
   });
+
+  it('keeps only the lowPriority spans when asked to, whatever closed or left open a normal one', () => {
+    const records = [
+      submit('lo', 0, { req: { lowPriority: true } }),
+      submit('n', 0),
+      submit('m', 0),
+      shows('m', 20, 'IN_PROGRESS'),
+      ex('openai', 30, 200, undefined, { took: 10 }),
+      ex('runsync', 40, 404, undefined, { took: 10 }),
+      ex('run', 50, 503),
+    ];
+    const all = spans(records);
+    const low = new QueueSpans({ lowOnly: true });
+    for (const r of records) low.add(r);
+    // Normal: n open, m [0, 25], the completion [30, 40], the runsync [40, 50], the 503 open.
+    expect(all.index(false).overlapping(0, 1e9)).toBe(5);
+    expect(low.index(false).overlapping(0, 1e9)).toBe(0);
+    expect(low.index(true).overlapping(0, 1e9)).toBe(1);
+    expect(low.lowSpans()).toEqual(all.lowSpans());
+    expect(low.lowSpans()).toEqual([[0, null]]);
+  });
+
+  it('counts a /runsync answered 200 once: queued from its send until the answer that showed it done', () => {
+    const s = spans([ex('runsync', 100, 200, job('a', 'COMPLETED'), { jobId: 'a', took: 50 })]);
+    expect(s.index(false).overlapping(0, 1e9)).toBe(1);
+    expect(s.index(false).overlapping(150, 150)).toBe(1);
+    expect(s.index(false).overlapping(151, 1e9)).toBe(0);
+  });
+
+  it('lists the lowPriority spans shifted, closed ones first, an open or given-up one ending at null', () => {
+    const s = new QueueSpans({ maxJobs: 3 });
+    for (const r of [
+      submit('lo1', 0, { req: { lowPriority: true } }),
+      submit('lo2', 10, { req: { lowPriority: true } }),
+      submit('n', 20),
+      // A fourth job in the queue: lo1, the oldest, is given up on (queued to the end).
+      submit('lo3', 30, { req: { lowPriority: true } }),
+      shows('lo3', 40, 'IN_PROGRESS'),
+    ])
+      s.add(r);
+    expect(s.dropped).toEqual({ limit: 3, coarsened: 0, givenUp: 1 });
+    expect(s.lowSpans(1000)).toEqual([
+      [1000, null],
+      [1030, 1045],
+      [1010, null],
+    ]);
+    expect(s.lowSpans()).toEqual([
+      [0, null],
+      [30, 45],
+      [10, null],
+    ]);
+  });
 });
