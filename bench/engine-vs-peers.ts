@@ -330,9 +330,10 @@ async function runPool(poolJs: string, origin: string, rate: number, s = seconds
       cpuSeconds: t.cpuSeconds,
       wallSeconds: t.wallSeconds,
       steal: t.steal,
-      latenessP99: j.latenessP99Ms,
-      runP99: j.runP99Ms,
-      statusP99: j.statusP99Ms,
+      latenessP99: num(j.latenessP99Ms),
+      runP99: num(j.runP99Ms),
+      // null in JSON when it sent no /status (the run-only flow).
+      statusP99: num(j.statusP99Ms),
       note: `p50 ${j.latencyP50Ms.toFixed(2)} ms all${j.unfinished > 0 ? `, ${String(j.unfinished)} unfinished` : ''}`,
     },
     j.seconds,

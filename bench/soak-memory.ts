@@ -206,15 +206,18 @@ function capsFullAtS(): number {
 
 function memoryVerdict(s: Soak): void {
   const fullAt = capsFullAtS();
-  const last = s.samples.at(-1)?.t ?? 0;
+  // Samples while the run ran: one taken after its end (the reports written, the run's state let
+  // go) reads the heap of a process that is done, and pulled the 60-minute soak's slope below 0.
+  const during = s.samples.filter((p) => p.t <= minutes * 60);
+  const last = during.at(-1)?.t ?? 0;
   const from = Math.max(fullAt, last / 2);
-  const judged = s.samples.filter((p) => p.t >= from);
+  const judged = during.filter((p) => p.t >= from);
   const peak = Math.max(...s.samples.map((p) => p.rss));
   console.log(
     `[${s.label}] peak RSS ${mb(peak)} MB; heap after GC ${mb(s.samples[0]?.heapUsed ?? 0)} MB at ${String(Math.round(s.samples[0]?.t ?? 0))} s, ${mb(s.samples.at(-1)?.heapUsed ?? 0)} MB at ${String(Math.round(last))} s`,
   );
   if (judged.length < MIN_JUDGED) {
-    const half = s.samples.filter((p) => p.t >= last / 2);
+    const half = during.filter((p) => p.t >= last / 2);
     const note =
       half.length >= 2
         ? `; over the second half (from ${String(Math.round(last / 2))} s, caps still filling): heap ${slopeMbPerMin(half, (p) => p.heapUsed).toFixed(2)} MB/min, RSS ${slopeMbPerMin(half, (p) => p.rss).toFixed(2)} MB/min`
