@@ -1,4 +1,5 @@
 import { CappedMap } from './capped-map.js';
+import { RecentMap } from './recent-map.js';
 import type { QueueOperation } from './operation.js';
 import type { ExchangeRecord } from './record.js';
 
@@ -80,8 +81,8 @@ export class RouteWatch {
   private readonly early404 = new Map<QueueOperation, { jobs: Set<string>; first: ExchangeRecord }>();
   /** The requests probe's GETs answered 404, waiting for the POST to the same path. */
   private readonly refusedGets = new Map<QueueOperation, ExchangeRecord>();
-  /** When each recent job was accepted (end of its submit), for the early-404 rule. */
-  private readonly acceptedAt = new CappedMap<string, number>(10_000);
+  /** When each recent job was accepted (end of its submit), for the early-404 rule: the latest 10,000 at least. */
+  private readonly acceptedAt = new RecentMap<string, number>(10_000);
   private endpointAnswers = false;
   private readonly adapt: boolean;
 
