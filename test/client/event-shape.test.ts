@@ -23,12 +23,18 @@ const chunk = (content: string, extra: Record<string, unknown> = {}, id = 'chatc
 /** The reader's semantics with a parse per event: what the fast path must reproduce. */
 function reference(datas: readonly string[], times: readonly number[]): SseResult {
   const into = emptySse();
-  into.text = '';
+  let text = '';
   const f = into.facts;
   datas.forEach((data, i) => {
     const at = times[i] ?? 0;
-    if (f.done) return void f.afterDone++;
-    if (data.trim() === '[DONE]') return void (f.done = true);
+    if (f.done) {
+      f.afterDone++;
+      return;
+    }
+    if (data.trim() === '[DONE]') {
+      f.done = true;
+      return;
+    }
     f.events++;
     let parsed: unknown;
     try {
@@ -40,14 +46,15 @@ function reference(datas: readonly string[], times: readonly number[]): SseResul
     }
     into.first ??= parsed;
     if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) f.errorEvent = true;
-    const text = into.output.event(parsed, at);
-    if (text === '') return;
-    into.text += text;
+    const piece = into.output.event(parsed, at);
+    if (piece === '') return;
+    text += piece;
     f.tokens++;
     if (f.lastTokenAt !== undefined) f.maxGapMs = Math.max(f.maxGapMs ?? 0, at - f.lastTokenAt);
     f.firstTokenAt ??= at;
     f.lastTokenAt = at;
   });
+  into.text = text;
   return into;
 }
 
@@ -61,7 +68,7 @@ function read(datas: readonly string[], perRead = 1): { result: SseResult; times
   for (let i = 0; i < datas.length; i += perRead) {
     now += 10;
     const batch = datas.slice(i, i + perRead);
-    for (const _ of batch) times.push(now);
+    times.push(...batch.map(() => now));
     parser.push(Buffer.from(batch.map((d) => `data: ${d}\n\n`).join('')));
   }
   parser.end();
