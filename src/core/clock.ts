@@ -14,6 +14,11 @@ export interface Clock {
    * whole, such as a live export's send. Real time passes regardless, so the system clock has none.
    */
   underWay?(work: Promise<unknown>): void;
+  /**
+   * A sleep that may end up to a millisecond early (a bare timer, see timerUntil), for a caller
+   * that reads the time itself when it wakes: the pacer. A clock without one is asked to `sleep`.
+   */
+  nap?(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -47,12 +52,19 @@ function timerUntil(ms: number, fn: () => void, unref: boolean): () => void {
   return () => clearTimeout(timer);
 }
 
+/** A bare timer: it may fire up to 1 ms before `performance.now()` has advanced by `ms`. */
+function bareTimer(ms: number, fn: () => void): () => void {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
+}
+
 export const systemClock: EpochClock = {
   now: () => performance.now(),
   epochNow: () => performance.timeOrigin + performance.now(),
   // A sleep holds the process open (an unref'd timer would let it exit mid-run); a scheduled callback does not.
   sleep: (ms, signal) => sleepOn((wait, fn) => timerUntil(wait, fn, false), ms, signal),
   schedule: (ms, fn) => timerUntil(ms, fn, true),
+  nap: (ms, signal) => sleepOn(bareTimer, ms, signal),
 };
 
 /** `sleep` on top of a clock's `schedule`: resolves when the timer fires, rejects when aborted. */

@@ -21,6 +21,11 @@ import type { RunOptions } from './run-options.js';
  * Precision: arrivals leave within the timer's slack of their time (p99 ~1-2 ms on an idle loop);
  * a loop busy with responses delays them more, which the lateness figure and the generator watch
  * report instead of hiding.
+ *
+ * The wait is a nap (Clock.nap: a bare timer, which may wake up to a millisecond early), not a
+ * sleep: a sleep that woke early re-arms itself for what is left, and a timer cannot be set for
+ * less than a millisecond, so an early wake cost a whole millisecond more. The pacer needs no
+ * such guarantee: it reads the clock when it wakes and sends only what is due.
  */
 export class TimerSlack {
   private estimateMs = 1;
@@ -61,11 +66,12 @@ export async function pace(
   badRow: (phase: number) => string | undefined = () => undefined,
 ): Promise<string | undefined> {
   const { clock, stop } = ctx;
-  const sleepUntil = async (at: number): Promise<boolean> => {
+  /** `early`: the wake may come up to a millisecond early (Clock.nap); the caller reads the time. */
+  const sleepUntil = async (at: number, early = false): Promise<boolean> => {
     const wait = at - clock.now();
     if (wait <= 0) return !stop.aborted;
     try {
-      await clock.sleep(wait, stop);
+      await (early && clock.nap ? clock.nap(wait, stop) : clock.sleep(wait, stop));
       return true;
     } catch {
       return false;
@@ -87,7 +93,7 @@ export async function pace(
         // A timer aimed early by the measured slack (see TimerSlack); long waits in slices of at
         // most 100 ms, so an interrupt is seen promptly even between sparse arrivals.
         const wake = Math.min(Math.max(now + 1, next.value.atMs - slack.leadMs), now + 100);
-        if (!(await sleepUntil(wake))) return undefined;
+        if (!(await sleepUntil(wake, true))) return undefined;
         slack.observe(clock.now() - wake);
         continue;
       }

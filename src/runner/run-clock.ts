@@ -11,6 +11,7 @@ export function runClock(base: EpochClock): EpochClock & { start(epochZeroMs: nu
     now: () => base.now() - t0,
     epochNow: () => base.epochNow(),
     sleep: (ms, signal) => base.sleep(ms, signal),
+    nap: (ms, signal) => (base.nap ? base.nap(ms, signal) : base.sleep(ms, signal)),
     schedule: (ms, fn) => base.schedule(ms, fn),
     start: (epochZeroMs) => {
       // The base's reading at that instant: the epoch instant it reads now, moved back by how far
