@@ -29,6 +29,12 @@ export interface TokenGroupData {
   /** `/stream` jobs: the job's queue wait (`delayTime`), and from there to the first token. */
   queue?: string;
   toFirstAfterQueue?: string;
+  /**
+   * The queue wait split by the `/health` samples: the part while workers were initializing (the
+   * job's cold start) and the rest. Absent when no sample could tell (no `workers.initializing`).
+   */
+  queueCold?: string;
+  queueWarm?: string;
 }
 
 export interface TokenData {
@@ -49,6 +55,8 @@ export interface StreamedAnswer {
   ok: boolean;
   /** A `/stream` job's queue wait, when its final status gave one. */
   queueMs?: number;
+  /** Of that wait, the time workers were initializing (ScalingTrack.coldMsOfWait), when known. */
+  coldMs?: number;
 }
 
 class TokenGroup {
@@ -61,6 +69,8 @@ class TokenGroup {
   readonly perSecond = LatencyHistogram.create();
   readonly queue = LatencyHistogram.create();
   readonly toFirstAfterQueue = LatencyHistogram.create();
+  readonly queueCold = LatencyHistogram.create();
+  readonly queueWarm = LatencyHistogram.create();
 
   constructor(
     readonly path: OutputPath,
@@ -89,6 +99,10 @@ class TokenGroup {
       d.queue = this.queue.encode();
       d.toFirstAfterQueue = this.toFirstAfterQueue.encode();
     }
+    if (this.queueCold.count > 0) {
+      d.queueCold = this.queueCold.encode();
+      d.queueWarm = this.queueWarm.encode();
+    }
     return d;
   }
 
@@ -104,7 +118,17 @@ class TokenGroup {
   }
 }
 
-const HISTOGRAMS = ['ttft', 'itl', 'tpot', 'e2e', 'perSecond', 'queue', 'toFirstAfterQueue'] as const;
+const HISTOGRAMS = [
+  'ttft',
+  'itl',
+  'tpot',
+  'e2e',
+  'perSecond',
+  'queue',
+  'toFirstAfterQueue',
+  'queueCold',
+  'queueWarm',
+] as const;
 
 export class TokenStats {
   private readonly groups = new Map<string, TokenGroup>();
@@ -135,6 +159,11 @@ export class TokenStats {
     if (a.queueMs !== undefined) {
       g.queue.recordMs(a.queueMs);
       g.toFirstAfterQueue.recordMs(Math.max(0, t.ttftMs - a.queueMs));
+      if (a.coldMs !== undefined) {
+        const cold = Math.min(a.coldMs, a.queueMs);
+        g.queueCold.recordMs(cold);
+        g.queueWarm.recordMs(a.queueMs - cold);
+      }
     }
     if (a.ok && meets(t, this.settings.objectives)) this.good++;
   }

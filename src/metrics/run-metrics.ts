@@ -308,11 +308,13 @@ export class RunMetrics {
     }
     const streamed = jobs.output;
     if (streamed === undefined || jobs.final === undefined || jobs.warm) return;
+    const coldMs = this.scaling.coldMsOfWait(this.anchor(), r, jobs);
     this.tokens.add({
       path: 'stream',
       output: outputTimeline(streamed.openedAt, streamed.parts),
       ok: jobs.final === 'COMPLETED',
       queueMs: jobs.delayMs,
+      ...(coldMs === undefined ? {} : { coldMs }),
     });
   }
 

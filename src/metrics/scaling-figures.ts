@@ -2,6 +2,7 @@ import type { ScalingData, WorkerSample } from './scaling-data.js';
 import { queuedCallingForWorkers, spanIndex } from '../fold/queue-spans.js';
 import { scaleEpisodes, type EpisodeEnd, type QueuedCalling, type ScaleEpisode } from './scale-episodes.js';
 import { billedWorkers, samplesFromColumns } from './worker-sample.js';
+import { initSpan, initUpTo } from './initializing-time.js';
 
 /** Every scaling figure by name: what thresholds and reports call them. */
 export type ScalingFigureName =
@@ -51,52 +52,6 @@ export interface ScalingFigures {
 /** Ready-made words for the most common reason. */
 export const NO_HEALTH = 'the run took no /health sample with worker counts';
 
-/**
- * When workers were initializing, read from the samples by the nearest one: each sample speaks
- * for the time up to halfway to its neighbours, so a start or an end between two samples is off
- * by half an interval either way rather than always late.
- */
-interface Span {
-  samples: readonly WorkerSample[];
-  /** Initializing time from the first sample up to sample i, ms. */
-  initBefore: number[];
-}
-
-function initializing(s: WorkerSample): boolean {
-  return (s.initializing ?? 0) > 0;
-}
-
-function spanOf(samples: readonly WorkerSample[]): Span {
-  const initBefore = [0];
-  for (let i = 1; i < samples.length; i++) {
-    const [prev, cur] = [samples[i - 1] as WorkerSample, samples[i] as WorkerSample];
-    const half = (cur.atMs - prev.atMs) / 2;
-    const init = (initializing(prev) ? half : 0) + (initializing(cur) ? half : 0);
-    initBefore.push((initBefore[i - 1] ?? 0) + init);
-  }
-  return { samples, initBefore };
-}
-
-/** Initializing time from the first sample to `t` (clamped to the sampled span), ms. */
-function initUpTo(span: Span, t: number): number {
-  const s = span.samples;
-  let lo = 0;
-  let hi = s.length - 1;
-  if (t <= (s[0]?.atMs ?? 0)) return 0;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if ((s[mid]?.atMs ?? 0) <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  const at = s[lo] as WorkerSample;
-  const base = span.initBefore[lo] ?? 0;
-  const next = s[lo + 1];
-  if (!next) return base;
-  const mid = (at.atMs + next.atMs) / 2;
-  if (t <= mid) return base + (initializing(at) ? t - at.atMs : 0);
-  return base + (initializing(at) ? mid - at.atMs : 0) + (initializing(next) ? t - mid : 0);
-}
-
 /** The delay weighed by the share of each second the workers spent initializing, within the sampled span. */
 function coldStart(
   data: ScalingData,
@@ -104,7 +59,7 @@ function coldStart(
 ): { share: number; ms: number } | string {
   if (samples.some((s) => s.initializing === undefined))
     return "the target's /health has no workers.initializing";
-  const span = spanOf(samples);
+  const span = initSpan(samples);
   const first = samples[0]?.atMs ?? 0;
   const last = samples.at(-1)?.atMs ?? 0;
   let weighed = 0;

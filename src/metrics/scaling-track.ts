@@ -5,6 +5,7 @@ import type { JobEvents } from '../fold/job-events.js';
 import { QueueSpans } from '../fold/queue-spans.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
 import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } from './worker-sample.js';
+import { extendInitSpan, initializingWithin, initSpan, type InitSpan } from './initializing-time.js';
 
 /** A job that waited longer than this spreads its wait over this many seconds at most. */
 const MAX_DELAY_SECONDS = 3600;
@@ -36,6 +37,10 @@ export class ScalingTrack {
   private readonly maxSamples: number;
   /** Samples of this run's records left out for the cap. */
   private samplesLeftOut = 0;
+  /** The samples' initializing time, kept as they come (undefined: to be rebuilt after a merge). */
+  private span: InitSpan | undefined = { samples: [], initBefore: [] };
+  /** A sample without `workers.initializing` was seen: no job's cold start can be told. */
+  private initUnknown = false;
 
   constructor(
     private price?: WorkerPrice,
@@ -67,13 +72,38 @@ export class ScalingTrack {
     if (jobs.opened === 'submit')
       this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, anchorMs + r.endAt);
     if (jobs.final !== undefined && !jobs.warm && jobs.delayMs !== undefined && jobs.delayMs > 0)
-      this.addDelay(anchorMs + r.endAt - jobs.sinceOpenMs, jobs.delayMs);
+      this.addDelay(waitStart(anchorMs, r, jobs), jobs.delayMs);
+  }
+
+  /**
+   * How much of a finished job's queue wait (its `delayTime`, from its submission's send) passed
+   * while workers were initializing, by the samples in hand (initializing-time.ts): the job's own
+   * cold start. Undefined when the job gave no wait, or no sample (or one without
+   * `workers.initializing`) can tell.
+   */
+  coldMsOfWait(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): number | undefined {
+    const delay = jobs.delayMs;
+    if (delay === undefined || this.initUnknown || this.samples.length === 0) return undefined;
+    if (delay <= 0) return 0;
+    const from = waitStart(anchorMs, r, jobs);
+    return initializingWithin(this.initSpan(), from, from + delay);
+  }
+
+  private initSpan(): InitSpan {
+    if (this.span === undefined || !this.sorted) {
+      this.samples.sort(compareSamples);
+      this.sorted = true;
+      this.span = initSpan(this.samples);
+    }
+    return this.span;
   }
 
   merge(other: ScalingTrack): this {
     this.asked += other.asked;
     this.samples.push(...other.samples);
     this.sorted = false;
+    this.span = undefined;
+    this.initUnknown ||= other.initUnknown;
     for (const [sec, ms] of other.delay) this.delay.set(sec, (this.delay.get(sec) ?? 0) + ms);
     if (other.lastArrivalMs !== null)
       this.lastArrivalMs = Math.max(this.lastArrivalMs ?? -Infinity, other.lastArrivalMs);
@@ -91,6 +121,7 @@ export class ScalingTrack {
     if (!this.sorted) {
       this.samples.sort(compareSamples);
       this.sorted = true;
+      this.span = undefined;
     }
     const low = this.lowSpans();
     return {
@@ -115,6 +146,8 @@ export class ScalingTrack {
     const t = new ScalingTrack(price);
     t.asked = data.asked;
     t.samples = samplesFromColumns(data.samples);
+    t.span = undefined;
+    t.initUnknown = t.samples.some((x) => x.initializing === undefined);
     for (const [sec, ms] of data.delayUs) t.delay.set(sec, (t.delay.get(sec) ?? 0) + ms);
     t.lastArrivalMs = data.lastArrivalMs;
     t.lowMerged.push(...(data.lowPriorityQueued ?? []));
@@ -139,6 +172,9 @@ export class ScalingTrack {
     const last = this.samples.at(-1);
     if (last && compareSamples(last, sample) > 0) this.sorted = false;
     this.samples.push(sample);
+    if (sample.initializing === undefined) this.initUnknown = true;
+    if (this.sorted && this.span !== undefined) extendInitSpan(this.span, sample);
+    else this.span = undefined;
   }
 
   /** The wait from `fromMs` (wall clock), split over the seconds it spans, in whole µs so sums are exact. */
@@ -151,4 +187,9 @@ export class ScalingTrack {
       if (overlap > 0) this.delay.set(sec, (this.delay.get(sec) ?? 0) + Math.round(overlap * 1000));
     }
   }
+}
+
+/** When a finished job's queue wait began: its submission's send, wall clock (epoch ms). */
+function waitStart(anchorMs: number, r: ExchangeRecord, jobs: JobEvents): number {
+  return anchorMs + r.endAt - jobs.sinceOpenMs;
 }

@@ -93,6 +93,8 @@ export function tokenRows(s: Summary): string[][] {
     const candidates: [string, TimingSummary | undefined][] = [
       [`${name} TTFT`, g.ttft],
       ['  queue wait (delayTime)', g.queue],
+      ['    of it, cold start', g.queueCold],
+      ['    of it, warm', g.queueWarm],
       ['  queue → first token', g.toFirstAfterQueue],
       [`${name} ITL`, g.itl],
       [`${name} TPOT`, g.tpot],
@@ -138,16 +140,20 @@ export function tokenLines(s: Summary): string[] {
 }
 
 /**
- * The cold start inside the queue wait of jobs read through `/stream`: the run's share of
- * `delayTime` spent while workers were initializing (the scaling figure coldStartShare), since a
- * job's own wait is not split by the /health samples, which come a second apart.
+ * The cold start inside the queue wait of jobs read through `/stream`: each job's own, split by the
+ * `/health` samples (the rows "of it, cold start" and "warm"), and the run's share of `delayTime`
+ * spent while workers were initializing (the scaling figure coldStartShare). The samples come about
+ * a second apart, so a job's split is known to within half an interval at each end.
  */
 function coldStartLine(s: Summary): string | undefined {
   if (!s.tokens?.groups.some((g) => g.queue !== undefined)) return undefined;
   const f = s.scaling?.figures;
   if (f === undefined || f.coldStartShare === null)
     return 'Cold start within the queue wait: not measured (no /health samples with workers.initializing).';
-  return `Cold start within the queue wait: ${(f.coldStartShare * 100).toFixed(1)}% of delayTime passed while workers were initializing (coldStartShare, run-wide).`;
+  const split = s.tokens.groups.some((g) => g.queueCold !== undefined)
+    ? ' The queue wait of each job is split by the /health samples (a second apart) into cold start and warm.'
+    : '';
+  return `Cold start within the queue wait: ${(f.coldStartShare * 100).toFixed(1)}% of delayTime passed while workers were initializing (coldStartShare, run-wide).${split}`;
 }
 
 function objectivesText(o: NonNullable<Summary['tokens']>['objectives']): string {

@@ -64,6 +64,8 @@ const tokenGroup = z.object({
   perSecond: timing,
   queue: timing.optional(),
   toFirstAfterQueue: timing.optional(),
+  queueCold: timing.optional(),
+  queueWarm: timing.optional(),
 });
 
 const tokensSchema = z.object({

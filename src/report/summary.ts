@@ -199,6 +199,12 @@ export interface TokenGroupSummary {
   /** `/stream` jobs: TTFT as the queue wait (`delayTime`) and the time from there to the first token. */
   queue?: TimingSummary;
   toFirstAfterQueue?: TimingSummary;
+  /**
+   * The queue wait split per job by the `/health` samples: the part while workers were
+   * initializing (cold start) and the rest; absent when no sample could tell.
+   */
+  queueCold?: TimingSummary;
+  queueWarm?: TimingSummary;
 }
 
 export interface TokensSummary {

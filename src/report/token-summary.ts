@@ -21,6 +21,8 @@ function groupSummary(g: TokenGroupData, seconds: number): TokenGroupSummary {
   };
   if (g.queue !== undefined) s.queue = timing(g.queue);
   if (g.toFirstAfterQueue !== undefined) s.toFirstAfterQueue = timing(g.toFirstAfterQueue);
+  if (g.queueCold !== undefined) s.queueCold = timing(g.queueCold);
+  if (g.queueWarm !== undefined) s.queueWarm = timing(g.queueWarm);
   return s;
 }
 
@@ -61,6 +63,8 @@ export function tokenDataOf(s: TokensSummary): TokenData {
       };
       if (g.queue !== undefined) d.queue = g.queue.histogram;
       if (g.toFirstAfterQueue !== undefined) d.toFirstAfterQueue = g.toFirstAfterQueue.histogram;
+      if (g.queueCold !== undefined) d.queueCold = g.queueCold.histogram;
+      if (g.queueWarm !== undefined) d.queueWarm = g.queueWarm.histogram;
       return d;
     }),
   };

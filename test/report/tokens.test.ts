@@ -225,9 +225,59 @@ describe('streamed token metrics', () => {
     // TTFT through the queue, decomposed: each percentile's queue wait and the rest, stacked.
     const html = htmlReporter.render(s);
     expect(html).toContain('<h3>TTFT through the queue</h3>');
-    expect(html).toMatch(/<title>queue 300ms \+ to first token 200ms \(TTFT p50 500ms\)<\/title>/);
+    expect(html).toMatch(
+      /<title>queue wait \(delayTime\) 300ms \+ queue → first token 200ms \(TTFT p50 500ms\)<\/title>/,
+    );
+  });
+
+  it("split each job's queue wait into its cold start and the rest by the /health samples", () => {
+    // Workers initializing at 900 ms, one idle at 1200: the 900 sample speaks up to 1050, so of the
+    // job's wait from its send (1000) to 1300, 50 ms was cold start and 250 ms warm.
+    const s = summaryOf([health(5, 900, 1), ...streamJob.slice(0, 1), health(6, 1200, 0), ...streamJob.slice(1)]);
+    const g = s.tokens?.groups[0];
+    expect(g?.queue?.percentiles.max).toBeCloseTo(300, 0);
+    expect(g?.queueCold?.percentiles.max).toBeCloseTo(50, 0);
+    expect(g?.queueWarm?.percentiles.max).toBeCloseTo(250, 0);
+    const html = htmlReporter.render(s);
+    expect(html).toMatch(
+      /<title>queue wait, warm 250ms \+ queue wait, cold start 50.0ms \+ queue → first token 200ms \(TTFT p50 500ms\)<\/title>/,
+    );
+    for (const text of [html, terminalReporter.render(s), markdownReporter.render(s)]) {
+      expect(text).toContain('of it, cold start');
+      expect(text).toContain('The queue wait of each job is split by the /health samples');
+    }
+    // Past the newest sample, the newest one speaks: still initializing there, all 300 ms are cold.
+    const cold = summaryOf([health(5, 900, 1), ...streamJob]).tokens?.groups[0];
+    expect(cold?.queueCold?.percentiles.max).toBeCloseTo(300, 0);
+    expect(cold?.queueWarm?.percentiles.max).toBe(0);
+    // A /health without workers.initializing cannot tell: no split, the wait stays whole.
+    const blind = summaryOf([health(5, 900, undefined), ...streamJob]).tokens?.groups[0];
+    expect(blind?.queue?.percentiles.max).toBeCloseTo(300, 0);
+    expect(blind?.queueCold).toBeUndefined();
+    // Shards merge the split exactly, and summary.json keeps it.
+    const back = parseSummary(JSON.parse(JSON.stringify(s)), 'summary.json');
+    expect(back.tokens?.groups[0]?.queueCold).toEqual(g?.queueCold);
   });
 });
+
+/** A /health answer at `at` ms with `initializing` workers (none idle then) or one idle worker. */
+function health(seq: number, at: number, initializing: number | undefined): ExchangeRecord {
+  const workers =
+    initializing === undefined
+      ? { idle: 0, running: 0 }
+      : initializing > 0
+        ? { idle: 0, running: 0, initializing }
+        : { idle: 1, running: 0, initializing: 0 };
+  return exchange(seq, {
+    op: 'health',
+    method: 'GET',
+    path: '/health',
+    intendedAt: at,
+    sentAt: at,
+    endAt: at,
+    body: { jobs: { inQueue: 1, inProgress: 0, completed: 0, failed: 0, retried: 0 }, workers },
+  });
+}
 
 describe('thresholds on streamed answers', () => {
   const s = summaryOf([...openai, ...streamJob], objectives);
