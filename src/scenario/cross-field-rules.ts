@@ -1,4 +1,5 @@
 import { flowStepRules } from '../steps/index.js';
+import type { FeedRows } from './data-feed.js';
 import { formatDuration } from './duration.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { formatPath } from './path-format.js';
@@ -73,7 +74,11 @@ function phaseRules(phase: unknown, path: KeyPath): PathIssue[] {
   return issues;
 }
 
-function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssue[] {
+function flowRules(
+  doc: Raw,
+  columns: ReadonlySet<string> | undefined,
+  feed: FeedRows | undefined,
+): PathIssue[] {
   const emulator = isRecord(doc.emulator) ? doc.emulator : {};
   const issues: PathIssue[] = [];
   const seen = new Map<string, number>();
@@ -95,6 +100,7 @@ function flowRules(doc: Raw, columns: ReadonlySet<string> | undefined): PathIssu
       hasTrace: replays.length > 0,
       hasJobTrace: replays.some((r) => isRecord(r) && r.format === 'jobstorm'),
       columns,
+      feed,
     };
     issues.push(...flowStepRules(flow.steps, ['flows', i, 'steps'], settings));
   });
@@ -175,12 +181,15 @@ function boundRules(doc: Raw): PathIssue[] {
   return issues;
 }
 
-/** `columns`: the data feed's columns once it is loaded, to check {{row.field}} against. */
-export function crossFieldIssues(doc: unknown, columns?: ReadonlySet<string>): PathIssue[] {
+/**
+ * `columns`: the data feed's columns once it is loaded, to check {{row.field}} against; `feed`: its
+ * rows, to check the values {{length:row.field}} reads.
+ */
+export function crossFieldIssues(doc: unknown, columns?: ReadonlySet<string>, feed?: FeedRows): PathIssue[] {
   if (!isRecord(doc)) return [];
   return [
     ...list(doc.phases).flatMap((p, i) => phaseRules(p, ['phases', i])),
-    ...flowRules(doc, columns),
+    ...flowRules(doc, columns, feed),
     ...boundRules(doc),
     ...warmupRule(doc),
   ];

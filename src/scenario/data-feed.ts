@@ -20,7 +20,18 @@ export interface DataFeed {
 export interface ParsedFeed {
   readonly columns: string[];
   readonly rows: DataRow[];
+  /** The 1-based line of the file each row starts on, index for index with `rows`. */
+  readonly lines: number[];
   readonly issues: ConfigIssue[];
+}
+
+/** A loaded feed's rows as the template checks read them: a bad value is named at its file:line. */
+export interface FeedRows {
+  /** The feed file as shown in messages. */
+  readonly file: string;
+  readonly rows: readonly DataRow[];
+  /** The line each row starts on, index for index with `rows`. */
+  readonly lines: readonly number[];
 }
 
 function fromCsv(text: string, file: string): ParsedFeed {
@@ -31,6 +42,7 @@ function fromCsv(text: string, file: string): ParsedFeed {
     return {
       columns: [],
       rows: [],
+      lines: [],
       issues: [...issues, { where: file, message: 'the file is empty (a CSV feed needs a header row)' }],
     };
   const columns = header.fields.map((f) => f.trim());
@@ -41,6 +53,7 @@ function fromCsv(text: string, file: string): ParsedFeed {
       issues.push({ where: `${file}:${header.line}`, message: `header column "${name}" appears twice` });
   });
   const rows: DataRow[] = [];
+  const lines: number[] = [];
   for (const record of body) {
     if (record.fields.length !== columns.length) {
       issues.push({
@@ -50,8 +63,9 @@ function fromCsv(text: string, file: string): ParsedFeed {
       continue;
     }
     rows.push(Object.fromEntries(columns.map((name, i) => [name, record.fields[i] ?? ''])));
+    lines.push(record.line);
   }
-  return { columns, rows, issues: issues.sort((a, b) => lineOf(a.where) - lineOf(b.where)) };
+  return { columns, rows, lines, issues: issues.sort((a, b) => lineOf(a.where) - lineOf(b.where)) };
 }
 
 function lineOf(where: string): number {
@@ -61,6 +75,7 @@ function lineOf(where: string): number {
 function fromJsonLines(text: string, file: string): ParsedFeed {
   const issues: ConfigIssue[] = [];
   const rows: DataRow[] = [];
+  const lines: number[] = [];
   const columns = new Set<string>();
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '') return;
@@ -77,8 +92,9 @@ function fromJsonLines(text: string, file: string): ParsedFeed {
     }
     for (const key of Object.keys(value)) columns.add(key);
     rows.push(value as DataRow);
+    lines.push(i + 1);
   });
-  return { columns: [...columns], rows, issues };
+  return { columns: [...columns], rows, lines, issues };
 }
 
 export const DATA_FEED_EXTENSIONS = ['.csv', '.jsonl', '.ndjson'] as const;

@@ -2,7 +2,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/index.js';
 import { isTraceFormatName, openTrace, type TraceSource } from '../trace/index.js';
 import { crossFieldIssues } from './cross-field-rules.js';
-import { DATA_FEED_EXTENSIONS, parseDataFeed } from './data-feed.js';
+import { DATA_FEED_EXTENSIONS, parseDataFeed, type FeedRows } from './data-feed.js';
 import { normalizeScenario, fileBesideScenario } from './normalization.js';
 import type { KeyPath, PathIssue } from './path-format.js';
 import { ScenarioSchema } from './scenario-schema.js';
@@ -66,6 +66,8 @@ function allStepIssues(doc: unknown): PathIssue[] {
 
 interface FeedLoad {
   readonly feed?: DataFeed;
+  /** The feed's rows with their lines and the file as shown, for the template checks. */
+  readonly rows?: FeedRows;
   readonly issues: PathIssue[];
   readonly located: ConfigIssue[];
 }
@@ -97,6 +99,7 @@ function loadFeed(doc: unknown, options: DocumentCheckOptions): FeedLoad {
   const order = data.order === 'random' ? 'random' : 'sequential';
   return {
     feed: { file, order, columns: parsed.columns, rows: parsed.rows },
+    rows: { file: shown, rows: parsed.rows, lines: parsed.lines },
     issues: [],
     located: parsed.issues,
   };
@@ -218,11 +221,20 @@ function valueAt(doc: unknown, path: KeyPath): unknown {
   return v;
 }
 
+/**
+ * A string of placeholders only (`{{length:row.out_len}}`) names where a value comes from and holds
+ * no credential, so messages may quote it: `max_tokens` matches the secret names by its "token".
+ */
+const ONLY_PLACEHOLDERS = /^(?:\s*\{\{[^{}]*\}\})+\s*$/;
+
 /** Every message about a field that can hold a secret loses that field's value, whoever wrote it. */
 function withoutSecrets(issues: readonly PathIssue[], doc: unknown): PathIssue[] {
-  return issues.map((i) =>
-    holdsSecret(i.path) ? { ...i, message: hideValue(i.message, valueAt(doc, i.path)) } : i,
-  );
+  return issues.map((i) => {
+    if (!holdsSecret(i.path)) return i;
+    const value = valueAt(doc, i.path);
+    if (typeof value === 'string' && ONLY_PLACEHOLDERS.test(value)) return i;
+    return { ...i, message: hideValue(i.message, value) };
+  });
 }
 
 export function checkScenarioDocument(doc: unknown, options: DocumentCheckOptions): DocumentCheck {
@@ -235,7 +247,7 @@ export function checkScenarioDocument(doc: unknown, options: DocumentCheckOption
       ...allStepIssues(doc),
       ...feed.issues,
       ...traces.issues,
-      ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns)),
+      ...crossFieldIssues(doc, feed.feed === undefined ? undefined : new Set(feed.feed.columns), feed.rows),
       ...thresholdIssues(doc, options.thresholdIssue),
       ...skipIssues(doc, options.checkIssue),
       ...known.issues,

@@ -1,10 +1,11 @@
 import type { TraceSizes } from '../core/job-trace-job.js';
-import { lengthDistribution, promptOfLength } from './length-distribution.js';
+import { lengthDistribution, promptOfLength, rowLength } from './length-distribution.js';
 
 /*
  * Input templating: string values inside a job's `input` may contain `{{row.field}}`,
  * `{{iteration}}`, `{{flow}}`, `{{random:min:max}}`, and lengths of LLM shape, `{{length:<dist>}}`
- * and `{{text:<dist>}}` (length-distribution.ts). A template is compiled once into closures
+ * and `{{text:<dist>}}`, where the distribution may be a data-feed column, `{{length:row.field}}`
+ * (length-distribution.ts). A template is compiled once into closures
  * so that rendering per arrival does no parsing; subtrees without placeholders are returned as the
  * same (frozen-by-convention) objects, never copied.
  */
@@ -17,7 +18,10 @@ export const TRACE_FIELDS = ['inputTokens', 'outputTokens', 'prompt'] as const;
 export interface TemplateContext {
   /** The trace row of this arrival (trace phases). A missing size renders as an empty string. */
   readonly trace?: TraceSizes;
-  /** The data-feed row of this iteration. A missing field renders as an empty string. */
+  /**
+   * The data-feed row of this iteration. A missing field renders as an empty string, and so does a
+   * `{{length:row.x}}` whose value is no length (the scenario check refuses such rows).
+   */
   readonly row?: Readonly<Record<string, unknown>>;
   /** 0-based iteration number of the flow. */
   readonly iteration: number;
@@ -46,6 +50,11 @@ const NUMBER = '(-?\\d+(?:\\.\\d+)?)';
 const RANDOM = new RegExp(`^random:${NUMBER}:${NUMBER}$`);
 /** `{{length:lognormal:200:80}}` (a number of tokens) or `{{text:fixed:512}}` (a prompt that long). */
 const LENGTH = /^(length|text):(.+)$/;
+/** `{{length:row.out_len}}`: the length is the data row's value. */
+const ROW_LENGTH = /^row\.(.+)$/;
+
+/** How a placeholder reads a data-feed field: as written, as a number of tokens, or as a prompt. */
+type RowFieldForm = 'value' | 'length' | 'text';
 
 function traceField(field: string): Render | string {
   if (field === 'prompt')
@@ -63,19 +72,11 @@ function placeholder(expr: string, uses: PlaceholderUses): Render | string {
   if (expr === 'flow') return (ctx) => ctx.flow;
   if (expr.startsWith('row.') && expr.length > 4) {
     const field = expr.slice(4);
-    uses.row(field);
+    uses.row(field, 'value');
     return (ctx) => ctx.row?.[field] ?? '';
   }
   const length = LENGTH.exec(expr);
-  if (length !== null) {
-    const draw = lengthDistribution(length[2] ?? '');
-    if (typeof draw === 'string') return `{{${expr}}}: ${draw}`;
-    const text = length[1] === 'text';
-    return (ctx) => {
-      const n = draw(ctx.random ?? Math.random);
-      return text ? promptOfLength(n) : n;
-    };
-  }
+  if (length !== null) return lengthPlaceholder(expr, length[1] === 'text', length[2] ?? '', uses);
   const random = RANDOM.exec(expr);
   if (random !== null) {
     const min = Number(random[1]);
@@ -86,7 +87,31 @@ function placeholder(expr: string, uses: PlaceholderUses): Render | string {
     }
     return (ctx) => min + (ctx.random ?? Math.random)() * (max - min);
   }
-  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}`;
+  return `unknown placeholder {{${expr}}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}}, {{text:<distribution>}}, {{length:row.field}} or {{text:row.field}}`;
+}
+
+/** `{{length:<spec>}}` / `{{text:<spec>}}`: a number of tokens, or a prompt that long. */
+function lengthPlaceholder(
+  expr: string,
+  text: boolean,
+  spec: string,
+  uses: PlaceholderUses,
+): Render | string {
+  const column = ROW_LENGTH.exec(spec)?.[1];
+  if (column !== undefined) {
+    uses.row(column, text ? 'text' : 'length');
+    return (ctx) => {
+      const n = rowLength(ctx.row?.[column]);
+      if (n === undefined) return '';
+      return text ? promptOfLength(n) : n;
+    };
+  }
+  const draw = lengthDistribution(spec);
+  if (typeof draw === 'string') return `{{${expr}}}: ${draw}`;
+  return (ctx) => {
+    const n = draw(ctx.random ?? Math.random);
+    return text ? promptOfLength(n) : n;
+  };
 }
 
 function asText(value: unknown): string {
@@ -98,7 +123,7 @@ function asText(value: unknown): string {
 
 /** Told what a placeholder reads, for validation. */
 interface PlaceholderUses {
-  row(field: string): void;
+  row(field: string, form: RowFieldForm): void;
   trace(): void;
 }
 
@@ -106,6 +131,13 @@ export interface RowFieldUse {
   readonly field: string;
   /** Path inside the input object. */
   readonly path: readonly (string | number)[];
+  /** Set when the field is read as a length (`{{length:row.x}}`, `{{text:row.x}}`), whose rows the check reads. */
+  readonly as?: 'length' | 'text';
+}
+
+/** The placeholder a use was written as (its spacing aside), for messages. */
+export function rowPlaceholder(use: RowFieldUse): string {
+  return use.as === undefined ? `{{row.${use.field}}}` : `{{${use.as}:row.${use.field}}}`;
 }
 
 class Compiler {
@@ -132,7 +164,8 @@ class Compiler {
     let last = 0;
     for (const match of value.matchAll(PLACEHOLDER)) {
       const compiled = placeholder(match[1] ?? '', {
-        row: (field) => this.rowUses.push({ field, path }),
+        row: (field, form) =>
+          this.rowUses.push(form === 'value' ? { field, path } : { field, path, as: form }),
         trace: () => this.traceUses.push(path),
       });
       if (typeof compiled === 'string') {

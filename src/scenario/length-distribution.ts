@@ -9,7 +9,9 @@ import { standardNormal } from '../core/seeded-random.js';
  *   uniform:A:B        a whole number from A to B, each as likely
  *   normal:MEAN:SD     rounded, at least 1 (AIPerf's synthetic lengths)
  *   lognormal:MEAN:SD  the mean and standard deviation of the lengths themselves, rounded, at least 1
- * A dataset column is `{{row.field}}`.
+ * or `row.FIELD`, a column of the data feed: `{{length:row.out_len}}` renders that row's value as a
+ * number (a CSV value is a string, so `{{row.out_len}}` alone would send "200"), and
+ * `{{text:row.in_len}}` a prompt of that many words.
  */
 
 /** Draws one length from a uniform [0, 1) source. */
@@ -44,7 +46,8 @@ const FORMS: readonly [RegExp, (a: number, b: number) => LengthDraw | string][] 
   ],
 ];
 
-const HELP = 'write fixed:N, uniform:A:B, normal:MEAN:SD or lognormal:MEAN:SD';
+const HELP =
+  'write fixed:N, uniform:A:B, normal:MEAN:SD, lognormal:MEAN:SD or row.FIELD (a column of the data feed)';
 
 /** The draw a distribution names, or what is wrong with it. */
 export function lengthDistribution(spec: string): LengthDraw | string {
@@ -53,6 +56,17 @@ export function lengthDistribution(spec: string): LengthDraw | string {
     if (m !== null) return make(Number(m[1]), Number(m[2] ?? 0));
   }
   return `unknown length distribution "${spec}"; ${HELP}`;
+}
+
+/**
+ * The length a data row's value gives: a whole number ≥ 1, or a string holding one (CSV values are
+ * strings, padded or not), else undefined.
+ */
+export function rowLength(value: unknown): number | undefined {
+  let n = Number.NaN;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) n = Number(value);
+  return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
 }
 
 function atLeastOne(x: number): number {

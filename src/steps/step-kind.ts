@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { FeedRows } from '../scenario/data-feed.js';
 import type { KeyPath, PathIssue } from '../scenario/path-format.js';
 import type { StepRunner } from './iteration-state.js';
 
@@ -26,6 +27,8 @@ export interface FlowFacts {
   readonly hasJobTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
+  /** The loaded data feed's rows, whose values `{{length:row.x}}` must find lengths in. */
+  readonly feed?: FeedRows | undefined;
   /** How many loops the step is inside. */
   readonly depth: number;
   /** A run or runsync came earlier in the flow, so job steps have a job to act on. */

@@ -1,3 +1,4 @@
+import type { FeedRows } from '../scenario/data-feed.js';
 import type { KeyPath, PathIssue } from '../scenario/path-format.js';
 import { isRecord, list } from '../scenario/raw-value.js';
 import type { FlowFacts } from './step-kind.js';
@@ -19,6 +20,8 @@ export interface FlowSettings {
   readonly hasJobTrace: boolean;
   /** Columns of the loaded data feed, when there is one. */
   readonly columns: ReadonlySet<string> | undefined;
+  /** Rows of the loaded data feed, when there is one. */
+  readonly feed?: FeedRows | undefined;
 }
 
 /** One walk through a flow: every level of loops shares whether a job was submitted yet. */
@@ -28,6 +31,7 @@ class FlowWalk implements FlowFacts {
   readonly hasTrace: boolean;
   readonly hasJobTrace: boolean;
   readonly columns: ReadonlySet<string> | undefined;
+  readonly feed: FeedRows | undefined;
 
   constructor(
     settings: FlowSettings,
@@ -39,6 +43,7 @@ class FlowWalk implements FlowFacts {
     this.hasTrace = settings.hasTrace;
     this.hasJobTrace = settings.hasJobTrace;
     this.columns = settings.columns;
+    this.feed = settings.feed;
   }
 
   get hasJob(): boolean {

@@ -61,7 +61,7 @@ describe('renderInput', () => {
         {
           path: ['c'],
           message:
-            'unknown placeholder {{bad}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}',
+            'unknown placeholder {{bad}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}}, {{text:<distribution>}}, {{length:row.field}} or {{text:row.field}}',
         },
       ],
       rowUses: [

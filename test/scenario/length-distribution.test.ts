@@ -51,7 +51,7 @@ describe('length distributions', () => {
   it.each([
     ['fixed:0', 'a fixed length is a whole number ≥ 1'],
     ['uniform:9:3', 'uniform:A:B takes whole numbers 1 ≤ A ≤ B'],
-    ['poisson:3', 'unknown length distribution "poisson:3"; write fixed:N, uniform:A:B, normal:MEAN:SD or lognormal:MEAN:SD'],
+    ['poisson:3', 'unknown length distribution "poisson:3"; write fixed:N, uniform:A:B, normal:MEAN:SD, lognormal:MEAN:SD or row.FIELD (a column of the data feed)'],
   ])('%s: %s', (spec, message) => {
     expect(lengthDistribution(spec)).toBe(message);
   });

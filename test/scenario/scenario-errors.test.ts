@@ -29,7 +29,7 @@ describe('broken scenario files report every problem at once', () => {
       'broken-fields.yaml:12:16  phases[4].vus: a phase takes exactly one of rate, ramp, vus; found rate and vus',
       'broken-fields.yaml:15:13  flows[0].weight: must be greater than 0, got 0',
       'broken-fields.yaml:17:28  flows[0].steps[0].run.input.n: uses {{row.x}} but the scenario has no data feed (add data.file)',
-      'broken-fields.yaml:17:44  flows[0].steps[0].run.input.m: unknown placeholder {{bogus}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}} or {{text:<distribution>}}',
+      'broken-fields.yaml:17:44  flows[0].steps[0].run.input.m: unknown placeholder {{bogus}}; use {{row.field}}, {{trace.inputTokens}}, {{trace.outputTokens}}, {{trace.prompt}}, {{iteration}}, {{flow}}, {{random:min:max}}, {{length:<distribution>}}, {{text:<distribution>}}, {{length:row.field}} or {{text:row.field}}',
       'broken-fields.yaml:18:9  flows[0].steps[1].pol: unknown step "pol" (did you mean "poll"?)',
       'broken-fields.yaml:19:24  flows[0].steps[2].poll.until: expected one of final | IN_QUEUE | IN_PROGRESS | COMPLETED | FAILED | CANCELLED | TIMED_OUT, got "DONE"',
       'broken-fields.yaml:19:40  flows[0].steps[2].poll.interval: expected a duration like 500ms, 30s, 1m, 1h30m or 2d, got "5 parsecs"',
