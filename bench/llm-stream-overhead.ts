@@ -6,15 +6,21 @@
  * (`jobstorm emulate --profile bench/llm-overhead-profile.yaml`: one warm worker that runs 400 jobs
  * at once, 2 ms a token, no prefill, no model load, no batch slowdown), the generator the built bin
  * (`jobstorm run`, every check on, no --record) with one of two scenarios, each 66.7 arrivals a
- * second of a 1,500-token answer (about 3 s), so about 200 answers in flight:
+ * second of a 1,500-token answer (about 3 s), so about 200 answers in flight. Three paths:
  *
- *   openai  bench/llm-overhead-openai.yaml: POST /openai/v1/chat/completions with stream: true
- *           and include_usage: one server-sent event per token;
- *   stream  bench/llm-overhead-stream.yaml: /run with stream: true, then GET /stream every 100 ms
- *           (chunks of 1, 3, 9, 27, then 50 tokens).
+ *   openai           bench/llm-overhead-openai.yaml: POST /openai/v1/chat/completions with
+ *                    stream: true and include_usage, one server-sent event per token, written as
+ *                    the vLLM worker sends them (RAW_OPENAI_OUTPUT): in its batches of 1, 3, 9, 27,
+ *                    then 50 events, one write a batch (the emulator's default);
+ *   openai-per-token the same scenario against bench/llm-overhead-profile-per-token.yaml
+ *                    (openaiBatching: false): one write per event, the worst case for the reader
+ *                    (a server proxying vLLM directly sends this);
+ *   stream           bench/llm-overhead-stream.yaml: /run with stream: true, then GET /stream
+ *                    every 100 ms (chunks of 1, 3, 9, 27, then 50 tokens).
  *
  * With taskset and two cores or more, jobstorm runs on CPU 0 and the emulator on CPU 1, so that
- * neither takes the other's core (the emulator writes a socket per token: it needs about a core).
+ * neither takes the other's core (on openai-per-token the emulator writes a socket per token: it
+ * needs about a core).
  * Every second the bench reads both processes' CPU (utime + stime, /proc/<pid>/stat), the
  * emulator's /health (jobs in progress: the streams in flight) and the host's steal (/proc/stat).
  * The measured window is the steady state: from 2 s after the streams in flight first reach 95 %
@@ -32,7 +38,7 @@
  * stream arrives in fewer, larger socket reads, so the figure then proves nothing). Run it on a
  * quiet machine: jobstorm is pinned to one core, and whatever else runs there starves it.
  *
- *   npm run build && npx tsx bench/llm-stream-overhead.ts [seconds=25] [paths=openai,stream]
+ *   npm run build && npx tsx bench/llm-stream-overhead.ts [seconds=25] [paths=openai,openai-per-token,stream]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -45,7 +51,8 @@ import type { HostTicks } from './client-bench-setup.js';
 import { canPin, hostTicks, stealShare } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 25);
-const paths = (process.argv[3] ?? 'openai,stream').split(',');
+const PATHS = 'openai,openai-per-token,stream';
+const paths = (process.argv[3] ?? PATHS).split(',');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'dist/cli/main.js');
 const KEY = 'bench-llm-key';
@@ -54,15 +61,18 @@ const STREAMS = 200;
 const TOKENS_PER_SECOND = 500;
 const GOAL_CORES = 0.5;
 
-const SCENARIOS: Record<string, string> = {
-  openai: join(root, 'bench/llm-overhead-openai.yaml'),
-  stream: join(root, 'bench/llm-overhead-stream.yaml'),
+/** Per path: its scenario and the emulator's handler profile. */
+const PATH_FILES: Record<string, { scenario: string; profile: string } | undefined> = {
+  openai: { scenario: 'bench/llm-overhead-openai.yaml', profile: 'bench/llm-overhead-profile.yaml' },
+  'openai-per-token': {
+    scenario: 'bench/llm-overhead-openai.yaml',
+    profile: 'bench/llm-overhead-profile-per-token.yaml',
+  },
+  stream: { scenario: 'bench/llm-overhead-stream.yaml', profile: 'bench/llm-overhead-profile.yaml' },
 };
 
-if (!Number.isFinite(seconds) || seconds < 10 || paths.some((p) => SCENARIOS[p] === undefined)) {
-  console.error(
-    'usage: npx tsx bench/llm-stream-overhead.ts [seconds=25, at least 10] [paths=openai,stream]',
-  );
+if (!Number.isFinite(seconds) || seconds < 10 || paths.some((p) => PATH_FILES[p] === undefined)) {
+  console.error(`usage: npx tsx bench/llm-stream-overhead.ts [seconds=25, at least 10] [paths=${PATHS}]`);
   process.exit(2);
 }
 if (!existsSync(cli)) {
@@ -98,11 +108,11 @@ interface Emulator {
   stop(): Promise<void>;
 }
 
-async function startEmulator(): Promise<Emulator> {
+async function startEmulator(profile: string): Promise<Emulator> {
   const child = bin(1, [
     'emulate',
     '--profile',
-    join(root, 'bench/llm-overhead-profile.yaml'),
+    join(root, profile),
     '--port',
     '0',
     '--api-key',
@@ -173,13 +183,15 @@ interface Row {
 }
 
 async function measure(path: string): Promise<Row> {
-  const emulator = await startEmulator();
+  const files = PATH_FILES[path];
+  if (files === undefined) throw new Error(`unknown path ${path}`);
+  const emulator = await startEmulator(files.profile);
   const out = await mkdtemp(join(tmpdir(), `jobstorm-llm-overhead-${path}-`));
   try {
     const started = performance.now();
     const run = bin(0, [
       'run',
-      SCENARIOS[path] ?? '',
+      join(root, files.scenario),
       '--target',
       emulator.url,
       '--api-key',
@@ -282,12 +294,12 @@ console.log(
     `${canPin ? ', jobstorm on CPU 0, emulator on CPU 1' : ' (not pinned)'}; goal: jobstorm < ${String(GOAL_CORES)} cores`,
 );
 console.log(
-  'path    in flight (mean/least)  tokens/s a stream  tokens/s in all  window  jobstorm cores (whole run)  emulator cores  steal  limited (starved)  errors  verdict',
+  `${'path'.padEnd(16)} in flight (mean/least)  tokens/s a stream  tokens/s in all  window  jobstorm cores (whole run)  emulator cores  steal  limited (starved)  errors  verdict`,
 );
 for (const r of rows)
   console.log(
     [
-      r.path.padEnd(7),
+      r.path.padEnd(16),
       `${fmt(r.inFlightMean)}/${fmt(r.inFlightMin)}`.padStart(22),
       fmt(r.perStream).padStart(18),
       fmt(r.total).padStart(16),

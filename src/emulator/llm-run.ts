@@ -27,6 +27,8 @@ export interface LlmRun {
   /** vLLM's `stream`: chunks as tokens come; otherwise one chunk with the whole text at the end. */
   stream: boolean;
   batching: ChunkBatching;
+  /** A streamed /openai answer's token events written in `batching`'s batches; else one a write. */
+  openaiBatching: boolean;
 }
 
 /** The job's run, or the message of the input problem that fails it (as the worker's validation would). */
@@ -52,6 +54,7 @@ export function planLlmRun(
       growth: numberOr(input.batch_size_growth_factor, llm.batchSizeGrowthFactor),
       max: numberOr(input.max_batch_size, llm.maxBatchSize),
     },
+    openaiBatching: llm.openaiBatching,
   };
 }
 
@@ -66,15 +69,33 @@ export function llmDurationMs(run: LlmRun): number {
 }
 
 /**
- * Cumulative token counts at the end of each /stream chunk, as the vLLM worker cuts them: with
- * dynamic batching (growth > 1, min ≥ 1, max > min) a chunk closes once it holds the current size,
- * which starts at min and is multiplied by growth after every chunk, up to max; otherwise every
- * chunk holds max. The last chunk holds the rest. Without `stream`, one chunk at the end.
+ * Cumulative token counts at the end of each /stream chunk, as the vLLM worker cuts them
+ * (batchEnds). Without `stream`, one chunk at the end.
  */
 export function chunkEnds(run: LlmRun): number[] {
-  const n = run.outputTokens;
-  if (!run.stream) return [n];
-  const { min, growth, max } = run.batching;
+  return run.stream ? batchEnds(run.outputTokens, run.batching) : [run.outputTokens];
+}
+
+/** Every batch one token: the batching rule's non-dynamic case with a size of 1. */
+const ONE_BY_ONE: ChunkBatching = { min: 1, growth: 1, max: 1 };
+
+/**
+ * Cumulative token counts at the end of each write of a streamed /openai answer. The vLLM worker
+ * batches the OpenAI server's events as it batches /stream chunks, whatever the job's `stream`
+ * (the request's own `stream` asked for the events), so the batches are the streamed ones.
+ */
+export function openAiBatchEnds(run: LlmRun): number[] {
+  return batchEnds(run.outputTokens, run.openaiBatching ? run.batching : ONE_BY_ONE);
+}
+
+/**
+ * Cumulative token counts at the end of each batch of `n` tokens, as the vLLM worker cuts them:
+ * with dynamic batching (growth > 1, min ≥ 1, max > min) a batch closes once it holds the current
+ * size, which starts at min and is multiplied by growth after every batch, up to max; otherwise
+ * every batch holds max. The last batch holds the rest.
+ */
+function batchEnds(n: number, batching: ChunkBatching): number[] {
+  const { min, growth, max } = batching;
   const dynamic = growth > 1 && min >= 1 && max > min;
   let size = dynamic ? min : max;
   const ends: number[] = [];

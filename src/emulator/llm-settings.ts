@@ -39,5 +39,10 @@ export const LlmSettingsSchema = z.strictObject({
   batchSizeGrowthFactor: z.number().min(0).default(3),
   /** Largest chunk (the worker's DEFAULT_BATCH_SIZE). */
   maxBatchSize: z.number().min(1).default(50),
+  /**
+   * OpenAI stream events written in the worker's batches (RAW_OPENAI_OUTPUT, the default), or one
+   * write per token (false): the worst case for a reader, and what a server proxying vLLM sends.
+   */
+  openaiBatching: z.boolean().default(true),
 });
 export type LlmSettings = z.output<typeof LlmSettingsSchema>;

@@ -7,7 +7,8 @@ import { startEmulator, type EmulatorHandle } from '../../src/emulator/index.js'
  * of the emulator's model-like worker (profile `llm`) over a real socket on the real clock. Only
  * its baseURL (the endpoint's `/openai/v1`) and API key are set. The decode is 2 ms a token and
  * there is no prefill or model load, so each answer takes a few tens of ms; the assertions are on
- * what the client parsed, never on wall-clock time.
+ * what the client parsed, never on wall-clock time. The streams come in the worker's batches (the
+ * default openaiBatching: 1, 3, then 8 events a write), which the client splits into events.
  */
 
 const MODEL = 'jobstorm-llm';

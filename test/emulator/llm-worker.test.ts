@@ -1,9 +1,10 @@
+import { ServerResponse } from 'node:http';
 import { request } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/core/config-error.js';
 import type { ManualClock } from '../../src/core/manual-clock.js';
 import { startEmulator, type EmulatorHandle, type EmulatorOptions } from '../../src/emulator/index.js';
-import { chunkEnds, type LlmRun } from '../../src/emulator/llm-run.js';
+import { chunkEnds, openAiBatchEnds, type LlmRun } from '../../src/emulator/llm-run.js';
 import { agent, call, expectStatus, manualEmulator, status, submit, until } from './helpers.js';
 
 /*
@@ -126,16 +127,27 @@ describe('the model-like worker (profile llm)', () => {
       decodeMs: 1,
       stream: true,
       batching,
+      openaiBatching: true,
     });
     expect(chunkEnds(run({ min: 2, growth: 2, max: 4 }))).toEqual([2, 6, 10]);
     // Not dynamic (growth 1): every chunk holds max_batch_size, as the worker does.
     expect(chunkEnds(run({ min: 1, growth: 1, max: 3 }))).toEqual([3, 6, 9, 10]);
     // Fractional sizes (1, 1.5, 2.25, …): a chunk closes once it holds at least the size.
     expect(chunkEnds(run({ min: 1, growth: 1.5, max: 50 }))).toEqual([1, 3, 6, 10]);
+    // An /openai job has no `stream` in its input, yet its events are batched as streamed ones.
+    const openai = { ...run({ min: 2, growth: 2, max: 4 }), stream: false };
+    expect(chunkEnds(openai)).toEqual([10]);
+    expect(openAiBatchEnds(openai)).toEqual([2, 6, 10]);
+    expect(openAiBatchEnds({ ...openai, openaiBatching: false })).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('/openai chat stream: the first token at start + prefill, then one event every decode step, and the usage chunk when asked', async () => {
-    const { h, clock } = await manualEmulator({ workersMin: 1, profile: PROFILE });
+    // Each token's own time is the point: one write a token (the worker's batches would hold
+    // tokens 2 to 4 until token 4; the test below covers them).
+    const { h, clock } = await manualEmulator({
+      workersMin: 1,
+      profile: { ...PROFILE, llm: { ...LLM, openaiBatching: false } },
+    });
     try {
       const s = await openStream(h, 'chat/completions', {
         model: 'm',
@@ -163,6 +175,30 @@ describe('the model-like worker (profile llm)', () => {
     } finally {
       await h.close();
     }
+  });
+
+  it("/openai chat stream: the token events in the worker's batches, one write a batch at its last token; openaiBatching false: one a token; the same events either way", async () => {
+    const batched = await openAiWrites({}, [1, 4, 13, 40, 90, 100]);
+    expect(batched.sizes).toEqual([1, 3, 9, 27, 50, 10]);
+    const perToken = await openAiWrites(
+      { openaiBatching: false },
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+    expect(perToken.sizes).toEqual(Array.from({ length: 100 }, () => 1));
+    expect(batched.events).toEqual(perToken.events);
+    const events = batched.events;
+    expect(events).toHaveLength(1 + 100 + 3);
+    expect(events[0]).toContain('"delta":{"role":"assistant","content":""}');
+    expect(events.slice(1, 4).map((e) => (JSON.parse(e) as ChatChunk).choices[0]?.delta.content)).toEqual([
+      'lorem ',
+      'ipsum ',
+      'dolor ',
+    ]);
+    expect(events.at(-3)).toContain('"finish_reason":"length"');
+    expect(events.at(-2)).toContain(
+      '"usage":{"prompt_tokens":100,"completion_tokens":100,"total_tokens":200}',
+    );
+    expect(events.at(-1)).toBe('[DONE]');
   });
 
   it('/openai completions stream: no usage chunk unless asked; an unstreamed answer carries the same counts', async () => {
@@ -305,6 +341,66 @@ describe('the model-like worker (profile llm)', () => {
     }
   });
 });
+
+interface ChatChunk {
+  choices: { delta: { content?: string } }[];
+}
+
+/** Token events (a non-empty content or text) in one SSE write. */
+function tokenEvents(chunk: unknown): number {
+  if (typeof chunk !== 'string') return 0;
+  return chunk.split('\n\n').filter((e) => /^data: .*"(content|text)":"[^"]/.test(e)).length;
+}
+
+/**
+ * A streamed 100-token chat completion on the manual clock, moved to 1 ms before and then to the
+ * time of each token in `ends` (cumulative): nothing is written before, and exactly one write with
+ * the tokens since the last end at that time. The token events in each write, and every event the
+ * client read (with the answer's id and creation time, which differ between runs, taken out).
+ */
+async function openAiWrites(
+  settings: Record<string, unknown>,
+  ends: readonly number[],
+): Promise<{ sizes: number[]; events: string[] }> {
+  const { h, clock } = await manualEmulator({
+    workersMin: 1,
+    profile: { ...PROFILE, llm: { ...LLM, ...settings } },
+  });
+  const write = vi.spyOn(ServerResponse.prototype, 'write');
+  try {
+    const s = await openStream(h, 'chat/completions', {
+      model: 'm',
+      messages: [{ role: 'user', content: PROMPT }],
+      max_tokens: 100,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const start = await startedAt(h);
+    let seen = write.mock.calls.length;
+    const newWrites = (): number[] => {
+      const counts = write.mock.calls.slice(seen).map((args) => tokenEvents(args[0]));
+      seen = write.mock.calls.length;
+      return counts.filter((n) => n > 0);
+    };
+    const sizes: number[] = [];
+    for (const end of ends) {
+      advanceTo(clock, start + tokenAt(end) - 1);
+      expect(newWrites(), `1 ms before token ${String(end)}`).toEqual([]);
+      clock.advance(1);
+      const now = newWrites();
+      expect(now, `at token ${String(end)}`).toHaveLength(1);
+      sizes.push(now[0] ?? 0);
+    }
+    await s.ended;
+    const events = s
+      .events()
+      .map((e) => e.replace(/"id":"[^"]*","object":"([^"]*)","created":\d+/, '"object":"$1"'));
+    return { sizes, events };
+  } finally {
+    write.mockRestore();
+    await h.close();
+  }
+}
 
 async function inProgress(h: EmulatorHandle): Promise<number> {
   const r = await call(h, 'GET', `${h.url}/health`);

@@ -3,7 +3,7 @@ import { isFinalStatus } from '../../core/job-status.js';
 import type { EmulatorCore } from '../emulator-core.js';
 import type { Endpoint } from '../endpoint.js';
 import type { Job } from '../job.js';
-import { tokenAtMs, tokenText } from '../llm-run.js';
+import { openAiBatchEnds, tokenAtMs, tokenText } from '../llm-run.js';
 import { openAiError, sendOpenAiError } from './openai-reply.js';
 import { sendJson } from './reply.js';
 
@@ -23,13 +23,20 @@ const noop = (): void => undefined;
 /**
  * One /openai/* completion: a job on the endpoint's queue and workers, answered when it ends, or
  * with `stream: true` as server-sent events whose tokens are spread evenly over the job's
- * execution time (the handler profile's duration), or, for a job the model-like worker runs, each
- * token at the time it is generated (llm-run.ts). The client closing the connection cancels
- * the job. `done` runs exactly once, when the answer is over (it frees the concurrency slot).
+ * execution time (the handler profile's duration), each in a write of its own, or, for a job the
+ * model-like worker runs, each token at the time it is generated (llm-run.ts), its events written
+ * in the worker's batches: one write a batch, its events' raw SSE text concatenated, when the
+ * batch's last token is out (vLLM's RAW_OPENAI_OUTPUT; the profile's openaiBatching: false gives
+ * one write a token). The client closing the connection cancels the job. `done` runs exactly
+ * once, when the answer is over (it frees the concurrency slot).
  */
 export class OpenAiAnswer {
   private finished = false;
   private emitted = 0;
+  /** Tokens written by the end of each write (openAiBatchEnds), for the model-like worker's jobs. */
+  private ends: readonly number[] = [];
+  /** The write of `ends` under way: the first whose end is past `emitted`. */
+  private batch = 0;
   private stopWaiting: () => void = noop;
   private stopStart: () => void = noop;
   private cancelTimer: () => void = noop;
@@ -79,30 +86,45 @@ export class OpenAiAnswer {
   /** A worker took the job: the role event, then the tokens over its execution time. */
   private started(): void {
     this.event(this.chunk(this.o.kind === 'chat' ? { role: 'assistant', content: '' } : '', null));
+    if (this.job.llm !== undefined) this.ends = openAiBatchEnds(this.job.llm);
     this.scheduleNext();
   }
 
+  /** The next write, due when its last token is. */
   private scheduleNext(): void {
     if (this.finished || this.emitted >= this.o.tokens) return;
     const llm = this.job.llm;
+    const upTo = this.nextEnd();
     const due =
       this.job.startedAt +
-      (llm === undefined
-        ? Math.round((this.job.durationMs * (this.emitted + 1)) / this.o.tokens)
-        : tokenAtMs(llm, this.emitted + 1));
+      (llm === undefined ? Math.round((this.job.durationMs * upTo) / this.o.tokens) : tokenAtMs(llm, upTo));
     this.cancelTimer = this.core.timers.schedule(Math.max(0, due - this.core.now()), () => {
       if (this.finished || this.job.status !== 'IN_PROGRESS') return;
-      this.token();
+      this.write(upTo);
       this.scheduleNext();
     });
   }
 
-  private token(): void {
+  /** Tokens written once the next write is out: its batch's end, or one more token. */
+  private nextEnd(): number {
+    const ends = this.ends;
+    while (this.batch < ends.length && (ends[this.batch] ?? 0) <= this.emitted) this.batch++;
+    return Math.min(this.o.tokens, ends[this.batch] ?? this.emitted + 1);
+  }
+
+  /** The token events up to token `upTo`, in one write. */
+  private write(upTo: number): void {
+    let text = '';
+    while (this.emitted < upTo) text += this.tokenEvent();
+    if (text !== '' && !this.res.destroyed) this.res.write(text);
+  }
+
+  /** The next token's event; each token keeps an event of its own, whatever write carries it. */
+  private tokenEvent(): string {
     const text = tokenText(this.emitted);
     this.emitted++;
     const chunk = this.chunk(this.o.kind === 'chat' ? { content: text } : text, null);
-    const data = this.core.policy.tokenEvent(this.emitted, JSON.stringify(chunk));
-    if (!this.res.destroyed) this.res.write(`data: ${data}\n\n`);
+    return `data: ${this.core.policy.tokenEvent(this.emitted, JSON.stringify(chunk))}\n\n`;
   }
 
   private end(j: Job | undefined): void {
@@ -120,7 +142,9 @@ export class OpenAiAnswer {
     } else {
       const close = policy.streamEnd();
       if (completed) {
-        while (this.emitted < this.o.tokens) this.token();
+        // Tokens not yet written (the job's end, its timer set first, fires before the last write's
+        // at the same time): in their writes still.
+        while (this.emitted < this.o.tokens) this.write(this.nextEnd());
         this.event(this.chunk(this.o.kind === 'chat' ? {} : '', this.finishReason()));
         if (this.o.includeUsage && this.job.llm !== undefined)
           this.event({ ...this.chunk('', null), choices: [], usage: this.usage() });
