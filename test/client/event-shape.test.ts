@@ -177,3 +177,33 @@ describe('the SSE reader reads an event of the last one\'s shape as parsing it w
     expect(new OutputTally().facts()).toBeUndefined();
   });
 });
+
+describe('SseParser framing inside one read', () => {
+  /** Reads `body` in one piece, all at time 5. */
+  function once(body: string): SseResult {
+    const into = emptySse();
+    into.text = '';
+    const parser = new SseParser(() => 5, into);
+    parser.push(Buffer.from(body));
+    parser.end();
+    return into;
+  }
+  const words = Array.from({ length: 50 }, (_, i) => `w${String(i)} `);
+
+  it('reads a worker batch of 50 LF-framed events with a CRLF-framed one after them', () => {
+    // The cursor keeps where the next blank line of each framing is: both must be found again
+    // once passed, whichever framing comes next.
+    const body = `${words.map((w) => `data: ${chunk(w)}\n\n`).join('')}data: ${chunk('last')}\r\n\r\ndata: [DONE]\n\n`;
+    const r = once(body);
+    expect(r.facts).toMatchObject({ events: 51, tokens: 51, badEvents: 0, done: true, afterDone: 0 });
+    expect(r.text).toBe(`${words.join('')}last`);
+  });
+
+  it('reads 50 CRLF-framed events, then LF ones, in one piece', () => {
+    const crlf = words.map((w) => `data: ${chunk(w)}\r\n\r\n`).join('');
+    const lf = words.map((w) => `data: ${chunk(w.toUpperCase())}\n\n`).join('');
+    const r = once(crlf + lf);
+    expect(r.facts).toMatchObject({ events: 100, tokens: 100, badEvents: 0 });
+    expect(r.text).toBe(words.join('') + words.map((w) => w.toUpperCase()).join(''));
+  });
+});
