@@ -40,6 +40,7 @@ export const NOT_MUTATION_TESTS = [
   'test/check/scaling-foreign.test.ts',
   'test/check/scaling-worker.test.ts',
   'test/metrics/scaling-emulator.test.ts',
+  'test/metrics/token-cold-start.test.ts',
   'test/report/cli.test.ts',
   'test/report/html.test.ts',
   'test/report/html-legend.test.ts',
