@@ -155,8 +155,19 @@ function orderStatistic(s: Summary, t: Threshold, percentile: number, jobNoise: 
  */
 export const MIN_TAIL = 10;
 
+/**
+ * Values a percentile (0 < p < 100, or -1 for a mean) needs so that MIN_TAIL of them lie above it.
+ * In hundredths, rounded off their float error: 1 − 90/100 is 0.09999999999999998 in floating
+ * point, which made exactly 100 values too few for p90.
+ */
+export function valuesNeeded(percentile: number): number {
+  if (percentile < 0) return MIN_TAIL;
+  const exact = (MIN_TAIL * 100) / (100 - percentile);
+  return Math.ceil(exact - 1e-9 * exact);
+}
+
 function resolvable(count: number, percentile: number): boolean {
-  return percentile < 0 ? count >= MIN_TAIL : count * (1 - percentile / 100) >= MIN_TAIL;
+  return count >= valuesNeeded(percentile);
 }
 
 /** A proportion k/n drawn around itself, with a half-count prior so 0 of n still varies. */

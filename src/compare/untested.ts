@@ -3,7 +3,7 @@ import type { Summary } from '../report/summary.js';
 import type { Threshold } from '../report/threshold.js';
 import { thresholdHistogram } from '../report/threshold-evaluation.js';
 import type { Untested } from './compare-data.js';
-import { MIN_TAIL, samplerFor } from './samplers.js';
+import { MIN_TAIL, samplerFor, valuesNeeded } from './samplers.js';
 import { MAX_WINDOWS } from './windows.js';
 
 /**
@@ -26,11 +26,6 @@ function runMsFor(need: number, perSecond: number): number | null {
 
 function percentileName(p: number): string {
   return p < 0 ? 'the mean' : `p${String(p)}`;
-}
-
-/** Values a percentile needs so that MIN_TAIL of them lie above it (samplers.ts `resolvable`). */
-function valuesNeeded(percentile: number): number {
-  return percentile < 0 ? MIN_TAIL : Math.ceil(MIN_TAIL / (1 - percentile / 100));
 }
 
 function tooFewValues(t: Threshold, percentile: number, b: Summary, c: Summary): Untested | undefined {
