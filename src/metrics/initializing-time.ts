@@ -7,9 +7,12 @@ import type { WorkerSample } from './scaling-data.js';
  * share (scaling-figures.ts) and each job's own cold start inside its queue wait (ScalingTrack).
  */
 
-/** Samples in time order and, for each, the initializing time from the first sample up to it (ms). */
+/**
+ * Samples in time order and, for the first `initBefore.length` of them, the initializing time from
+ * the first sample up to each (ms). The samples are the caller's own array, not a copy.
+ */
 export interface InitSpan {
-  readonly samples: WorkerSample[];
+  readonly samples: readonly WorkerSample[];
   readonly initBefore: number[];
 }
 
@@ -19,22 +22,23 @@ export function initializing(s: WorkerSample): boolean {
 
 /** A span over samples already in time order. */
 export function initSpan(samples: readonly WorkerSample[]): InitSpan {
-  const span: InitSpan = { samples: [], initBefore: [] };
-  for (const s of samples) extendInitSpan(span, s);
+  const span: InitSpan = { samples, initBefore: [] };
+  extendInitSpan(span);
   return span;
 }
 
-/** Adds a sample no earlier than the span's last one. */
-export function extendInitSpan(span: InitSpan, s: WorkerSample): void {
-  const prev = span.samples.at(-1);
-  const before = span.initBefore.at(-1) ?? 0;
-  span.samples.push(s);
-  if (prev === undefined) {
-    span.initBefore.push(0);
-    return;
+/** Brings `initBefore` up to every sample, after samples were appended in time order. */
+export function extendInitSpan(span: InitSpan): void {
+  const { samples, initBefore } = span;
+  for (let i = initBefore.length; i < samples.length; i++) {
+    const [prev, cur] = [samples[i - 1], samples[i] as WorkerSample];
+    if (prev === undefined) {
+      initBefore.push(0);
+      continue;
+    }
+    const half = (cur.atMs - prev.atMs) / 2;
+    initBefore.push((initBefore[i - 1] ?? 0) + (initializing(prev) ? half : 0) + (initializing(cur) ? half : 0));
   }
-  const half = (s.atMs - prev.atMs) / 2;
-  span.initBefore.push(before + (initializing(prev) ? half : 0) + (initializing(s) ? half : 0));
 }
 
 /** Initializing time from the first sample to `t`, clamped to the sampled span (ms). */

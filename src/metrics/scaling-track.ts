@@ -5,7 +5,7 @@ import type { JobEvents } from '../fold/job-events.js';
 import { QueueSpans } from '../fold/queue-spans.js';
 import type { ScalingData, WorkerPrice, WorkerSample } from './scaling-data.js';
 import { compareSamples, samplesFromColumns, samplesToColumns, workerSampleOf } from './worker-sample.js';
-import { extendInitSpan, initializingWithin, initSpan, type InitSpan } from './initializing-time.js';
+import { extendInitSpan, initializingWithin, type InitSpan } from './initializing-time.js';
 
 /** A job that waited longer than this spreads its wait over this many seconds at most. */
 const MAX_DELAY_SECONDS = 3600;
@@ -37,8 +37,8 @@ export class ScalingTrack {
   private readonly maxSamples: number;
   /** Samples of this run's records left out for the cap. */
   private samplesLeftOut = 0;
-  /** The samples' initializing time, kept as they come (undefined: to be rebuilt after a merge). */
-  private span: InitSpan | undefined = { samples: [], initBefore: [] };
+  /** The samples' initializing time up to each, derived on demand (emptied when they are sorted). */
+  private initBefore: number[] = [];
   /** A sample without `workers.initializing` was seen: no job's cold start can be told. */
   private initUnknown = false;
 
@@ -90,19 +90,24 @@ export class ScalingTrack {
   }
 
   private initSpan(): InitSpan {
-    if (this.span === undefined || !this.sorted) {
-      this.samples.sort(compareSamples);
-      this.sorted = true;
-      this.span = initSpan(this.samples);
-    }
-    return this.span;
+    this.sortSamples();
+    const span = { samples: this.samples, initBefore: this.initBefore };
+    extendInitSpan(span);
+    return span;
+  }
+
+  /** Samples in time order; what was derived from their old order is dropped. */
+  private sortSamples(): void {
+    if (this.sorted) return;
+    this.samples.sort(compareSamples);
+    this.sorted = true;
+    this.initBefore = [];
   }
 
   merge(other: ScalingTrack): this {
     this.asked += other.asked;
     this.samples.push(...other.samples);
     this.sorted = false;
-    this.span = undefined;
     this.initUnknown ||= other.initUnknown;
     for (const [sec, ms] of other.delay) this.delay.set(sec, (this.delay.get(sec) ?? 0) + ms);
     if (other.lastArrivalMs !== null)
@@ -118,11 +123,7 @@ export class ScalingTrack {
    */
   toJSON(): ScalingData | undefined {
     if (this.asked === 0 && this.delay.size === 0 && this.lastArrivalMs === null) return undefined;
-    if (!this.sorted) {
-      this.samples.sort(compareSamples);
-      this.sorted = true;
-      this.span = undefined;
-    }
+    this.sortSamples();
     const low = this.lowSpans();
     return {
       asked: this.asked,
@@ -146,7 +147,6 @@ export class ScalingTrack {
     const t = new ScalingTrack(price);
     t.asked = data.asked;
     t.samples = samplesFromColumns(data.samples);
-    t.span = undefined;
     t.initUnknown = t.samples.some((x) => x.initializing === undefined);
     for (const [sec, ms] of data.delayUs) t.delay.set(sec, (t.delay.get(sec) ?? 0) + ms);
     t.lastArrivalMs = data.lastArrivalMs;
@@ -173,8 +173,6 @@ export class ScalingTrack {
     if (last && compareSamples(last, sample) > 0) this.sorted = false;
     this.samples.push(sample);
     if (sample.initializing === undefined) this.initUnknown = true;
-    if (this.sorted && this.span !== undefined) extendInitSpan(this.span, sample);
-    else this.span = undefined;
   }
 
   /** The wait from `fromMs` (wall clock), split over the seconds it spans, in whole µs so sums are exact. */
