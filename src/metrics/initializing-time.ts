@@ -37,7 +37,9 @@ export function extendInitSpan(span: InitSpan): void {
       continue;
     }
     const half = (cur.atMs - prev.atMs) / 2;
-    initBefore.push((initBefore[i - 1] ?? 0) + (initializing(prev) ? half : 0) + (initializing(cur) ? half : 0));
+    initBefore.push(
+      (initBefore[i - 1] ?? 0) + (initializing(prev) ? half : 0) + (initializing(cur) ? half : 0),
+    );
   }
 }
 
