@@ -22,7 +22,16 @@ import type { Scenario } from '../src/scenario/scenario.js';
 import { cpuMicros } from './client-bench-setup.js';
 import { systemClock } from '../src/core/clock.js';
 
-export { cpuMicros, hostTicks, median, percentile, pinSelf, stealShare } from './client-bench-setup.js';
+export {
+  cpuMicros,
+  hostTicks,
+  median,
+  percentile,
+  pinEventLoop,
+  pinSelf,
+  runQueueWaitMs,
+  stealShare,
+} from './client-bench-setup.js';
 
 export const canPin = existsSync('/usr/bin/taskset') && availableParallelism() >= 2;
 
