@@ -45,7 +45,7 @@ export function cpuMicros(): number {
  * Moves only this process's main thread (its event loop) to CPU 0, when the machine allows it.
  * V8's helper threads (the parallel scavenger, concurrent marking and compilers) stay free to run
  * on either CPU, as they do in a `jobstorm run` nobody pinned: with every thread on CPU 0 the
- * event loop waited on the run queue behind them (160–190 ms of a 10 s replay, 250 preemptions;
+ * event loop waited on the run queue behind them (150–315 ms of a 10 s replay, ~250 preemptions;
  * /proc/self/task/PID/schedstat), a contention no user's run has.
  */
 export function pinEventLoop(): boolean {

@@ -37,7 +37,10 @@ import { replayScenario, writeMooncakeTrace } from './trace-bench-setup.js';
 const rate = Number(process.argv[2] ?? 2000);
 const seconds = Number(process.argv[3] ?? 10);
 const sink = (process.argv[4] ?? 'checks') as Sink;
-const pin = process.argv[5] ?? 'loop';
+const pin = (process.argv[5] ?? 'loop').replace(/^pin=/, '');
+if (!['loop', 'all', 'none'].includes(pin)) {
+  throw new Error(`pin must be loop, all or none (the 5th argument), not ${JSON.stringify(pin)}`);
+}
 
 /** The replay's flow on a rate phase of Poisson arrivals instead of the trace. */
 function poissonScenario(perSecond: number, forSeconds: number): Scenario {
