@@ -84,6 +84,7 @@ try {
       ? ((steal1.steal - steal0.steal) * 10) / (stealCpu === undefined ? availableParallelism() : 1)
       : Number.NaN;
   const waitedMs = wait0 !== undefined && wait1 !== undefined ? wait1 - wait0 : Number.NaN;
+  const stolenShare = stolenMs / (r.wallSeconds * 1000);
   const achieved = r.arrivals / (lastMs / 1000);
   console.log(
     `pinned: ${pinned ? `${pin === 'all' ? 'every runner thread' : "the runner's event loop"} on CPU 0, server CPU 1` : `runner not pinned${pin === 'none' ? '' : ' (taskset unavailable)'}`}; sinks: ${sink}`,
@@ -104,12 +105,11 @@ try {
     `  for scale, a rate phase of Poisson arrivals at ${String(rate)}/s: p50 ${plain.latenessP50.toFixed(2)} ms, p99 ${plain.latenessP99.toFixed(2)} ms`,
   );
   console.log(
-    `  during the replay: the host stole ${stolenMs.toFixed(0)} ms of ${stealCpu === undefined ? 'a CPU, on average' : 'CPU 0'} (${((stolenMs / r.wallSeconds) * 0.1).toFixed(1)} %), the event loop waited ${waitedMs.toFixed(0)} ms for a CPU`,
+    `  during the replay: the host stole ${stolenMs.toFixed(0)} ms of ${stealCpu === undefined ? 'a CPU, on average' : 'CPU 0'} (${(stolenShare * 100).toFixed(1)} %), the event loop waited ${waitedMs.toFixed(0)} ms for a CPU`,
   );
   const pass = r.arrivals === rows && r.latenessP99 < 2;
   // A steal of over 1 % of the replay can alone make the 1 % of arrivals a p99 may leave late.
-  const hostNote =
-    stolenMs / (r.wallSeconds * 1000) > 0.01 ? " (the host's steal above is this run's tail)" : '';
+  const hostNote = stolenShare > 0.01 ? " (the host's steal above is this run's tail)" : '';
   console.log(`${pass ? 'PASS' : 'FAIL'}: every row sent, lateness p99 < 2 ms${pass ? '' : hostNote}`);
 } finally {
   server.stop();
