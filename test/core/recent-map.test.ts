@@ -2,26 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { RecentMap } from '../../src/core/recent-map.js';
 
 describe('RecentMap', () => {
-  it('holds at least the latest `keep` keys, at most twice as many, and lets older ones go', () => {
+  it('holds the latest `keep` keys and lets older ones go', () => {
     const m = new RecentMap<string, number>(4);
     for (let i = 0; i < 23; i++) {
       m.set(`job-${String(i)}`, i);
       // The latest min(i + 1, 4) keys are always there.
-      for (let back = 0; back < Math.min(i + 1, 4); back++) expect(m.get(`job-${String(i - back)}`)).toBe(i - back);
-      expect(m.size).toBeLessThanOrEqual(8);
+      for (let back = 0; back < Math.min(i + 1, 4); back++)
+        expect(m.get(`job-${String(i - back)}`)).toBe(i - back);
+      expect(m.get(`job-${String(i - 4)}`)).toBeUndefined();
+      expect(m.size).toBe(Math.min(i + 1, 4));
     }
-    // 23 keys in generations of 4: 0-3, …, 16-19 are full; 20-22 are the newer. 16-19 remain.
-    expect(m.get('job-16')).toBe(16);
-    expect(m.get('job-15')).toBeUndefined();
-    expect(m.size).toBe(7);
+    expect(m.get('job-19')).toBe(19);
+    expect(m.get('job-18')).toBeUndefined();
   });
 
-  it('reads a key set again from its newer generation, and an undefined value as set', () => {
+  it('reads a key set again at its latest value, and an undefined value as set', () => {
     const m = new RecentMap<string, number | undefined>(3);
     m.set('a', 1);
     m.set('b', 2);
-    m.set('c', 3); // a generation of three: a, b, c go to the older one
-    m.set('a', 10);
+    m.set('c', 3);
+    m.set('a', 10); // overwrites the first a's slot
     expect(m.get('a')).toBe(10);
     expect(m.get('b')).toBe(2);
     m.set('b', undefined);
@@ -29,5 +29,35 @@ describe('RecentMap', () => {
     m.clear();
     expect(m.size).toBe(0);
     expect(m.get('a')).toBeUndefined();
+    expect(m.get('c')).toBeUndefined();
+  });
+
+  it('answers the same through its index as by scanning: latest values, overwritten places forgotten', () => {
+    const keep = 2000;
+    const m = new RecentMap<string, number>(keep);
+    const order: string[] = [];
+    // Keys repeat (a key set twice keeps its latest value) and the ring wraps several times;
+    // gets come after long stretches of sets (indexed) and after short ones (scanned).
+    let x = 7;
+    for (let i = 0; i < 12_000; i++) {
+      x = (x * 48271) % 2147483647;
+      const key = `job-${String(x % 3000)}`;
+      m.set(key, i);
+      order.push(key);
+      if (i % 700 === 0 || i % 701 < 3) {
+        const live = new Map<string, number>();
+        for (let s = Math.max(0, order.length - keep); s < order.length; s++) live.set(order[s] as string, s);
+        for (let k = 0; k < 3000; k += 37) {
+          const id = `job-${String(k)}`;
+          expect(m.get(id), `${id} after ${String(i + 1)} sets`).toBe(live.get(id));
+        }
+      }
+    }
+    expect(m.size).toBe(keep);
+  });
+
+  it('refuses a keep that is not a positive integer', () => {
+    expect(() => new RecentMap(0)).toThrow(/positive integer, got 0/);
+    expect(() => new RecentMap(2.5)).toThrow(/positive integer/);
   });
 });
