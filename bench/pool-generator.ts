@@ -5,7 +5,7 @@
  * then GET /v2/ep/status/<id> as soon as the id is read. Latency is counted as jobstorm counts it:
  * /run from the arrival's intended time, /status from when it was due (the /run answer). After
  * the last arrival it waits at most 5 s for requests in flight, then prints one JSON line:
- * {requests, sent, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
+ * {startMs, requests, sent, errors, unfinished, seconds, latenessP99Ms, latencyP50Ms, latencyP99Ms, runP99Ms, statusP99Ms}.
  * With a warm-up (seconds, as jobstorm's `warmup`), arrivals intended before it are sent but not
  * counted: `requests`, `errors` and every figure are of the rest; `sent` is every request sent,
  * the warm-up's included (what the process's whole CPU is divided by). With the flow `run`, an
@@ -35,6 +35,8 @@ let errors = 0;
 let inFlight = 0;
 let lastEnd = 0;
 const t0 = performance.now();
+/** Epoch ms at t0, for a caller that reads this process's CPU over the measured window. */
+const startMs = Date.now();
 const now = (): number => performance.now() - t0;
 
 async function call(path: string, post: boolean, from: number, into: number[] | undefined): Promise<unknown> {
@@ -101,6 +103,7 @@ const all = [...runLatency, ...statusLatency];
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 console.log(
   JSON.stringify({
+    startMs,
     requests,
     sent,
     errors,
