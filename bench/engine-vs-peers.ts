@@ -17,7 +17,10 @@
  * and exit included), CPU µs per request (the process's whole CPU over EVERY request it sent, the
  * warm-up's included: the Pool script's `sent`, jobstorm's operations plus its summary's
  * `warmup.requests`, Artillery's `http.requests`; jobstorm's engine also makes at most 256 round
- * trips to a loopback sink of its own before time 0, start-up like the JIT's, not counted),
+ * trips to a loopback sink of its own before time 0, start-up like the JIT's, not counted), the
+ * same over the measured window alone for the Pool and jobstorm (µs/win: CPU sampled from /proc
+ * between the warm-up's end and the last arrival's due time, over the requests measured: the
+ * steady cost, without start-up and reports; bench/process-cpu.ts),
  * arrival lateness p99, p99 latency from the intended start (/run from the arrival's intended
  * time, /status from when it was due), and the share of the machine's CPU the hypervisor stole
  * meanwhile (/proc/stat).
@@ -65,6 +68,9 @@
  * (default 2); the goal line compares jobstorm's CPU with and without (≤ 1.05), and each row notes
  * how many updates the page received.
  *
+ * JOBSTORM_CLI=<path to another build's dist/cli/main.js> runs that build as the jobstorm rows
+ * (e.g. a `git worktree` of the commit before a change, built), the rest unchanged.
+ *
  *   npm run build && [FLOW=run] npx tsx bench/engine-vs-peers.ts [seconds=10] [rates=1000,4000] [warmup=0]
  */
 import { spawn } from 'node:child_process';
@@ -97,7 +103,8 @@ const artillery = process.env.ARTILLERY ?? '/tmp/jobstorm-artillery/node_modules
 /** Node flags for jobstorm's process only, e.g. JOBSTORM_NODE_FLAGS=--single-threaded-gc (see the header). */
 const jobstormNodeFlags = (process.env.JOBSTORM_NODE_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0);
 const root = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(root, 'dist/cli/main.js');
+/** JOBSTORM_CLI: another build's dist/cli/main.js, to set a before and an after side by side on one machine. */
+const cli = process.env.JOBSTORM_CLI ?? join(root, 'dist/cli/main.js');
 const artilleryScript = fileURLToPath(new URL('./artillery/run-status.yml', import.meta.url));
 
 if (
