@@ -5,13 +5,15 @@
  * garbage collector, the JIT, the kernel, and the rest (Node's own streams and loop, the
  * script's own code: for the Pool script, its whole loop).
  *
- * Why perf and not `node --cpu-prof`: V8's profiler takes a sample as `(idle)` while Node's event
- * loop is in its poll phase, and the poll phase is where every socket read is handled: undici's
- * parser, the answer's handler and what runs from it. On the run-only flow at 8,000 requests/s
- * it reported 2.0 s busy of a process that spent 5.7 s on its main thread (/proc), and its
- * shares were of that 2.0 s. perf samples on-CPU time whatever the thread is doing.
+ * Why perf and not `node --cpu-prof`: on the run-only flow at 8,000 requests/s, V8's profiler
+ * sampled 2.0 s busy (the rest `(idle)`) of a process whose main thread spent 5.7 s on CPU
+ * (/proc), so its shares were of a third of the work. perf samples on-CPU time on every thread,
+ * the kernel's included, whatever the thread is doing.
  *
- *   node --perf-basic-prof dist/cli/main.js run …   (or the Pool script) pinned to a core, then:
+ * perf is Debian's `linux-perf`. Profile tsc's output, dist/src/cli/main.js: the bundle's chunks
+ * (dist/cli/) do not name their modules, so jobstorm's parts would not be told apart.
+ *
+ *   node --perf-basic-prof dist/src/cli/main.js run …   (or the Pool script) pinned to a core, then:
  *   perf record -F 999 -g -p <pid> -o perf.data -- sleep 8   (from 5 s in: inside the run)
  *   perf script -i perf.data > perf.txt
  *   npx tsx bench/perf-split.ts perf.txt [requests in the profiled seconds]
