@@ -56,21 +56,52 @@ describe('CappedMap', () => {
     let next = 0;
     for (let round = 0; round < 50_000; round++) {
       const roll = (round * 7919) % 10;
-      if (roll < 6) {
+      if (round % 997 === 996) {
+        m.clear();
+        model.length = 0;
+      } else if (roll < 6) {
         m.set(next, next);
         model.push(next++);
         if (model.length > 100) expect(dropped.at(-1)).toBe(model.shift());
       } else if (roll < 9 && model.length > 0) {
         const k = model.splice((round * 31) % model.length, 1)[0] as number;
         m.delete(k);
-      } else if (round % 1000 === 9) {
-        m.clear();
-        model.length = 0;
       }
       expect(m.size).toBe(model.length);
     }
     expect([...m.entries()].map(([k]) => k)).toEqual(model);
     expect(dropped.length).toBeGreaterThan(1000);
+  });
+
+  it('answers get, has and values for what it holds, drops without an onDrop, and finds the oldest again once its walk reached the end', () => {
+    const m = new CappedMap<string, number>(2);
+    m.set('a', 1);
+    m.set('b', 2);
+    expect(m.get('a')).toBe(1);
+    expect(m.has('b')).toBe(true);
+    expect(m.has('z')).toBe(false);
+    m.set('c', 3); // drops a; no onDrop to tell
+    expect(m.has('a')).toBe(false);
+    expect([...m.values()]).toEqual([2, 3]);
+    // Emptied behind the walk: the next drop needs a fresh one, which finds d first.
+    m.delete('b');
+    m.delete('c');
+    for (const [k, v] of [
+      ['d', 4],
+      ['e', 5],
+      ['f', 6],
+    ] as const)
+      m.set(k, v);
+    expect([...m.entries()]).toEqual([
+      ['e', 5],
+      ['f', 6],
+    ]);
+    m.clear();
+    expect(m.size).toBe(0);
+    m.set('g', 7);
+    m.set('h', 8);
+    m.set('i', 9);
+    expect([...m.values()]).toEqual([8, 9]);
   });
 
   // Issue 17: an iterator kept idle holds every table the map outgrew, with their values: the job

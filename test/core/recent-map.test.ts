@@ -56,6 +56,30 @@ describe('RecentMap', () => {
     expect(m.size).toBe(keep);
   });
 
+  it('through its index: the oldest entry held is found, one overwritten since the index is not', () => {
+    const keep = 1000;
+    const m = new RecentMap<string, number>(keep);
+    m.set('a', -1);
+    for (let i = 1; i < keep; i++) m.set(`job-${String(i)}`, i);
+    // More sets since the last index than a get scans: this get indexes the ring (a at its oldest place).
+    expect(m.get('job-1')).toBe(1);
+    expect(m.get('a')).toBe(-1);
+    m.set('b', -2); // overwrites a's place
+    expect(m.get('a')).toBeUndefined();
+    expect(m.get('b')).toBe(-2);
+    expect(m.get('job-1')).toBe(1);
+  });
+
+  it('keeps one entry with a keep of 1', () => {
+    const m = new RecentMap<string, number>(1);
+    m.set('a', 1);
+    expect(m.get('a')).toBe(1);
+    m.set('b', 2);
+    expect(m.get('a')).toBeUndefined();
+    expect(m.get('b')).toBe(2);
+    expect(m.size).toBe(1);
+  });
+
   it('refuses a keep that is not a positive integer', () => {
     expect(() => new RecentMap(0)).toThrow(/positive integer, got 0/);
     expect(() => new RecentMap(2.5)).toThrow(/positive integer/);
