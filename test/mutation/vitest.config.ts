@@ -19,7 +19,6 @@ export const MUTATION_TESTS = [
   'test/emulator/fault-list.test.ts',
   'test/emulator/rate-limiter.test.ts',
   'test/emulator/expiry-queue.test.ts',
-  'test/core/capped-map.test.ts',
   'test/core/recent-map.test.ts',
   'test/core/route-watch.test.ts',
 ];
