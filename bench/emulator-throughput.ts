@@ -12,12 +12,12 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { startEmulator } from '../src/emulator/index.js';
+import { TICKS_PER_SECOND, cpuTicks } from './process-cpu.js';
 
 const KEY = 'bench-key';
 const args = process.argv.slice(2);
@@ -84,22 +84,10 @@ interface Figures {
   non2xx: number;
 }
 
-/** CPU ticks (user + system) of a process, from /proc; undefined where there is no /proc. */
-function cpuTicks(pid: number | undefined): number | undefined {
-  try {
-    const fields =
-      readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
-        .split(') ')[1]
-        ?.split(' ') ?? [];
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
-}
-const TICK_US = 1e6 / 100;
+const TICK_US = 1e6 / TICKS_PER_SECOND;
 
 async function drive(url: string, seconds: number, connections: number, pid?: number): Promise<Figures> {
-  const before = cpuTicks(pid);
+  const before = pid === undefined ? undefined : cpuTicks(pid);
   const base = new URL(url);
   const r = await autocannon({
     url: base.origin,
@@ -129,7 +117,7 @@ async function drive(url: string, seconds: number, connections: number, pid?: nu
       },
     ],
   });
-  const after = cpuTicks(pid);
+  const after = pid === undefined ? undefined : cpuTicks(pid);
   const cpuUs =
     before === undefined || after === undefined
       ? NaN

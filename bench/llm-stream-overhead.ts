@@ -48,6 +48,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
 import type { HostTicks } from './client-bench-setup.js';
+import { cpuSecondsOf } from './process-cpu.js';
 import { canPin, hostTicks, stealShare } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 25);
@@ -85,15 +86,6 @@ function bin(cpu: number, argv: string[]): ChildProcess {
   const cmd = [process.execPath, cli, ...argv];
   const [file = '', ...args] = canPin ? ['taskset', '-c', String(cpu), ...cmd] : cmd;
   return spawn(file, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** CPU seconds the process has used so far (utime + stime, USER_HZ = 100 ticks/s). */
-async function cpuSeconds(pid: number): Promise<number | undefined> {
-  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => undefined);
-  if (stat === undefined) return undefined;
-  // Fields after the command's closing parenthesis: utime is field 14, stime 15.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
 }
 
 /** The pid of the node process itself: taskset execs it, so the child's pid is node's. */
@@ -213,11 +205,9 @@ async function measure(path: string): Promise<Row> {
     const samples: Sample[] = [];
     let lastJobstormCpu = 0;
     for (;;) {
-      const [jobstormCpu, emulatorCpu, inFlight] = await Promise.all([
-        cpuSeconds(pid),
-        cpuSeconds(emulator.pid),
-        inProgress(emulator.url).catch(() => 0),
-      ]);
+      const jobstormCpu = cpuSecondsOf([pid]);
+      const emulatorCpu = cpuSecondsOf([emulator.pid]);
+      const inFlight = await inProgress(emulator.url).catch(() => 0);
       if (jobstormCpu === undefined || emulatorCpu === undefined) break;
       lastJobstormCpu = jobstormCpu;
       samples.push({

@@ -9,10 +9,10 @@
 import { readFileSync } from 'node:fs';
 
 /** Linux's USER_HZ: /proc times are in hundredths of a second on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
-/** The process's user + sys ticks, all threads; undefined once it is gone. */
-function cpuTicks(pid: number): number | undefined {
+/** The process's user + sys ticks, all threads; undefined once it is gone (or where there is no /proc). */
+export function cpuTicks(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${String(pid)}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
@@ -23,15 +23,30 @@ function cpuTicks(pid: number): number | undefined {
   }
 }
 
+/** The CPU seconds of processes together; undefined when any is gone. */
+export function cpuSecondsOf(pids: readonly number[]): number | undefined {
+  let ticks = 0;
+  for (const pid of pids) {
+    const t = cpuTicks(pid);
+    if (t === undefined) return undefined;
+    ticks += t;
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** The children of `pid` (its main thread's), none when it has none or is gone. */
+export function childrenOf(pid: number): number[] {
+  try {
+    const list = readFileSync(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8');
+    return list.split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** The first child of `pid` (e.g. what /usr/bin/time runs), once it exists. */
 export function firstChild(pid: number): number | undefined {
-  try {
-    const list = readFileSync(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8').trim();
-    const first = Number(list.split(' ')[0]);
-    return list === '' || !Number.isInteger(first) ? undefined : first;
-  } catch {
-    return undefined;
-  }
+  return childrenOf(pid)[0];
 }
 
 export class ProcessCpu {

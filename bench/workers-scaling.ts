@@ -41,6 +41,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Summary } from '../src/report/summary.js';
+import { childrenOf, cpuSecondsOf } from './process-cpu.js';
 import { hostTicks, runStatusScenarioYaml, stealShare } from './runner-bench-setup.js';
 
 const seconds = Number(process.argv[2] ?? 8);
@@ -98,24 +99,6 @@ async function pin(pids: number[], cpuList: string): Promise<void> {
   }
 }
 
-/** CPU seconds the processes have used so far, from /proc (utime + stime, in USER_HZ = 100 ticks/s). */
-async function cpuOf(pids: number[]): Promise<number | undefined> {
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => undefined);
-    if (stat === undefined) return undefined;
-    // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(f[11]) + Number(f[12]);
-  }
-  return ticks / 100;
-}
-
-async function childrenOf(pid: number): Promise<number[]> {
-  const text = await readFile(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8').catch(() => '');
-  return text.split(' ').filter(Boolean).map(Number);
-}
-
 /** nginx answering the flow from its config alone: a fresh id per /run, COMPLETED for /status. */
 async function startNginx(dir: string): Promise<Target> {
   const port = await freePort();
@@ -155,7 +138,7 @@ http {
       )
     ) {
       const master = child.pid ?? 0;
-      const workers = await childrenOf(master);
+      const workers = childrenOf(master);
       return {
         name: 'nginx (1 worker process)',
         origin,
@@ -241,7 +224,7 @@ async function step(
   const out = join(dir, `out-w${String(workers)}-${String(rate)}`);
   await writeFile(scenario, runStatusScenarioYaml('workers-scaling', rate, seconds, warmup));
   const ticks = hostTicks();
-  const targetBefore = await cpuOf(target.pids());
+  const targetBefore = cpuSecondsOf(target.pids());
   const t = await timedRun(
     [
       'run',
@@ -257,7 +240,7 @@ async function step(
     ],
     pinned,
   );
-  const targetAfter = await cpuOf(target.pids());
+  const targetAfter = cpuSecondsOf(target.pids());
   const targetCpuSeconds =
     targetBefore === undefined || targetAfter === undefined ? undefined : targetAfter - targetBefore;
   const file = join(out, 'summary.json');
