@@ -687,9 +687,9 @@ function sustainedGoal(rows: readonly Row[]): void {
   // The run-only flow has no /status to take the worse of (before, its missing p99 read as Infinity).
   const p99 = (r: Row): number =>
     flow === 'run' ? (r.runP99 ?? Infinity) : Math.max(r.runP99 ?? Infinity, r.statusP99 ?? Infinity);
-  // The rate offered, not the one counted in the window: a run that kept an offered 8,000 req/s
-  // counts a few requests fewer at the window's edges (7,996), which is not falling short.
-  const sustains = (r: Row): boolean => keptUp(r) && perArrival * r.offered >= 8000 && p99(r) < 10;
+  // Only rows offered 8,000 req/s or more are tried, so keeping the pace is keeping 8,000: a run
+  // that kept it counts a few requests fewer at the window's edges (7,996), not falling short.
+  const sustains = (r: Row): boolean => keptUp(r) && p99(r) < 10;
   const tried = rows.filter((r) => r.tool === 'jobstorm' && r.offered >= GOAL2_RATE);
   const shown = tried.filter(sustains).sort((a, b) => b.rps - a.rps)[0] ?? tried[0];
   if (!shown) return notJudged('jobstorm sustained on one core', GOAL2_RATE);
